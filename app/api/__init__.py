@@ -1,0 +1,1 @@
+"""HTTP layer: blueprints parse and validate, call one service function, shape the reply."""

@@ -1,0 +1,42 @@
+"""Liveness and local-mode auth helpers (JWKS, dev tokens)."""
+from __future__ import annotations
+
+from flask import current_app
+
+from app.api.context import public, settings
+from app.api.spec import Blueprint
+from app.schemas.users import DevTokenRequestSchema, DevTokenSchema, HealthSchema
+from app.services import local_auth
+
+blp = Blueprint("health", __name__, description="Service health")
+local_blp = Blueprint("local", __name__, description="Local mode only: token issuer")
+
+
+@blp.route("/health")
+@blp.response(200, HealthSchema)
+@blp.doc(security=[])
+@public
+def health():
+    """The service is up."""
+    return {"status": "ok"}
+
+
+@local_blp.route("/.well-known/jwks.json")
+@local_blp.doc(security=[])
+@public
+def jwks():
+    """The local issuer's public keys."""
+    return current_app.extensions["tailspend"].issuer.jwks()
+
+
+@local_blp.route("/dev/tokens", methods=["POST"])
+@local_blp.arguments(DevTokenRequestSchema)
+@local_blp.response(201, DevTokenSchema)
+@local_blp.doc(security=[])
+@public
+def mint_dev_token(body):
+    """Mint a local access token for any e-mail, provisioning the user on first use."""
+    runtime = current_app.extensions["tailspend"]
+    return local_auth.mint_token(runtime.issuer, email=body["email"],
+                                 display_name=body.get("displayName"), admin=body["admin"],
+                                 test_domain=settings().test_account_domain)

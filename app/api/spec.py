@@ -1,0 +1,42 @@
+"""flask-smorest wiring: our error envelope in the document, bearer auth by default."""
+from __future__ import annotations
+
+from flask_smorest import Api
+from flask_smorest import Blueprint as _Blueprint
+
+from app.schemas.common import ErrorEnvelopeSchema
+
+SPEC_OPTIONS = {
+    "info": {"description": "TailSpend: group expenses, balances and settle-up. "
+                            "Money is integer minor units of the group currency."},
+    "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer",
+                                                      "bearerFormat": "JWT"}}},
+    "security": [{"bearerAuth": []}],
+}
+
+
+class TailSpendApi(Api):
+    """flask-smorest Api documenting our envelope as the error schema."""
+
+    ERROR_SCHEMA = ErrorEnvelopeSchema
+
+    def _register_error_handlers(self):
+        """Our own handlers (app.api.errors) own every error response."""
+
+
+class Blueprint(_Blueprint):
+    """Validation failures are 400 in our contract (webargs defaults to 422)."""
+
+    ARGUMENTS_PARSER = _Blueprint.ARGUMENTS_PARSER.__class__()
+    ARGUMENTS_PARSER.DEFAULT_VALIDATION_STATUS = 400
+
+
+def configure(app) -> TailSpendApi:
+    app.config.update(
+        API_TITLE="TailSpend", API_VERSION="1.0", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS=SPEC_OPTIONS,
+    )
+    return TailSpendApi(app)

@@ -1,0 +1,66 @@
+"""/users/me and /admin/users."""
+from __future__ import annotations
+
+from app.api.context import principal, scope, settings
+from app.api.spec import Blueprint
+from app.errors import Forbidden
+from app.schemas.users import (AdminUserPageSchema, AdminUsersArgsSchema, IdentityLinkSchema,
+                               IdentityListSchema, IdentitySchema, ProfilePatchSchema,
+                               ProfileSchema)
+from app.services import users
+
+blp = Blueprint("users", __name__, description="The signed-in user")
+
+
+def _me() -> dict:
+    return users.profile_view(users.get_profile(principal().user_id),
+                              settings().test_account_domain)
+
+
+@blp.route("/users/me")
+@blp.response(200, ProfileSchema)
+def get_me():
+    """The caller's profile."""
+    view = _me()
+    view.pop("isTestAccount")
+    return view
+
+
+@blp.route("/users/me", methods=["PATCH"])
+@blp.arguments(ProfilePatchSchema)
+@blp.response(200, ProfileSchema)
+def patch_me(body):
+    """Change display name or default currency; a rename is mirrored onto group rosters."""
+    profile = users.update_profile(principal().user_id, display_name=body.get("displayName"),
+                                   default_currency=body.get("defaultCurrency"))
+    view = users.profile_view(profile, settings().test_account_domain)
+    view.pop("isTestAccount")
+    return view
+
+
+@blp.route("/users/me/identities")
+@blp.response(200, IdentityListSchema)
+def list_identities():
+    """Every sign-in linked to the caller."""
+    return {"items": users.list_identities(principal().user_id)}
+
+
+@blp.route("/users/me/identities", methods=["POST"])
+@blp.arguments(IdentityLinkSchema)
+@blp.response(201, IdentitySchema)
+def link_identity(body):
+    """Link another sign-in; one linked to another account is 409 IDENTITY_LINKED."""
+    return users.link_identity(principal().user_id, body["provider"], body["subject"])
+
+
+@blp.route("/admin/users")
+@blp.arguments(AdminUsersArgsSchema, location="query")
+@blp.response(200, AdminUserPageSchema)
+def admin_list_users(args):
+    """Admins only: every profile, test accounts hidden unless includeTestAccounts=true."""
+    if not principal().is_admin:
+        raise Forbidden("Only administrators may list users.")
+    return users.list_users(include_test_accounts=args["includeTestAccounts"],
+                            limit=args["limit"], cursor=args["cursor"],
+                            test_domain=settings().test_account_domain,
+                            scope=scope(f"admin-users:{args['includeTestAccounts']}")).as_dict()

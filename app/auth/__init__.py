@@ -1,0 +1,1 @@
+"""Authentication: bearer tokens -> a Principal (who is calling, with which credential)."""

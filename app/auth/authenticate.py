@@ -1,0 +1,80 @@
+"""Authorization header -> Principal. One place decides which credential kinds exist."""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, Dict, Optional, Tuple
+
+from app.auth.jwks import JwksCache
+from app.auth.principal import Principal
+from app.auth.tokens import verify_access_token
+from app.errors import Unauthenticated
+from models.identities import Identity
+
+PAT_PREFIX = "tsp_"
+ADMIN_GROUP = "admin"
+
+
+class IdentityCache:
+    """In-process cache of identity key -> UserId; short-lived so a revoked identity stops soon."""
+
+    def __init__(self, ttl_seconds: float = 60.0, max_entries: int = 10_000) -> None:
+        self._ttl = ttl_seconds
+        self._max = max_entries
+        self._entries: Dict[str, Tuple[float, str]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Optional[str]:
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit and hit[0] > time.monotonic():
+                return hit[1]
+            return None
+
+    def put(self, key: str, user_id: str) -> None:
+        with self._lock:
+            if len(self._entries) >= self._max:
+                self._entries.clear()
+            self._entries[key] = (time.monotonic() + self._ttl, user_id)
+
+
+class Authenticator:
+    """Verifies bearer credentials; personal access tokens plug in through ``pat_verifier``."""
+
+    def __init__(self, *, jwks: JwksCache, issuer: str, client_id: str, identity_provider: str,
+                 identities: IdentityCache,
+                 pat_verifier: Optional[Callable[[str], Principal]] = None) -> None:
+        self._jwks = jwks
+        self._issuer = issuer
+        self._client_id = client_id
+        self._provider = identity_provider
+        self._identities = identities
+        self._pat_verifier = pat_verifier
+
+    def authenticate(self, authorization: Optional[str]) -> Principal:
+        scheme, _, credential = (authorization or "").partition(" ")
+        credential = credential.strip()
+        if scheme.lower() != "bearer" or not credential:
+            raise Unauthenticated("Send a bearer token in the Authorization header.")
+        if credential.startswith(PAT_PREFIX):
+            if self._pat_verifier is None:
+                raise Unauthenticated("Personal access tokens are not accepted here.")
+            return self._pat_verifier(credential)
+        claims = verify_access_token(credential, jwks=self._jwks, issuer=self._issuer,
+                                     client_id=self._client_id)
+        identity_key = Identity.key(self._provider, claims["sub"])
+        user_id = self._user_for(identity_key)
+        groups = claims.get("cognito:groups") or []
+        return Principal(user_id=user_id, identity_key=identity_key,
+                         is_admin=ADMIN_GROUP in groups)
+
+    def _user_for(self, identity_key: str) -> str:
+        user_id = self._identities.get(identity_key)
+        if user_id:
+            return user_id
+        try:
+            identity = Identity.get(identity_key)
+        except Identity.DoesNotExist:
+            raise Unauthenticated("This sign-in is not linked to an account.") from None
+        self._identities.put(identity_key, identity.UserId)
+        return identity.UserId

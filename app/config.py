@@ -1,0 +1,62 @@
+"""Settings, read once from the environment into a frozen object."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Optional
+
+DEFAULT_TEST_ACCOUNT_DOMAIN = "integ.tailspend.kinesis.studio"
+
+
+def _flag(value: Optional[str]) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable about one running TailSpend."""
+
+    stage: str = "dev"
+    region: str = "us-east-1"
+    dynamodb_endpoint: Optional[str] = None
+    local_mode: bool = False
+    data_dir: str = ".tailspend"
+    public_url: str = "http://127.0.0.1:3000"
+    cognito_user_pool_id: Optional[str] = None
+    cognito_client_id: Optional[str] = None
+    local_client_id: str = "tailspend-local"
+    test_account_domain: str = DEFAULT_TEST_ACCOUNT_DOMAIN
+    cursor_secret: bytes = field(default=b"", repr=False)
+    max_body_bytes: int = 64 * 1024
+    jwks_refresh_seconds: int = 60
+
+    @property
+    def issuer(self) -> str:
+        """The token issuer we accept: the local issuer in local mode, else the Cognito pool."""
+        if self.local_mode:
+            return self.public_url.rstrip("/")
+        return f"https://cognito-idp.{self.region}.amazonaws.com/{self.cognito_user_pool_id}"
+
+    @property
+    def client_id(self) -> Optional[str]:
+        return self.local_client_id if self.local_mode else self.cognito_client_id
+
+    @property
+    def jwks_url(self) -> str:
+        return self.issuer + "/.well-known/jwks.json"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ, **overrides) -> "Settings":
+        base = cls(
+            stage=env.get("TAILSPEND_STAGE", "dev"),
+            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
+            dynamodb_endpoint=env.get("DYNAMODB_ENDPOINT") or None,
+            local_mode=_flag(env.get("TAILSPEND_LOCAL")),
+            data_dir=env.get("TAILSPEND_DATA_DIR", ".tailspend"),
+            public_url=env.get("TAILSPEND_PUBLIC_URL", "http://127.0.0.1:3000"),
+            cognito_user_pool_id=env.get("COGNITO_USER_POOL_ID") or None,
+            cognito_client_id=env.get("COGNITO_CLIENT_ID") or None,
+            test_account_domain=env.get("TEST_ACCOUNT_DOMAIN", DEFAULT_TEST_ACCOUNT_DOMAIN),
+            cursor_secret=(env.get("CURSOR_SECRET") or "").encode(),
+        )
+        return replace(base, **overrides)

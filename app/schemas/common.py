@@ -1,0 +1,62 @@
+"""Shapes shared by every area: the error envelope, list paging, money and ids."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from app.money.splits import MAX_AMOUNT
+
+
+class Strict(ma.Schema):
+    """Unknown fields are errors, so a typo never silently does nothing."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+
+class ErrorBodySchema(ma.Schema):
+    code = fields.String(required=True, metadata={"example": "NOT_FOUND"})
+    message = fields.String(required=True)
+    details = fields.Dict(metadata={"description": "Field errors or other context"})
+
+
+class ErrorEnvelopeSchema(ma.Schema):
+    """Every error: ``{"error": {"code", "message", "details"}}``."""
+
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+class PageArgsSchema(Strict):
+    limit = fields.Integer(load_default=None, validate=validate.Range(min=1, max=100))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=2048))
+
+
+class Money(fields.Integer):
+    """Integer minor units; a fractional or boolean value is an error, never truncated."""
+
+    def __init__(self, *, minimum: int = 1, **kwargs):
+        kwargs.setdefault("validate", validate.Range(min=minimum, max=MAX_AMOUNT))
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value):
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+def Id(**kwargs) -> fields.UUID:  # noqa: N802 — reads like a field type
+    """A lowercase UUID v4 id."""
+    return fields.String(validate=validate.Regexp(
+        r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+        error="Must be a lowercase UUID v4."), **kwargs)
+
+
+def page_schema(item_schema, name: str):
+    """``{"items": [...], "nextCursor": str|null}`` for one item schema."""
+    return ma.Schema.from_dict({
+        "items": fields.List(fields.Nested(item_schema), required=True),
+        "nextCursor": fields.String(allow_none=True, required=True),
+    }, name=name)
+
+
+CURRENCY = validate.Regexp(r"^[A-Z]{3}$", error="Must be an ISO 4217 code such as EUR.")

@@ -1,0 +1,116 @@
+"""Atomic signup: a profile and its identity rows appear together or not at all.
+
+Used by the Cognito PostConfirmation/PostAuthentication trigger and by local mode's
+``POST /dev/tokens``. Every path is safe to replay."""
+from __future__ import annotations
+
+import json
+import logging
+from typing import List, Optional
+
+from pynamodb.exceptions import PutError
+
+from app.errors import Conflict
+from app.services.clock import new_id, now_iso
+from app.services.transactions import Transaction
+from models.identities import Identity
+from models.users import Profile
+
+log = logging.getLogger(__name__)
+
+# Cognito's providerName -> our lowercase provider token.
+_PROVIDERS = {"google": "google", "signinwithapple": "apple", "facebook": "facebook",
+              "loginwithamazon": "amazon"}
+_ATTEMPTS = 3
+
+
+def upstream_identities(identities_attribute: Optional[str]) -> List[tuple]:
+    """(provider, subject) pairs from Cognito's ``identities`` user attribute (a JSON string)."""
+    if not identities_attribute:
+        return []
+    try:
+        entries = json.loads(identities_attribute)
+    except (TypeError, ValueError):
+        log.warning("provisioning.identities_unparseable")
+        return []
+    pairs = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        name, subject = entry.get("providerName"), entry.get("userId")
+        if isinstance(name, str) and isinstance(subject, str) and name and subject:
+            pairs.append((_PROVIDERS.get(name.lower(), name.lower()), subject))
+    return pairs
+
+
+def is_test_email(email: str, test_domain: str) -> bool:
+    return email.strip().lower().endswith("@" + test_domain.lower())
+
+
+def provision_user(*, provider: str, subject: str, email: str, display_name: Optional[str],
+                   identities_attribute: Optional[str] = None, test_domain: str) -> str:
+    """The UserId for this sign-in, creating the account on first sight (idempotent)."""
+    request_key = Identity.key(provider, subject)
+    anchors = [Identity.key(p, s) for p, s in upstream_identities(identities_attribute)]
+    for _ in range(_ATTEMPTS):
+        known = _user_of(request_key)
+        if known:
+            return known
+        anchored = next(filter(None, (_user_of(key) for key in anchors)), None)
+        if anchored:
+            if _link(request_key, provider, subject, anchored):
+                return anchored
+            continue
+        user_id = new_id()
+        if _create_account(user_id, request_key, provider, subject, anchors, email,
+                           display_name, test_domain):
+            return user_id
+    raise Conflict("Sign-in is being provisioned concurrently; try again.",
+                   code="PROVISIONING_RACE")
+
+
+def _user_of(identity_key: str) -> Optional[str]:
+    try:
+        return Identity.get(identity_key, consistent_read=True).UserId
+    except Identity.DoesNotExist:
+        return None
+
+
+def _identity_row(key: str, user_id: str, created_at: str) -> Identity:
+    provider, _, subject = key.partition("#")
+    return Identity(key, UserId=user_id, Provider=provider, Subject=subject, CreatedAt=created_at)
+
+
+def _link(identity_key: str, provider: str, subject: str, user_id: str) -> bool:
+    """A returning human with a new pool subject: add only the request-time mapping."""
+    try:
+        _identity_row(identity_key, user_id, now_iso()).save(
+            condition=Identity.IdentityKey.does_not_exist())
+        return True
+    except PutError as error:
+        if error.cause_response_code == "ConditionalCheckFailedException":
+            return False  # a concurrent replay linked it first; the caller re-reads
+        raise
+
+
+def _create_account(user_id: str, request_key: str, provider: str, subject: str,
+                    anchors: List[str], email: str, display_name: Optional[str],
+                    test_domain: str) -> bool:
+    now = now_iso()
+    email = email.strip()
+    profile = Profile(user_id, "PROFILE", Email=email,
+                      DisplayName=(display_name or email.split("@")[0] or "New user")[:100],
+                      CreatedAt=now, UpdatedAt=now, Discoverable=False)
+    if is_test_email(email, test_domain):
+        profile.IsTestAccount = True  # omitted entirely for real users
+    tx = Transaction()
+    raced = Conflict("Identity already linked.", code="IDENTITY_LINKED")
+    tx.put(profile, condition=Profile.UserId.does_not_exist())
+    for key in [request_key, *anchors]:
+        tx.put(_identity_row(key, user_id, now), condition=Identity.IdentityKey.does_not_exist(),
+               on_fail=raced)
+    try:
+        tx.commit()
+        return True
+    except Conflict:
+        return False  # someone provisioned one of these identities first; re-read and link

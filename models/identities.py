@@ -1,0 +1,55 @@
+"""Identities: ``<provider>#<subject>`` -> UserId; the conditional create is the uniqueness guard."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from pynamodb.attributes import DiscriminatorAttribute, UnicodeAttribute
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.models import Model
+
+from models.base import table
+
+COGNITO = "cognito"
+LOCAL = "local"
+
+
+class UserIdentitiesIndex(GlobalSecondaryIndex):
+    """Every identity linked to one user, oldest first."""
+
+    class Meta:
+        index_name = "UserIdentitiesIndex"
+        projection = AllProjection()
+
+    UserId = UnicodeAttribute(hash_key=True)
+    CreatedAt = UnicodeAttribute(range_key=True)
+
+
+@table("identities")
+class IdentityItem(Model):
+    """Every Identities row."""
+
+    class Meta:
+        table_name = "identities"
+
+    IdentityKey = UnicodeAttribute(hash_key=True)
+    EntityType = DiscriminatorAttribute()
+    UserId = UnicodeAttribute()
+    CreatedAt = UnicodeAttribute()
+
+    by_user = UserIdentitiesIndex()
+
+
+class Identity(IdentityItem, discriminator="IDENTITY"):
+    """One external identity of a user."""
+
+    Provider = UnicodeAttribute()
+    Subject = UnicodeAttribute()
+
+    @staticmethod
+    def key(provider: str, subject: str) -> str:
+        """Providers are lowercase; the subject is kept as the IdP issued it."""
+        return f"{provider.lower()}#{subject}"
+
+    @classmethod
+    def for_user(cls, user_id: str) -> Iterator["Identity"]:
+        return cls.by_user.query(user_id)

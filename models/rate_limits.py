@@ -1,0 +1,29 @@
+"""RateLimits: fixed-window counters keyed by subject and window; TTL reaps old windows."""
+from __future__ import annotations
+
+from pynamodb.attributes import DiscriminatorAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.models import Model
+
+from models.base import table
+
+
+@table("rate-limits")
+class RateLimitItem(Model):
+    """Every RateLimits row."""
+
+    class Meta:
+        table_name = "rate-limits"
+
+    Key = UnicodeAttribute(hash_key=True)
+    EntityType = DiscriminatorAttribute()
+    ExpiresAt = NumberAttribute(null=True)  # TTL (unix seconds)
+
+
+class RateCounter(RateLimitItem, discriminator="COUNTER"):
+    """Requests seen for one subject in one window."""
+
+    Count = NumberAttribute(default=0)
+
+    @staticmethod
+    def key(subject: str, window: str) -> str:
+        return f"{subject}#{window}"

@@ -1,0 +1,113 @@
+"""Users: one partition per user — profile, daily developer usage, chat credit, MCP grants."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, MapAttribute,
+                                 NumberAttribute, UnicodeAttribute)
+from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
+from pynamodb.models import Model
+
+from models.base import table
+
+PROFILE = "PROFILE"
+USAGE_PREFIX = "USAGE#"
+CHAT_BALANCE = "BALANCE"
+LEDGER_PREFIX = "LEDGER#"
+CHAT_PREFIX = "CHAT#"
+MCP_GRANT_PREFIX = "MCPGRANT#"
+
+
+class ScanRecoveryIndex(GlobalSecondaryIndex):
+    """Rows whose background work must be recovered, by due time (sparse)."""
+
+    class Meta:
+        index_name = "ScanRecoveryIndex"
+        projection = KeysOnlyProjection()
+
+    RecoveryState = UnicodeAttribute(hash_key=True)
+    RecoveryDueAt = UnicodeAttribute(range_key=True)
+
+
+@table("users")
+class UserItem(Model):
+    """Every Users row."""
+
+    class Meta:
+        table_name = "users"
+
+    UserId = UnicodeAttribute(hash_key=True)
+    SK = UnicodeAttribute(range_key=True)
+    EntityType = DiscriminatorAttribute()
+    CreatedAt = UnicodeAttribute(null=True)
+    UpdatedAt = UnicodeAttribute(null=True)
+    RecoveryState = UnicodeAttribute(null=True)
+    RecoveryDueAt = UnicodeAttribute(null=True)
+    ExpiresAt = NumberAttribute(null=True)  # TTL (unix seconds)
+
+    scan_recovery = ScanRecoveryIndex()
+
+
+class Profile(UserItem, discriminator="PROFILE"):
+    """The account. IsTestAccount is present only when true."""
+
+    Email = UnicodeAttribute()
+    DisplayName = UnicodeAttribute()
+    IsTestAccount = BooleanAttribute(null=True)
+    Handle = UnicodeAttribute(null=True)
+    Discoverable = BooleanAttribute(default=False)
+    DefaultCurrency = UnicodeAttribute(null=True)
+
+    @staticmethod
+    def key(user_id: str) -> tuple:
+        return user_id, PROFILE
+
+
+class Usage(UserItem, discriminator="USAGE"):
+    """Requests made with one developer credential on one UTC day."""
+
+    TokenId = UnicodeAttribute()
+    Day = UnicodeAttribute()
+    Requests = NumberAttribute(default=0)
+    Creates = NumberAttribute(default=0)
+
+    @staticmethod
+    def sort_key(day: str, token_id: str) -> str:
+        return f"{USAGE_PREFIX}{day}#{token_id}"
+
+    @classmethod
+    def between(cls, user_id: str, first_day: str, last_day: str) -> Iterator["Usage"]:
+        return cls.query(user_id, cls.SK.between(f"{USAGE_PREFIX}{first_day}",
+                                                 f"{USAGE_PREFIX}{last_day}#\uffff"))
+
+
+class ChatBalance(UserItem, discriminator="CHAT_BALANCE"):
+    """Chat-assistant credit remaining."""
+
+    Credits = NumberAttribute(default=0)
+    Version = NumberAttribute(default=0)
+
+
+class LedgerEntry(UserItem, discriminator="LEDGER"):
+    """One movement of chat credit."""
+
+    Delta = NumberAttribute()
+    Reason = UnicodeAttribute()
+    SessionId = UnicodeAttribute(null=True)
+
+
+class ChatSession(UserItem, discriminator="CHAT"):
+    """An expense-drafting chat session."""
+
+    Status = UnicodeAttribute()
+    GroupId = UnicodeAttribute(null=True)
+    Draft = MapAttribute(null=True)
+    Version = NumberAttribute(default=0)
+
+
+class McpGrant(UserItem, discriminator="MCP_GRANT"):
+    """An MCP connector grant (status checked on every request)."""
+
+    GrantId = UnicodeAttribute()
+    Status = UnicodeAttribute()
+    Client = UnicodeAttribute(null=True)
