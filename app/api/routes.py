@@ -1,13 +1,16 @@
 """Every blueprint, registered in one place."""
 from __future__ import annotations
 
-from app.api import groups, health, users
+from app.api import (balances, comments, expenses, export, groups, health, invite,
+                     join_requests, me, settlements, users)
 from app.config import Settings
+
+AREAS = (health, users, me, groups, invite, join_requests, expenses, comments, settlements,
+         balances, export)
 
 
 def register(api, settings: Settings) -> None:
-    api.register_blueprint(health.blp)
+    for area in AREAS:
+        api.register_blueprint(area.blp)
     if settings.local_mode:
         api.register_blueprint(health.local_blp)
-    api.register_blueprint(users.blp)
-    api.register_blueprint(groups.blp)
