@@ -1,0 +1,77 @@
+"""Shared bench plumbing: count DynamoDB calls made while a block runs, and a moto-backed app."""
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
+os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+
+class CallCounter:
+    """Counts botocore API calls by operation name (every DynamoDB request PynamoDB makes)."""
+
+    def __init__(self) -> None:
+        self.calls: collections.Counter = collections.Counter()
+
+    @property
+    def total(self) -> int:
+        return sum(self.calls.values())
+
+    def __str__(self) -> str:
+        detail = ", ".join(f"{name} {count}" for name, count in sorted(self.calls.items()))
+        return f"{self.total} ({detail})" if detail else "0"
+
+
+@contextlib.contextmanager
+def count_dynamodb_calls():
+    """Yield a CallCounter filled with every API call made inside the block."""
+    from botocore.client import BaseClient
+
+    counter = CallCounter()
+    original = BaseClient._make_api_call
+
+    def counting(self, operation_name, api_params):
+        counter.calls[operation_name] += 1
+        return original(self, operation_name, api_params)
+
+    BaseClient._make_api_call = counting
+    try:
+        yield counter
+    finally:
+        BaseClient._make_api_call = original
+
+
+@contextlib.contextmanager
+def bench_app(stage: str = "bench"):
+    """A local-mode app on moto with every table of template.yaml; yields (client, sign_in)."""
+    from moto import mock_aws
+
+    import boto3
+    import models
+    from app import create_app
+    from app.config import Settings
+    from app.local.template_tables import create_tables
+
+    with mock_aws(), tempfile.TemporaryDirectory() as data_dir:
+        models.configure(stage=stage, region="us-east-1", host=None)
+        create_tables(boto3.client("dynamodb", region_name="us-east-1"), stage)
+        app = create_app(Settings(stage=stage, local_mode=True, data_dir=data_dir,
+                                  cursor_secret=b"bench"))
+        client = app.test_client()
+
+        def sign_in(email: str):
+            data = client.post("/dev/tokens", json={"email": email}).get_json()
+            return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
+
+        yield client, sign_in
