@@ -6,6 +6,9 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping, Optional
 
 DEFAULT_TEST_ACCOUNT_DOMAIN = "integ.tailspend.kinesis.studio"
+# Local tokens name a fixed issuer, so tokens minted by `python -m app token` work whatever
+# port `serve` listens on.
+LOCAL_ISSUER = "https://issuer.tailspend.local"
 
 
 def _flag(value: Optional[str]) -> bool:
@@ -21,7 +24,6 @@ class Settings:
     dynamodb_endpoint: Optional[str] = None
     local_mode: bool = False
     data_dir: str = ".tailspend"
-    public_url: str = "http://127.0.0.1:3000"
     cognito_user_pool_id: Optional[str] = None
     cognito_client_id: Optional[str] = None
     local_client_id: str = "tailspend-local"
@@ -34,7 +36,7 @@ class Settings:
     def issuer(self) -> str:
         """The token issuer we accept: the local issuer in local mode, else the Cognito pool."""
         if self.local_mode:
-            return self.public_url.rstrip("/")
+            return LOCAL_ISSUER
         return f"https://cognito-idp.{self.region}.amazonaws.com/{self.cognito_user_pool_id}"
 
     @property
@@ -53,7 +55,6 @@ class Settings:
             dynamodb_endpoint=env.get("DYNAMODB_ENDPOINT") or None,
             local_mode=_flag(env.get("TAILSPEND_LOCAL")),
             data_dir=env.get("TAILSPEND_DATA_DIR", ".tailspend"),
-            public_url=env.get("TAILSPEND_PUBLIC_URL", "http://127.0.0.1:3000"),
             cognito_user_pool_id=env.get("COGNITO_USER_POOL_ID") or None,
             cognito_client_id=env.get("COGNITO_CLIENT_ID") or None,
             test_account_domain=env.get("TEST_ACCOUNT_DOMAIN", DEFAULT_TEST_ACCOUNT_DOMAIN),

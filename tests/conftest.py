@@ -61,3 +61,36 @@ def sign_in(client):
         return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
 
     return _sign_in
+
+
+@pytest.fixture(scope="session")
+def embedded_dynamodb():
+    """The serialized embedded endpoint (as `python -m app serve` runs it), once per session."""
+    from app.local.dynamodb import EmbeddedDynamoDB
+
+    server = EmbeddedDynamoDB(port=0, stage="embedded-boot", data_dir=None).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def live_db(embedded_dynamodb, request):
+    """Models pointed at the embedded endpoint with fresh tables; yields the endpoint URL.
+
+    For race tests: real threads calling services get DynamoDB's per-call atomicity."""
+    import re
+    import uuid
+
+    from app.local.template_tables import create_tables
+
+    stage = "live-" + re.sub(r"[^a-z0-9]", "", request.node.name.lower())[:20] + uuid.uuid4().hex[:6]
+    create_tables(embedded_dynamodb.client(), stage)
+    models.configure(stage=stage, region="us-east-1", host=embedded_dynamodb.endpoint)
+    try:
+        yield embedded_dynamodb.endpoint
+    finally:
+        models.configure(stage=STAGE, host=None)
+        client = embedded_dynamodb.client()
+        for name in client.list_tables()["TableNames"]:
+            if name.startswith(f"tailspend-{stage}-"):
+                client.delete_table(TableName=name)

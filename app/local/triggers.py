@@ -1,0 +1,46 @@
+"""Local mode's stand-ins for EventBridge schedules: the same handlers, the same event shapes."""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+
+log = logging.getLogger("tailspend.local.triggers")
+EVENTS_DIR = Path(__file__).resolve().parents[2] / "events"
+
+
+def canned_event(name: str) -> dict:
+    return json.loads((EVENTS_DIR / name).read_text())
+
+
+def run_hourly_tick() -> dict:
+    from app.handlers import hourly
+
+    return hourly.lambda_handler(canned_event("schedule_hourly.json"), None)
+
+
+def run_maintenance() -> dict:
+    from app.handlers import maintenance
+
+    return maintenance.lambda_handler(canned_event("schedule_maintenance.json"), None)
+
+
+class Scheduler:
+    """Runs each job every ``period`` seconds on a daemon thread until stopped."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+
+    def every(self, period: float, job, name: str) -> None:
+        def loop() -> None:
+            while not self._stop.wait(period):
+                try:
+                    job()
+                except Exception:  # noqa: BLE001 — a failed run is retried next period
+                    log.exception("local.job_failed", extra={"job": name})
+
+        threading.Thread(target=loop, name=name, daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
