@@ -1,101 +1,11 @@
-"""TailSpend API: the Flask app factory."""
-from __future__ import annotations
+"""TailSpend: group expenses on DynamoDB.
 
-import logging
-import uuid
-from dataclasses import dataclass
-from typing import Optional
-
-from flask import Flask, g, request
-
-import models
-from app.auth.authenticate import Authenticator, IdentityCache
-from app.auth.jwks import JwksCache, http_fetch
-from app.auth.local_issuer import LocalIssuer
-from app.config import Settings
-from app.logs import logger
-from app.services import paging
+Kept import-free so Lambdas that never serve HTTP (provisioning, schedules, the stream
+worker) don't pay for Flask at cold start; ``create_app`` loads the factory on first use."""
 
 
-@dataclass
-class Runtime:
-    """What the views share for the life of the app."""
+def create_app(settings=None):
+    """Build the Flask API (see app.factory.create_app)."""
+    from app.factory import create_app as build
 
-    settings: Settings
-    authenticator: Authenticator
-    issuer: Optional[LocalIssuer]
-
-
-def create_app(settings: Optional[Settings] = None) -> Flask:
-    """Build the API for these settings (read from the environment when omitted)."""
-    settings = settings or Settings.from_env()
-    models.configure(stage=settings.stage, region=settings.region,
-                     host=settings.dynamodb_endpoint)
-    paging.configure(settings.cursor_secret or _local_secret(settings))
-
-    app = Flask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    app.json.sort_keys = False
-
-    issuer = None
-    if settings.local_mode:
-        issuer = LocalIssuer(settings.data_dir, settings.issuer, settings.client_id)
-        jwks = JwksCache(issuer.jwks, min_refresh=settings.jwks_refresh_seconds)
-        provider = "local"
-    else:
-        jwks = JwksCache(http_fetch(settings.jwks_url), min_refresh=settings.jwks_refresh_seconds)
-        provider = "cognito"
-    authenticator = Authenticator(jwks=jwks, issuer=settings.issuer,
-                                  client_id=settings.client_id or "", identity_provider=provider,
-                                  identities=IdentityCache())
-    app.extensions["tailspend"] = Runtime(settings, authenticator, issuer)
-
-    from app.api import errors, routes, spec
-    errors.register(app)
-    api = spec.configure(app)
-    routes.register(api, settings)
-    app.before_request(_authenticate)
-    app.after_request(_log_request)
-    return app
-
-
-def _local_secret(settings: Settings) -> bytes:
-    """Local mode keeps a cursor key in the data dir; elsewhere CURSOR_SECRET is required."""
-    if not settings.local_mode:
-        return b""  # paging keeps its random per-process key; the template always sets one
-    from pathlib import Path
-    import secrets
-    path = Path(settings.data_dir) / "cursor-secret"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(secrets.token_bytes(32))
-        path.chmod(0o600)
-    return path.read_bytes()
-
-
-def _authenticate() -> None:
-    g.request_id = request.headers.get("X-Request-Id") or _lambda_request_id() or str(uuid.uuid4())
-    logger.append_keys(request_id=g.request_id, user_id=None)
-    from flask import current_app
-    view = current_app.view_functions.get(request.endpoint or "")
-    if (view is None or getattr(view, "public", False) or request.method == "OPTIONS"
-            or request.blueprint == "api-docs"):
-        return
-    runtime: Runtime = current_app.extensions["tailspend"]
-    g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"))
-    logger.append_keys(user_id=g.principal.user_id)
-
-
-def _lambda_request_id() -> Optional[str]:
-    event = request.environ.get("awsgi.event") or {}
-    return (event.get("requestContext") or {}).get("requestId")
-
-
-def _log_request(response):
-    logger.info("request", extra={"method": request.method, "path": request.path,
-                                  "status": response.status_code})
-    response.headers.setdefault("X-Request-Id", getattr(g, "request_id", ""))
-    return response
-
-
-logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    return build(settings)

@@ -17,6 +17,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=3000)
     db = sub.add_parser("db", help="only the embedded DynamoDB endpoint (for sam local)")
+    db.add_argument("--host", default="127.0.0.1",
+                    help="0.0.0.0 lets sam local's containers reach it")
     token = sub.add_parser("token", help="mint a local access token for an e-mail")
     token.add_argument("email")
     token.add_argument("--admin", action="store_true")
@@ -41,7 +43,7 @@ def main(argv=None) -> int:
     return {"serve": serve, "db": db_only, "token": token, "tick": tick}[args.command](args)
 
 
-def _start_db(args, *, reuse_running: bool):
+def _start_db(args, *, reuse_running: bool, host: str = "127.0.0.1"):
     """Use DYNAMODB_ENDPOINT, or a running local endpoint, or start the embedded one."""
     from app.local.dynamodb import EmbeddedDynamoDB
 
@@ -51,7 +53,8 @@ def _start_db(args, *, reuse_running: bool):
     local = f"http://127.0.0.1:{args.db_port}"
     if reuse_running and _answers(local):
         return local, None
-    server = EmbeddedDynamoDB(port=args.db_port if not reuse_running else 0, stage=args.stage,
+    server = EmbeddedDynamoDB(host=host, port=args.db_port if not reuse_running else 0,
+                              stage=args.stage,
                               data_dir=args.data_dir).start()
     os.environ["DYNAMODB_ENDPOINT"] = server.endpoint
     return server.endpoint, server
@@ -110,7 +113,7 @@ def serve(args) -> int:
 
 
 def db_only(args) -> int:
-    endpoint, db = _start_db(args, reuse_running=False)
+    endpoint, db = _start_db(args, reuse_running=False, host=args.host)
     print(f"Embedded DynamoDB on {endpoint} (data in {args.data_dir})", flush=True)
     _wait_for_signal(lambda: db and db.stop())
     return 0

@@ -29,6 +29,7 @@ class Settings:
     local_client_id: str = "tailspend-local"
     test_account_domain: str = DEFAULT_TEST_ACCOUNT_DOMAIN
     cursor_secret: bytes = field(default=b"", repr=False)
+    cors_allow_origins: tuple = ()
     max_body_bytes: int = 64 * 1024
     jwks_refresh_seconds: int = 60
 
@@ -59,5 +60,7 @@ class Settings:
             cognito_client_id=env.get("COGNITO_CLIENT_ID") or None,
             test_account_domain=env.get("TEST_ACCOUNT_DOMAIN", DEFAULT_TEST_ACCOUNT_DOMAIN),
             cursor_secret=(env.get("CURSOR_SECRET") or "").encode(),
+            cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
+                                     if o.strip() and o.strip() != "*"),
         )
         return replace(base, **overrides)

@@ -5,7 +5,7 @@ from flask import current_app
 
 from app.api.context import public, settings
 from app.api.spec import Blueprint
-from app.schemas.users import DevTokenRequestSchema, DevTokenSchema, HealthSchema
+from app.schemas.users import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
 from app.services import local_auth
 
 blp = Blueprint("health", __name__, description="Service health")
@@ -22,6 +22,7 @@ def health():
 
 
 @local_blp.route("/.well-known/jwks.json")
+@local_blp.response(200, JwksSchema)
 @local_blp.doc(security=[])
 @public
 def jwks():

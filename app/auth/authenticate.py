@@ -31,6 +31,10 @@ class IdentityCache:
                 return hit[1]
             return None
 
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
     def put(self, key: str, user_id: str) -> None:
         with self._lock:
             if len(self._entries) >= self._max:
@@ -48,7 +52,7 @@ class Authenticator:
         self._issuer = issuer
         self._client_id = client_id
         self._provider = identity_provider
-        self._identities = identities
+        self.identities = identities
         self._pat_verifier = pat_verifier
 
     def authenticate(self, authorization: Optional[str]) -> Principal:
@@ -69,12 +73,12 @@ class Authenticator:
                          is_admin=ADMIN_GROUP in groups)
 
     def _user_for(self, identity_key: str) -> str:
-        user_id = self._identities.get(identity_key)
+        user_id = self.identities.get(identity_key)
         if user_id:
             return user_id
         try:
             identity = Identity.get(identity_key)
         except Identity.DoesNotExist:
             raise Unauthenticated("This sign-in is not linked to an account.") from None
-        self._identities.put(identity_key, identity.UserId)
+        self.identities.put(identity_key, identity.UserId)
         return identity.UserId

@@ -44,6 +44,15 @@ class Money(fields.Integer):
         return super()._validated(value)
 
 
+class StrictBoolean(fields.Boolean):
+    """JSON true or false only: 0, 1 and "yes" are errors, not booleans."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):  # 0 == False in Python, so check the type itself
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def Id(**kwargs) -> fields.UUID:  # noqa: N802 — reads like a field type
     """A lowercase UUID v4 id."""
     return fields.String(validate=validate.Regexp(

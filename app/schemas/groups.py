@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from app.schemas.common import CURRENCY, Strict
+from app.schemas.common import CURRENCY, Strict, page_schema
 
 NAME = [validate.Length(min=1, max=100), validate.Regexp(r"\S", error="Must not be blank.")]
 GUEST_ROLE = validate.OneOf(["MEMBER", "VIEWER"])
+ROLES = ["OWNER", "MEMBER", "VIEWER"]
 
 
 class GroupCreateSchema(Strict):
@@ -42,3 +43,58 @@ class ParticipantListSchema(Strict):
 class GuestCreateSchema(Strict):
     displayName = fields.String(required=True, validate=NAME)
     role = fields.String(load_default="MEMBER", validate=GUEST_ROLE)
+
+
+class GroupPatchSchema(Strict):
+    name = fields.String(validate=NAME)
+    currency = fields.String(validate=CURRENCY, metadata={
+        "description": "Only while the group has no expense or settlement "
+                       "(otherwise 409 CURRENCY_LOCKED)."})
+
+
+class ParticipantPatchSchema(Strict):
+    role = fields.String(validate=validate.OneOf(ROLES), metadata={
+        "description": "OWNER only for USER participants; a guest may be MEMBER or VIEWER."})
+    displayName = fields.String(validate=NAME, metadata={"description": "Guests only."})
+
+
+class InviteSchema(Strict):
+    enabled = fields.Boolean(required=True)
+    code = fields.String(required=True)
+    defaultRole = fields.String(required=True, validate=GUEST_ROLE)
+
+
+class InvitePatchSchema(Strict):
+    enabled = fields.Boolean()
+    defaultRole = fields.String(validate=GUEST_ROLE)
+
+
+class InvitePreviewArgsSchema(Strict):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class ClaimableGuestSchema(Strict):
+    participantId = fields.String(required=True)
+    displayName = fields.String(required=True)
+
+
+class InvitePreviewSchema(Strict):
+    groupId = fields.String(required=True)
+    name = fields.String(required=True)
+    currency = fields.String(required=True)
+    participantCount = fields.Integer(required=True)
+    claimableGuests = fields.List(fields.Nested(ClaimableGuestSchema), required=True)
+
+
+class HomeGroupSchema(Strict):
+    groupId = fields.String(required=True)
+    name = fields.String(required=True)
+    currency = fields.String(required=True)
+    myRole = fields.String(required=True)
+    myParticipantId = fields.String(required=True)
+    myNet = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Minor units, positive = owed money; null while the group's balance "
+                       "row is not initialised."})
+
+
+HomeGroupPageSchema = page_schema(HomeGroupSchema, "HomeGroupPage")

@@ -1,9 +1,9 @@
 """Users: profile, identities, admin list."""
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import CURRENCY, PageArgsSchema, Strict, page_schema
+from app.schemas.common import CURRENCY, PageArgsSchema, Strict, StrictBoolean, page_schema
 
 
 class ProfileSchema(Strict):
@@ -24,6 +24,11 @@ class ProfilePatchSchema(Strict):
     displayName = fields.String(validate=[validate.Length(min=1, max=100),
                                           validate.Regexp(r"\S", error="Must not be blank.")])
     defaultCurrency = fields.String(validate=CURRENCY)
+
+    @validates_schema
+    def _something_to_change(self, data, **kwargs):
+        if not data:
+            raise ValidationError("Send at least one field to change.", "_schema")
 
 
 class IdentitySchema(Strict):
@@ -52,12 +57,16 @@ AdminUserPageSchema = page_schema(AdminUserSchema, "AdminUserPage")
 class DevTokenRequestSchema(Strict):
     email = fields.Email(required=True, validate=validate.Length(max=254))
     displayName = fields.String(validate=validate.Length(min=1, max=100))
-    admin = fields.Boolean(load_default=False)
+    admin = StrictBoolean(load_default=False)
 
 
 class DevTokenSchema(Strict):
     accessToken = fields.String(required=True)
     userId = fields.String(required=True)
+
+
+class JwksSchema(Strict):
+    keys = fields.List(fields.Dict(), required=True)
 
 
 class HealthSchema(Strict):

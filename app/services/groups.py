@@ -1,14 +1,15 @@
-"""Groups: create, read, rename, and the caller's home screen."""
+"""Groups: create, read, rename, change currency."""
 from __future__ import annotations
 
 import secrets
+from typing import Optional
 
 from app.errors import Conflict
-from app.services.access import Access
+from app.services.access import Access, group_not_found
 from app.services.clock import new_id, now_iso
 from app.services.transactions import Transaction
+from app.services.users import get_profile
 from models.groups import Balance, Group, Invite, Participant, UserMember
-from models.users import Profile
 
 INVITE_CODE_BYTES = 18
 
@@ -30,7 +31,7 @@ def group_view(group: Group, access: Access | None = None) -> dict:
 def create_group(user_id: str, *, name: str, currency: str) -> dict:
     """One TransactWrite: head (OwnerCount 1), invite, the creator as OWNER, guard, balance."""
     group_id, participant_id, now = new_id(), new_id(), now_iso()
-    profile = Profile.get(*Profile.key(user_id))
+    profile = get_profile(user_id)
     head = Group(*Group.key(group_id), Name=name, Currency=currency, CreatedBy=user_id,
                  OwnerCount=1, Status="ACTIVE", CreatedAt=now, UpdatedAt=now)
     invite = Invite(*Invite.key(group_id), Enabled=True, Code=new_invite_code(),
@@ -50,3 +51,37 @@ def create_group(user_id: str, *, name: str, currency: str) -> dict:
     tx.commit()
     return group_view(head, Access(group=head, user_id=user_id, participant_id=participant_id,
                                    role="OWNER"))
+
+
+def currency_locked() -> Conflict:
+    return Conflict("The currency is fixed once the group has an expense or settlement.",
+                    code="CURRENCY_LOCKED")
+
+
+def update_group(access: Access, *, name: Optional[str] = None,
+                 currency: Optional[str] = None) -> dict:
+    """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
+
+    The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
+    update, so an expense created concurrently either lands first (409) or after the change."""
+    group = access.group
+    new_currency = currency if currency is not None and currency != group.Currency else None
+    if name is None and new_currency is None:
+        return group_view(group, access)
+    now = now_iso()
+    actions = [Group.UpdatedAt.set(now)]
+    if name is not None:
+        actions.append(Group.Name.set(name))
+    tx = Transaction()
+    if new_currency is not None:
+        actions.append(Group.Currency.set(new_currency))
+        tx.check(Balance, *Balance.key(group.GroupId),
+                 condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
+                 on_fail=currency_locked())
+    tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == "ACTIVE",
+              on_fail=group_not_found())
+    tx.commit()
+    group.Name = name if name is not None else group.Name
+    group.Currency = new_currency or group.Currency
+    group.UpdatedAt = now
+    return group_view(group, access)

@@ -1,0 +1,53 @@
+# Two commands do all the set-up on a fresh machine:
+#   make dev   installs what is missing, then serves the API on http://127.0.0.1:3000
+#   make test  installs what is missing, then runs every test
+PYTHON ?= python3
+VENV := .venv
+SAM_VENV := .venv-sam
+PY := $(VENV)/bin/python
+export SAM_CLI_TELEMETRY := 0
+
+.PHONY: dev test bench validate build clean
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+$(SAM_VENV)/.installed: requirements-sam.txt
+	test -x $(SAM_VENV)/bin/python || $(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SAM_VENV)/bin/python -m pip install --quiet -r requirements-sam.txt
+	touch $@
+
+dev: $(VENV)/.installed
+	$(PY) -m app serve
+
+test: $(VENV)/.installed $(SAM_VENV)/.installed
+	$(PY) -m pytest
+
+bench: $(VENV)/.installed
+	$(PY) bench/run_all.py
+
+validate: $(VENV)/.installed $(SAM_VENV)/.installed
+	$(SAM_VENV)/bin/sam validate --lint
+	$(SAM_VENV)/bin/sam validate --region us-east-1
+	$(VENV)/bin/cfn-lint template.yaml
+
+build: $(SAM_VENV)/.installed
+	$(SAM_VENV)/bin/sam build
+
+# `sam build` calls these (BuildMethod: makefile, build_in_source): the package holds only
+# app/, models/ and the runtime requirements, built for Lambda's arm64 Python 3.12.
+LAMBDA_FUNCTIONS := ApiFunction ProvisioningFunction HourlyTickFunction NotificationWorkerFunction MaintenanceFunction
+.PHONY: $(addprefix build-,$(LAMBDA_FUNCTIONS))
+$(addprefix build-,$(LAMBDA_FUNCTIONS)):
+	python3 -m pip install --quiet -r requirements.txt -t "$(ARTIFACTS_DIR)" \
+	  --platform manylinux2014_aarch64 --implementation cp --python-version 3.12 --only-binary=:all:
+	cp -R app models "$(ARTIFACTS_DIR)/"
+	find "$(ARTIFACTS_DIR)" -name __pycache__ -prune -exec rm -rf {} +
+	rm -rf "$(ARTIFACTS_DIR)/app/local"
+
+clean:
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam

@@ -1,0 +1,1 @@
+"""Exact integer money arithmetic: split resolution and settle-up plans."""

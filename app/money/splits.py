@@ -1,0 +1,155 @@
+"""Exact integer split arithmetic for expenses.
+
+Money is always an int of minor units. Nothing here touches floats, not even as an
+intermediate, so the owed amounts of an item always add up to the item amount exactly.
+
+Rounding (PERCENT, SHARES and EQUAL): every split first gets
+floor(amount * weight / total_weight); the few leftover minor units then go one each to
+the splits in list order, skipping weight-0 splits (a 0% split owes exactly 0). Each
+owed amount is therefore within one minor unit of its ideal share.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from app.errors import Invalid
+
+SPLIT_MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES")
+MAX_AMOUNT = 10**11
+PERCENT_TOTAL = 10_000  # PERCENT values are basis points
+
+Split = tuple[str, Any]
+Payment = tuple[str, int]
+Item = tuple[int, str, Sequence[Split]]
+
+
+def _is_int(value: Any) -> bool:
+    # bool is an int subclass, and True must not silently mean "1 minor unit".
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_amount(amount: Any, field: str) -> None:
+    if not _is_int(amount):
+        raise Invalid(f"{field} must be an integer number of minor units",
+                      details={"field": field, "value": repr(amount)})
+    if not 0 < amount <= MAX_AMOUNT:
+        raise Invalid(f"{field} must be between 1 and {MAX_AMOUNT}, got {amount}",
+                      details={"field": field, "value": amount})
+
+
+def _check_participant_ids(ids: Sequence[Any], field: str, what: str) -> None:
+    seen: set[str] = set()
+    for i, pid in enumerate(ids):
+        if not isinstance(pid, str) or not pid:
+            raise Invalid(f"{field}[{i}].participantId must be a non-empty string",
+                          details={"field": f"{field}[{i}].participantId"})
+        if pid in seen:
+            raise Invalid(f"participant {pid} appears twice in the {what}",
+                          details={"field": f"{field}[{i}].participantId",
+                                   "participantId": pid})
+        seen.add(pid)
+
+
+def _apportion(amount: int, weights: list[int]) -> list[int]:
+    """Split `amount` proportionally to `weights` (ints >= 0, positive total)."""
+    total = sum(weights)
+    owed = [amount * w // total for w in weights]
+    leftover = amount - sum(owed)
+    # Leftover units go one each, in list order, to the splits whose ideal share has a
+    # fractional part (a split owing a whole share exactly is never rounded up). leftover is
+    # the sum of those fractions, each < 1, so there are always enough of them.
+    for i, w in enumerate(weights):
+        if leftover == 0:
+            break
+        if amount * w % total:
+            owed[i] += 1
+            leftover -= 1
+    return owed
+
+
+def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[int]:
+    """Owed amount per split, in the order given; always sums exactly to `amount`.
+
+    `splits` is a list of (participantId, value); value is ignored for EQUAL, minor units
+    for EXACT, basis points for PERCENT and a weight >= 1 for SHARES. Raises Invalid.
+    """
+    _check_amount(amount, "amount")
+    if mode not in SPLIT_MODES:
+        raise Invalid(f"splitMode must be one of {', '.join(SPLIT_MODES)}, got {mode!r}",
+                      details={"field": "splitMode", "value": repr(mode)})
+    if not splits:
+        raise Invalid("an item needs at least one split", details={"field": "splits"})
+    _check_participant_ids([pid for pid, _ in splits], "splits", "item's splits")
+
+    if mode == "EQUAL":
+        return _apportion(amount, [1] * len(splits))
+
+    values = [value for _, value in splits]
+    minimum = 1 if mode == "SHARES" else 0
+    for i, value in enumerate(values):
+        field = f"splits[{i}].value"
+        if not _is_int(value):
+            raise Invalid(f"{field} must be an integer for {mode} splits",
+                          details={"field": field, "value": repr(value)})
+        if value < minimum:
+            raise Invalid(f"{field} must be at least {minimum} for {mode} splits, got {value}",
+                          details={"field": field, "value": value})
+
+    if mode == "EXACT":
+        if sum(values) != amount:
+            raise Invalid(f"EXACT splits sum to {sum(values)} but the item amount is {amount}",
+                          details={"field": "splits", "sum": sum(values), "amount": amount})
+        return list(values)
+    if mode == "PERCENT" and sum(values) != PERCENT_TOTAL:
+        raise Invalid(f"PERCENT splits sum to {sum(values)} basis points but must sum to "
+                      f"{PERCENT_TOTAL} (100%)",
+                      details={"field": "splits", "sum": sum(values), "expected": PERCENT_TOTAL})
+    return _apportion(amount, values)
+
+
+def validate_payments(total: int, payments: list[tuple[str, int]]) -> None:
+    """Check the payers of an expense: at least one, distinct, each >= 1, summing to total."""
+    _check_amount(total, "amount")
+    if not payments:
+        raise Invalid("an expense needs at least one payment", details={"field": "payments"})
+    _check_participant_ids([pid for pid, _ in payments], "payments", "payments")
+    for i, (_, paid) in enumerate(payments):
+        field = f"payments[{i}].amount"
+        if not _is_int(paid):
+            raise Invalid(f"{field} must be an integer number of minor units",
+                          details={"field": field, "value": repr(paid)})
+        if paid < 1:
+            raise Invalid(f"{field} must be at least 1, got {paid}",
+                          details={"field": field, "value": paid})
+    paid_total = sum(paid for _, paid in payments)
+    if paid_total != total:
+        raise Invalid(f"payments sum to {paid_total} but the expense amount is {total}",
+                      details={"field": "payments", "sum": paid_total, "amount": total})
+
+
+def net_effects(payments: list[tuple[str, int]],
+                items: list[tuple[int, str, list[tuple[str, int]]]]) -> dict[str, int]:
+    """participantId -> paid - owed for one expense; sums to 0.
+
+    Every participant mentioned (payer or split) gets an entry, zeros included. Validates
+    every item and the payments against the sum of the item amounts; raises Invalid with
+    item fields prefixed by `items[i].`.
+    """
+    if not items:
+        raise Invalid("an expense needs at least one item", details={"field": "items"})
+    net: dict[str, int] = {}
+    item_total = 0
+    for index, (amount, mode, splits) in enumerate(items):
+        try:
+            owed = resolve_item(amount, mode, splits)
+        except Invalid as err:
+            err.details["field"] = f"items[{index}].{err.details.get('field', '')}".rstrip(".")
+            err.details["item"] = index
+            raise
+        item_total += amount
+        for (pid, _), share in zip(splits, owed):
+            net[pid] = net.get(pid, 0) - share
+    validate_payments(item_total, payments)
+    for pid, paid in payments:
+        net[pid] = net.get(pid, 0) + paid
+    return net

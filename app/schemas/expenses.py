@@ -1,0 +1,165 @@
+"""Expenses and their comments."""
+from __future__ import annotations
+
+from datetime import date as Date
+
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from app.money.splits import MAX_AMOUNT, SPLIT_MODES
+from app.schemas.common import Id, Money, PageArgsSchema, Strict, page_schema
+from app.services.money_guards import MAX_PARTICIPANTS
+
+MAX_ITEMS = 50
+
+
+def calendar_date(value: str) -> None:
+    """``YYYY-MM-DD`` naming a real day."""
+    try:
+        if len(value) == 10:
+            Date.fromisoformat(value)
+            return
+    except ValueError:
+        pass
+    raise ValidationError("Must be a calendar date YYYY-MM-DD.")
+
+
+class StrictInteger(fields.Integer):
+    """An integer; a fractional or boolean value is an error, never truncated."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value):
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+def DateString(**kwargs) -> fields.String:  # noqa: N802 — reads like a field type
+    return fields.String(validate=calendar_date, metadata={"format": "date",
+                                                           "example": "2026-11-28"}, **kwargs)
+
+
+TEXT = [validate.Length(min=1, max=200), validate.Regexp(r"\S", error="Must not be blank.")]
+
+
+class PaymentSchema(Strict):
+    participantId = Id(required=True)
+    amount = Money(required=True)
+
+
+class SplitInSchema(Strict):
+    participantId = Id(required=True)
+    value = StrictInteger(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
+        "description": "Ignored for EQUAL; minor units for EXACT; basis points for PERCENT; "
+                       "a positive weight for SHARES"})
+
+
+class ItemInSchema(Strict):
+    name = fields.String(validate=validate.Length(min=1, max=200))
+    amount = Money(required=True)
+    splitMode = fields.String(required=True, validate=validate.OneOf(SPLIT_MODES))
+    splits = fields.List(fields.Nested(SplitInSchema), required=True,
+                         validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+
+
+class _ExpenseFields(Strict):
+    description = fields.String(validate=TEXT)
+    date = DateString()
+    category = fields.String(allow_none=True, validate=validate.Length(max=50))
+    payments = fields.List(fields.Nested(PaymentSchema),
+                           validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+    items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))
+    amount = Money(metadata={"description": "Total; with the shorthand, the one item's amount"})
+    splitMode = fields.String(validate=validate.OneOf(SPLIT_MODES))
+    splits = fields.List(fields.Nested(SplitInSchema),
+                         validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+
+    @validates_schema
+    def one_form(self, data, **kwargs):
+        if "items" in data and ("splitMode" in data or "splits" in data):
+            raise ValidationError("Send either items or splitMode + splits, not both.", "items")
+
+
+class ExpenseCreateSchema(_ExpenseFields):
+    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``."""
+
+    @validates_schema
+    def complete(self, data, **kwargs):
+        errors = {name: ["Missing data for required field."]
+                  for name in ("description", "payments") if name not in data}
+        if "items" not in data:
+            errors.update({name: ["Required unless items are sent."]
+                           for name in ("amount", "splitMode", "splits") if name not in data})
+        if errors:
+            raise ValidationError(errors)
+
+
+class ExpensePatchSchema(_ExpenseFields):
+    """Any subset of the expense fields plus the ``version`` the edit was based on."""
+
+    version = StrictInteger(required=True, validate=validate.Range(min=1))
+
+
+class SplitSchema(Strict):
+    participantId = fields.String(required=True)
+    value = fields.Integer(required=True)
+    amount = fields.Integer(required=True, metadata={"description": "Owed, minor units"})
+
+
+class ItemSchema(Strict):
+    name = fields.String(required=True)
+    amount = fields.Integer(required=True)
+    splitMode = fields.String(required=True)
+    splits = fields.List(fields.Nested(SplitSchema), required=True)
+
+
+class ExpenseSchema(Strict):
+    expenseId = fields.String(required=True)
+    groupId = fields.String(required=True)
+    description = fields.String(required=True)
+    date = fields.String(required=True)
+    category = fields.String(allow_none=True)
+    currency = fields.String(required=True)
+    amount = fields.Integer(required=True)
+    payments = fields.List(fields.Nested(PaymentSchema), required=True)
+    items = fields.List(fields.Nested(ItemSchema), required=True)
+    version = fields.Integer(required=True)
+    createdBy = fields.String(allow_none=True)
+    createdAt = fields.String(required=True)
+    updatedAt = fields.String(allow_none=True)
+    recurringId = fields.String()
+    recurringSlot = fields.String(allow_none=True)
+
+
+class CommentSchema(Strict):
+    commentId = fields.String(required=True)
+    expenseId = fields.String(required=True)
+    authorUserId = fields.String(required=True)
+    authorParticipantId = fields.String(allow_none=True)
+    body = fields.String(required=True)
+    mentions = fields.List(fields.String(), required=True,
+                           metadata={"description": "User ids notified by @handle"})
+    createdAt = fields.String(required=True)
+    editedAt = fields.String(allow_none=True)
+
+
+class ExpenseDetailSchema(ExpenseSchema):
+    comments = fields.List(fields.Nested(CommentSchema), required=True)
+    commentsNextCursor = fields.String(allow_none=True, required=True, metadata={
+        "description": "More comments: pass as cursor to the comments list"})
+
+
+ExpensePageSchema = page_schema(ExpenseSchema, "ExpensePage")
+CommentPageSchema = page_schema(CommentSchema, "CommentPage")
+
+
+class ExpenseListArgsSchema(PageArgsSchema):
+    from_ = DateString(data_key="from")
+    to = DateString()
+
+
+class CommentBodySchema(Strict):
+    body = fields.String(required=True, validate=[validate.Length(min=1, max=2000),
+                                                  validate.Regexp(r"\S",
+                                                                  error="Must not be blank.")])

@@ -1,0 +1,52 @@
+"""Settlements."""
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from app.schemas.common import Id, Money, Strict
+from app.schemas.expenses import DateString, StrictInteger
+
+NOTE = validate.Length(max=500)
+
+
+class _SettlementFields(Strict):
+    payerId = Id()
+    payeeId = Id()
+    amount = Money()
+    date = DateString()
+    note = fields.String(allow_none=True, validate=NOTE)
+
+    @validates_schema
+    def different_people(self, data, **kwargs):
+        if data.get("payerId") and data.get("payerId") == data.get("payeeId"):
+            raise ValidationError("Must differ from payerId.", "payeeId")
+
+
+class SettlementCreateSchema(_SettlementFields):
+    """``{payerId, payeeId, amount, date?, note?}``: the payer paid the payee back."""
+
+    @validates_schema
+    def complete(self, data, **kwargs):
+        missing = {name: ["Missing data for required field."]
+                   for name in ("payerId", "payeeId", "amount") if name not in data}
+        if missing:
+            raise ValidationError(missing)
+
+
+class SettlementPatchSchema(_SettlementFields):
+    version = StrictInteger(required=True, validate=validate.Range(min=1))
+
+
+class SettlementSchema(Strict):
+    settlementId = fields.String(required=True)
+    groupId = fields.String(required=True)
+    payerId = fields.String(required=True)
+    payeeId = fields.String(required=True)
+    amount = fields.Integer(required=True)
+    currency = fields.String()
+    date = fields.String(allow_none=True)
+    note = fields.String(allow_none=True)
+    version = fields.Integer(required=True)
+    createdBy = fields.String(allow_none=True)
+    createdAt = fields.String(required=True)
+    updatedAt = fields.String(allow_none=True)

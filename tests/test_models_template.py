@@ -1,0 +1,86 @@
+"""The PynamoDB models and template.yaml describe the same tables, keys and indexes."""
+from __future__ import annotations
+
+import pytest
+
+import models
+from app.local.template_tables import load_table_specs, ttl_attributes
+from models.base import physical_name
+
+STAGE = "agree"
+SPECS = load_table_specs(STAGE)
+MODELS = models.registered_tables()
+
+
+def _keys(key_schema) -> dict:
+    return {entry["KeyType"]: entry["AttributeName"] for entry in key_schema}
+
+
+def _model_indexes(model) -> dict:
+    return {index["index_name"]: index for index in
+            model._get_schema().get("global_secondary_indexes", [])}
+
+
+def _projection(projection: dict) -> tuple:
+    return projection["ProjectionType"], frozenset(projection.get("NonKeyAttributes", []))
+
+
+def test_every_template_table_has_a_model_and_back():
+    assert set(SPECS) == set(MODELS) == {"users", "identities", "groups", "developer-tokens",
+                                         "people", "notifications", "rate-limits"}
+
+
+@pytest.mark.parametrize("table", sorted(SPECS))
+def test_table_names_follow_the_stage_pattern(table):
+    assert SPECS[table]["TableName"] == physical_name(table, STAGE) == f"tailspend-{STAGE}-{table}"
+
+
+@pytest.mark.parametrize("table", sorted(SPECS))
+def test_primary_keys_agree(table):
+    schema = MODELS[table]._get_schema()
+    assert _keys(schema["key_schema"]) == _keys(SPECS[table]["KeySchema"])
+
+
+@pytest.mark.parametrize("table", sorted(SPECS))
+def test_key_attribute_types_agree(table):
+    model_types = {a["AttributeName"]: a["AttributeType"]
+                   for a in MODELS[table]._get_schema()["attribute_definitions"]}
+    template_types = {a["AttributeName"]: a["AttributeType"]
+                      for a in SPECS[table]["AttributeDefinitions"]}
+    assert model_types == template_types
+
+
+@pytest.mark.parametrize("table", sorted(SPECS))
+def test_indexes_agree_in_keys_and_projection(table):
+    model_indexes = _model_indexes(MODELS[table])
+    template_indexes = {i["IndexName"]: i for i in SPECS[table].get("GlobalSecondaryIndexes", [])}
+    assert set(model_indexes) == set(template_indexes)
+    for name, index in template_indexes.items():
+        model_index = model_indexes[name]
+        assert _keys(model_index["key_schema"]) == _keys(index["KeySchema"]), name
+        assert _projection(model_index["projection"]) == _projection(index["Projection"]), name
+
+
+def test_include_indexes_project_the_discriminator():
+    """PynamoDB filters polymorphic queries on EntityType: an INCLUDE index without it is empty."""
+    for table, spec in SPECS.items():
+        for index in spec.get("GlobalSecondaryIndexes", []):
+            kind, attrs = _projection(index["Projection"])
+            if kind == "INCLUDE":
+                assert "EntityType" in attrs, (table, index["IndexName"])
+
+
+def test_ttl_attributes_exist_on_the_models():
+    for table, attribute in ttl_attributes(STAGE).items():
+        assert attribute == "ExpiresAt"
+        base = MODELS[table]
+        declared = set(base.get_attributes())
+        for sub in base.__subclasses__():
+            declared |= set(sub.get_attributes())
+        assert attribute in declared, table
+
+
+def test_only_the_notifications_table_streams():
+    streaming = {t for t, spec in SPECS.items() if spec.get("StreamSpecification")}
+    assert streaming == {"notifications"}
+    assert SPECS["notifications"]["StreamSpecification"]["StreamViewType"] == "NEW_IMAGE"
