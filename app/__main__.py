@@ -55,7 +55,9 @@ def _start_db(args, *, reuse_running: bool, host: str = "127.0.0.1"):
         return local, None
     server = EmbeddedDynamoDB(host=host, port=args.db_port if not reuse_running else 0,
                               stage=args.stage,
-                              data_dir=args.data_dir).start()
+                              data_dir=args.data_dir,
+                              snapshot_seconds=float(os.environ.get("TAILSPEND_SNAPSHOT_SECONDS",
+                                                                    "10"))).start()
     os.environ["DYNAMODB_ENDPOINT"] = server.endpoint
     return server.endpoint, server
 
