@@ -2,30 +2,37 @@
 from __future__ import annotations
 
 import json
+import logging
 
 from app.logs import logger
 
 
-def _log_lines(capfd) -> list:
-    lines = []
-    for line in capfd.readouterr().out.splitlines():
-        if line.startswith("{"):
-            lines.append(json.loads(line))
-    return lines
+class _Collect(logging.Handler):
+    """Formats records with the service's own JSON formatter, as CloudWatch would receive them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logger.registered_formatter)
+        self.lines: list = []
+
+    def emit(self, record) -> None:
+        self.lines.append(json.loads(self.format(record)))
 
 
-def test_request_log_has_request_and_user_ids_and_no_token(client, sign_in, capfd):
+def test_request_log_has_request_and_user_ids_and_no_token(client, sign_in):
     headers, user_id = sign_in("logs@example.com")
     token = headers["Authorization"].split()[1]
+    collect = _Collect()
+    logger.addHandler(collect)
     logger.setLevel("INFO")
     try:
-        capfd.readouterr()
         reply = client.get("/users/me", headers={**headers, "X-Request-Id": "req-123"})
         assert reply.status_code == 200
         assert reply.headers["X-Request-Id"] == "req-123"
-        output = _log_lines(capfd)
+        output = collect.lines
     finally:
         logger.setLevel("WARNING")
+        logger.removeHandler(collect)
     request_lines = [line for line in output if line.get("message") == "request"]
     assert request_lines, output
     assert request_lines[-1]["request_id"] == "req-123"
@@ -34,7 +41,7 @@ def test_request_log_has_request_and_user_ids_and_no_token(client, sign_in, capf
     assert token not in json.dumps(output)
 
 
-def test_unexpected_errors_are_logged_but_never_returned(client, sign_in, capfd, monkeypatch):
+def test_unexpected_errors_are_never_returned_to_the_caller(client, sign_in, monkeypatch):
     headers, _ = sign_in("crash@example.com")
     from app.services import users
 
