@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from pynamodb.attributes import DiscriminatorAttribute, UnicodeAttribute
+from pynamodb.attributes import BooleanAttribute, DiscriminatorAttribute, UnicodeAttribute
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
@@ -40,10 +40,15 @@ class IdentityItem(Model):
 
 
 class Identity(IdentityItem, discriminator="IDENTITY"):
-    """One external identity of a user."""
+    """One external identity of a user.
+
+    Verified is true for rows written by a sign-in (the IdP vouched for them) and false for
+    rows a user linked by hand: an unverified row never grants sign-in and a real sign-in
+    with that identity replaces it."""
 
     Provider = UnicodeAttribute()
     Subject = UnicodeAttribute()
+    Verified = BooleanAttribute(null=True)
 
     @staticmethod
     def key(provider: str, subject: str) -> str:

@@ -7,7 +7,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 import models
 from app.config import Settings
 from app.logs import logger
-from models.notifications import NotificationItem
+from models.notifications import Event, NotificationItem
 
 settings = Settings.from_env()
 models.configure(stage=settings.stage, region=settings.region, host=settings.dynamodb_endpoint)
@@ -18,6 +18,8 @@ def handle_record(record) -> None:
     """Fan-out to recipients comes with the notifications issue; for now, record what arrived."""
     image = record.raw_event["dynamodb"]["NewImage"]
     event = NotificationItem.from_raw_data(image)
+    if not isinstance(event, Event):  # the filter should prevent this; never drop it silently
+        raise ValueError("stream record is not an outbox EVENT row")
     logger.info("notification_event", extra={"event_id": getattr(event, "EventId", None),
                                               "type": getattr(event, "Type", None)})
 

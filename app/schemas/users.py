@@ -35,6 +35,8 @@ class IdentitySchema(Strict):
     provider = fields.String(required=True)
     subject = fields.String(required=True)
     createdAt = fields.String()
+    verified = fields.Boolean(required=True, metadata={
+        "description": "false for identities linked by hand: they never grant sign-in"})
 
 
 class IdentityLinkSchema(Strict):

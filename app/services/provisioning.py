@@ -56,7 +56,8 @@ def provision_user(*, provider: str, subject: str, email: str, display_name: Opt
         known = _user_of(request_key)
         if known:
             return known
-        anchored = next(filter(None, (_user_of(key) for key in anchors)), None)
+        anchored = next(filter(None, (_user_of(key, verified_only=True) for key in anchors)),
+                        None)
         if anchored:
             if _link(request_key, provider, subject, anchored):
                 return anchored
@@ -69,16 +70,20 @@ def provision_user(*, provider: str, subject: str, email: str, display_name: Opt
                    code="PROVISIONING_RACE")
 
 
-def _user_of(identity_key: str) -> Optional[str]:
+def _user_of(identity_key: str, verified_only: bool = False) -> Optional[str]:
     try:
-        return Identity.get(identity_key, consistent_read=True).UserId
+        row = Identity.get(identity_key, consistent_read=True)
     except Identity.DoesNotExist:
         return None
+    if verified_only and row.Verified is False:
+        return None  # hand-linked, never vouched for by the IdP: it must not capture a sign-in
+    return row.UserId
 
 
 def _identity_row(key: str, user_id: str, created_at: str) -> Identity:
     provider, _, subject = key.partition("#")
-    return Identity(key, UserId=user_id, Provider=provider, Subject=subject, CreatedAt=created_at)
+    return Identity(key, UserId=user_id, Provider=provider, Subject=subject, CreatedAt=created_at,
+                    Verified=True)
 
 
 def _link(identity_key: str, provider: str, subject: str, user_id: str) -> bool:
@@ -106,8 +111,12 @@ def _create_account(user_id: str, request_key: str, provider: str, subject: str,
     tx = Transaction()
     raced = Conflict("Identity already linked.", code="IDENTITY_LINKED")
     tx.put(profile, condition=Profile.UserId.does_not_exist())
-    for key in [request_key, *anchors]:
-        tx.put(_identity_row(key, user_id, now), condition=Identity.IdentityKey.does_not_exist(),
+    tx.put(_identity_row(request_key, user_id, now),
+           condition=Identity.IdentityKey.does_not_exist(), on_fail=raced)
+    for key in anchors:
+        # A hand-linked (unverified) claim on this anchor is replaced by the real owner.
+        tx.put(_identity_row(key, user_id, now),
+               condition=Identity.IdentityKey.does_not_exist() | (Identity.Verified == False),  # noqa: E712
                on_fail=raced)
     try:
         tx.commit()

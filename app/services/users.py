@@ -6,12 +6,12 @@ from typing import Optional
 
 from pynamodb.exceptions import PutError, UpdateError
 
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, Invalid, NotFound
 from app.services import paging
 from app.services.clock import now_iso
 from app.services.provisioning import is_test_email
 from models.groups import Participant
-from models.identities import Identity
+from models.identities import COGNITO, LOCAL, Identity
 from models.users import Profile
 
 log = logging.getLogger(__name__)
@@ -79,16 +79,30 @@ def sync_participant_names(user_id: str, display_name: str) -> int:
     return synced
 
 
+SIGN_IN_PROVIDERS = (COGNITO, LOCAL)
+
+
+def identity_view(row: Identity) -> dict:
+    return {"provider": row.Provider, "subject": row.Subject, "createdAt": row.CreatedAt,
+            "verified": row.Verified is not False}
+
+
 def list_identities(user_id: str) -> list:
-    return [{"provider": i.Provider, "subject": i.Subject, "createdAt": i.CreatedAt}
-            for i in Identity.for_user(user_id)]
+    return [identity_view(i) for i in Identity.for_user(user_id)]
 
 
 def link_identity(user_id: str, provider: str, subject: str) -> dict:
-    """Link (provider, subject) to this user; linked to anyone else -> 409 IDENTITY_LINKED."""
+    """Link (provider, subject) to this user, unverified; linked to anyone else -> 409.
+
+    Nothing proves the caller owns the identity, so the row is marked unverified: it never
+    grants sign-in, and the identity's real owner signing in replaces it. Request-time
+    identities (cognito, local) are created only by signing in."""
+    if provider in SIGN_IN_PROVIDERS:
+        raise Invalid(f"{provider} identities are linked by signing in, not by this route.",
+                      details={"provider": [f"{provider} cannot be linked by hand."]})
     key = Identity.key(provider, subject)
     row = Identity(key, UserId=user_id, Provider=provider.lower(), Subject=subject,
-                   CreatedAt=now_iso())
+                   CreatedAt=now_iso(), Verified=False)
     try:
         row.save(condition=Identity.IdentityKey.does_not_exist())
     except PutError as error:
@@ -99,7 +113,7 @@ def link_identity(user_id: str, provider: str, subject: str) -> dict:
             raise Conflict("That identity is linked to another account.",
                            code="IDENTITY_LINKED") from None
         row = existing
-    return {"provider": row.Provider, "subject": row.Subject, "createdAt": row.CreatedAt}
+    return identity_view(row)
 
 
 def list_users(*, include_test_accounts: bool, limit: Optional[int], cursor: Optional[str],
