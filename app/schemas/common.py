@@ -4,6 +4,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from app.money.currencies import CODES
 from app.money.splits import MAX_AMOUNT
 
 
@@ -68,4 +69,4 @@ def page_schema(item_schema, name: str):
     }, name=name)
 
 
-CURRENCY = validate.Regexp(r"^[A-Z]{3}$", error="Must be an ISO 4217 code such as EUR.")
+CURRENCY = validate.OneOf(sorted(CODES), error="Must be an ISO 4217 currency code such as EUR.")
