@@ -281,6 +281,9 @@ class Expense(GroupItem, discriminator="EXPENSE"):
     UpdatedBy = UnicodeAttribute(null=True)
     RecurringId = UnicodeAttribute(null=True)
     RecurringSlot = UnicodeAttribute(null=True)
+    # Bumped by every comment create in the same transaction; the delete cascade's final
+    # transaction conditions on it, so a comment racing the delete restarts the sweep.
+    CommentSeq = NumberAttribute(null=True)
 
     @staticmethod
     def thread_prefix(expense_id: str) -> str:

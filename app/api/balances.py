@@ -1,6 +1,20 @@
-"""Balances and settle-up."""
+"""Balances and settle-up: /groups/{groupId}/balances."""
 from __future__ import annotations
 
+from app.api.context import principal
+from app.api.expenses import NOT_FOUND, errors
 from app.api.spec import Blueprint
+from app.schemas.balances import BalancesSchema
+from app.services import balances
+from app.services.access import authorize
 
 blp = Blueprint("balances", __name__, description="Balances and settle-up")
+
+
+@blp.route("/groups/<uuid:group_id>/balances")
+@blp.response(200, BalancesSchema)
+@errors(blp, NOT_FOUND)
+def get_balances(group_id):
+    """Every participant's net and the fewest payments that settle them (VIEWER+)."""
+    access = authorize(principal().user_id, str(group_id))
+    return balances.balances_view(access)

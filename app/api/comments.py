@@ -1,6 +1,59 @@
-"""Expense comments."""
+"""Expense comments: /groups/{groupId}/expenses/{expenseId}/comments."""
 from __future__ import annotations
 
+from app.api.context import principal, scope
+from app.api.expenses import NOT_FOUND, errors
+from app.api.idempotency import idempotent
 from app.api.spec import Blueprint
+from app.schemas.common import PageArgsSchema
+from app.schemas.expenses import CommentBodySchema, CommentPageSchema, CommentSchema
+from app.services import comments
+from app.services.access import authorize
+from app.services.expenses import comments_scope
 
 blp = Blueprint("comments", __name__, description="Expense comments")
+
+THREAD = "/groups/<uuid:group_id>/expenses/<uuid:expense_id>/comments"
+
+
+@blp.route(THREAD)
+@blp.arguments(PageArgsSchema, location="query")
+@blp.response(200, CommentPageSchema)
+@errors(blp, NOT_FOUND)
+def list_comments(args, group_id, expense_id):
+    """Oldest first (VIEWER+)."""
+    access = authorize(principal().user_id, str(group_id))
+    return comments.list_comments(access, str(expense_id), limit=args["limit"],
+                                  cursor=args["cursor"],
+                                  scope=scope(comments_scope(access.group_id, str(expense_id))))
+
+
+@blp.route(THREAD, methods=["POST"])
+@idempotent
+@blp.arguments(CommentBodySchema)
+@blp.response(201, CommentSchema)
+@errors(blp, NOT_FOUND, (409, "IDEMPOTENCY_IN_PROGRESS."),
+        (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body."))
+def add_comment(body, group_id, expense_id):
+    """Comment (VIEWER+); ``@handle`` mentions of group users raise MENTION events."""
+    access = authorize(principal().user_id, str(group_id))
+    return comments.add_comment(access, str(expense_id), body["body"])
+
+
+@blp.route(THREAD + "/<uuid:comment_id>", methods=["PATCH"])
+@blp.arguments(CommentBodySchema)
+@blp.response(200, CommentSchema)
+@errors(blp, (403, "Only the author may edit a comment."), NOT_FOUND)
+def edit_comment(body, group_id, expense_id, comment_id):
+    """The author rewrites their comment."""
+    access = authorize(principal().user_id, str(group_id))
+    return comments.edit_comment(access, str(expense_id), str(comment_id), body["body"])
+
+
+@blp.route(THREAD + "/<uuid:comment_id>", methods=["DELETE"])
+@blp.response(204)
+@errors(blp, (403, "Only the author or an OWNER may delete a comment."), NOT_FOUND)
+def delete_comment(group_id, expense_id, comment_id):
+    """The author, or an OWNER, deletes a comment."""
+    access = authorize(principal().user_id, str(group_id))
+    comments.delete_comment(access, str(expense_id), str(comment_id))

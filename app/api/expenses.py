@@ -1,6 +1,101 @@
-"""Expenses."""
+"""Expenses: /groups/{groupId}/expenses and /expenses/{expenseId}."""
 from __future__ import annotations
 
+from app.api.context import principal, scope
+from app.api.idempotency import idempotent
 from app.api.spec import Blueprint
+from app.schemas.common import ErrorEnvelopeSchema
+from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
+                                  ExpenseListArgsSchema, ExpensePageSchema, ExpensePatchSchema,
+                                  ExpenseSchema)
+from app.services import expense_delete, expenses
+from app.services.access import authorize
 
 blp = Blueprint("expenses", __name__, description="Expenses")
+
+NOT_FOUND = (404, "Not a participant of the group, or no such id in this group.")
+FORBIDDEN = (403, "The caller's role is too low.")
+CREATE_REFUSED = [(409, "PARTICIPANT_UNAVAILABLE (details.participantId), CURRENCY_CHANGED or "
+                        "IDEMPOTENCY_IN_PROGRESS."),
+                  (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body.")]
+EDIT_REFUSED = (409, "VERSION_CONFLICT (stale version) or PARTICIPANT_UNAVAILABLE.")
+
+
+def errors(blueprint, *replies):
+    """Document the error envelopes a route may answer with, beside its success reply."""
+
+    def document(view):
+        for status, description in replies:
+            view = blueprint.alt_response(status, schema=ErrorEnvelopeSchema,
+                                          description=description)(view)
+        return view
+
+    return document
+
+
+
+def _detail(access, expense_id: str) -> dict:
+    return expenses.get_expense(access, expense_id, comments_cursor_scope=scope(
+        expenses.comments_scope(access.group_id, expense_id)))
+
+
+@blp.route("/groups/<uuid:group_id>/expenses", methods=["POST"])
+@idempotent
+@blp.arguments(ExpenseCreateSchema)
+@blp.response(201, ExpenseSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
+def create_expense(body, group_id):
+    """Record an expense (MEMBER+); its balance delta and event land in the same write."""
+    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    return expenses.create_expense(access, body)
+
+
+@blp.route("/groups/<uuid:group_id>/expenses")
+@blp.arguments(ExpenseListArgsSchema, location="query")
+@blp.response(200, ExpensePageSchema)
+@errors(blp, NOT_FOUND)
+def list_expenses(args, group_id):
+    """Newest first by date then creation; ``from``/``to`` are inclusive dates."""
+    access = authorize(principal().user_id, str(group_id))
+    date_from, date_to = args.get("from_"), args.get("to")
+    return expenses.list_expenses(access, date_from=date_from, date_to=date_to,
+                                  limit=args["limit"], cursor=args["cursor"],
+                                  scope=scope(f"expenses:{access.group_id}:{date_from}:{date_to}"))
+
+
+@blp.route("/groups/<uuid:group_id>/expenses/<uuid:expense_id>")
+@blp.response(200, ExpenseDetailSchema)
+@errors(blp, NOT_FOUND)
+def get_expense(group_id, expense_id):
+    """The expense with its comments (from one Query)."""
+    access = authorize(principal().user_id, str(group_id))
+    return _detail(access, str(expense_id))
+
+
+@blp.route("/groups/<uuid:group_id>/expenses/<uuid:expense_id>", methods=["PATCH"])
+@blp.arguments(ExpensePatchSchema)
+@blp.response(200, ExpenseSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
+def update_expense(body, group_id, expense_id):
+    """Full or partial edit of the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
+    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    version = body.pop("version")
+    return expenses.update_expense(access, str(expense_id), version, body)
+
+
+@blp.route("/groups/<uuid:group_id>/expenses/<uuid:expense_id>", methods=["DELETE"])
+@blp.response(204)
+@errors(blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the expense kept changing."))
+def delete_expense(group_id, expense_id):
+    """Delete the expense and every comment (MEMBER+)."""
+    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    expense_delete.delete_expense(access, str(expense_id))
+
+
+@blp.route("/expenses/<uuid:expense_id>")
+@blp.response(200, ExpenseDetailSchema)
+@errors(blp, (404, "No such expense, or the caller is not a participant of its group."))
+def get_expense_by_id(expense_id):
+    """An expense by id alone; the caller must be a participant of its group (else 404)."""
+    access = expenses.locate_for(principal().user_id, str(expense_id))
+    return _detail(access, str(expense_id))

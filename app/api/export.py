@@ -1,6 +1,32 @@
-"""Group export."""
+"""Group export: /groups/{groupId}/export?format=csv|json."""
 from __future__ import annotations
 
+from flask import current_app, jsonify
+
+from app.api.context import principal
+from app.api.expenses import NOT_FOUND, errors
 from app.api.spec import Blueprint
+from app.schemas.balances import ExportArgsSchema
+from app.services import export
+from app.services.access import authorize
 
 blp = Blueprint("export", __name__, description="Group export")
+
+_RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or the whole group",
+                      "content": {"text/csv": {"schema": {"type": "string"}},
+                                  "application/json": {"schema": {"type": "object"}}}}}
+
+
+@blp.route("/groups/<uuid:group_id>/export")
+@blp.arguments(ExportArgsSchema, location="query")
+@blp.doc(responses=_RESPONSES)
+@errors(blp, NOT_FOUND)
+def export_group(args, group_id):
+    """The group's expenses, settlements and balances (VIEWER+)."""
+    access = authorize(principal().user_id, str(group_id))
+    if args["format"] == "json":
+        return jsonify(export.export_json(access))
+    response = current_app.response_class(export.export_csv(access), mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="tailspend-{access.group_id}.csv"')
+    return response

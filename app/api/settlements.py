@@ -1,6 +1,69 @@
-"""Settlements."""
+"""Settlements: /groups/{groupId}/settlements."""
 from __future__ import annotations
 
+from app.api.context import principal, scope
+from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED, FORBIDDEN, NOT_FOUND, errors
+from app.api.idempotency import idempotent
 from app.api.spec import Blueprint
+from app.schemas.common import PageArgsSchema, page_schema
+from app.schemas.settlements import (SettlementCreateSchema, SettlementPatchSchema,
+                                     SettlementSchema)
+from app.services import settlements
+from app.services.access import authorize
 
 blp = Blueprint("settlements", __name__, description="Settlements")
+
+ONE = "/groups/<uuid:group_id>/settlements/<uuid:settlement_id>"
+
+
+@blp.route("/groups/<uuid:group_id>/settlements", methods=["POST"])
+@idempotent
+@blp.arguments(SettlementCreateSchema)
+@blp.response(201, SettlementSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
+def create_settlement(body, group_id):
+    """Record that the payer paid the payee back (MEMBER+)."""
+    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    return settlements.create_settlement(access, payer_id=body["payerId"],
+                                         payee_id=body["payeeId"], amount=body["amount"],
+                                         date=body.get("date"), note=body.get("note"))
+
+
+@blp.route("/groups/<uuid:group_id>/settlements")
+@blp.arguments(PageArgsSchema, location="query")
+@blp.response(200, page_schema(SettlementSchema, "SettlementPage"))
+@errors(blp, NOT_FOUND)
+def list_settlements(args, group_id):
+    """Newest first (VIEWER+)."""
+    access = authorize(principal().user_id, str(group_id))
+    return settlements.list_settlements(access, limit=args["limit"], cursor=args["cursor"],
+                                        scope=scope(f"settlements:{access.group_id}"))
+
+
+@blp.route(ONE)
+@blp.response(200, SettlementSchema)
+@errors(blp, NOT_FOUND)
+def get_settlement(group_id, settlement_id):
+    """One settlement (VIEWER+)."""
+    access = authorize(principal().user_id, str(group_id))
+    return settlements.get_settlement(access, str(settlement_id))
+
+
+@blp.route(ONE, methods=["PATCH"])
+@blp.arguments(SettlementPatchSchema)
+@blp.response(200, SettlementSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
+def update_settlement(body, group_id, settlement_id):
+    """Edit the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
+    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    version = body.pop("version")
+    return settlements.update_settlement(access, str(settlement_id), version, body)
+
+
+@blp.route(ONE, methods=["DELETE"])
+@blp.response(204)
+@errors(blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the settlement kept changing."))
+def delete_settlement(group_id, settlement_id):
+    """Delete a settlement (MEMBER+); its balance effect is reversed atomically."""
+    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    settlements.delete_settlement(access, str(settlement_id))

@@ -1,12 +1,11 @@
 """Expenses and their comments."""
 from __future__ import annotations
 
-from datetime import date as Date
-
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from app.schemas.common import Id, Money, PageArgsSchema, Strict, page_schema
+from app.services.expense_input import is_calendar_date
 from app.services.money_guards import MAX_PARTICIPANTS
 
 MAX_ITEMS = 50
@@ -14,13 +13,8 @@ MAX_ITEMS = 50
 
 def calendar_date(value: str) -> None:
     """``YYYY-MM-DD`` naming a real day."""
-    try:
-        if len(value) == 10:
-            Date.fromisoformat(value)
-            return
-    except ValueError:
-        pass
-    raise ValidationError("Must be a calendar date YYYY-MM-DD.")
+    if not is_calendar_date(value):
+        raise ValidationError("Must be a calendar date YYYY-MM-DD.")
 
 
 class StrictInteger(fields.Integer):
@@ -40,7 +34,12 @@ def DateString(**kwargs) -> fields.String:  # noqa: N802 — reads like a field 
                                                            "example": "2026-11-28"}, **kwargs)
 
 
-TEXT = [validate.Length(min=1, max=200), validate.Regexp(r"\S", error="Must not be blank.")]
+def not_blank(value: str) -> None:
+    if not value.strip():
+        raise ValidationError("Must not be blank.")
+
+
+TEXT = [validate.Length(min=1, max=200), not_blank]
 
 
 class PaymentSchema(Strict):
@@ -160,6 +159,4 @@ class ExpenseListArgsSchema(PageArgsSchema):
 
 
 class CommentBodySchema(Strict):
-    body = fields.String(required=True, validate=[validate.Length(min=1, max=2000),
-                                                  validate.Regexp(r"\S",
-                                                                  error="Must not be blank.")])
+    body = fields.String(required=True, validate=[validate.Length(min=1, max=2000), not_blank])

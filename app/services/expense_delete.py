@@ -1,0 +1,123 @@
+"""Delete an expense with its whole comment thread: crash-safe and rerunnable.
+
+Comments go first, the head last. A thread small enough rides in one TransactWrite with
+the head delete, the balance delta and EXPENSE_DELETED (atomic). A longer one is
+batch-deleted page by page (idempotent, unconditional deletes; UnprocessedItems retried to
+empty) until what is left fits that final transaction. A crash part-way leaves a live head
+with fewer comments and balances that still count it, never a deleted head with wrong
+balances; running the delete again finishes the job.
+
+The final transaction conditions on the head's Version (the balance delta is computed from
+the version read) and on its comment counter (bumped by every comment add), so neither an
+edit nor a comment arriving mid-delete can be lost: the attempt starts over instead."""
+from __future__ import annotations
+
+import time
+from typing import List, Optional
+
+
+from app.errors import Conflict
+from app.services import balances, outbox
+from app.services.access import Access
+from app.services.comments import comments_prefix
+from app.services.expenses import expense_not_found
+from app.services.paging import chunked
+from app.services.transactions import MAX_ITEMS, Transaction
+from models.groups import Expense, GroupItem
+
+# The final transaction also holds the head delete, the balance update and the event.
+FINAL_COMMENTS = MAX_ITEMS - 3
+SWEEP_PAGE = 500
+BATCH_SIZE = 25  # BatchWriteItem's limit
+_ATTEMPTS = 5
+_BATCH_RETRIES = 12
+
+
+class _Raced(Conflict):
+    """The head changed (an edit or a new comment) after we read it: start over."""
+
+
+def _read_head(group_id: str, expense_id: str) -> tuple:
+    """(Expense, comment counter) of the live head, strongly consistent, or NotFound."""
+    data = GroupItem._get_connection().get_item(group_id, Expense.sort_key(expense_id),
+                                                consistent_read=True)
+    raw = data.get("Item")
+    if not raw:
+        raise expense_not_found()
+    head = GroupItem.from_raw_data(raw)
+    if not isinstance(head, Expense):
+        raise expense_not_found()
+    return head, None if head.CommentSeq is None else int(head.CommentSeq)
+
+
+def _comment_keys(group_id: str, expense_id: str) -> tuple:
+    """Up to SWEEP_PAGE comment keys from the start of the thread, and whether more remain."""
+    conn = GroupItem._get_connection()
+    keys: List[dict] = []
+    start: Optional[dict] = None
+    while len(keys) < SWEEP_PAGE:
+        data = conn.query(group_id, GroupItem.SK.startswith(comments_prefix(expense_id)),
+                          attributes_to_get=["GroupId", "SK"], consistent_read=True,
+                          exclusive_start_key=start, limit=SWEEP_PAGE - len(keys))
+        keys += data.get("Items", [])
+        start = data.get("LastEvaluatedKey")
+        if not start:
+            return keys, False
+    return keys, True
+
+
+def batch_delete(keys: List[dict]) -> None:
+    """Unconditional deletes (a rerun is a no-op), UnprocessedItems retried until empty."""
+    conn = GroupItem._get_connection()
+    table_name = GroupItem.Meta.table_name
+    for chunk in chunked(keys, BATCH_SIZE):
+        pending, delay = chunk, 0.02
+        for _ in range(_BATCH_RETRIES):
+            data = conn.batch_write_item(delete_items=pending)
+            unprocessed = (data.get("UnprocessedItems") or {}).get(table_name) or []
+            if not unprocessed:
+                break
+            pending = [request["DeleteRequest"]["Key"] for request in unprocessed]
+            time.sleep(delay)  # throttled: back off before retrying what was left
+            delay = min(delay * 2, 1.0)
+        else:
+            raise Conflict("The database is busy; try the delete again.", code="TRY_AGAIN")
+
+
+def _sweep(group_id: str, expense_id: str) -> List[dict]:
+    """Batch-delete comments until the rest fit the final transaction; returns the rest."""
+    while True:
+        keys, more = _comment_keys(group_id, expense_id)
+        if not more and len(keys) <= FINAL_COMMENTS:
+            return keys
+        batch_delete(keys)
+
+
+def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dict]) -> None:
+    tx = Transaction()
+    for key in rest:
+        tx.delete(GroupItem(key["GroupId"]["S"], key["SK"]["S"]))
+    seen_counter = (Expense.CommentSeq.does_not_exist() if counter is None
+                    else Expense.CommentSeq == counter)
+    tx.delete(head, condition=(Expense.Version == int(head.Version)) & seen_counter,
+              on_fail=_Raced("The expense changed while it was being deleted."))
+    balances.add_to_balance(tx, access.group_id,
+                            balances.deltas(balances.expense_nets(head), {}), expenses=-1)
+    outbox.add_event(tx, "EXPENSE_DELETED", scope_id=access.group_id,
+                     resource_id=head.ExpenseId, revision=int(head.Version),
+                     actor_user_id=access.user_id, group_id=access.group_id)
+    tx.commit()
+
+
+def delete_expense(access: Access, expense_id: str) -> None:
+    """Delete the head and every comment; the balance loses the expense atomically with the head."""
+    for _ in range(_ATTEMPTS):
+        head, counter = _read_head(access.group_id, expense_id)
+        rest = _sweep(access.group_id, expense_id)
+        try:
+            _final(access, head, counter, rest)
+            return
+        except _Raced:
+            continue
+    raise Conflict("The expense keeps changing; try the delete again.",
+                   code="CONCURRENT_UPDATE")
