@@ -31,15 +31,30 @@ def aws():
         yield
 
 
-@pytest.fixture
-def settings(tmp_path) -> Settings:
-    return Settings(stage=STAGE, region="us-east-1", local_mode=True, data_dir=str(tmp_path),
+@pytest.fixture(scope="session")
+def _session_settings(tmp_path_factory) -> Settings:
+    return Settings(stage=STAGE, region="us-east-1", local_mode=True,
+                    data_dir=str(tmp_path_factory.mktemp("tailspend-data")),
                     cursor_secret=b"test-cursor-secret")
 
 
+@pytest.fixture(scope="session")
+def _session_app(_session_settings):
+    """One app for the whole run: building it (RSA key, OpenAPI spec) costs ~0.4 s."""
+    return create_app(_session_settings)
+
+
 @pytest.fixture
-def app(aws, settings):
-    return create_app(settings)
+def settings(_session_settings) -> Settings:
+    return _session_settings
+
+
+@pytest.fixture
+def app(aws, _session_app):
+    """The shared app on this test's fresh tables (nothing it caches may outlive them)."""
+    models.configure(stage=STAGE, region="us-east-1", host=None)
+    _session_app.extensions["tailspend"].authenticator.identities.clear()
+    return _session_app
 
 
 @pytest.fixture
