@@ -1,15 +1,41 @@
-"""/groups and /groups/{groupId}/participants."""
+"""/groups, /groups/{groupId}/participants and /groups/{groupId}/leave."""
 from __future__ import annotations
 
 from app.api.context import principal
 from app.api.idempotency import idempotent
 from app.api.spec import Blueprint
-from app.schemas.groups import (GroupCreateSchema, GroupSchema, GuestCreateSchema,
-                                ParticipantListSchema, ParticipantSchema)
-from app.services import groups, participants
+from app.schemas.common import ErrorEnvelopeSchema
+from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema,
+                                GuestCreateSchema, ParticipantListSchema,
+                                ParticipantPatchSchema, ParticipantSchema)
+from app.services import group_delete, groups, participants
 from app.services.access import authorize
 
 blp = Blueprint("groups", __name__, description="Groups and participants")
+
+NOT_FOUND = (404, "Not a participant of the group (or it is being deleted), or no such id in it.")
+FORBIDDEN = (403, "The caller's role is too low.")
+REMOVAL_REFUSED = (409, "PARTICIPANT_REFERENCED (named by an expense, settlement or recurring "
+                        "expense), LAST_OWNER, TRANSFER_IN_PROGRESS or CONCURRENT_UPDATE "
+                        "(changed meanwhile: retry).")
+
+
+def errors(blueprint, *replies):
+    """Document the error envelopes a route may answer with, beside its success reply."""
+
+    def document(view):
+        for status, description in replies:
+            view = blueprint.alt_response(status, schema=ErrorEnvelopeSchema,
+                                          description=description)(view)
+        return view
+
+    return document
+
+DELETE_DESCRIPTION = (
+    "Tombstones the group (Status DELETING: every read and write sees it as gone at once), "
+    "then sweeps its rows within this request up to a fixed budget. 204: everything is "
+    "deleted. 202: the group is already gone for every reader and the rest of the sweep is "
+    "left to the maintenance job, which resumes it.")
 
 
 @blp.route("/groups", methods=["POST"])
@@ -29,6 +55,28 @@ def get_group(group_id):
     return groups.group_view(access.group, access)
 
 
+@blp.route("/groups/<uuid:group_id>", methods=["PATCH"])
+@blp.arguments(GroupPatchSchema)
+@blp.response(200, GroupSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND, (409, "CURRENCY_LOCKED: an expense or settlement exists."))
+def patch_group(body, group_id):
+    """Rename the group or change its currency (OWNER); 409 CURRENCY_LOCKED once money exists."""
+    access = authorize(principal().user_id, str(group_id), "OWNER")
+    return groups.update_group(access, name=body.get("name"), currency=body.get("currency"))
+
+
+@blp.route("/groups/<uuid:group_id>", methods=["DELETE"])
+@blp.response(204, description="The group and all its rows are deleted.")
+@blp.alt_response(202, description="The group is gone for every reader; the sweep continues "
+                                   "in the background.")
+@blp.doc(description=DELETE_DESCRIPTION)
+@errors(blp, FORBIDDEN, NOT_FOUND)
+def delete_group(group_id):
+    """Delete the group (OWNER)."""
+    access = authorize(principal().user_id, str(group_id), "OWNER")
+    return ("", 204) if group_delete.delete_group(access) else ("", 202)
+
+
 @blp.route("/groups/<uuid:group_id>/participants")
 @blp.response(200, ParticipantListSchema)
 def list_participants(group_id):
@@ -45,3 +93,35 @@ def add_guest(body, group_id):
     """Add a guest (MEMBER+)."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")
     return participants.add_guest(access, display_name=body["displayName"], role=body["role"])
+
+
+@blp.route("/groups/<uuid:group_id>/participants/<uuid:participant_id>", methods=["PATCH"])
+@blp.arguments(ParticipantPatchSchema)
+@blp.response(200, ParticipantSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND,
+        (409, "LAST_OWNER (demoting the only owner) or CONCURRENT_UPDATE (retry)."))
+def patch_participant(body, group_id, participant_id):
+    """Change a role or a guest's name (OWNER); demoting the last owner is 409 LAST_OWNER."""
+    access = authorize(principal().user_id, str(group_id), "OWNER")
+    return participants.update_participant(access, str(participant_id), role=body.get("role"),
+                                           display_name=body.get("displayName"))
+
+
+@blp.route("/groups/<uuid:group_id>/participants/<uuid:participant_id>", methods=["DELETE"])
+@blp.response(204)
+@errors(blp, FORBIDDEN, NOT_FOUND, REMOVAL_REFUSED)
+def remove_participant(group_id, participant_id):
+    """Remove a participant (OWNER): 409 PARTICIPANT_REFERENCED or LAST_OWNER when refused.
+
+    Removing a guest cancels the pending TAKEOVER requests that target it."""
+    access = authorize(principal().user_id, str(group_id), "OWNER")
+    participants.remove_participant(access, str(participant_id))
+
+
+@blp.route("/groups/<uuid:group_id>/leave", methods=["POST"])
+@blp.response(204)
+@errors(blp, NOT_FOUND, REMOVAL_REFUSED)
+def leave_group(group_id):
+    """Leave the group, under the same rules as a removal."""
+    access = authorize(principal().user_id, str(group_id))
+    participants.leave_group(access)

@@ -1,6 +1,51 @@
-"""Invite links."""
+"""/groups/{groupId}/invite: owner settings and rotation, and the code holder's preview."""
 from __future__ import annotations
 
+from marshmallow import RAISE
+
+from app.api.context import principal
+from app.api.groups import FORBIDDEN, NOT_FOUND, errors
 from app.api.spec import Blueprint
+from app.schemas.groups import (InvitePatchSchema, InvitePreviewArgsSchema,
+                                InvitePreviewSchema, InviteSchema)
+from app.services import invite
+from app.services.access import authorize
 
 blp = Blueprint("invite", __name__, description="Invite links")
+
+
+@blp.route("/groups/<uuid:group_id>/invite")
+@blp.response(200, InviteSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND)
+def get_invite(group_id):
+    """The invite link settings (OWNER), also while disabled so it can be re-enabled."""
+    return invite.get_invite(authorize(principal().user_id, str(group_id), "OWNER"))
+
+
+@blp.route("/groups/<uuid:group_id>/invite", methods=["PATCH"])
+@blp.arguments(InvitePatchSchema)
+@blp.response(200, InviteSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND)
+def patch_invite(body, group_id):
+    """Enable or disable the link, or change the role joiners are proposed (OWNER)."""
+    access = authorize(principal().user_id, str(group_id), "OWNER")
+    return invite.update_invite(access, enabled=body.get("enabled"),
+                                default_role=body.get("defaultRole"))
+
+
+@blp.route("/groups/<uuid:group_id>/invite/rotate", methods=["POST"])
+@blp.response(200, InviteSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND)
+def rotate_invite(group_id):
+    """A new code (OWNER); the old code stops working at once."""
+    return invite.rotate_invite(authorize(principal().user_id, str(group_id), "OWNER"))
+
+
+@blp.route("/groups/<uuid:group_id>/invite/preview")
+@blp.arguments(InvitePreviewArgsSchema, location="query", unknown=RAISE)
+@blp.response(200, InvitePreviewSchema)
+@errors(blp, (404, "The invite is disabled or absent, the code is wrong, or the group is "
+                   "being deleted."))
+def preview_invite(args, group_id):
+    """What the holder of the current code may see; disabled, absent or wrong code is 404."""
+    return invite.preview(str(group_id), args["code"])

@@ -1,0 +1,114 @@
+"""Group deletion: tombstone first, then a resumable sweep of the partition, head last.
+
+The tombstone (Status DELETING) makes the group unreadable at once, whatever happens next.
+The sweep deletes with unconditional (idempotent) batched deletes, retrying UnprocessedItems,
+so an interrupted sweep leaves a group that still reads as gone and can simply be re-run."""
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator, List, Optional
+
+from pynamodb.exceptions import DeleteError, UpdateError
+
+from app.services.access import Access, group_not_found
+from app.services.clock import now_iso
+from models.groups import META, Group, GroupItem
+
+DELETING = "DELETING"
+BATCH_WRITE_LIMIT = 25
+QUERY_PAGE_SIZE = 200
+# A DELETE request sweeps at most this many query pages before answering 202 and leaving
+# the rest to a re-run (the maintenance job's "resume half-done group deletes").
+REQUEST_PAGE_BUDGET = 20
+UNPROCESSED_RETRIES = 8
+
+
+class SweepIncomplete(Exception):
+    """DynamoDB kept items unprocessed past every retry; the sweep can be re-run."""
+
+
+def delete_group(access: Access) -> bool:
+    """Tombstone the group, then sweep it within the request budget; True when all is gone."""
+    tombstone(access.group_id)
+    try:
+        return sweep(access.group_id, max_pages=REQUEST_PAGE_BUDGET)
+    except SweepIncomplete:
+        return False  # the tombstone already hides the group; a re-run finishes
+
+
+def tombstone(group_id: str) -> None:
+    """Mark the head DELETING (under attribute_exists) so every read path treats it as gone."""
+    try:
+        Group(*Group.key(group_id)).update(
+            actions=[Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso())],
+            condition=Group.SK.exists())
+    except UpdateError as error:
+        if error.cause_response_code == "ConditionalCheckFailedException":
+            raise group_not_found() from None
+        raise
+
+
+def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional[int] = None,
+          after_page: Optional[Callable[[int], None]] = None) -> bool:
+    """Delete every row of a DELETING group, head last; True when finished.
+
+    Stops early (False) after ``max_pages`` query pages; a rerun continues. Passes repeat
+    until one finds nothing but the head, so a row written while a pass was under way is
+    not orphaned. ``after_page`` is called with the page count (tests interrupt there)."""
+    connection = GroupItem._get_connection()
+    head = connection.get_item(group_id, META, consistent_read=True).get("Item")
+    if head is None:
+        return True  # the head goes last: no head, nothing left
+    if head.get("Status", {}).get("S") != DELETING:
+        raise ValueError(f"group {group_id} is not being deleted; refusing to sweep it")
+    pages = 0
+    while True:
+        swept_any = False
+        for keys in _key_pages(group_id, page_size or QUERY_PAGE_SIZE):
+            if max_pages is not None and pages >= max_pages:
+                return False
+            rows = [key for key in keys if key["SK"]["S"] != META]
+            _delete_keys(rows)
+            swept_any = swept_any or bool(rows)
+            pages += 1
+            if after_page is not None:
+                after_page(pages)
+        if not swept_any:
+            break
+    try:
+        # Conditional: a sweep must never remove the head of a live group.
+        Group(*Group.key(group_id)).delete(condition=Group.Status == DELETING)
+    except DeleteError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise
+    return True
+
+
+def _key_pages(group_id: str, page_size: int) -> Iterator[List[dict]]:
+    connection = GroupItem._get_connection()
+    start = None
+    while True:
+        page = connection.query(group_id, attributes_to_get=["GroupId", "SK"],
+                                consistent_read=True, exclusive_start_key=start,
+                                limit=page_size)
+        yield page.get("Items", [])
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return
+
+
+def _delete_keys(keys: List[dict]) -> None:
+    """Unconditional batched deletes, retrying UnprocessedItems with backoff."""
+    connection = GroupItem._get_connection()
+    table_name = GroupItem.Meta.table_name
+    for start in range(0, len(keys), BATCH_WRITE_LIMIT):
+        pending = keys[start:start + BATCH_WRITE_LIMIT]
+        for attempt in range(UNPROCESSED_RETRIES + 1):
+            reply = connection.batch_write_item(delete_items=pending)
+            unprocessed = (reply.get("UnprocessedItems") or {}).get(table_name, [])
+            pending = [request["DeleteRequest"]["Key"] for request in unprocessed]
+            if not pending:
+                break
+            if attempt == UNPROCESSED_RETRIES:
+                raise SweepIncomplete(f"{len(pending)} rows still unprocessed")
+            time.sleep(min(0.05 * 2 ** attempt, 1.0))

@@ -1,0 +1,76 @@
+"""The home screen: the caller's groups with role, participant id and net balance.
+
+One query of UserParticipantsIndex (which projects Role and ParticipantId) and one
+BatchGetItem of the page's group heads and BALANCE#v1 rows, however many groups."""
+from __future__ import annotations
+
+import time
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from app.services import paging
+from app.services.access import is_live
+from models.groups import BALANCE, META, Balance, Group, GroupItem, Participant
+
+# Two keys per group and BatchGetItem takes 100 keys: at most 50 groups per page keeps a
+# page at one BatchGetItem. A larger ?limit= still pages through everything via nextCursor.
+MAX_GROUPS_PER_PAGE = 50
+BATCH_GET_LIMIT = 100
+UNPROCESSED_RETRIES = 8
+
+Key = Tuple[str, str]
+
+
+def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
+              scope: str) -> paging.Page:
+    """A page of ``{groupId, name, currency, myRole, myParticipantId, myNet}``.
+
+    Groups being deleted are skipped. ``myNet`` is the caller's net from BALANCE#v1, or
+    null while that row is not initialised (its partial nets are never served)."""
+    page_size = min(paging.clamp_limit(limit), MAX_GROUPS_PER_PAGE)
+    rows = Participant.memberships(user_id, limit=page_size,
+                                   last_evaluated_key=paging.decode(cursor, scope))
+    memberships = list(rows)
+    raw = batch_get_raw([key for m in memberships for key in ((m.GroupId, META),
+                                                               (m.GroupId, BALANCE))])
+    items = []
+    for membership in memberships:
+        head_raw = raw.get((membership.GroupId, META))
+        head = GroupItem.from_raw_data(head_raw) if head_raw else None
+        if not isinstance(head, Group) or not is_live(head):
+            continue
+        items.append({"groupId": head.GroupId, "name": head.Name, "currency": head.Currency,
+                      "myRole": membership.Role, "myParticipantId": membership.ParticipantId,
+                      "myNet": _net(raw.get((membership.GroupId, BALANCE)),
+                                    membership.ParticipantId)})
+    return paging.Page(items=items, next_cursor=paging.encode(rows.last_evaluated_key, scope))
+
+
+def _net(balance_raw: Optional[dict], participant_id: str) -> Optional[int]:
+    if not balance_raw or not balance_raw.get("Initialized", {}).get("BOOL"):
+        return None
+    return Balance.nets_of(balance_raw).get(participant_id, 0)
+
+
+def batch_get_raw(keys: Iterable[Key]) -> Dict[Key, dict]:
+    """Raw GroupData items by (GroupId, SK), retrying UnprocessedKeys.
+
+    Raw, because BALANCE#v1 nets are dynamic ``Net_<participantId>`` attributes that a
+    model instance would drop."""
+    connection = GroupItem._get_connection()
+    table_name = GroupItem.Meta.table_name
+    keys = list(dict.fromkeys(keys))
+    found: Dict[Key, dict] = {}
+    for start in range(0, len(keys), BATCH_GET_LIMIT):
+        pending: List[dict] = [{"GroupId": gid, "SK": sk}
+                               for gid, sk in keys[start:start + BATCH_GET_LIMIT]]
+        for attempt in range(UNPROCESSED_RETRIES + 1):
+            reply = connection.batch_get_item(pending)
+            for item in reply.get("Responses", {}).get(table_name, []):
+                found[(item["GroupId"]["S"], item["SK"]["S"])] = item
+            pending = ((reply.get("UnprocessedKeys") or {}).get(table_name) or {}).get("Keys", [])
+            if not pending:
+                break
+            if attempt == UNPROCESSED_RETRIES:
+                raise RuntimeError(f"{len(pending)} keys still unprocessed")
+            time.sleep(min(0.05 * 2 ** attempt, 1.0))
+    return found

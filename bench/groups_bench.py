@@ -1,0 +1,71 @@
+"""Membership benchmark: `.venv/bin/python bench/groups_bench.py` from the repo root.
+
+Prints the DynamoDB calls one request makes (after a warm-up request, so token and table
+metadata caches are filled, as in a warm Lambda) for the home screen at 1 and at 50 groups
+(the two must be equal: one index query plus one batch read, however many groups) and for
+approving a NEW and a TAKEOVER join request.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.support import bench_app, count_dynamodb_calls  # noqa: E402
+
+HOME_SIZES = (1, 50)
+
+
+def create_groups(client, headers, count: int) -> list:
+    return [client.post("/groups", json={"name": f"G{i}", "currency": "EUR"},
+                        headers=headers).get_json()["groupId"] for i in range(count)]
+
+
+def home_calls(client, sign_in, groups: int):
+    headers, _ = sign_in(f"home{groups}@example.com")
+    create_groups(client, headers, groups)
+    client.get("/users/me/groups?limit=100", headers=headers)  # warm-up
+    with count_dynamodb_calls() as calls:
+        reply = client.get("/users/me/groups?limit=100", headers=headers)
+    assert reply.status_code == 200 and len(reply.get_json()["items"]) == groups
+    return calls
+
+
+def approve_calls(client, sign_in, mode: str):
+    owner, _ = sign_in(f"owner-{mode.lower()}@example.com")
+    gid = create_groups(client, owner, 1)[0]
+    code = client.get(f"/groups/{gid}/invite", headers=owner).get_json()["code"]
+    body = {"code": code, "mode": mode}
+    if mode == "TAKEOVER":
+        body["targetParticipantId"] = client.post(
+            f"/groups/{gid}/participants", json={"displayName": "Gus"},
+            headers=owner).get_json()["participantId"]
+    applicant, _ = sign_in(f"applicant-{mode.lower()}@example.com")
+    request_id = client.post(f"/groups/{gid}/join-requests", json=body,
+                             headers=applicant).get_json()["requestId"]
+    client.get(f"/groups/{gid}", headers=owner)  # warm-up
+    with count_dynamodb_calls() as calls:
+        reply = client.post(f"/groups/{gid}/join-requests/{request_id}/approve",
+                            json={"role": "MEMBER"}, headers=owner)
+    assert reply.status_code == 200, reply.get_json()
+    return calls
+
+
+def main() -> None:
+    with bench_app() as (client, sign_in):
+        rows = [(f"GET /users/me/groups, {n} group{'s' if n > 1 else ''}",
+                 home_calls(client, sign_in, n)) for n in HOME_SIZES]
+        rows += [(f"POST .../join-requests/{{id}}/approve ({mode})",
+                  approve_calls(client, sign_in, mode)) for mode in ("NEW", "TAKEOVER")]
+    width = max(len(label) for label, _ in rows)
+    print(f"{'request':<{width}}  calls  by operation")
+    for label, calls in rows:
+        detail = ", ".join(f"{name} {count}" for name, count in sorted(calls.calls.items()))
+        print(f"{label:<{width}}  {calls.total:>5}  {detail}")
+    home = [calls.calls for label, calls in rows[:len(HOME_SIZES)]]
+    print("home screen calls equal at 1 and 50 groups:", "yes" if home[0] == home[1] else "NO")
+
+
+if __name__ == "__main__":
+    main()
