@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from app.api.context import principal
-from app.api.expenses import NOT_FOUND, errors
-from app.api.spec import Blueprint
+from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import BalancesSchema
 from app.services import balances
 from app.services.access import authorize

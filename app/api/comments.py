@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from app.api.context import principal, scope
-from app.api.expenses import NOT_FOUND, errors
 from app.api.idempotency import idempotent
-from app.api.spec import Blueprint
+from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.expenses import CommentBodySchema, CommentPageSchema, CommentSchema
 from app.services import comments

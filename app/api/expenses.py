@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from app.api.context import principal, scope
 from app.api.idempotency import idempotent
-from app.api.spec import Blueprint
-from app.schemas.common import ErrorEnvelopeSchema
+from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
                                   ExpenseListArgsSchema, ExpensePageSchema, ExpensePatchSchema,
                                   ExpenseSchema)
@@ -13,24 +12,11 @@ from app.services.access import authorize
 
 blp = Blueprint("expenses", __name__, description="Expenses")
 
-NOT_FOUND = (404, "Not a participant of the group, or no such id in this group.")
-FORBIDDEN = (403, "The caller's role is too low.")
 CREATE_REFUSED = [(409, "PARTICIPANT_UNAVAILABLE (details.participantId), CURRENCY_CHANGED or "
                         "IDEMPOTENCY_IN_PROGRESS."),
                   (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body.")]
 EDIT_REFUSED = (409, "VERSION_CONFLICT (stale version) or PARTICIPANT_UNAVAILABLE.")
 
-
-def errors(blueprint, *replies):
-    """Document the error envelopes a route may answer with, beside its success reply."""
-
-    def document(view):
-        for status, description in replies:
-            view = blueprint.alt_response(status, schema=ErrorEnvelopeSchema,
-                                          description=description)(view)
-        return view
-
-    return document
 
 
 

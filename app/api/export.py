@@ -4,8 +4,7 @@ from __future__ import annotations
 from flask import current_app, jsonify
 
 from app.api.context import principal
-from app.api.expenses import NOT_FOUND, errors
-from app.api.spec import Blueprint
+from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import ExportArgsSchema
 from app.services import export
 from app.services.access import authorize

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from app.api.context import principal
 from app.api.idempotency import idempotent
-from app.api.spec import Blueprint
-from app.schemas.common import ErrorEnvelopeSchema
+from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema,
                                 GuestCreateSchema, ParticipantListSchema,
                                 ParticipantPatchSchema, ParticipantSchema)
@@ -13,23 +12,10 @@ from app.services.access import authorize
 
 blp = Blueprint("groups", __name__, description="Groups and participants")
 
-NOT_FOUND = (404, "Not a participant of the group (or it is being deleted), or no such id in it.")
-FORBIDDEN = (403, "The caller's role is too low.")
 REMOVAL_REFUSED = (409, "PARTICIPANT_REFERENCED (named by an expense, settlement or recurring "
                         "expense), LAST_OWNER, TRANSFER_IN_PROGRESS or CONCURRENT_UPDATE "
                         "(changed meanwhile: retry).")
 
-
-def errors(blueprint, *replies):
-    """Document the error envelopes a route may answer with, beside its success reply."""
-
-    def document(view):
-        for status, description in replies:
-            view = blueprint.alt_response(status, schema=ErrorEnvelopeSchema,
-                                          description=description)(view)
-        return view
-
-    return document
 
 DELETE_DESCRIPTION = (
     "Tombstones the group (Status DELETING: every read and write sees it as gone at once), "

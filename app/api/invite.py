@@ -4,8 +4,7 @@ from __future__ import annotations
 from marshmallow import RAISE
 
 from app.api.context import principal
-from app.api.groups import FORBIDDEN, NOT_FOUND, errors
-from app.api.spec import Blueprint
+from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (InvitePatchSchema, InvitePreviewArgsSchema,
                                 InvitePreviewSchema, InviteSchema)
 from app.services import invite

@@ -5,8 +5,7 @@ from marshmallow import RAISE
 
 from app.api.context import principal, scope
 from app.api.idempotency import idempotent
-from app.api.groups import FORBIDDEN, NOT_FOUND, errors
-from app.api.spec import Blueprint
+from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.join_requests import (ApprovalSchema, ApproveSchema, JoinRequestCreateSchema,
                                        JoinRequestPageSchema, JoinRequestSchema)

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from app.api.context import principal, scope
-from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED, FORBIDDEN, NOT_FOUND, errors
+from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED
 from app.api.idempotency import idempotent
-from app.api.spec import Blueprint
+from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema, page_schema
 from app.schemas.settlements import (SettlementCreateSchema, SettlementPatchSchema,
                                      SettlementSchema)

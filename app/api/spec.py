@@ -15,6 +15,22 @@ SPEC_OPTIONS = {
 }
 
 
+NOT_FOUND = (404, "Not a participant of the group (or it is being deleted), or no such id in it.")
+FORBIDDEN = (403, "The caller's role is too low.")
+
+
+def errors(blueprint, *replies):
+    """Document the error envelopes a route may answer with, beside its success reply."""
+
+    def document(view):
+        for status, description in replies:
+            view = blueprint.alt_response(status, schema=ErrorEnvelopeSchema,
+                                          description=description)(view)
+        return view
+
+    return document
+
+
 class TailSpendApi(Api):
     """flask-smorest Api documenting our envelope as the error schema."""
 
@@ -25,10 +41,13 @@ class TailSpendApi(Api):
 
 
 class Blueprint(_Blueprint):
-    """Validation failures are 400 in our contract (webargs defaults to 422)."""
+    """Validation failures are 400 in our contract (webargs defaults to 422), and unknown
+    query parameters are refused as the document's additionalProperties: false says."""
 
     ARGUMENTS_PARSER = _Blueprint.ARGUMENTS_PARSER.__class__()
     ARGUMENTS_PARSER.DEFAULT_VALIDATION_STATUS = 400
+    ARGUMENTS_PARSER.DEFAULT_UNKNOWN_BY_LOCATION = {
+        **ARGUMENTS_PARSER.DEFAULT_UNKNOWN_BY_LOCATION, "query": None, "querystring": None}
 
 
 def configure(app) -> TailSpendApi:

@@ -92,9 +92,9 @@ class HomeGroupSchema(Strict):
     currency = fields.String(required=True)
     myRole = fields.String(required=True)
     myParticipantId = fields.String(required=True)
-    myNet = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "Minor units, positive = owed money; null while the group's balance "
-                       "row is not initialised."})
+    myNet = fields.Integer(required=True, metadata={
+        "description": "Minor units, positive = owed money; folded exactly as "
+                       "GET /groups/{groupId}/balances folds it."})
 
 
 HomeGroupPageSchema = page_schema(HomeGroupSchema, "HomeGroupPage")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from app.services import paging
+from app.services import balances, paging
 from app.services.access import is_live
 from models.groups import BALANCE, META, Balance, Group, GroupItem, Participant
 
@@ -24,8 +24,9 @@ def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
               scope: str) -> paging.Page:
     """A page of ``{groupId, name, currency, myRole, myParticipantId, myNet}``.
 
-    Groups being deleted are skipped. ``myNet`` is the caller's net from BALANCE#v1, or
-    null while that row is not initialised (its partial nets are never served)."""
+    Groups being deleted are skipped. ``myNet`` is the caller's net from BALANCE#v1, folded
+    exactly as the balances route folds it: a legacy row that is not initialised is
+    backfilled first (rare), so its partial nets are never served."""
     page_size = min(paging.clamp_limit(limit), MAX_GROUPS_PER_PAGE)
     rows = Participant.memberships(user_id, limit=page_size,
                                    last_evaluated_key=paging.decode(cursor, scope))
@@ -40,15 +41,13 @@ def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
             continue
         items.append({"groupId": head.GroupId, "name": head.Name, "currency": head.Currency,
                       "myRole": membership.Role, "myParticipantId": membership.ParticipantId,
-                      "myNet": _net(raw.get((membership.GroupId, BALANCE)),
+                      "myNet": _net(membership.GroupId, raw.get((membership.GroupId, BALANCE)),
                                     membership.ParticipantId)})
     return paging.Page(items=items, next_cursor=paging.encode(rows.last_evaluated_key, scope))
 
 
-def _net(balance_raw: Optional[dict], participant_id: str) -> Optional[int]:
-    if not balance_raw or not balance_raw.get("Initialized", {}).get("BOOL"):
-        return None
-    return Balance.nets_of(balance_raw).get(participant_id, 0)
+def _net(group_id: str, balance_raw: Optional[dict], participant_id: str) -> int:
+    return balances.served_nets(group_id, balance_raw)[0].get(participant_id, 0)
 
 
 def batch_get_raw(keys: Iterable[Key]) -> Dict[Key, dict]:

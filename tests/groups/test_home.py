@@ -33,10 +33,12 @@ def test_home_net_is_zero_for_a_participant_without_a_net_yet(client, owner):
         "myNet"] == 0
 
 
-def test_home_net_is_null_while_the_balance_row_is_uninitialised(client, owner):
+def test_home_never_serves_the_partial_nets_of_an_uninitialised_balance_row(client, owner):
+    set_net(owner.gid, owner.pid, 999)  # a partial net no expense accounts for
     Balance(*Balance.key(owner.gid)).update(actions=[Balance.Initialized.set(False)])
     assert client.get("/users/me/groups", headers=owner.headers).get_json()["items"][0][
-        "myNet"] is None
+        "myNet"] == 0  # recomputed from the (empty) partition, as the balances route does
+    assert Balance.get(*Balance.key(owner.gid)).Initialized is True
 
 
 def test_home_skips_groups_being_deleted(client, owner):
