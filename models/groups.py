@@ -31,6 +31,9 @@ SETTLEMENT_PREFIX = "SETTLEMENT#"
 BALANCE = "BALANCE#v1"
 NET_PREFIX = "Net_"
 DUE_BUCKET = "DUE"
+# Group heads whose delete sweep is unfinished share the due index under their own bucket,
+# so the maintenance job finds them with one query instead of a table scan.
+DELETE_BUCKET = "GROUP_DELETE"
 
 
 # --- indexes -------------------------------------------------------------------------------
@@ -150,6 +153,11 @@ class Group(GroupItem, discriminator="GROUP"):
     @staticmethod
     def key(group_id: str) -> tuple:
         return group_id, META
+
+    @classmethod
+    def pending_deletes(cls, until: str, **kwargs) -> Iterator["Group"]:
+        """Tombstoned heads whose sweep is due to be resumed (DueRecurringExpensesIndex)."""
+        return cls.due_recurring.query(DELETE_BUCKET, cls.NextRunAt <= until, **kwargs)
 
 
 class Invite(GroupItem, discriminator="INVITE"):

@@ -9,6 +9,8 @@ os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+# Handler modules configure the models from the environment when first imported.
+os.environ["TAILSPEND_STAGE"] = "test"
 os.environ.pop("DYNAMODB_ENDPOINT", None)
 os.environ.pop("AWS_PROFILE", None)
 

@@ -45,7 +45,8 @@ class Server:
         self.data_dir = data_dir
         self.port, self.db_port = _free_port(), _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {k: v for k, v in os.environ.items() if k != "DYNAMODB_ENDPOINT"}
+        env = {k: v for k, v in os.environ.items()
+               if k != "DYNAMODB_ENDPOINT" and not k.startswith("TAILSPEND_")}
         env.update(TAILSPEND_SNAPSHOT_SECONDS="0.5", LOG_LEVEL="WARNING")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app", "serve", "--port", str(self.port),

@@ -3,12 +3,21 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+
+
+def _iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def now_iso() -> str:
     """ISO 8601 UTC with millisecond precision and a literal Z, so lexical order is time order."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    return _iso(datetime.now(timezone.utc))
+
+
+def iso_in(seconds: float) -> str:
+    """The same format, ``seconds`` from now."""
+    return _iso(datetime.now(timezone.utc) + timedelta(seconds=seconds))
 
 
 def today() -> str:

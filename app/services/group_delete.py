@@ -11,10 +11,13 @@ from typing import Callable, Iterator, List, Optional
 from pynamodb.exceptions import DeleteError, UpdateError
 
 from app.services.access import Access, group_not_found
-from app.services.clock import now_iso
-from models.groups import META, Group, GroupItem
+from app.services.clock import iso_in, now_iso
+from app.logs import logger
+from models.groups import DELETE_BUCKET, META, Group, GroupItem
 
 DELETING = "DELETING"
+# A request's own sweep normally finishes first; the maintenance job picks up the rest.
+RESUME_AFTER_SECONDS = 15 * 60
 BATCH_WRITE_LIMIT = 25
 QUERY_PAGE_SIZE = 200
 # A DELETE request sweeps at most this many query pages before answering 202 and leaving
@@ -37,10 +40,15 @@ def delete_group(access: Access) -> bool:
 
 
 def tombstone(group_id: str) -> None:
-    """Mark the head DELETING (under attribute_exists) so every read path treats it as gone."""
+    """Mark the head DELETING (under attribute_exists) so every read path treats it as gone.
+
+    The same write files the head under the due index's GROUP_DELETE bucket, due a little
+    later: if this request's sweep does not finish, the maintenance job resumes it."""
     try:
         Group(*Group.key(group_id)).update(
-            actions=[Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso())],
+            actions=[Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso()),
+                     Group.DueBucket.set(DELETE_BUCKET),
+                     Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
             condition=Group.SK.exists())
     except UpdateError as error:
         if error.cause_response_code == "ConditionalCheckFailedException":
@@ -112,3 +120,18 @@ def _delete_keys(keys: List[dict]) -> None:
             if attempt == UNPROCESSED_RETRIES:
                 raise SweepIncomplete(f"{len(pending)} rows still unprocessed")
             time.sleep(min(0.05 * 2 ** attempt, 1.0))
+
+
+def resume_pending_deletes() -> dict:
+    """Finish every tombstoned group whose sweep is overdue (the maintenance job's task)."""
+    finished = unfinished = 0
+    for head in list(Group.pending_deletes(now_iso())):
+        try:
+            done = sweep(head.GroupId)
+        except SweepIncomplete:
+            done = False
+        finished += done
+        unfinished += not done
+        if not done:
+            logger.warning("group_delete.still_unfinished", extra={"group_id": head.GroupId})
+    return {"resumedGroupDeletes": finished, "unfinishedGroupDeletes": unfinished}

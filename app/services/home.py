@@ -9,7 +9,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from app.services import balances, paging
 from app.services.access import is_live
-from models.groups import BALANCE, META, Balance, Group, GroupItem, Participant
+from models.groups import BALANCE, META, Group, GroupItem, Participant
 
 # Two keys per group and BatchGetItem takes 100 keys: at most 50 groups per page keeps a
 # page at one BatchGetItem. A larger ?limit= still pages through everything via nextCursor.

@@ -121,3 +121,27 @@ def test_tombstone_of_missing_group_is_not_found(aws):
         group_delete.tombstone("00000000-0000-4000-8000-000000000000")
     with pytest.raises(Group.DoesNotExist):
         Group.get(*Group.key("00000000-0000-4000-8000-000000000000"))
+
+
+def test_maintenance_resumes_an_unfinished_delete_once_it_is_due(client, owner, monkeypatch):
+    import json
+    from pathlib import Path
+
+    from app.handlers import maintenance
+
+    add_filler_rows(owner.gid, 12)
+    monkeypatch.setattr(group_delete, "REQUEST_PAGE_BUDGET", 1)
+    monkeypatch.setattr(group_delete, "QUERY_PAGE_SIZE", 4)
+    assert client.delete(f"/groups/{owner.gid}", headers=owner.headers).status_code == 202
+    event = json.loads((Path(__file__).parents[2] / "events/schedule_maintenance.json").read_text())
+    # Not due yet: the request's own sweep gets a head start.
+    assert maintenance.lambda_handler(event, None)["resumedGroupDeletes"] == 0
+    assert "META" in rows_of(owner.gid)
+    monkeypatch.setattr(group_delete, "now_iso", lambda: "2999-01-01T00:00:00.000Z")
+    assert maintenance.lambda_handler(event, None) == {"resumedGroupDeletes": 1,
+                                                       "unfinishedGroupDeletes": 0}
+    assert rows_of(owner.gid) == []
+
+
+def test_live_groups_are_never_listed_as_pending_deletes(owner):
+    assert list(Group.pending_deletes("2999-01-01T00:00:00.000Z")) == []
