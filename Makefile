@@ -25,7 +25,7 @@ dev: $(VENV)/.installed
 	$(PY) -m app serve
 
 test: $(VENV)/.installed $(SAM_VENV)/.installed
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 bench: $(VENV)/.installed
 	$(PY) bench/run_all.py
