@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, MapAttribute,
+from pynamodb.attributes import (DiscriminatorAttribute, MapAttribute,
                                  NumberAttribute, UnicodeAttribute, UnicodeSetAttribute)
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model

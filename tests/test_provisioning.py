@@ -10,9 +10,7 @@ import json
 import re
 import uuid
 
-import boto3
 import pytest
-from moto import mock_aws
 
 import models
 from app.errors import Conflict
@@ -22,7 +20,7 @@ from app.services.users import list_users, profile_view
 from app.local.triggers import canned_event
 from models.identities import Identity
 from models.users import Profile
-from tests.support.tables import create_all_tables
+from tests.support.tables import empty_tables, scan_all, shared_moto_tables
 
 STAGE = "test"
 TEST_DOMAIN = "integ.tailspend.kinesis.studio"
@@ -40,14 +38,7 @@ _raw: dict = {}
 @pytest.fixture(scope="module")
 def dynamodb():
     """One moto DynamoDB for the module, tables created once."""
-    with mock_aws():
-        models.configure(stage=STAGE, region="us-east-1", host=None)
-        create_all_tables(STAGE)
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        key_names = {}
-        for name in client.list_tables()["TableNames"]:
-            schema = client.describe_table(TableName=name)["Table"]["KeySchema"]
-            key_names[name] = [part["AttributeName"] for part in schema]
+    with shared_moto_tables(STAGE) as (client, key_names):
         _raw["client"] = client
         yield key_names
         _raw.clear()
@@ -57,9 +48,7 @@ def dynamodb():
 def db(dynamodb):
     """Every table emptied, so row counts in a test are absolute."""
     _point_models_at_moto()
-    for table, keys in dynamodb.items():
-        for row in _scan(_raw["client"], table):
-            _raw["client"].delete_item(TableName=table, Key={k: row[k] for k in keys})
+    empty_tables(_raw["client"], dynamodb)
     return STAGE
 
 
@@ -70,18 +59,10 @@ def _point_models_at_moto() -> None:
         models.configure(stage=STAGE, region="us-east-1", host=None)
 
 
-def _scan(client, table: str) -> list:
-    items, kwargs = [], {"TableName": table, "ConsistentRead": True}
-    while True:
-        page = client.scan(**kwargs)
-        items.extend(page["Items"])
-        if "LastEvaluatedKey" not in page:
-            return items
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def raw_rows(table: str) -> list:
-    return _scan(_raw["client"], models.physical_name(table))
+    return scan_all(_raw["client"], models.physical_name(table))
 
 
 def identity_map() -> dict:

@@ -10,10 +10,8 @@ import time
 import json
 import uuid
 
-import boto3
 import pytest
 from flask.testing import FlaskClient
-from moto import mock_aws
 
 import models
 from app import create_app
@@ -22,7 +20,7 @@ from app.config import Settings
 from app.services import idempotency
 from models.developer_tokens import IdempotencyRecord
 from models.groups import Group, Participant
-from tests.support.tables import create_all_tables
+from tests.support.tables import empty_tables, scan_all, shared_moto_tables
 
 STAGE = "test"
 TEST_DOMAIN = "integ.tailspend.kinesis.studio"
@@ -45,35 +43,15 @@ class CheckedClient(FlaskClient):
 @pytest.fixture(scope="module")
 def moto_db():
     """One moto DynamoDB for the module; yields a raw client and each table's key names."""
-    with mock_aws():
-        models.configure(stage=STAGE, region="us-east-1", host=None)
-        create_all_tables(STAGE)
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        key_names = {}
-        for name in client.list_tables()["TableNames"]:
-            schema = client.describe_table(TableName=name)["Table"]["KeySchema"]
-            key_names[name] = [part["AttributeName"] for part in schema]
-        yield client, key_names
-
-
-def scan_all(client, table: str) -> list:
-    items, kwargs = [], {"TableName": table, "ConsistentRead": True}
-    while True:
-        page = client.scan(**kwargs)
-        items.extend(page["Items"])
-        if "LastEvaluatedKey" not in page:
-            return items
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    with shared_moto_tables(STAGE) as shared:
+        yield shared
 
 
 @pytest.fixture(autouse=True)
-def empty_tables(moto_db):
+def empty_each_test(moto_db):
     """Each test starts from empty tables (moto copies whole tables on every transaction, so
     accumulated rows would also make the module slow)."""
-    client, key_names = moto_db
-    for table, keys in key_names.items():
-        for row in scan_all(client, table):
-            client.delete_item(TableName=table, Key={k: row[k] for k in keys})
+    empty_tables(*moto_db)
 
 
 @pytest.fixture(scope="module")
