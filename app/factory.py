@@ -54,6 +54,7 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     errors.register(app)
     api = spec.configure(app)
     routes.register(api, settings)
+    app.url_value_preprocessor(_snake_case_path_ids)
     app.before_request(_authenticate)
     app.after_request(_cors)
     app.after_request(_log_request)
@@ -72,6 +73,12 @@ def _local_secret(settings: Settings) -> bytes:
         path.write_bytes(secrets.token_bytes(32))
         path.chmod(0o600)
     return path.read_bytes()
+
+
+def _snake_case_path_ids(endpoint, values) -> None:
+    """Paths name ids as the contract does ({groupId}); views take them as group_id."""
+    for name in [n for n in (values or {}) if n.endswith("Id")]:
+        values[name[:-2] + "_id"] = values.pop(name)
 
 
 def _authenticate() -> None:

@@ -10,7 +10,7 @@ from app.services.access import authorize
 blp = Blueprint("balances", __name__, description="Balances and settle-up")
 
 
-@blp.route("/groups/<uuid:group_id>/balances")
+@blp.route("/groups/<uuid:groupId>/balances")
 @blp.response(200, BalancesSchema)
 @errors(blp, NOT_FOUND)
 def get_balances(group_id):

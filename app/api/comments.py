@@ -12,7 +12,7 @@ from app.services.expenses import comments_scope
 
 blp = Blueprint("comments", __name__, description="Expense comments")
 
-THREAD = "/groups/<uuid:group_id>/expenses/<uuid:expense_id>/comments"
+THREAD = "/groups/<uuid:groupId>/expenses/<uuid:expenseId>/comments"
 
 
 @blp.route(THREAD)
@@ -39,7 +39,7 @@ def add_comment(body, group_id, expense_id):
     return comments.add_comment(access, str(expense_id), body["body"])
 
 
-@blp.route(THREAD + "/<uuid:comment_id>", methods=["PATCH"])
+@blp.route(THREAD + "/<uuid:commentId>", methods=["PATCH"])
 @blp.arguments(CommentBodySchema)
 @blp.response(200, CommentSchema)
 @errors(blp, (403, "Only the author may edit a comment."), NOT_FOUND)
@@ -49,7 +49,7 @@ def edit_comment(body, group_id, expense_id, comment_id):
     return comments.edit_comment(access, str(expense_id), str(comment_id), body["body"])
 
 
-@blp.route(THREAD + "/<uuid:comment_id>", methods=["DELETE"])
+@blp.route(THREAD + "/<uuid:commentId>", methods=["DELETE"])
 @blp.response(204)
 @errors(blp, (403, "Only the author or an OWNER may delete a comment."), NOT_FOUND)
 def delete_comment(group_id, expense_id, comment_id):

@@ -25,7 +25,7 @@ def _detail(access, expense_id: str) -> dict:
         expenses.comments_scope(access.group_id, expense_id)))
 
 
-@blp.route("/groups/<uuid:group_id>/expenses", methods=["POST"])
+@blp.route("/groups/<uuid:groupId>/expenses", methods=["POST"])
 @idempotent
 @blp.arguments(ExpenseCreateSchema)
 @blp.response(201, ExpenseSchema)
@@ -36,7 +36,7 @@ def create_expense(body, group_id):
     return expenses.create_expense(access, body)
 
 
-@blp.route("/groups/<uuid:group_id>/expenses")
+@blp.route("/groups/<uuid:groupId>/expenses")
 @blp.arguments(ExpenseListArgsSchema, location="query")
 @blp.response(200, ExpensePageSchema)
 @errors(blp, NOT_FOUND)
@@ -49,7 +49,7 @@ def list_expenses(args, group_id):
                                   scope=scope(f"expenses:{access.group_id}:{date_from}:{date_to}"))
 
 
-@blp.route("/groups/<uuid:group_id>/expenses/<uuid:expense_id>")
+@blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>")
 @blp.response(200, ExpenseDetailSchema)
 @errors(blp, NOT_FOUND)
 def get_expense(group_id, expense_id):
@@ -58,7 +58,7 @@ def get_expense(group_id, expense_id):
     return _detail(access, str(expense_id))
 
 
-@blp.route("/groups/<uuid:group_id>/expenses/<uuid:expense_id>", methods=["PATCH"])
+@blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["PATCH"])
 @blp.arguments(ExpensePatchSchema)
 @blp.response(200, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
@@ -69,7 +69,7 @@ def update_expense(body, group_id, expense_id):
     return expenses.update_expense(access, str(expense_id), version, body)
 
 
-@blp.route("/groups/<uuid:group_id>/expenses/<uuid:expense_id>", methods=["DELETE"])
+@blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["DELETE"])
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the expense kept changing."))
 def delete_expense(group_id, expense_id):
@@ -78,7 +78,7 @@ def delete_expense(group_id, expense_id):
     expense_delete.delete_expense(access, str(expense_id))
 
 
-@blp.route("/expenses/<uuid:expense_id>")
+@blp.route("/expenses/<uuid:expenseId>")
 @blp.response(200, ExpenseDetailSchema)
 @errors(blp, (404, "No such expense, or the caller is not a participant of its group."))
 def get_expense_by_id(expense_id):

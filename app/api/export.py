@@ -16,7 +16,7 @@ _RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or the
                                   "application/json": {"schema": {"type": "object"}}}}}
 
 
-@blp.route("/groups/<uuid:group_id>/export")
+@blp.route("/groups/<uuid:groupId>/export")
 @blp.arguments(ExportArgsSchema, location="query")
 @blp.doc(responses=_RESPONSES)
 @errors(blp, NOT_FOUND)

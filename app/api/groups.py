@@ -33,7 +33,7 @@ def create_group(body):
     return groups.create_group(principal().user_id, name=body["name"], currency=body["currency"])
 
 
-@blp.route("/groups/<uuid:group_id>")
+@blp.route("/groups/<uuid:groupId>")
 @blp.response(200, GroupSchema)
 def get_group(group_id):
     """The group, with the caller's role and participant id."""
@@ -41,7 +41,7 @@ def get_group(group_id):
     return groups.group_view(access.group, access)
 
 
-@blp.route("/groups/<uuid:group_id>", methods=["PATCH"])
+@blp.route("/groups/<uuid:groupId>", methods=["PATCH"])
 @blp.arguments(GroupPatchSchema)
 @blp.response(200, GroupSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CURRENCY_LOCKED: an expense or settlement exists."))
@@ -51,7 +51,7 @@ def patch_group(body, group_id):
     return groups.update_group(access, name=body.get("name"), currency=body.get("currency"))
 
 
-@blp.route("/groups/<uuid:group_id>", methods=["DELETE"])
+@blp.route("/groups/<uuid:groupId>", methods=["DELETE"])
 @blp.response(204, description="The group and all its rows are deleted.")
 @blp.alt_response(202, description="The group is gone for every reader; the sweep continues "
                                    "in the background.")
@@ -63,7 +63,7 @@ def delete_group(group_id):
     return ("", 204) if group_delete.delete_group(access) else ("", 202)
 
 
-@blp.route("/groups/<uuid:group_id>/participants")
+@blp.route("/groups/<uuid:groupId>/participants")
 @blp.response(200, ParticipantListSchema)
 def list_participants(group_id):
     """The roster."""
@@ -71,7 +71,7 @@ def list_participants(group_id):
     return {"items": participants.list_participants(access)}
 
 
-@blp.route("/groups/<uuid:group_id>/participants", methods=["POST"])
+@blp.route("/groups/<uuid:groupId>/participants", methods=["POST"])
 @idempotent
 @blp.arguments(GuestCreateSchema)
 @blp.response(201, ParticipantSchema)
@@ -81,7 +81,7 @@ def add_guest(body, group_id):
     return participants.add_guest(access, display_name=body["displayName"], role=body["role"])
 
 
-@blp.route("/groups/<uuid:group_id>/participants/<uuid:participant_id>", methods=["PATCH"])
+@blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>", methods=["PATCH"])
 @blp.arguments(ParticipantPatchSchema)
 @blp.response(200, ParticipantSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,
@@ -93,7 +93,7 @@ def patch_participant(body, group_id, participant_id):
                                            display_name=body.get("displayName"))
 
 
-@blp.route("/groups/<uuid:group_id>/participants/<uuid:participant_id>", methods=["DELETE"])
+@blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>", methods=["DELETE"])
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, REMOVAL_REFUSED)
 def remove_participant(group_id, participant_id):
@@ -104,7 +104,7 @@ def remove_participant(group_id, participant_id):
     participants.remove_participant(access, str(participant_id))
 
 
-@blp.route("/groups/<uuid:group_id>/leave", methods=["POST"])
+@blp.route("/groups/<uuid:groupId>/leave", methods=["POST"])
 @blp.response(204)
 @errors(blp, NOT_FOUND, REMOVAL_REFUSED)
 def leave_group(group_id):

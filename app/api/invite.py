@@ -13,7 +13,7 @@ from app.services.access import authorize
 blp = Blueprint("invite", __name__, description="Invite links")
 
 
-@blp.route("/groups/<uuid:group_id>/invite")
+@blp.route("/groups/<uuid:groupId>/invite")
 @blp.response(200, InviteSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def get_invite(group_id):
@@ -21,7 +21,7 @@ def get_invite(group_id):
     return invite.get_invite(authorize(principal().user_id, str(group_id), "OWNER"))
 
 
-@blp.route("/groups/<uuid:group_id>/invite", methods=["PATCH"])
+@blp.route("/groups/<uuid:groupId>/invite", methods=["PATCH"])
 @blp.arguments(InvitePatchSchema)
 @blp.response(200, InviteSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
@@ -32,7 +32,7 @@ def patch_invite(body, group_id):
                                 default_role=body.get("defaultRole"))
 
 
-@blp.route("/groups/<uuid:group_id>/invite/rotate", methods=["POST"])
+@blp.route("/groups/<uuid:groupId>/invite/rotate", methods=["POST"])
 @blp.response(200, InviteSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def rotate_invite(group_id):
@@ -40,7 +40,7 @@ def rotate_invite(group_id):
     return invite.rotate_invite(authorize(principal().user_id, str(group_id), "OWNER"))
 
 
-@blp.route("/groups/<uuid:group_id>/invite/preview")
+@blp.route("/groups/<uuid:groupId>/invite/preview")
 @blp.arguments(InvitePreviewArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, InvitePreviewSchema)
 @errors(blp, (404, "The invite is disabled or absent, the code is wrong, or the group is "

@@ -15,7 +15,7 @@ from app.services.access import authorize
 blp = Blueprint("join_requests", __name__, description="Join requests")
 
 
-@blp.route("/groups/<uuid:group_id>/join-requests", methods=["POST"])
+@blp.route("/groups/<uuid:groupId>/join-requests", methods=["POST"])
 @idempotent
 @blp.arguments(JoinRequestCreateSchema)
 @blp.response(201, JoinRequestSchema)
@@ -31,7 +31,7 @@ def submit(body, group_id):
         proposed_role=body.get("proposedRole"), message=body.get("message"))
 
 
-@blp.route("/groups/<uuid:group_id>/join-requests")
+@blp.route("/groups/<uuid:groupId>/join-requests")
 @blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, JoinRequestPageSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
@@ -42,7 +42,7 @@ def list_pending(args, group_id):
                                           scope=scope(f"join-requests:{group_id}")).as_dict()
 
 
-@blp.route("/groups/<uuid:group_id>/join-requests/<uuid:request_id>/approve",
+@blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>/approve",
            methods=["POST"])
 @blp.arguments(ApproveSchema)
 @blp.response(200, ApprovalSchema)
@@ -55,7 +55,7 @@ def approve(body, group_id, request_id):
     return join_requests.approve_join_request(access, str(request_id), role=body["role"])
 
 
-@blp.route("/groups/<uuid:group_id>/join-requests/<uuid:request_id>/deny", methods=["POST"])
+@blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>/deny", methods=["POST"])
 @blp.response(200, JoinRequestSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING: already decided or cancelled."))
 def deny(group_id, request_id):
@@ -64,7 +64,7 @@ def deny(group_id, request_id):
     return join_requests.deny_join_request(access, str(request_id))
 
 
-@blp.route("/groups/<uuid:group_id>/join-requests/<uuid:request_id>", methods=["DELETE"])
+@blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>", methods=["DELETE"])
 @blp.response(204)
 @errors(blp, (404, "No such request of the caller in this group."),
         (409, "NOT_PENDING: already decided or cancelled."))

@@ -13,10 +13,10 @@ from app.services.access import authorize
 
 blp = Blueprint("settlements", __name__, description="Settlements")
 
-ONE = "/groups/<uuid:group_id>/settlements/<uuid:settlement_id>"
+ONE = "/groups/<uuid:groupId>/settlements/<uuid:settlementId>"
 
 
-@blp.route("/groups/<uuid:group_id>/settlements", methods=["POST"])
+@blp.route("/groups/<uuid:groupId>/settlements", methods=["POST"])
 @idempotent
 @blp.arguments(SettlementCreateSchema)
 @blp.response(201, SettlementSchema)
@@ -29,7 +29,7 @@ def create_settlement(body, group_id):
                                          date=body.get("date"), note=body.get("note"))
 
 
-@blp.route("/groups/<uuid:group_id>/settlements")
+@blp.route("/groups/<uuid:groupId>/settlements")
 @blp.arguments(PageArgsSchema, location="query")
 @blp.response(200, page_schema(SettlementSchema, "SettlementPage"))
 @errors(blp, NOT_FOUND)

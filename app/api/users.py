@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from app.api.context import principal, scope, settings
-from app.api.spec import Blueprint
+from app.api.spec import FORBIDDEN, Blueprint, errors
 from app.errors import Forbidden
 from app.schemas.users import (AdminUserPageSchema, AdminUsersArgsSchema, IdentityLinkSchema,
                                IdentityListSchema, IdentitySchema, ProfilePatchSchema,
@@ -19,6 +19,7 @@ def _me() -> dict:
 
 @blp.route("/users/me")
 @blp.response(200, ProfileSchema)
+@errors(blp, (404, "No profile for this account."))
 def get_me():
     """The caller's profile."""
     view = _me()
@@ -48,6 +49,7 @@ def list_identities():
 @blp.route("/users/me/identities", methods=["POST"])
 @blp.arguments(IdentityLinkSchema)
 @blp.response(201, IdentitySchema)
+@errors(blp, (409, "IDENTITY_LINKED: the identity belongs to another account."))
 def link_identity(body):
     """Link another sign-in; one linked to another account is 409 IDENTITY_LINKED."""
     return users.link_identity(principal().user_id, body["provider"], body["subject"])
@@ -56,6 +58,7 @@ def link_identity(body):
 @blp.route("/admin/users")
 @blp.arguments(AdminUsersArgsSchema, location="query")
 @blp.response(200, AdminUserPageSchema)
+@errors(blp, FORBIDDEN)
 def admin_list_users(args):
     """Admins only: every profile, test accounts hidden unless includeTestAccounts=true."""
     if not principal().is_admin:

@@ -71,7 +71,7 @@ def test_patching_a_deleting_group_is_not_found(client, owner):
 
 def test_group_patch_is_in_the_openapi_document(client):
     paths = client.get("/openapi.json").get_json()["paths"]
-    operations = paths["/groups/{group_id}"]
+    operations = paths["/groups/{groupId}"]  # named exactly as the contract names it
     assert {"get", "patch", "delete"} <= set(operations)
     assert {"204", "202"} <= set(operations["delete"]["responses"])
 
