@@ -41,7 +41,7 @@ def caller(aws):
 
 
 @schema.parametrize()
-@settings(max_examples=15, deadline=None,
+@settings(max_examples=15, deadline=None, derandomize=True,  # CI runs the same cases every time
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.filter_too_much])
 def test_every_operation_handles_generated_input(case, caller):
