@@ -12,7 +12,6 @@ the version read) and on its comment counter (bumped by every comment add), so n
 edit nor a comment arriving mid-delete can be lost: the attempt starts over instead."""
 from __future__ import annotations
 
-import time
 from typing import List, Optional
 
 
@@ -21,14 +20,13 @@ from app.services import balances, outbox
 from app.services.access import Access
 from app.services.comments import comments_prefix
 from app.services.expenses import expense_not_found
-from app.services.paging import chunked
+from app.services.batch_writes import UnprocessedItemsLeft, delete_keys
 from app.services.transactions import MAX_ITEMS, Transaction
 from models.groups import Expense, GroupItem
 
 # The final transaction also holds the head delete, the balance update and the event.
 FINAL_COMMENTS = MAX_ITEMS - 3
 SWEEP_PAGE = 500
-BATCH_SIZE = 25  # BatchWriteItem's limit
 _ATTEMPTS = 5
 _BATCH_RETRIES = 12
 
@@ -68,20 +66,10 @@ def _comment_keys(group_id: str, expense_id: str) -> tuple:
 
 def batch_delete(keys: List[dict]) -> None:
     """Unconditional deletes (a rerun is a no-op), UnprocessedItems retried until empty."""
-    conn = GroupItem._get_connection()
-    table_name = GroupItem.Meta.table_name
-    for chunk in chunked(keys, BATCH_SIZE):
-        pending, delay = chunk, 0.02
-        for _ in range(_BATCH_RETRIES):
-            data = conn.batch_write_item(delete_items=pending)
-            unprocessed = (data.get("UnprocessedItems") or {}).get(table_name) or []
-            if not unprocessed:
-                break
-            pending = [request["DeleteRequest"]["Key"] for request in unprocessed]
-            time.sleep(delay)  # throttled: back off before retrying what was left
-            delay = min(delay * 2, 1.0)
-        else:
-            raise Conflict("The database is busy; try the delete again.", code="TRY_AGAIN")
+    try:
+        delete_keys(keys, retries=_BATCH_RETRIES)
+    except UnprocessedItemsLeft:
+        raise Conflict("The database is busy; try the delete again.", code="TRY_AGAIN") from None
 
 
 def _sweep(group_id: str, expense_id: str) -> List[dict]:

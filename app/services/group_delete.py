@@ -5,12 +5,12 @@ The sweep deletes with unconditional (idempotent) batched deletes, retrying Unpr
 so an interrupted sweep leaves a group that still reads as gone and can simply be re-run."""
 from __future__ import annotations
 
-import time
 from typing import Callable, Iterator, List, Optional
 
 from pynamodb.exceptions import DeleteError, UpdateError
 
 from app.services.access import Access, group_not_found
+from app.services.batch_writes import UnprocessedItemsLeft, delete_keys
 from app.services.clock import iso_in, now_iso
 from app.logs import logger
 from models.groups import DELETE_BUCKET, META, Group, GroupItem
@@ -18,16 +18,13 @@ from models.groups import DELETE_BUCKET, META, Group, GroupItem
 DELETING = "DELETING"
 # A request's own sweep normally finishes first; the maintenance job picks up the rest.
 RESUME_AFTER_SECONDS = 15 * 60
-BATCH_WRITE_LIMIT = 25
 QUERY_PAGE_SIZE = 200
 # A DELETE request sweeps at most this many query pages before answering 202 and leaving
 # the rest to a re-run (the maintenance job's "resume half-done group deletes").
 REQUEST_PAGE_BUDGET = 20
-UNPROCESSED_RETRIES = 8
 
 
-class SweepIncomplete(Exception):
-    """DynamoDB kept items unprocessed past every retry; the sweep can be re-run."""
+SweepIncomplete = UnprocessedItemsLeft  # what a caller of sweep() catches
 
 
 def delete_group(access: Access) -> bool:
@@ -76,7 +73,7 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
             if max_pages is not None and pages >= max_pages:
                 return False
             rows = [key for key in keys if key["SK"]["S"] != META]
-            _delete_keys(rows)
+            delete_keys(rows)
             swept_any = swept_any or bool(rows)
             pages += 1
             if after_page is not None:
@@ -103,23 +100,6 @@ def _key_pages(group_id: str, page_size: int) -> Iterator[List[dict]]:
         start = page.get("LastEvaluatedKey")
         if not start:
             return
-
-
-def _delete_keys(keys: List[dict]) -> None:
-    """Unconditional batched deletes, retrying UnprocessedItems with backoff."""
-    connection = GroupItem._get_connection()
-    table_name = GroupItem.Meta.table_name
-    for start in range(0, len(keys), BATCH_WRITE_LIMIT):
-        pending = keys[start:start + BATCH_WRITE_LIMIT]
-        for attempt in range(UNPROCESSED_RETRIES + 1):
-            reply = connection.batch_write_item(delete_items=pending)
-            unprocessed = (reply.get("UnprocessedItems") or {}).get(table_name, [])
-            pending = [request["DeleteRequest"]["Key"] for request in unprocessed]
-            if not pending:
-                break
-            if attempt == UNPROCESSED_RETRIES:
-                raise SweepIncomplete(f"{len(pending)} rows still unprocessed")
-            time.sleep(min(0.05 * 2 ** attempt, 1.0))
 
 
 def resume_pending_deletes() -> dict:

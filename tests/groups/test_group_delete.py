@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services import group_delete
+from app.services import batch_writes, group_delete
 from models.groups import Comment, Group, GroupItem, Participant
 
 
@@ -103,7 +103,7 @@ def test_unprocessed_batch_items_are_retried(owner, monkeypatch):
         return real(delete_items=delete_items)
 
     monkeypatch.setattr(connection, "batch_write_item", flaky)
-    monkeypatch.setattr(group_delete.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(batch_writes.time, "sleep", lambda seconds: None)
     assert group_delete.sweep(owner.gid) is True
     assert calls[:2] == [calls[0], calls[0] - 1]
     assert rows_of(owner.gid) == []

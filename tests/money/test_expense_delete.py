@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services import expense_delete
+from app.services import batch_writes, expense_delete
 from app.services.access import authorize
 from models.groups import Comment, GroupItem
 from models.notifications import Event
@@ -64,7 +64,7 @@ def test_unprocessed_batch_items_are_retried_until_empty(group, monkeypatch):
         return real(delete_items=delete_items, **kwargs)
 
     monkeypatch.setattr(connection, "batch_write_item", throttled)
-    monkeypatch.setattr(expense_delete.time, "sleep", lambda _: None)
+    monkeypatch.setattr(batch_writes.time, "sleep", lambda _: None)
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
     assert _thread_rows(group.group_id, expense["expenseId"]) == []
     assert any(size < 25 for size in calls)  # the leftovers were sent again
