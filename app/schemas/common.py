@@ -32,17 +32,24 @@ class PageArgsSchema(Strict):
     cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=2048))
 
 
-class Money(fields.Integer):
-    """Integer minor units; a fractional or boolean value is an error, never truncated."""
+class StrictInteger(fields.Integer):
+    """An integer; a fractional or boolean value is an error, never truncated."""
 
-    def __init__(self, *, minimum: int = 1, **kwargs):
-        kwargs.setdefault("validate", validate.Range(min=minimum, max=MAX_AMOUNT))
+    def __init__(self, **kwargs):
         super().__init__(strict=True, **kwargs)
 
     def _validated(self, value):
-        if isinstance(value, bool):
+        if isinstance(value, bool):  # True == 1 in Python: check the type itself
             raise self.make_error("invalid")
         return super()._validated(value)
+
+
+class Money(StrictInteger):
+    """Integer minor units, 1..MAX_AMOUNT unless told otherwise."""
+
+    def __init__(self, *, minimum: int = 1, **kwargs):
+        kwargs.setdefault("validate", validate.Range(min=minimum, max=MAX_AMOUNT))
+        super().__init__(**kwargs)
 
 
 class StrictBoolean(fields.Boolean):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
-from app.schemas.common import Id, Money, PageArgsSchema, Strict, page_schema
+from app.schemas.common import Id, Money, PageArgsSchema, Strict, StrictInteger, page_schema
 from app.services.expense_input import is_calendar_date
 from app.services.money_guards import MAX_PARTICIPANTS
 
@@ -15,18 +15,6 @@ def calendar_date(value: str) -> None:
     """``YYYY-MM-DD`` naming a real day."""
     if not is_calendar_date(value):
         raise ValidationError("Must be a calendar date YYYY-MM-DD.")
-
-
-class StrictInteger(fields.Integer):
-    """An integer; a fractional or boolean value is an error, never truncated."""
-
-    def __init__(self, **kwargs):
-        super().__init__(strict=True, **kwargs)
-
-    def _validated(self, value):
-        if isinstance(value, bool):
-            raise self.make_error("invalid")
-        return super()._validated(value)
 
 
 def DateString(**kwargs) -> fields.String:  # noqa: N802 — reads like a field type

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import Id, Money, Strict
-from app.schemas.expenses import DateString, StrictInteger
+from app.schemas.common import Id, Money, Strict, StrictInteger
+from app.schemas.expenses import DateString
 
 NOTE = validate.Length(max=500)
 
