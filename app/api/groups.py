@@ -35,6 +35,7 @@ def create_group(body):
 
 @blp.route("/groups/<uuid:groupId>")
 @blp.response(200, GroupSchema)
+@errors(blp, NOT_FOUND)
 def get_group(group_id):
     """The group, with the caller's role and participant id."""
     access = authorize(principal().user_id, str(group_id))
@@ -65,6 +66,7 @@ def delete_group(group_id):
 
 @blp.route("/groups/<uuid:groupId>/participants")
 @blp.response(200, ParticipantListSchema)
+@errors(blp, NOT_FOUND)
 def list_participants(group_id):
     """The roster."""
     access = authorize(principal().user_id, str(group_id))
