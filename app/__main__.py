@@ -124,7 +124,7 @@ def db_only(args) -> int:
 def token(args) -> int:
     from app.auth.local_issuer import LocalIssuer
     from app.config import Settings
-    from app.services.local_auth import mint_token
+    from app.services.users.local_auth import mint_token
     import models
 
     endpoint, db = _start_db(args, reuse_running=True)

@@ -70,3 +70,75 @@ class RateLimited(DomainError):
     def __init__(self, message: str, *, retry_after: int = 60, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.retry_after = retry_after
+
+
+# --- The catalogue: every error a service raises by name, its code and message written once ---
+
+def not_found(what: str) -> NotFound:
+    """``what`` is absent or invisible to the caller ("Group", "Expense", ...)."""
+    return NotFound(f"{what} not found.")
+
+
+def group_not_found() -> NotFound:
+    return not_found("Group")
+
+
+def invite_not_found() -> NotFound:
+    return NotFound("No invite with this code.")
+
+
+def version_conflict(what: str, current_version: Optional[int] = None) -> Conflict:
+    """A write conditioned on a version the row no longer has; ``details`` says the current one."""
+    details = {"currentVersion": current_version} if current_version is not None else None
+    return Conflict(f"The {what} changed since you read it; reload and try again.",
+                    code="VERSION_CONFLICT", details=details)
+
+
+def concurrent_update(message: str = "The data changed while we were writing; try again.") -> Conflict:
+    """Another writer got there first; retrying the same request is safe."""
+    return Conflict(message, code="CONCURRENT_UPDATE")
+
+
+def id_collision() -> Conflict:
+    return concurrent_update("Id collision; try again.")
+
+
+def participant_changed() -> Conflict:
+    return concurrent_update("The participant changed meanwhile; reload and try again.")
+
+
+def last_owner() -> Conflict:
+    return Conflict("A group needs at least one owner; make someone else an owner first.",
+                    code="LAST_OWNER")
+
+
+def currency_locked() -> Conflict:
+    return Conflict("The currency is fixed once the group has an expense or settlement.",
+                    code="CURRENCY_LOCKED")
+
+
+def participant_unavailable(participant_id: str) -> Conflict:
+    return Conflict("A participant does not exist in this group or is being transferred.",
+                    code="PARTICIPANT_UNAVAILABLE", details={"participantId": participant_id})
+
+
+def already_member(who: str = "You are") -> Conflict:
+    return Conflict(f"{who} already a participant of this group.", code="ALREADY_MEMBER")
+
+
+def request_pending() -> Conflict:
+    return Conflict("A request to join this group is already pending; cancel it first.",
+                    code="REQUEST_PENDING")
+
+
+def not_pending() -> Conflict:
+    return Conflict("The request is no longer pending.", code="NOT_PENDING")
+
+
+def target_not_guest() -> Conflict:
+    return Conflict("The participant is no longer a guest anyone can claim.",
+                    code="TARGET_NOT_GUEST")
+
+
+def needs_owner() -> Forbidden:
+    return Forbidden("This needs the OWNER role in the group.")

@@ -8,13 +8,12 @@ from typing import Optional
 
 from flask import Flask, g, request
 
-import models
 from app.auth.authenticate import Authenticator, IdentityCache
 from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
 from app.config import Settings
 from app.logs import logger
-from app.services import paging
+from app.bootstrap import bootstrap
 
 
 @dataclass
@@ -28,10 +27,7 @@ class Runtime:
 
 def create_app(settings: Optional[Settings] = None) -> Flask:
     """Build the API for these settings (read from the environment when omitted)."""
-    settings = settings or Settings.from_env()
-    models.configure(stage=settings.stage, region=settings.region,
-                     host=settings.dynamodb_endpoint)
-    paging.configure(settings.cursor_secret or _local_secret(settings))
+    settings = bootstrap(settings)
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
@@ -59,20 +55,6 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     app.after_request(_cors)
     app.after_request(_log_request)
     return app
-
-
-def _local_secret(settings: Settings) -> bytes:
-    """Local mode keeps a cursor key in the data dir; elsewhere CURSOR_SECRET is required."""
-    if not settings.local_mode:
-        return b""  # paging keeps its random per-process key; the template always sets one
-    from pathlib import Path
-    import secrets
-    path = Path(settings.data_dir) / "cursor-secret"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(secrets.token_bytes(32))
-        path.chmod(0o600)
-    return path.read_bytes()
 
 
 def _snake_case_path_ids(endpoint, values) -> None:

@@ -7,7 +7,8 @@ from the environment once at import (what a Lambda needs) and can be re-pointed 
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Type
+import time
+from typing import Dict, Iterable, Iterator, List, Optional, Type
 
 from pynamodb.attributes import UnicodeAttribute
 from pynamodb.connection import Connection
@@ -86,3 +87,113 @@ def settings() -> dict:
 
 class KeyString(UnicodeAttribute):
     """A string attribute that is part of a key; documented to never change after create."""
+
+
+class UnprocessedItemsLeft(RuntimeError):
+    """A batch call still had unprocessed keys after every retry (sustained throttling)."""
+
+
+UNPROCESSED_RETRIES = 8
+BATCH_GET_LIMIT = 100
+BATCH_WRITE_LIMIT = 25
+
+
+def _until_processed(send, pending: list, leftover) -> None:
+    """Call ``send(pending)`` and resend what ``leftover(reply)`` names, backing off.
+
+    The one retry loop for BatchGetItem and BatchWriteItem: DynamoDB returns what it
+    throttled as Unprocessed*, to be sent again after an exponential pause."""
+    for attempt in range(UNPROCESSED_RETRIES + 1):
+        pending = leftover(send(pending))
+        if not pending:
+            return
+        if attempt == UNPROCESSED_RETRIES:
+            raise UnprocessedItemsLeft(f"{len(pending)} keys still unprocessed")
+        time.sleep(min(0.05 * 2 ** attempt, 1.0))
+
+
+class RawAccess:
+    """Raw DynamoDB-JSON access patterns of a table's base model.
+
+    For rows a model instance can't hold (BALANCE#v1's dynamic ``Net_<id>`` attributes) and
+    for key-only sweeps that must not pay for whole items. Raw items stay inside the
+    caller's use of them; keys are dicts of attribute name -> plain string."""
+
+    @classmethod
+    def _key_names(cls) -> tuple:
+        return cls._hash_keyname, cls._range_keyname
+
+    @classmethod
+    def raw_get(cls, hash_key: str, range_key: str, *, consistent_read: bool = True) -> Optional[dict]:
+        return cls._get_connection().get_item(hash_key, range_key,
+                                              consistent_read=consistent_read).get("Item")
+
+    @classmethod
+    def raw_page(cls, hash_key: str, *, range_key_condition=None, filter_condition=None,
+                 keys_only: bool = False, page_size: Optional[int] = None,
+                 consistent_read: bool = True, start: Optional[dict] = None) -> tuple:
+        """One page of a partition query: (raw items, LastEvaluatedKey or None).
+
+        With ``keys_only`` the items are plain (hash, range) tuples."""
+        page = cls._get_connection().query(
+            hash_key, range_key_condition=range_key_condition,
+            filter_condition=filter_condition, consistent_read=consistent_read,
+            attributes_to_get=list(cls._key_names()) if keys_only else None,
+            exclusive_start_key=start, limit=page_size)
+        items = page.get("Items", [])
+        if keys_only:
+            items = [cls._plain_key(item) for item in items]
+        return items, page.get("LastEvaluatedKey")
+
+    @classmethod
+    def _plain_key(cls, raw_item: dict) -> tuple:
+        hash_name, range_name = cls._key_names()
+        return raw_item[hash_name]["S"], raw_item[range_name]["S"]
+
+    @classmethod
+    def raw_pages(cls, hash_key: str, **query) -> Iterator[List[dict]]:
+        """Every page of a partition query (the one paging loop); a page may be empty when a
+        filter dropped all its rows, which is not the end."""
+        start = None
+        while True:
+            items, start = cls.raw_page(hash_key, start=start, **query)
+            yield items
+            if not start:
+                return
+
+    @classmethod
+    def raw_batch_get(cls, keys: Iterable[tuple]) -> Dict[tuple, dict]:
+        """Raw items by (hash, range) key, in batches of 100; absent keys are left out."""
+        hash_name, range_name = cls._key_names()
+        table_name = cls.Meta.table_name
+        keys = list(dict.fromkeys(keys))
+        found: Dict[tuple, dict] = {}
+
+        def send(pending: list) -> dict:
+            reply = cls._get_connection().batch_get_item(pending)
+            for item in reply.get("Responses", {}).get(table_name, []):
+                found[(item[hash_name]["S"], item[range_name]["S"])] = item
+            return reply
+
+        def leftover(reply: dict) -> list:
+            return ((reply.get("UnprocessedKeys") or {}).get(table_name) or {}).get("Keys", [])
+
+        for start in range(0, len(keys), BATCH_GET_LIMIT):
+            _until_processed(send, [{hash_name: h, range_name: r}
+                                    for h, r in keys[start:start + BATCH_GET_LIMIT]], leftover)
+        return found
+
+    @classmethod
+    def raw_batch_delete(cls, keys: List[tuple]) -> None:
+        """Delete (hash, range) keys, as ``raw_pages(keys_only=True)`` yields them, 25 a call."""
+        table_name = cls.Meta.table_name
+        hash_name, range_name = cls._key_names()
+        keys = [{hash_name: {"S": h}, range_name: {"S": r}} for h, r in keys]
+
+        def leftover(reply: dict) -> list:
+            unprocessed = (reply.get("UnprocessedItems") or {}).get(table_name) or []
+            return [request["DeleteRequest"]["Key"] for request in unprocessed]
+
+        for start in range(0, len(keys), BATCH_WRITE_LIMIT):
+            _until_processed(lambda pending: cls._get_connection().batch_write_item(
+                delete_items=pending), keys[start:start + BATCH_WRITE_LIMIT], leftover)

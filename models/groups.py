@@ -14,7 +14,7 @@ from pynamodb.indexes import (AllProjection, GlobalSecondaryIndex, IncludeProjec
                               KeysOnlyProjection)
 from pynamodb.models import Model
 
-from models.base import table
+from models.base import RawAccess, table
 
 # Sort-key prefixes (the only place they are spelled).
 META = "META"
@@ -107,7 +107,7 @@ class DueRecurringExpensesIndex(GlobalSecondaryIndex):
 # --- base model ----------------------------------------------------------------------------
 
 @table("groups")
-class GroupItem(Model):
+class GroupItem(RawAccess, Model):
     """Every GroupData row."""
 
     class Meta:
@@ -417,7 +417,15 @@ class Balance(GroupItem, discriminator="BALANCE"):
         return {name[len(NET_PREFIX):]: int(value["N"]) for name, value in raw_item.items()
                 if name.startswith(NET_PREFIX)}
 
+    @staticmethod
+    def revision_of(raw_item: Optional[dict]) -> Optional[int]:
+        value = (raw_item or {}).get("BalanceRevision")
+        return int(value["N"]) if value else None
+
+    @staticmethod
+    def is_initialized(raw_item: Optional[dict]) -> bool:
+        return bool(raw_item and raw_item.get("Initialized", {}).get("BOOL"))
+
     @classmethod
     def fetch_raw(cls, group_id: str, consistent_read: bool = True) -> Optional[dict]:
-        data = cls._get_connection().get_item(group_id, BALANCE, consistent_read=consistent_read)
-        return data.get("Item")
+        return cls.raw_get(group_id, BALANCE, consistent_read=consistent_read)

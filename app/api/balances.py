@@ -4,8 +4,8 @@ from __future__ import annotations
 from app.api.context import principal
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import BalancesSchema
-from app.services import balances
-from app.services.access import authorize
+from app.services.ledger import balances
+from app.services.core.access import authorize
 
 blp = Blueprint("balances", __name__, description="Balances and settle-up")
 

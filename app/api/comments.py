@@ -6,9 +6,9 @@ from app.api.idempotency import idempotent
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.expenses import CommentBodySchema, CommentPageSchema, CommentSchema
-from app.services import comments
-from app.services.access import authorize
-from app.services.expenses import comments_scope
+from app.services.ledger import comments
+from app.services.core.access import authorize
+from app.services.ledger.expenses import comments_scope
 
 blp = Blueprint("comments", __name__, description="Expense comments")
 

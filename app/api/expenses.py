@@ -7,8 +7,8 @@ from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
                                   ExpenseListArgsSchema, ExpensePageSchema, ExpensePatchSchema,
                                   ExpenseSchema)
-from app.services import expense_delete, expenses
-from app.services.access import authorize
+from app.services.ledger import expense_delete, expenses
+from app.services.core.access import authorize
 
 blp = Blueprint("expenses", __name__, description="Expenses")
 

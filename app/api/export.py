@@ -6,8 +6,8 @@ from flask import current_app, jsonify
 from app.api.context import principal
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import ExportArgsSchema
-from app.services import export
-from app.services.access import authorize
+from app.services.ledger import export
+from app.services.core.access import authorize
 
 blp = Blueprint("export", __name__, description="Group export")
 

@@ -7,8 +7,8 @@ from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema,
                                 GuestCreateSchema, ParticipantListSchema,
                                 ParticipantPatchSchema, ParticipantSchema)
-from app.services import group_delete, groups, participants
-from app.services.access import authorize
+from app.services.groups import delete as group_delete, groups, participants
+from app.services.core.access import authorize
 
 blp = Blueprint("groups", __name__, description="Groups and participants")
 

@@ -6,7 +6,7 @@ from flask import current_app
 from app.api.context import public, settings
 from app.api.spec import Blueprint
 from app.schemas.users import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
-from app.services import local_auth
+from app.services.users import local_auth
 
 blp = Blueprint("health", __name__, description="Service health")
 local_blp = Blueprint("local", __name__, description="Local mode only: token issuer")

@@ -7,8 +7,8 @@ from app.api.context import principal
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (InvitePatchSchema, InvitePreviewArgsSchema,
                                 InvitePreviewSchema, InviteSchema)
-from app.services import invite
-from app.services.access import authorize
+from app.services.groups import invite
+from app.services.core.access import authorize
 
 blp = Blueprint("invite", __name__, description="Invite links")
 

@@ -9,8 +9,8 @@ from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.join_requests import (ApprovalSchema, ApproveSchema, JoinRequestCreateSchema,
                                        JoinRequestPageSchema, JoinRequestSchema)
-from app.services import join_requests
-from app.services.access import authorize
+from app.services.groups import join_requests
+from app.services.core.access import authorize
 
 blp = Blueprint("join_requests", __name__, description="Join requests")
 

@@ -8,7 +8,7 @@ from app.api.spec import Blueprint
 from app.schemas.common import PageArgsSchema
 from app.schemas.groups import HomeGroupPageSchema
 from app.schemas.join_requests import JoinRequestPageSchema
-from app.services import home, join_requests
+from app.services.groups import home, join_requests
 
 blp = Blueprint("me", __name__, description="The caller's groups and requests across groups")
 

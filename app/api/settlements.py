@@ -8,8 +8,8 @@ from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema, page_schema
 from app.schemas.settlements import (SettlementCreateSchema, SettlementPatchSchema,
                                      SettlementSchema)
-from app.services import settlements
-from app.services.access import authorize
+from app.services.ledger import settlements
+from app.services.core.access import authorize
 
 blp = Blueprint("settlements", __name__, description="Settlements")
 

@@ -7,7 +7,7 @@ from app.errors import Forbidden
 from app.schemas.users import (AdminUserPageSchema, AdminUsersArgsSchema, IdentityLinkSchema,
                                IdentityListSchema, IdentitySchema, ProfilePatchSchema,
                                ProfileSchema)
-from app.services import users
+from app.services.users import profiles as users
 
 blp = Blueprint("users", __name__, description="The signed-in user")
 

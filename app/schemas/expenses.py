@@ -5,8 +5,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from app.schemas.common import Id, Money, PageArgsSchema, Strict, StrictInteger, page_schema
-from app.services.expense_input import is_calendar_date
-from app.services.money_guards import MAX_PARTICIPANTS
+from app.rules import MAX_PARTICIPANTS, is_calendar_date
 
 MAX_ITEMS = 50
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services import batch_writes, group_delete
+from models import base as model_base
+from app.services.groups import delete as group_delete
 from models.groups import Comment, Group, GroupItem, Participant
 
 
@@ -103,7 +104,7 @@ def test_unprocessed_batch_items_are_retried(owner, monkeypatch):
         return real(delete_items=delete_items)
 
     monkeypatch.setattr(connection, "batch_write_item", flaky)
-    monkeypatch.setattr(batch_writes.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(model_base.time, "sleep", lambda seconds: None)
     assert group_delete.sweep(owner.gid) is True
     assert calls[:2] == [calls[0], calls[0] - 1]
     assert rows_of(owner.gid) == []

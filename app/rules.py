@@ -1,0 +1,16 @@
+"""Limits and formats that schemas document and services enforce, defined once for both."""
+from __future__ import annotations
+
+from datetime import date as Date
+from typing import Any
+
+# Distinct participants one expense may name (payers and split members together).
+MAX_PARTICIPANTS = 90
+
+
+def is_calendar_date(value: Any) -> bool:
+    """True for ``YYYY-MM-DD`` naming a real day."""
+    try:
+        return isinstance(value, str) and len(value) == 10 and bool(Date.fromisoformat(value))
+    except ValueError:
+        return False

@@ -1,0 +1,65 @@
+"""Who may do what in a group: (UserId, GroupId) -> participant and role, in one read.
+
+The USERMEMBER guard row mirrors the member's ParticipantId and Role, so authorization is a
+single strongly consistent BatchGetItem of the group head and the caller's guard row. A
+non-member gets NotFound (no existence leak), a member whose role is too low gets Forbidden,
+and a group whose head is DELETING is gone for everyone."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.errors import Forbidden, group_not_found
+from models.groups import Group, GroupItem, UserMember
+
+ROLE_RANK = {"VIEWER": 1, "MEMBER": 2, "OWNER": 3}
+ROLES = tuple(ROLE_RANK)
+
+
+@dataclass(frozen=True)
+class Access:
+    """A caller's standing in one live group."""
+
+    group: Group
+    user_id: str
+    participant_id: str
+    role: str
+
+    @property
+    def group_id(self) -> str:
+        return self.group.GroupId
+
+    def at_least(self, role: str) -> bool:
+        return ROLE_RANK[self.role] >= ROLE_RANK[role]
+
+
+def is_live(group) -> bool:
+    return group is not None and group.Status != "DELETING"
+
+
+def authorize(user_id: str, group_id: str, min_role: str = "VIEWER") -> Access:
+    """The caller's access to a live group, or NotFound / Forbidden."""
+    head = guard = None
+    keys = [Group.key(group_id), (group_id, UserMember.sort_key(user_id))]
+    for row in GroupItem.batch_get(keys, consistent_read=True):
+        if isinstance(row, Group):
+            head = row
+        elif isinstance(row, UserMember):
+            guard = row
+    if not is_live(head) or guard is None:
+        raise group_not_found()
+    access = Access(group=head, user_id=user_id, participant_id=guard.ParticipantId,
+                    role=guard.Role or "VIEWER")
+    if not access.at_least(min_role):
+        raise Forbidden(f"This needs the {min_role} role in the group.")
+    return access
+
+
+def load_live_group(group_id: str) -> Group:
+    """The group head, treating a missing or DELETING head as not found."""
+    try:
+        head = Group.get(*Group.key(group_id), consistent_read=True)
+    except (Group.DoesNotExist, ValueError):
+        raise group_not_found() from None
+    if not is_live(head):
+        raise group_not_found()
+    return head

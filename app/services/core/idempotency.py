@@ -1,0 +1,96 @@
+"""Idempotency-Key records: replay the first response of a create for 24 hours.
+
+Records live in the developer-tokens table under the caller's credential id (``APP#<userId>``
+for app sign-ins). A record is IN_PROGRESS while the first request runs (with a short lease,
+so a crashed request does not block the key for a day) and COMPLETED with the response
+afterwards. Expiry is checked here, not left to TTL, which may lag by days."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Optional
+
+from pynamodb.exceptions import DeleteError, PutError, UpdateError
+
+from app.errors import Conflict, Unprocessable
+from app.services.core.clock import epoch, now_iso
+from models.developer_tokens import IdempotencyRecord
+
+RETENTION_SECONDS = 24 * 3600
+LEASE_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class Replay:
+    status: int
+    body: str
+
+
+def request_hash(method: str, path: str, body: bytes) -> str:
+    """Canonical JSON when the body parses, so key order and spacing do not matter."""
+    try:
+        canonical = json.dumps(json.loads(body or b"null"), sort_keys=True,
+                               separators=(",", ":")).encode()
+    except ValueError:
+        canonical = body
+    return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
+
+
+def begin(credential_id: str, key: str, fingerprint: str) -> Optional[Replay]:
+    """Claim the key for this request, or return the stored response to replay."""
+    now = epoch()
+    record = IdempotencyRecord(*IdempotencyRecord.key(credential_id, key),
+                               RequestHash=fingerprint, Status="IN_PROGRESS",
+                               ExpiresAt=now + RETENTION_SECONDS, LockedUntil=now + LEASE_SECONDS,
+                               CreatedAt=now_iso())
+    claimable = (IdempotencyRecord.SK.does_not_exist() | (IdempotencyRecord.ExpiresAt < now))
+    try:
+        record.save(condition=claimable)
+        return None
+    except PutError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise
+    existing = IdempotencyRecord.get(*IdempotencyRecord.key(credential_id, key),
+                                     consistent_read=True)
+    if existing.RequestHash != fingerprint:
+        raise Unprocessable("This Idempotency-Key was used with a different request.",
+                            code="IDEMPOTENCY_KEY_REUSED")
+    if existing.Status == "COMPLETED":
+        return Replay(status=int(existing.ResponseStatus), body=existing.ResponseBody or "")
+    if (existing.LockedUntil or 0) < now and _take_over(existing, now):
+        return None
+    raise Conflict("A request with this Idempotency-Key is still in progress.",
+                   code="IDEMPOTENCY_IN_PROGRESS")
+
+
+def _take_over(existing: IdempotencyRecord, now: int) -> bool:
+    """The first attempt's lease ran out (it crashed): let this attempt run instead."""
+    try:
+        existing.update(actions=[IdempotencyRecord.LockedUntil.set(now + LEASE_SECONDS)],
+                        condition=IdempotencyRecord.LockedUntil == existing.LockedUntil)
+        return True
+    except UpdateError as error:
+        if error.cause_response_code == "ConditionalCheckFailedException":
+            return False
+        raise
+
+
+def complete(credential_id: str, key: str, status: int, body: str) -> None:
+    """Store the response so later requests with the key replay it."""
+    IdempotencyRecord(*IdempotencyRecord.key(credential_id, key)).update(actions=[
+        IdempotencyRecord.Status.set("COMPLETED"),
+        IdempotencyRecord.ResponseStatus.set(status),
+        IdempotencyRecord.ResponseBody.set(body),
+        IdempotencyRecord.LockedUntil.remove(),
+    ])
+
+
+def abandon(credential_id: str, key: str) -> None:
+    """The request failed: free the key so the client may retry it."""
+    try:
+        IdempotencyRecord(*IdempotencyRecord.key(credential_id, key)).delete(
+            condition=IdempotencyRecord.Status == "IN_PROGRESS")
+    except DeleteError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise

@@ -1,0 +1,36 @@
+"""Outbox EVENT rows: added to the same TransactWrite as the change they describe.
+
+Event ids are ``<type>#<groupId-or-actorUserId>#<resourceId>[#<revision>]`` and created under
+attribute_not_exists, so a retried write can never produce a second event."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+from app.errors import Conflict
+from app.services.core.clock import epoch, now_iso
+from app.services.core.transactions import Transaction
+from models.notifications import PENDING, Event
+
+EVENT_RETENTION_SECONDS = 30 * 24 * 3600
+EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION",
+               "SETTLEMENT_ADDED", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
+               "GROUP_INVITATION", "FRIEND_REQUEST", "FRIEND_ACCEPTED", "RECURRING_CREATED",
+               "RECURRING_REMINDER")
+
+
+def add_event(tx: Transaction, event_type: str, *, scope_id: str, resource_id: str,
+              actor_user_id: str, group_id: Optional[str] = None,
+              revision: Optional[object] = None,
+              payload: Optional[Mapping[str, Any]] = None,
+              recipients: Optional[set] = None) -> str:
+    """Add one EVENT row to ``tx``; returns its event id."""
+    if event_type not in EVENT_TYPES:
+        raise ValueError(f"unknown event type {event_type}")
+    event_id = Event.event_id(event_type, scope_id, resource_id, revision)
+    row = Event(*Event.key(event_id), EventId=event_id, Type=event_type, GroupId=group_id,
+                ActorUserId=actor_user_id, ResourceId=resource_id, CreatedAt=now_iso(),
+                PendingKey=PENDING, ExpiresAt=epoch() + EVENT_RETENTION_SECONDS,
+                Payload=dict(payload or {}) or None, Recipients=recipients or None)
+    tx.put(row, condition=Event.PK.does_not_exist(),
+           on_fail=Conflict("This change was already recorded.", code="DUPLICATE_EVENT"))
+    return event_id

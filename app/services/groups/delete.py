@@ -1,0 +1,105 @@
+"""Group deletion: tombstone first, then a resumable sweep of the partition, head last.
+
+The tombstone (Status DELETING) makes the group unreadable at once, whatever happens next.
+The sweep deletes with unconditional (idempotent) batched deletes, retrying UnprocessedItems,
+so an interrupted sweep leaves a group that still reads as gone and can simply be re-run."""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from pynamodb.exceptions import DeleteError, UpdateError
+
+from app.services.core.access import Access
+from app.errors import group_not_found
+from app.services.core.clock import iso_in, now_iso
+from app.logs import logger
+from models.base import UnprocessedItemsLeft
+from models.groups import DELETE_BUCKET, META, Group, GroupItem
+
+DELETING = "DELETING"
+# A request's own sweep normally finishes first; the maintenance job picks up the rest.
+RESUME_AFTER_SECONDS = 15 * 60
+QUERY_PAGE_SIZE = 200
+# A DELETE request sweeps at most this many query pages before answering 202 and leaving
+# the rest to a re-run (the maintenance job's "resume half-done group deletes").
+REQUEST_PAGE_BUDGET = 20
+
+
+SweepIncomplete = UnprocessedItemsLeft  # what a caller of sweep() catches
+
+
+def delete_group(access: Access) -> bool:
+    """Tombstone the group, then sweep it within the request budget; True when all is gone."""
+    tombstone(access.group_id)
+    try:
+        return sweep(access.group_id, max_pages=REQUEST_PAGE_BUDGET)
+    except SweepIncomplete:
+        return False  # the tombstone already hides the group; a re-run finishes
+
+
+def tombstone(group_id: str) -> None:
+    """Mark the head DELETING (under attribute_exists) so every read path treats it as gone.
+
+    The same write files the head under the due index's GROUP_DELETE bucket, due a little
+    later: if this request's sweep does not finish, the maintenance job resumes it."""
+    try:
+        Group(*Group.key(group_id)).update(
+            actions=[Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso()),
+                     Group.DueBucket.set(DELETE_BUCKET),
+                     Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
+            condition=Group.SK.exists())
+    except UpdateError as error:
+        if error.cause_response_code == "ConditionalCheckFailedException":
+            raise group_not_found() from None
+        raise
+
+
+def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional[int] = None,
+          after_page: Optional[Callable[[int], None]] = None) -> bool:
+    """Delete every row of a DELETING group, head last; True when finished.
+
+    Stops early (False) after ``max_pages`` query pages; a rerun continues. Passes repeat
+    until one finds nothing but the head, so a row written while a pass was under way is
+    not orphaned. ``after_page`` is called with the page count (tests interrupt there)."""
+    head = GroupItem.raw_get(group_id, META)
+    if head is None:
+        return True  # the head goes last: no head, nothing left
+    if head.get("Status", {}).get("S") != DELETING:
+        raise ValueError(f"group {group_id} is not being deleted; refusing to sweep it")
+    pages = 0
+    while True:
+        swept_any = False
+        for keys in GroupItem.raw_pages(group_id, keys_only=True,
+                                        page_size=page_size or QUERY_PAGE_SIZE):
+            if max_pages is not None and pages >= max_pages:
+                return False
+            rows = [key for key in keys if key[1] != META]
+            GroupItem.raw_batch_delete(rows)
+            swept_any = swept_any or bool(rows)
+            pages += 1
+            if after_page is not None:
+                after_page(pages)
+        if not swept_any:
+            break
+    try:
+        # Conditional: a sweep must never remove the head of a live group.
+        Group(*Group.key(group_id)).delete(condition=Group.Status == DELETING)
+    except DeleteError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise
+    return True
+
+
+def resume_pending_deletes() -> dict:
+    """Finish every tombstoned group whose sweep is overdue (the maintenance job's task)."""
+    finished = unfinished = 0
+    for head in list(Group.pending_deletes(now_iso())):
+        try:
+            done = sweep(head.GroupId)
+        except SweepIncomplete:
+            done = False
+        finished += done
+        unfinished += not done
+        if not done:
+            logger.warning("group_delete.still_unfinished", extra={"group_id": head.GroupId})
+    return {"resumedGroupDeletes": finished, "unfinishedGroupDeletes": unfinished}

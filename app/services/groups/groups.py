@@ -1,0 +1,82 @@
+"""Groups: create, read, rename, change currency."""
+from __future__ import annotations
+
+import secrets
+from typing import Optional
+
+from app.errors import currency_locked, group_not_found, id_collision
+from app.services.core.access import Access
+from app.services.core.clock import new_id, now_iso
+from app.services.core.transactions import Transaction
+from app.services.users.profiles import get_profile
+from models.groups import Balance, Group, Invite, Participant, UserMember
+
+INVITE_CODE_BYTES = 18
+
+
+def new_invite_code() -> str:
+    """An unguessable, URL-safe invite code."""
+    return secrets.token_urlsafe(INVITE_CODE_BYTES)
+
+
+def group_view(group: Group, access: Access | None = None) -> dict:
+    view = {"groupId": group.GroupId, "name": group.Name, "currency": group.Currency,
+            "createdBy": group.CreatedBy, "createdAt": group.CreatedAt,
+            "updatedAt": group.UpdatedAt, "ownerCount": int(group.OwnerCount or 0)}
+    if access is not None:
+        view.update(myRole=access.role, myParticipantId=access.participant_id)
+    return view
+
+
+def create_group(user_id: str, *, name: str, currency: str) -> dict:
+    """One TransactWrite: head (OwnerCount 1), invite, the creator as OWNER, guard, balance."""
+    group_id, participant_id, now = new_id(), new_id(), now_iso()
+    profile = get_profile(user_id)
+    head = Group(*Group.key(group_id), Name=name, Currency=currency, CreatedBy=user_id,
+                 OwnerCount=1, Status="ACTIVE", CreatedAt=now, UpdatedAt=now)
+    invite = Invite(*Invite.key(group_id), Enabled=True, Code=new_invite_code(),
+                    DefaultRole="MEMBER", CreatedAt=now, UpdatedAt=now)
+    owner = Participant(group_id, Participant.sort_key(participant_id),
+                        ParticipantId=participant_id, Type="USER", UserId=user_id,
+                        DisplayName=profile.DisplayName, Role="OWNER", ClaimedAt=now,
+                        CreatedAt=now, UpdatedAt=now)
+    guard = UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=participant_id,
+                       Role="OWNER", CreatedAt=now)
+    balance = Balance(*Balance.key(group_id), BalanceRevision=0, Initialized=True,
+                      ExpenseCount=0, SettlementCount=0, CreatedAt=now)
+    collision = id_collision()
+    tx = Transaction()
+    for row in (head, invite, owner, guard, balance):
+        tx.put(row, condition=type(row).SK.does_not_exist(), on_fail=collision)
+    tx.commit()
+    return group_view(head, Access(group=head, user_id=user_id, participant_id=participant_id,
+                                   role="OWNER"))
+
+
+def update_group(access: Access, *, name: Optional[str] = None,
+                 currency: Optional[str] = None) -> dict:
+    """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
+
+    The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
+    update, so an expense created concurrently either lands first (409) or after the change."""
+    group = access.group
+    new_currency = currency if currency is not None and currency != group.Currency else None
+    if name is None and new_currency is None:
+        return group_view(group, access)
+    now = now_iso()
+    actions = [Group.UpdatedAt.set(now)]
+    if name is not None:
+        actions.append(Group.Name.set(name))
+    tx = Transaction()
+    if new_currency is not None:
+        actions.append(Group.Currency.set(new_currency))
+        tx.check(Balance, *Balance.key(group.GroupId),
+                 condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
+                 on_fail=currency_locked())
+    tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == "ACTIVE",
+              on_fail=group_not_found())
+    tx.commit()
+    group.Name = name if name is not None else group.Name
+    group.Currency = new_currency or group.Currency
+    group.UpdatedAt = now
+    return group_view(group, access)

@@ -1,0 +1,56 @@
+"""The home screen: the caller's groups with role, participant id and net balance.
+
+One query of UserParticipantsIndex (which projects Role and ParticipantId) and one
+BatchGetItem of the page's group heads and BALANCE#v1 rows, however many groups."""
+from __future__ import annotations
+
+from typing import Dict, Iterable, Optional, Tuple
+
+from app.services.core import paging
+from app.services.ledger import balances
+from app.services.core.access import is_live
+from models.groups import BALANCE, META, Group, GroupItem, Participant
+
+# Two keys per group and BatchGetItem takes 100 keys: at most 50 groups per page keeps a
+# page at one BatchGetItem. A larger ?limit= still pages through everything via nextCursor.
+MAX_GROUPS_PER_PAGE = 50
+
+Key = Tuple[str, str]
+
+
+def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
+              scope: str) -> paging.Page:
+    """A page of ``{groupId, name, currency, myRole, myParticipantId, myNet}``.
+
+    Groups being deleted are skipped. ``myNet`` is the caller's net from BALANCE#v1, folded
+    exactly as the balances route folds it: a legacy row that is not initialised is
+    backfilled first (rare), so its partial nets are never served."""
+    page_size = min(paging.clamp_limit(limit), MAX_GROUPS_PER_PAGE)
+    rows = Participant.memberships(user_id, limit=page_size,
+                                   last_evaluated_key=paging.decode(cursor, scope))
+    memberships = list(rows)
+    raw = batch_get_raw([key for m in memberships for key in ((m.GroupId, META),
+                                                               (m.GroupId, BALANCE))])
+    items = []
+    for membership in memberships:
+        head_raw = raw.get((membership.GroupId, META))
+        head = GroupItem.from_raw_data(head_raw) if head_raw else None
+        if not isinstance(head, Group) or not is_live(head):
+            continue
+        items.append({"groupId": head.GroupId, "name": head.Name, "currency": head.Currency,
+                      "myRole": membership.Role, "myParticipantId": membership.ParticipantId,
+                      "myNet": _net(membership.GroupId, raw.get((membership.GroupId, BALANCE)),
+                                    membership.ParticipantId)})
+    return paging.Page(items=items, next_cursor=paging.encode(rows.last_evaluated_key, scope))
+
+
+def _net(group_id: str, balance_raw: Optional[dict], participant_id: str) -> int:
+    return balances.served_nets(group_id, balance_raw)[0].get(participant_id, 0)
+
+
+def batch_get_raw(keys: Iterable[Key]) -> Dict[Key, dict]:
+    """Raw GroupData items by (GroupId, SK), retrying UnprocessedKeys.
+
+    Raw, because BALANCE#v1 nets are dynamic ``Net_<participantId>`` attributes that a
+    model instance would drop."""
+    return GroupItem.raw_batch_get(keys)

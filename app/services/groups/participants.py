@@ -1,0 +1,183 @@
+"""Participants: the roster, guests, roles and removal.
+
+Every owner add, remove or flip moves the head's OwnerCount in the same TransactWrite, and a
+decrement is conditioned on OwnerCount > 1, so concurrent demotions or removals can never
+leave a group without an owner. A USER participant's role is mirrored on its USERMEMBER
+guard (authorization reads only the guard), so both change together."""
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from app.errors import Conflict, Invalid, group_not_found, participant_changed
+from app.services.core.access import Access
+from app.services.core.clock import new_id, now_iso
+from app.services.core.transactions import Transaction
+from app.services.groups.join_requests import cancel_takeovers_of
+from app.services.groups.membership import (GUEST, OWNER, USER, change_owner_count,
+                                            get_participant, participant_view, require_live_group,
+                                            require_still_owner, roster)
+from models.groups import (Balance, Expense, Group, GroupItem, Participant, RecurringExpense,
+                           Settlement, UserMember, EXPENSE_PREFIX, RECURRING_PREFIX,
+                           SETTLEMENT_PREFIX)
+
+# Rows that can name a participant, with the sort-key prefix that narrows the query to them.
+REFERENCING_ROWS = ((EXPENSE_PREFIX, Expense), (SETTLEMENT_PREFIX, Settlement),
+                    (RECURRING_PREFIX, RecurringExpense))
+# Attribute names that hold a participant id anywhere inside those rows (payments, splits,
+# settlement sides, recurring templates).
+REFERENCE_ATTRIBUTES = frozenset({"ParticipantId", "PayerId", "PayeeId"})
+
+
+def list_participants(access: Access) -> list:
+    return [participant_view(p) for p in roster(access.group_id)]
+
+
+# --- use cases -----------------------------------------------------------------------------
+
+def add_guest(access: Access, *, display_name: str, role: str = "MEMBER") -> dict:
+    """A GUEST participant; its Role is what it will hold once claimed (never OWNER)."""
+    participant_id, now = new_id(), now_iso()
+    guest = Participant(access.group_id, Participant.sort_key(participant_id),
+                        ParticipantId=participant_id, Type=GUEST, DisplayName=display_name,
+                        Role=role, CreatedAt=now, UpdatedAt=now)
+    tx = Transaction()
+    tx.check(Group, *Group.key(access.group_id), condition=Group.Status == "ACTIVE",
+             on_fail=group_not_found())
+    tx.put(guest, condition=Participant.SK.does_not_exist())
+    tx.commit()
+    return participant_view(guest)
+
+
+def update_participant(access: Access, participant_id: str, *, role: Optional[str] = None,
+                       display_name: Optional[str] = None) -> dict:
+    """Change a participant's role and/or a guest's name (OWNER only).
+
+    A guest cannot be made OWNER (it cannot act, so it must not count as the group's owner);
+    a USER's name follows their profile. Role flips to or from OWNER move OwnerCount."""
+    target = get_participant(access.group_id, participant_id)
+    if display_name is not None and target.Type != GUEST:
+        raise Invalid("A user's name follows their profile; only guests are renamed here.",
+                      details={"displayName": ["Only a guest's name can be changed."]})
+    if role == OWNER and target.Type == GUEST:
+        raise Invalid("A guest cannot be an owner until someone claims it.",
+                      details={"role": ["Guests may be MEMBER or VIEWER."]})
+    new_role = role if role is not None and role != target.Role else None
+    if new_role is None and display_name in (None, target.DisplayName):
+        return participant_view(target)
+
+    now = now_iso()
+    row = Participant(access.group_id, target.SK)
+    actions = [Participant.UpdatedAt.set(now)]
+    condition = Participant.Type == target.Type
+    if display_name is not None:
+        actions.append(Participant.DisplayName.set(display_name))
+    tx = Transaction()
+    if new_role is not None:
+        actions.append(Participant.Role.set(new_role))
+        condition &= Participant.Role == target.Role
+        if target.Type == USER:
+            tx.update(UserMember(access.group_id, UserMember.sort_key(target.UserId)),
+                      [UserMember.Role.set(new_role)],
+                      condition=UserMember.ParticipantId == participant_id,
+                      on_fail=participant_changed())
+    tx.update(row, actions, condition=condition, on_fail=participant_changed())
+    delta = (new_role == OWNER) - (target.Role == OWNER) if new_role else 0
+    if delta:
+        change_owner_count(tx, access.group, delta)
+    else:
+        require_live_group(tx, access.group_id)
+    if target.UserId != access.user_id:
+        # A self-change is already guarded by the participant's own Role condition.
+        require_still_owner(tx, access)
+    tx.commit()
+
+    target.Role = new_role or target.Role
+    target.DisplayName = display_name if display_name is not None else target.DisplayName
+    target.UpdatedAt = now
+    return participant_view(target)
+
+
+def remove_participant(access: Access, participant_id: str) -> None:
+    """Remove someone (OWNER only) under the referenced / last-owner rules."""
+    target = get_participant(access.group_id, participant_id)
+    _remove(access, target, actor=None if target.UserId == access.user_id else access)
+
+
+def leave_group(access: Access) -> None:
+    """Remove the caller's own participation under the same rules as a removal."""
+    _remove(access, get_participant(access.group_id, access.participant_id), actor=None)
+
+
+def _remove(access: Access, target: Participant, actor: Optional[Access]) -> None:
+    group_id, participant_id = access.group_id, target.ParticipantId
+    if target.TransferTarget:
+        raise Conflict("This participant is being transferred; let the transfer finish.",
+                       code="TRANSFER_IN_PROGRESS")
+    revision = balance_revision(group_id)
+    if is_referenced(group_id, participant_id):
+        raise Conflict("Expenses, settlements or recurring expenses name this participant; "
+                       "transfer or remove them first.", code="PARTICIPANT_REFERENCED")
+    tx = Transaction()
+    tx.delete(Participant(group_id, target.SK),
+              condition=((Participant.Type == target.Type) & (Participant.Role == target.Role)
+                         & Participant.TransferTarget.does_not_exist()),
+              on_fail=participant_changed())
+    if target.Type == USER:
+        tx.delete(UserMember(group_id, UserMember.sort_key(target.UserId)))
+    if target.Type == USER and target.Role == OWNER:
+        change_owner_count(tx, access.group, -1)
+    else:
+        require_live_group(tx, group_id)
+    # Every money write bumps BalanceRevision, so an expense or settlement naming this
+    # participant that lands after the reference check makes the removal fail, not dangle.
+    tx.check(Balance, *Balance.key(group_id),
+             condition=(Balance.BalanceRevision == revision if revision is not None
+                        else Balance.BalanceRevision.does_not_exist()),
+             on_fail=Conflict("The group's money changed meanwhile; try again.",
+                              code="CONCURRENT_UPDATE"))
+    if actor is not None:
+        require_still_owner(tx, actor)
+    tx.commit()
+    if target.Type == GUEST:
+        cancel_takeovers_of(group_id, participant_id)
+
+
+def balance_revision(group_id: str) -> Optional[int]:
+    return Balance.revision_of(Balance.fetch_raw(group_id))
+
+
+def is_referenced(group_id: str, participant_id: str, *, page_size: Optional[int] = None) -> bool:
+    """True if any expense, settlement or recurring template names the participant.
+
+    One key-condition query per row kind with an EntityType filter (comments share the
+    EXPENSE# prefix); pages whose rows were all filtered out are paged past, not taken as
+    the end."""
+    return any(participant_id in _participant_ids(item)
+               for prefix, kind in REFERENCING_ROWS
+               for item in _raw_rows(group_id, prefix, kind, page_size))
+
+
+def _raw_rows(group_id: str, prefix: str, kind, page_size: Optional[int]) -> Iterator[dict]:
+    for page in GroupItem.raw_pages(group_id, range_key_condition=GroupItem.SK.startswith(prefix),
+                                    filter_condition=GroupItem.EntityType == kind,
+                                    page_size=page_size):
+        yield from page
+
+
+def _participant_ids(raw_item: dict) -> set:
+    """Every participant id inside a raw (DynamoDB-JSON) item, at any depth.
+
+    Walking the raw item rather than model fields keeps the check right whatever shape a
+    payment, split or template takes, as long as it names ids by these attribute names."""
+    found: set = set()
+    stack = list(raw_item.items())
+    while stack:
+        name, value = stack.pop()
+        if "S" in value:
+            if name in REFERENCE_ATTRIBUTES:
+                found.add(value["S"])
+        elif "M" in value:
+            stack.extend(value["M"].items())
+        elif "L" in value:
+            stack.extend((None, element) for element in value["L"])
+    return found

@@ -1,0 +1,195 @@
+"""Expenses: create, read (with the comment thread), list, look up by id, edit.
+
+Every write is one TransactWrite holding the expense row, the BALANCE#v1 delta, the outbox
+event and ConditionChecks on the group head and every referenced participant."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
+from app.services.core import outbox, paging
+from app.services.ledger import balances, expense_input, guards as money_guards
+from app.services.core.access import Access, authorize
+from app.services.core.clock import new_id, now_iso, today
+from app.services.core.transactions import Transaction
+from models.groups import (COMMENT_SEGMENT, Comment, Expense, GroupItem, ItemMap, PaymentMap,
+                           SplitMap)
+
+# Comments returned inline with an expense; longer threads continue via the comments list.
+INLINE_COMMENTS = 100
+
+
+def expense_view(expense: Expense) -> dict:
+    """The API shape of an expense (always the itemised form)."""
+    view = {"expenseId": expense.ExpenseId, "groupId": expense.GroupId,
+            "description": expense.Description, "date": expense.Date,
+            "category": expense.Category, "currency": expense.Currency,
+            "amount": int(expense.Amount),
+            "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
+                         for p in expense.Payments],
+            "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
+                       "splits": [{"participantId": s.ParticipantId, "value": int(s.Value),
+                                   "amount": int(s.Amount)} for s in i.Splits]}
+                      for i in expense.Items],
+            "version": int(expense.Version), "createdBy": expense.CreatedBy,
+            "createdAt": expense.CreatedAt, "updatedAt": expense.UpdatedAt}
+    if expense.RecurringId:
+        view.update(recurringId=expense.RecurringId, recurringSlot=expense.RecurringSlot)
+    return view
+
+
+def _stored_payments(draft: expense_input.Draft) -> list:
+    return [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in draft.payments]
+
+
+def _stored_items(draft: expense_input.Draft) -> list:
+    return [ItemMap(Name=item["name"], Amount=item["amount"], SplitMode=item["splitMode"],
+                    Splits=[SplitMap(ParticipantId=pid, Value=value, Amount=owed)
+                            for pid, value, owed in item["splits"]])
+            for item in draft.items]
+
+
+def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
+    tx = Transaction()
+    money_guards.check_group(tx, access.group)
+    money_guards.check_participants(tx, access.group_id, draft.participant_ids)
+    return tx
+
+
+def create_expense(access: Access, body: Mapping[str, Any], *,
+                   recurring_id: Optional[str] = None,
+                   recurring_slot: Optional[str] = None) -> dict:
+    """Record an expense (version 1) with its balance delta and EXPENSE_ADDED atomically."""
+    draft = expense_input.build({**body, "date": body.get("date") or today()})
+    expense_id, now = new_id(), now_iso()
+    expense = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
+                      ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
+                      Description=draft.description, Category=draft.category,
+                      Date=draft.date, Currency=access.group.Currency, Amount=draft.amount,
+                      Payments=_stored_payments(draft), Items=_stored_items(draft), Version=1,
+                      CreatedBy=access.user_id, UpdatedBy=access.user_id, CreatedAt=now,
+                      UpdatedAt=now, RecurringId=recurring_id, RecurringSlot=recurring_slot)
+    tx = _guarded_transaction(access, draft)
+    tx.put(expense, condition=Expense.SK.does_not_exist(),
+           on_fail=id_collision())
+    balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1)
+    outbox.add_event(tx, "EXPENSE_ADDED", scope_id=access.group_id, resource_id=expense_id,
+                     revision=1, actor_user_id=access.user_id, group_id=access.group_id)
+    money_guards.commit(tx, access.group)
+    return expense_view(expense)
+
+
+def load_expense(group_id: str, expense_id: str) -> Expense:
+    """The expense head (strongly consistent), or NotFound."""
+    try:
+        return Expense.get(group_id, Expense.sort_key(expense_id), consistent_read=True)
+    except (Expense.DoesNotExist, ValueError):
+        raise not_found("Expense") from None
+
+
+def update_expense(access: Access, expense_id: str, version: int,
+                   patch: Mapping[str, Any]) -> dict:
+    """Apply a full or partial edit to the version read; a stale version is VERSION_CONFLICT."""
+    current = load_expense(access.group_id, expense_id)
+    if int(current.Version) != version:
+        raise version_conflict("expense")
+    draft = expense_input.build(expense_input.merge(current, patch))
+    now, new_version = now_iso(), version + 1
+    changes = {"Description": draft.description, "Date": draft.date, "Category": draft.category,
+               "Amount": draft.amount, "Payments": _stored_payments(draft),
+               "Items": _stored_items(draft), "Version": new_version, "UpdatedAt": now,
+               "UpdatedBy": access.user_id,
+               # The seed's "delete-and-recreate" for a new date, in the only safe form: the
+               # SK (which the comments hang off) never changes, and only the GSI key is
+               # recomputed inside this version-guarded update. A delete and a put of the
+               # same key cannot share one transaction, and re-keying the SK would orphan
+               # every comment of the thread.
+               "ExpenseSortKey": Expense.expense_sort_key(draft.date, current.CreatedAt,
+                                                          expense_id)}
+    actions = [getattr(Expense, name).set(value) if value is not None
+               else getattr(Expense, name).remove() for name, value in changes.items()]
+    tx = _guarded_transaction(access, draft)
+    tx.update(Expense(access.group_id, Expense.sort_key(expense_id)), actions,
+              condition=Expense.Version == version, on_fail=version_conflict("expense"))
+    balances.add_to_balance(tx, access.group_id,
+                            balances.deltas(balances.expense_nets(current), draft.nets))
+    outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,
+                     revision=new_version, actor_user_id=access.user_id,
+                     group_id=access.group_id)
+    money_guards.commit(tx, access.group)
+    # The write succeeded on exactly the version read, so the new row is known: no re-read.
+    for name, value in changes.items():
+        setattr(current, name, value)
+    return expense_view(current)
+
+
+def thread_page(group_id: str, expense_id: str, *, limit: int,
+                start_key: Optional[dict] = None):
+    """One Query over ``EXPENSE#<eid>#``: the head first, then comments oldest first."""
+    return GroupItem.query(group_id, GroupItem.SK.startswith(Expense.thread_prefix(expense_id)),
+                           limit=limit, last_evaluated_key=start_key, consistent_read=True)
+
+
+def comments_scope(group_id: str, expense_id: str) -> str:
+    """The cursor scope name of one expense's comment list."""
+    return f"comments:{group_id}:{expense_id}"
+
+
+def comment_view(comment: Comment, expense_id: str) -> dict:
+    """The API shape of a comment."""
+    return {"commentId": comment.CommentId, "expenseId": expense_id,
+            "authorUserId": comment.AuthorUserId,
+            "authorParticipantId": comment.AuthorParticipantId, "body": comment.Body,
+            "mentions": sorted(comment.Mentions or []), "createdAt": comment.CreatedAt,
+            "editedAt": comment.EditedAt}
+
+
+def get_expense(access: Access, expense_id: str, *, comments_cursor_scope: str) -> dict:
+    """The expense and its first comments from one Query; a longer thread gets a cursor.
+
+    ``comments_cursor_scope`` binds that cursor to the comments list of this expense."""
+    rows = thread_page(access.group_id, expense_id, limit=INLINE_COMMENTS + 1)
+    head, comments = None, []
+    for row in rows:
+        if isinstance(row, Expense):
+            head = row
+        elif isinstance(row, Comment):
+            comments.append(comment_view(row, expense_id))
+    if head is None:
+        raise not_found("Expense")
+    view = expense_view(head)
+    next_key = rows.last_evaluated_key
+    view["comments"] = comments
+    more = next_key is not None and COMMENT_SEGMENT in next_key["SK"]["S"]
+    view["commentsNextCursor"] = paging.encode(next_key, comments_cursor_scope) if more else None
+    return view
+
+
+def list_expenses(access: Access, *, date_from: Optional[str], date_to: Optional[str],
+                  limit: Optional[int], cursor: Optional[str], scope: str) -> dict:
+    """Newest first by date then creation, via GroupExpensesIndex; from/to are inclusive."""
+    if date_from and date_to and date_from > date_to:
+        raise Invalid("from must not be after to.", details={"from": ["Must not be after to."]})
+    condition = None
+    # ExpenseSortKey is "<date>#..."; "~" sorts after every character a key continues with,
+    # so "<to>~" bounds the whole of the last day (also legacy "<createdAt>#<id>" keys).
+    if date_from and date_to:
+        condition = Expense.ExpenseSortKey.between(date_from, date_to + "~")
+    elif date_from:
+        condition = Expense.ExpenseSortKey >= date_from
+    elif date_to:
+        condition = Expense.ExpenseSortKey < date_to + "~"
+    rows = Expense.listing(access.group_id, condition, limit=paging.clamp_limit(limit),
+                           last_evaluated_key=paging.decode(cursor, scope))
+    return paging.page_of(rows, scope, expense_view).as_dict()
+
+
+def locate_for(user_id: str, expense_id: str) -> Access:
+    """The caller's access to the group holding an expense; 404 if absent or not a member."""
+    found = Expense.locate(expense_id)
+    if found is None:
+        raise not_found("Expense")
+    try:
+        return authorize(user_id, found[0])
+    except NotFound:
+        raise not_found("Expense") from None

@@ -1,0 +1,1 @@
+"""notifications: the outbox's consumer side (stream worker, history, devices, preferences)."""

@@ -1,0 +1,1 @@
+"""recurring: templates and the hourly tick that materialises their occurrences."""

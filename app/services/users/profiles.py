@@ -1,0 +1,128 @@
+"""Profiles, linked identities and the admin user list."""
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+from pynamodb.exceptions import PutError, UpdateError
+
+from app.errors import Conflict, Invalid, NotFound
+from app.services.core import paging
+from app.services.core.clock import now_iso
+from app.services.users.provisioning import is_test_email
+from models.groups import Participant
+from models.identities import COGNITO, LOCAL, Identity
+from models.users import Profile
+
+log = logging.getLogger(__name__)
+
+
+def profile_view(profile: Profile, test_domain: str) -> dict:
+    return {
+        "userId": profile.UserId,
+        "email": profile.Email,
+        "displayName": profile.DisplayName,
+        "handle": profile.Handle,
+        "discoverable": bool(profile.Discoverable),
+        "defaultCurrency": profile.DefaultCurrency,
+        "createdAt": profile.CreatedAt,
+        # Rows written before the flag existed are recognised from the e-mail.
+        "isTestAccount": bool(profile.IsTestAccount) or is_test_email(profile.Email, test_domain),
+    }
+
+
+def get_profile(user_id: str) -> Profile:
+    try:
+        return Profile.get(*Profile.key(user_id))
+    except (Profile.DoesNotExist, ValueError):
+        raise NotFound("No profile for this account.") from None
+
+
+def update_profile(user_id: str, *, display_name: Optional[str] = None,
+                   default_currency: Optional[str] = None) -> Profile:
+    """Change the profile; a rename is then mirrored onto the caller's USER participants."""
+    profile = get_profile(user_id)
+    actions = [Profile.UpdatedAt.set(now_iso())]
+    if display_name is not None:
+        actions.append(Profile.DisplayName.set(display_name))
+    if default_currency is not None:
+        actions.append(Profile.DefaultCurrency.set(default_currency))
+    try:
+        profile.update(actions=actions, condition=Profile.UserId.exists())
+    except UpdateError as error:
+        if error.cause_response_code == "ConditionalCheckFailedException":
+            raise NotFound("No profile for this account.") from None
+        raise
+    if display_name is not None:
+        sync_participant_names(user_id, display_name)
+    return profile
+
+
+def sync_participant_names(user_id: str, display_name: str) -> int:
+    """Best effort: rewrite DisplayName on every USER participant row of this user.
+
+    The profile is the source of truth and is already saved; each write is idempotent and
+    conditioned on the row still existing, so a removed participant is never resurrected."""
+    synced = 0
+    try:
+        for membership in Participant.memberships(user_id):
+            row = Participant(membership.GroupId, membership.SK)
+            try:
+                row.update(actions=[Participant.DisplayName.set(display_name)],
+                           condition=Participant.SK.exists())
+                synced += 1
+            except UpdateError as error:
+                if error.cause_response_code != "ConditionalCheckFailedException":
+                    raise
+    except Exception:  # noqa: BLE001 — a failed fan-out must never fail the rename
+        log.exception("users.participant_name_sync_failed", extra={"user_id": user_id})
+    return synced
+
+
+SIGN_IN_PROVIDERS = (COGNITO, LOCAL)
+
+
+def identity_view(row: Identity) -> dict:
+    return {"provider": row.Provider, "subject": row.Subject, "createdAt": row.CreatedAt,
+            "verified": row.Verified is not False}
+
+
+def list_identities(user_id: str) -> list:
+    return [identity_view(i) for i in Identity.for_user(user_id)]
+
+
+def link_identity(user_id: str, provider: str, subject: str) -> dict:
+    """Link (provider, subject) to this user, unverified; linked to anyone else -> 409.
+
+    Nothing proves the caller owns the identity, so the row is marked unverified: it never
+    grants sign-in, and the identity's real owner signing in replaces it. Request-time
+    identities (cognito, local) are created only by signing in."""
+    if provider in SIGN_IN_PROVIDERS:
+        raise Invalid(f"{provider} identities are linked by signing in, not by this route.",
+                      details={"provider": [f"{provider} cannot be linked by hand."]})
+    key = Identity.key(provider, subject)
+    row = Identity(key, UserId=user_id, Provider=provider.lower(), Subject=subject,
+                   CreatedAt=now_iso(), Verified=False)
+    try:
+        row.save(condition=Identity.IdentityKey.does_not_exist())
+    except PutError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise
+        existing = Identity.get(key, consistent_read=True)
+        if existing.UserId != user_id:
+            raise Conflict("That identity is linked to another account.",
+                           code="IDENTITY_LINKED") from None
+        row = existing
+    return identity_view(row)
+
+
+def list_users(*, include_test_accounts: bool, limit: Optional[int], cursor: Optional[str],
+               test_domain: str, scope: str) -> paging.Page:
+    """Admin list of profiles; test accounts hidden unless asked for."""
+    condition = None if include_test_accounts else Profile.IsTestAccount.does_not_exist()
+    rows = Profile.scan(condition, limit=paging.clamp_limit(limit),
+                        last_evaluated_key=paging.decode(cursor, scope))
+    page = paging.page_of(rows, scope, lambda p: profile_view(p, test_domain))
+    if not include_test_accounts:
+        page.items = [p for p in page.items if not p["isTestAccount"]]
+    return page

@@ -1,0 +1,128 @@
+"""The layout holds: no import cycles, layers import one way, areas meet only through core."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("app", "models")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict:
+    return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path) -> set:
+    """Every project module this file imports, at module level or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found.update(name for name in names if name in MODULES)
+    return found
+
+
+GRAPH = {name: _imports(path) for name, path in MODULES.items()}
+
+
+def _cycle() -> list:
+    """One import cycle among project modules (package __init__ re-exports included), or []."""
+    state: dict = {}
+    stack: list = []
+
+    def visit(node: str) -> list:
+        state[node] = "open"
+        stack.append(node)
+        for dep in sorted(GRAPH[node]):
+            if dep == node or node.startswith(dep + "."):
+                continue  # a module importing its own package is not a cycle of ours
+            if state.get(dep) == "open":
+                return stack[stack.index(dep):] + [dep]
+            if dep not in state:
+                cycle = visit(dep)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[node] = "done"
+        return []
+
+    for name in sorted(GRAPH):
+        if name not in state:
+            cycle = visit(name)
+            if cycle:
+                return cycle
+    return []
+
+
+def test_project_modules_import_without_cycles():
+    assert _cycle() == []
+
+
+def test_the_cycle_detector_finds_a_planted_cycle(monkeypatch):
+    monkeypatch.setitem(GRAPH, "app.services.core.clock",
+                        GRAPH["app.services.core.clock"] | {"app.services.core.paging"})
+    monkeypatch.setitem(GRAPH, "app.services.core.paging",
+                        GRAPH["app.services.core.paging"] | {"app.services.core.clock"})
+    assert _cycle()
+
+
+def _third_party(path: Path) -> set:
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+SERVICES = {n: p for n, p in MODULES.items() if n.startswith("app.services.")}
+
+
+@pytest.mark.parametrize("name", sorted(SERVICES))
+def test_services_never_import_flask_or_the_http_layer(name):
+    assert not _third_party(SERVICES[name]) & {"flask", "flask_smorest", "marshmallow", "werkzeug"}
+    assert not {m for m in GRAPH[name] if m.startswith(("app.api", "app.schemas", "app.handlers",
+                                                         "app.factory"))}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.schemas")))
+def test_schemas_import_no_services(name):
+    assert not {m for m in GRAPH[name] if m.startswith("app.services")}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("models")))
+def test_models_import_nothing_from_the_app(name):
+    assert not {m for m in GRAPH[name] if m.startswith("app")}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in SERVICES if n.startswith("app.services.core")))
+def test_core_uses_no_area(name):
+    assert {m for m in GRAPH[name] if m.startswith("app.services.")} <= {
+        m for m in MODULES if m.startswith("app.services.core")}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.handlers")))
+def test_handlers_touch_no_models(name):
+    assert not {m for m in GRAPH[name] if m.startswith("models")}
+
+
+def test_services_never_reach_into_pynamodb_private_connections():
+    offenders = [n for n, p in SERVICES.items() if "_get_connection(" in p.read_text()]
+    assert offenders == []
