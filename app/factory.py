@@ -81,13 +81,25 @@ def _lambda_request_id() -> Optional[str]:
     return (event.get("requestContext") or {}).get("requestId")
 
 
+_PREFLIGHT_HEADERS = {
+    "Access-Control-Allow-Methods": "GET,POST,PUT,PATCH,DELETE,OPTIONS",
+    "Access-Control-Allow-Headers": "Authorization,Content-Type,Idempotency-Key",
+    "Access-Control-Max-Age": "600",
+}
+
+
 def _cors(response):
-    """API Gateway answers preflights; real responses need the header from the app."""
+    """Echo the Origin when it is allow-listed; API Gateway forwards preflights here too.
+
+    Never '*' and never Allow-Credentials: tokens travel in the Authorization header.
+    """
     from flask import current_app
     origin = request.headers.get("Origin")
     if origin and origin in current_app.extensions["tailspend"].settings.cors_allow_origins:
         response.headers["Access-Control-Allow-Origin"] = origin
         response.headers.add("Vary", "Origin")
+        if request.method == "OPTIONS" and request.headers.get("Access-Control-Request-Method"):
+            response.headers.update(_PREFLIGHT_HEADERS)
     return response
 
 

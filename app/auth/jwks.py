@@ -5,6 +5,7 @@ import json
 import threading
 import time
 import urllib.request
+import weakref
 from typing import Callable, Optional
 
 import jwt
@@ -19,6 +20,12 @@ def http_fetch(url: str, timeout: float = 3.0) -> Fetch:
     return fetch
 
 
+def clear_all() -> None:
+    """Empty every live cache (after a SnapStart restore the snapshot's keys may be stale)."""
+    for cache in list(_instances):
+        cache.clear()
+
+
 class JwksCache:
     """Key lookup by kid; an unknown kid triggers at most one refetch per ``min_refresh`` seconds."""
 
@@ -29,6 +36,13 @@ class JwksCache:
         self._keys: Optional[dict] = None
         self._fetched_at = float("-inf")
         self._lock = threading.Lock()
+        _instances.add(self)
+
+    def clear(self) -> None:
+        """Forget the keys: the next lookup fetches them again."""
+        with self._lock:
+            self._keys = None
+            self._fetched_at = float("-inf")
 
     def _load(self) -> None:
         keyset = jwt.PyJWKSet.from_dict(self._fetch())
@@ -45,3 +59,6 @@ class JwksCache:
                 self._load()
                 key = self._keys.get(kid)
             return key
+
+
+_instances: "weakref.WeakSet[JwksCache]" = weakref.WeakSet()

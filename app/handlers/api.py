@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import awsgi
 
-from app import create_app
+from app import create_app, snapstart
 
 app = create_app()
+snapstart.register()  # no-op unless the Lambda runtime offers SnapStart hooks
 
 
 def lambda_handler(event, context):

@@ -4,12 +4,13 @@ from __future__ import annotations
 import pytest
 
 import models
-from app.local.template_tables import load_table_specs, ttl_attributes
+from app.local.template_tables import load_table_specs, load_template, ttl_attributes
 from models.base import physical_name
 
 STAGE = "agree"
 SPECS = load_table_specs(STAGE)
 MODELS = models.registered_tables()
+TEMPLATE = load_template()
 
 
 def _keys(key_schema) -> dict:
@@ -84,3 +85,38 @@ def test_only_the_notifications_table_streams():
     streaming = {t for t, spec in SPECS.items() if spec.get("StreamSpecification")}
     assert streaming == {"notifications"}
     assert SPECS["notifications"]["StreamSpecification"]["StreamViewType"] == "NEW_IMAGE"
+
+
+def _table_logical_ids() -> dict:
+    """Short table name -> the table's logical id in the template."""
+    return {resource["Properties"]["TableName"]["Fn::Sub"].removeprefix("tailspend-${Stage}-"): logical_id
+            for logical_id, resource in TEMPLATE["Resources"].items()
+            if resource["Type"] == "AWS::DynamoDB::Table"}
+
+
+def _throttle_metrics(logical_id: str) -> dict:
+    """Metric name -> the metric-math ids that sum into a throttle alarm of this table."""
+    found = {}
+    for alarm in TEMPLATE["Resources"].values():
+        if alarm["Type"] != "AWS::CloudWatch::Alarm" or "Metrics" not in alarm["Properties"]:
+            continue
+        queries = alarm["Properties"]["Metrics"]
+        (total,) = [q for q in queries if q.get("ReturnData")]
+        for query in queries:
+            metric = query.get("MetricStat", {}).get("Metric", {})
+            tables = [d["Value"] for d in metric.get("Dimensions", []) if d["Name"] == "TableName"]
+            if tables == [{"Ref": logical_id}] and query["Id"] in total["Expression"]:
+                found.setdefault(metric["MetricName"], []).append(
+                    (alarm["Properties"]["AlarmActions"], alarm["Properties"]["Threshold"]))
+    return found
+
+
+@pytest.mark.parametrize("table", sorted(MODELS))
+def test_every_model_table_has_read_and_write_throttle_alarms(table):
+    metrics = _throttle_metrics(_table_logical_ids()[table])
+
+    assert {"ReadThrottleEvents", "WriteThrottleEvents"} <= set(metrics)
+    for name in ("ReadThrottleEvents", "WriteThrottleEvents"):
+        for actions, threshold in metrics[name]:
+            assert actions == [{"Ref": "AlarmTopic"}], name
+            assert threshold == 0, name

@@ -3,15 +3,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import boto3
 import pytest
 from moto import mock_aws
 
+from app import create_app
+from app.config import Settings
 from app.local.template_tables import (
     TEMPLATE_PATH,
     create_tables,
@@ -313,3 +318,288 @@ def test_canned_events_are_valid_json():
     assert len(files) >= 12
     for path in files:
         assert isinstance(json.loads(path.read_text()), dict), path.name
+
+
+# ---------------------------------------------------------------- hardening: alarms
+
+
+def test_every_alarm_notifies_the_one_alarm_topic():
+    alarms = _resources("AWS::CloudWatch::Alarm")
+    (topic,) = _resources("AWS::SNS::Topic")
+
+    assert len(alarms) >= 5 + len(TABLES) + 3
+    assert {name: a["Properties"].get("AlarmActions") for name, a in alarms.items()} == dict.fromkeys(
+        alarms, [{"Ref": topic}])
+
+
+def test_alarm_email_subscription_exists_only_when_an_address_is_given():
+    template = load_template()
+    email = template["Parameters"]["AlarmEmail"]
+    (subscription,) = _resources("AWS::SNS::Subscription").values()
+
+    assert email["Default"] == ""
+    assert template["Conditions"][subscription["Condition"]] == {
+        "Fn::Not": [{"Fn::Equals": [{"Ref": "AlarmEmail"}, ""]}]}
+    assert subscription["Properties"] == {"TopicArn": {"Ref": "AlarmTopic"}, "Protocol": "email",
+                                          "Endpoint": {"Ref": "AlarmEmail"}}
+
+
+# scheduled function -> its on-failure queue
+SCHEDULED_FAILURE_QUEUES = {
+    "HourlyTickFunction": "HourlyTickFailuresQueue",
+    "MaintenanceFunction": "MaintenanceFailuresQueue",
+}
+
+
+@pytest.mark.parametrize("function,queue", sorted(SCHEDULED_FAILURE_QUEUES.items()))
+def test_scheduled_function_sends_failed_runs_to_its_own_queue(function, queue):
+    props = _resources("AWS::Serverless::Function")[function]["Properties"]
+    queues = _resources("AWS::SQS::Queue")
+
+    assert [e["Type"] for e in props["Events"].values()] == ["Schedule"]
+    invoke = props["EventInvokeConfig"]
+    assert invoke["DestinationConfig"]["OnFailure"] == {
+        "Type": "SQS", "Destination": {"Fn::GetAtt": [queue, "Arn"]}}
+    assert 0 <= invoke["MaximumRetryAttempts"] <= 2
+    assert 60 <= invoke["MaximumEventAgeInSeconds"] <= 6 * 3600
+    assert queues[queue]["Properties"]["SqsManagedSseEnabled"] is True
+    assert queues[queue]["Properties"]["MessageRetentionPeriod"] == 1209600
+
+
+def test_scheduled_functions_are_exactly_the_ones_with_failure_queues():
+    functions = _resources("AWS::Serverless::Function")
+    scheduled = {name for name, f in functions.items()
+                 if any(e["Type"] == "Schedule" for e in f["Properties"].get("Events", {}).values())}
+
+    assert scheduled == set(SCHEDULED_FAILURE_QUEUES)
+
+
+def test_every_queue_has_a_depth_alarm():
+    depth_alarms = {
+        a["Properties"]["Dimensions"][0]["Value"]["Fn::GetAtt"][0]: a["Properties"]
+        for a in _resources("AWS::CloudWatch::Alarm").values()
+        if a["Properties"].get("MetricName") == "ApproximateNumberOfMessagesVisible"
+    }
+
+    assert set(depth_alarms) == set(_resources("AWS::SQS::Queue")) >= set(SCHEDULED_FAILURE_QUEUES.values())
+    for queue, alarm in depth_alarms.items():
+        assert alarm["Namespace"] == "AWS/SQS", queue
+        assert alarm["Dimensions"][0]["Name"] == "QueueName", queue
+        assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (0, "GreaterThanThreshold"), queue
+
+
+# ---------------------------------------------------------------- hardening: IAM
+
+_CRUD, _READ = "DynamoDBCrudPolicy", "DynamoDBReadPolicy"
+# function -> {(policy template, table)}: the least each one needs, nothing more
+FUNCTION_TABLE_POLICIES = {
+    "ApiFunction": {(_CRUD, t) for t in ("UsersTable", "IdentitiesTable", "GroupsTable",
+                                         "DeveloperTokensTable", "PeopleTable",
+                                         "NotificationsTable", "RateLimitsTable")},
+    "ProvisioningFunction": {(_CRUD, "UsersTable"), (_CRUD, "IdentitiesTable")},
+    "HourlyTickFunction": {(_CRUD, "GroupsTable"), (_CRUD, "NotificationsTable")},
+    "NotificationWorkerFunction": {(_CRUD, "NotificationsTable"), (_READ, "UsersTable"),
+                                   (_READ, "GroupsTable")},
+    # sweeps: resumed group deletes, outbox re-dispatch, invitation expiry, resumed account deletes
+    "MaintenanceFunction": {(_CRUD, t) for t in ("GroupsTable", "NotificationsTable", "PeopleTable",
+                                                 "UsersTable", "DeveloperTokensTable",
+                                                 "IdentitiesTable")},
+}
+
+
+@pytest.mark.parametrize("function", sorted(FUNCTION_TABLE_POLICIES))
+def test_function_table_access_is_per_table_policy_templates(function):
+    policies = _resources("AWS::Serverless::Function")[function]["Properties"]["Policies"]
+    table_policies = {(kind, body["TableName"]["Ref"]) for policy in policies
+                      for kind, body in policy.items() if kind.startswith("DynamoDB")}
+
+    assert table_policies == FUNCTION_TABLE_POLICIES[function]
+    assert all(isinstance(p, dict) for p in policies), "no managed or inline wildcard policies"
+
+
+# ---------------------------------------------------------------- hardening: CORS
+
+
+def _origin_pattern():
+    return re.compile(load_template()["Parameters"]["CorsAllowOrigins"]["AllowedPattern"])
+
+
+@pytest.mark.parametrize("origin,allowed", [
+    ("https://app.tailspend.example", True),
+    ("http://localhost:5173", True),
+    ("*", False),
+    ("https://*.tailspend.example", False),
+    ("https://app.tailspend.example/path", False),
+    ("app.tailspend.example", False),
+    ("SET-ME-to-the-https-web-origins", False),
+    ("", False),
+])
+def test_cors_origin_pattern(origin, allowed):
+    assert bool(_origin_pattern().fullmatch(origin)) is allowed
+
+
+def test_cors_origins_are_a_list_reaching_the_app_joined():
+    template = load_template()
+    parameter = template["Parameters"]["CorsAllowOrigins"]
+    api = template["Resources"]["ApiFunction"]["Properties"]
+
+    assert parameter["Type"] == "CommaDelimitedList"
+    assert "CorsAllowOrigin" not in template["Parameters"]
+    assert api["Environment"]["Variables"]["CORS_ALLOW_ORIGIN"] == {
+        "Fn::Join": [",", {"Ref": "CorsAllowOrigins"}]}
+
+
+def test_preflights_reach_the_app_without_the_authorizer():
+    api = _resources("AWS::Serverless::Api")["RestApi"]["Properties"]
+    events = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"]["Events"]
+
+    assert "Cors" not in api  # a gateway mock could only name one static origin
+    (preflight,) = [e["Properties"] for e in events.values() if e["Properties"]["Method"] == "OPTIONS"]
+    assert preflight["Path"] == "/{proxy+}"
+    assert "Auth" not in preflight
+    for name, response in api["GatewayResponses"].items():
+        assert response["ResponseParameters"]["Headers"]["Access-Control-Allow-Origin"] == {
+            "Fn::Sub": ["'${Origin}'", {"Origin": {"Fn::Select": [0, {"Ref": "CorsAllowOrigins"}]}}]}, name
+
+
+def test_prod_samconfig_sets_a_placeholder_origin_the_template_rejects():
+    config = tomllib.loads((REPO / "samconfig.toml").read_text())
+    overrides = dict(item.split("=", 1) for item in
+                     shlex.split(config["prod"]["deploy"]["parameters"]["parameter_overrides"]))
+
+    assert overrides["Stage"] == "prod"
+    origins = overrides["CorsAllowOrigins"].split(",")
+    assert not any("localhost" in origin for origin in origins)
+    # Unset, the deploy fails at the parameter check instead of shipping a wrong origin.
+    assert not any(_origin_pattern().fullmatch(origin) for origin in origins)
+
+
+PRIMARY, SECOND, STRANGER = "https://app.tailspend.example", "https://admin.tailspend.example", "https://evil.example"
+
+
+@pytest.fixture(scope="module")
+def cors_client(tmp_path_factory):
+    """The app configured as the template configures it: CORS_ALLOW_ORIGIN = join(list)."""
+    join = load_template()["Resources"]["ApiFunction"]["Properties"]["Environment"]["Variables"][
+        "CORS_ALLOW_ORIGIN"]["Fn::Join"][0]
+    env = {"CORS_ALLOW_ORIGIN": join.join([PRIMARY, SECOND, "*"]), "TAILSPEND_STAGE": "test",
+           "TAILSPEND_LOCAL": "1", "TAILSPEND_DATA_DIR": str(tmp_path_factory.mktemp("cors"))}
+    return create_app(Settings.from_env(env, cursor_secret=b"cors-test")).test_client()
+
+
+@pytest.mark.parametrize("origin", [PRIMARY, SECOND])
+def test_app_echoes_each_listed_origin(cors_client, origin):
+    reply = cors_client.get("/health", headers={"Origin": origin})
+
+    assert reply.headers["Access-Control-Allow-Origin"] == origin
+    assert "Origin" in reply.headers.get_all("Vary")
+    assert "Access-Control-Allow-Credentials" not in reply.headers
+
+
+@pytest.mark.parametrize("origin", [STRANGER, "*", "null"])
+def test_app_never_allows_an_unlisted_origin_or_a_wildcard(cors_client, origin):
+    reply = cors_client.get("/health", headers={"Origin": origin})
+
+    assert "Access-Control-Allow-Origin" not in reply.headers
+
+
+@pytest.mark.parametrize("origin", [PRIMARY, SECOND])
+def test_app_answers_the_preflight_of_a_listed_origin(cors_client, origin):
+    reply = cors_client.options("/users/me", headers={
+        "Origin": origin, "Access-Control-Request-Method": "PATCH",
+        "Access-Control-Request-Headers": "authorization,content-type"})
+
+    assert reply.status_code in (200, 204)
+    assert reply.headers["Access-Control-Allow-Origin"] == origin
+    assert "PATCH" in reply.headers["Access-Control-Allow-Methods"].split(",")
+    assert {"authorization", "content-type", "idempotency-key"} <= {
+        h.lower() for h in reply.headers["Access-Control-Allow-Headers"].split(",")}
+    assert reply.headers["Access-Control-Max-Age"] == "600"
+
+
+def test_app_preflight_of_an_unlisted_origin_gets_no_cors_headers(cors_client):
+    reply = cors_client.options("/users/me", headers={
+        "Origin": STRANGER, "Access-Control-Request-Method": "DELETE"})
+
+    assert not [h for h in reply.headers.keys() if h.lower().startswith("access-control-")]
+
+
+# ---------------------------------------------------------------- hardening: Cognito tier, SnapStart
+
+
+def test_user_pool_tier_is_a_parameter_defaulting_to_lite():
+    template = load_template()
+    tier = template["Parameters"]["UserPoolTier"]
+
+    assert tier["Default"] == "LITE"
+    assert tier["AllowedValues"] == ["LITE", "ESSENTIALS", "PLUS"]
+    assert "$116k" in tier["Description"]  # why not Essentials, where the deployer looks
+    assert template["Resources"]["UserPool"]["Properties"]["UserPoolTier"] == {"Ref": "UserPoolTier"}
+
+
+def test_snapstart_is_a_parameter_off_by_default_applied_to_published_versions():
+    template = load_template()
+    api = template["Resources"]["ApiFunction"]["Properties"]
+
+    assert template["Parameters"]["EnableSnapStart"]["Default"] == "false"
+    assert template["Conditions"]["SnapStartEnabled"] == {"Fn::Equals": [{"Ref": "EnableSnapStart"}, "true"]}
+    assert api["AutoPublishAlias"] == "live"
+    assert api["SnapStart"] == {"Fn::If": ["SnapStartEnabled", {"ApplyOn": "PublishedVersions"},
+                                           {"ApplyOn": "None"}]}
+    # SnapStart needs a supported runtime: python3.12 on arm64 is one.
+    globals_ = template["Globals"]["Function"]
+    assert (globals_["Runtime"], globals_["Architectures"]) == ("python3.12", ["arm64"])
+    assert "Runtime" not in api and "Architectures" not in api
+
+
+_TRANSLATE = """
+import json, sys
+from samcli.yamlhelper import yaml_parse
+from samtranslator.parser import parser
+from samtranslator.translator.translator import Translator
+template = yaml_parse(open(sys.argv[1]).read())
+for resource in template["Resources"].values():
+    if resource["Type"] == "AWS::Serverless::Function":
+        resource["Properties"]["CodeUri"] = "s3://bucket/key"
+managed = {"AWSLambdaBasicExecutionRole":
+           "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
+           "AWSXrayWriteOnlyAccess": "arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess"}
+out = Translator(managed_policy_map=None, sam_parser=parser.Parser(), plugins=[]).translate(
+    sam_template=template, parameter_values={}, get_managed_policy_map=lambda: managed)
+print(json.dumps(out, default=str))
+"""
+
+
+@pytest.fixture(scope="module")
+def translated() -> dict:
+    """The CloudFormation SAM produces from template.yaml (translator of the SAM venv, offline)."""
+    python = Path(_sam()).parent / "python"
+    result = _run([str(python), "-c", _TRANSLATE, str(TEMPLATE_PATH)])
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_every_api_route_invokes_the_published_alias(translated):
+    paths = translated["Resources"]["RestApi"]["Properties"]["Body"]["paths"]
+    uris = {(path, method): spec["x-amazon-apigateway-integration"]["uri"]["Fn::Sub"]
+            for path, methods in paths.items() for method, spec in methods.items()}
+
+    assert ("/{proxy+}", "options") in uris and ("/{proxy+}", "x-amazon-apigateway-any-method") in uris
+    for route, uri in uris.items():
+        assert "${ApiFunctionAliaslive}" in uri, route
+
+
+def test_translated_snapstart_and_failure_destinations(translated):
+    resources = translated["Resources"]
+    invoke_configs = {r["Properties"]["FunctionName"]["Ref"]: r["Properties"]
+                      for r in resources.values() if r["Type"] == "AWS::Lambda::EventInvokeConfig"}
+
+    assert resources["ApiFunction"]["Properties"]["SnapStart"]["Fn::If"][0] == "SnapStartEnabled"
+    assert resources["ApiFunctionAliaslive"]["Type"] == "AWS::Lambda::Alias"
+    assert {fn: c["DestinationConfig"]["OnFailure"]["Destination"]["Fn::GetAtt"][0]
+            for fn, c in invoke_configs.items()} == SCHEDULED_FAILURE_QUEUES
+    for function, queue in SCHEDULED_FAILURE_QUEUES.items():
+        statements = [s for p in resources[f"{function}Role"]["Properties"]["Policies"]
+                      for s in p["PolicyDocument"]["Statement"]]
+        assert any(s["Action"] == "sqs:SendMessage" and queue in json.dumps(s["Resource"])
+                   for s in statements), function
