@@ -21,8 +21,11 @@ $(SAM_VENV)/.installed: requirements-sam.txt
 	$(SAM_VENV)/bin/python -m pip install --quiet -r requirements-sam.txt
 	touch $@
 
+# make dev PORT=3001 DB_PORT=8001: another API / embedded DynamoDB port (defaults 3000 / 8000).
+PORT ?= 3000
+DB_PORT ?= 8000
 dev: $(VENV)/.installed
-	$(PY) -m app serve
+	$(PY) -m app serve --port $(PORT) --db-port $(DB_PORT)
 
 test: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(PY) -m pytest -n 2

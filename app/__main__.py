@@ -43,21 +43,19 @@ def main(argv=None) -> int:
     return {"serve": serve, "db": db_only, "token": token, "tick": tick}[args.command](args)
 
 
-def _start_db(args, *, reuse_running: bool, host: str = "127.0.0.1"):
-    """Use DYNAMODB_ENDPOINT, or a running local endpoint, or start the embedded one."""
+def _start_db(args, *, host: str = "127.0.0.1", port=None):
+    """Use DYNAMODB_ENDPOINT, or start the embedded endpoint on this data dir."""
     from app.local.dynamodb import EmbeddedDynamoDB
 
     external = os.environ.get("DYNAMODB_ENDPOINT")
     if external:
         return external, None
-    local = f"http://127.0.0.1:{args.db_port}"
-    if reuse_running and _answers(local):
-        return local, None
-    server = EmbeddedDynamoDB(host=host, port=args.db_port if not reuse_running else 0,
-                              stage=args.stage,
+    server = EmbeddedDynamoDB(host=host, port=args.db_port if port is None else port, stage=args.stage,
                               data_dir=args.data_dir,
                               snapshot_seconds=float(os.environ.get("TAILSPEND_SNAPSHOT_SECONDS",
-                                                                    "10"))).start()
+                                                                    "10")),
+                              compact_bytes=int(os.environ.get("TAILSPEND_COMPACT_BYTES",
+                                                               str(4 << 20)))).start()
     os.environ["DYNAMODB_ENDPOINT"] = server.endpoint
     return server.endpoint, server
 
@@ -72,42 +70,92 @@ def _answers(url: str) -> bool:
     return True
 
 
+class Refused(Exception):
+    """A one-shot command that must not guess which database to write to."""
+
+
+def _running_server(args):
+    """The live server recorded for this data dir, or None when none runs and none could.
+
+    Refuses when the data dir's server is not running but something answers on --db-port:
+    that endpoint serves some other data dir, and a token minted there (signed with this data
+    dir's key) or a tick run there would land in the wrong database."""
+    from app.local import server_info
+
+    if os.environ.get("DYNAMODB_ENDPOINT"):
+        return None
+    info = server_info.read(args.data_dir)
+    if info and server_info.alive(info):
+        return info
+    elsewhere = f"http://127.0.0.1:{args.db_port}"
+    if args.db_port and _answers(elsewhere):
+        recorded = (f"the server recorded in {args.data_dir}/server.json (pid {info['pid']}) "
+                    "is not running" if info else f"no server is running on {args.data_dir}")
+        raise Refused(f"{recorded}, but {elsewhere} answers: it serves another data dir. "
+                      "Pass that server's --data-dir, or stop it.")
+    return None
+
+
 def _wait_for_signal(cleanup) -> None:
+    """Block until SIGINT/SIGTERM, clean up, then leave at once.
+
+    os._exit: after the data is saved nothing is left to do, and a normal interpreter exit
+    waited on whatever request threads were still busy and on freeing the whole heap. A second
+    signal during cleanup ends the process too (the journal already holds every write)."""
     done = threading.Event()
 
     def stop(signum, frame):  # noqa: ARG001
+        if done.is_set():
+            os._exit(1)
         done.set()
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    done.wait()
-    cleanup()
+    while not done.wait(1.0):  # a timed wait keeps the main thread responsive to signals
+        pass
+    code = 0
+    try:
+        cleanup()
+    except BaseException:  # noqa: BLE001 — report, but still exit
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def serve(args) -> int:
     from werkzeug.serving import make_server
 
     from app import create_app
+    from app.local import server_info
     from app.local.triggers import Scheduler, run_hourly_tick, run_maintenance
 
-    endpoint, db = _start_db(args, reuse_running=False)
+    endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
     app = create_app()
     http = make_server(args.host, args.port, app, threaded=True)
+    port = http.server_port
     scheduler = Scheduler()
     scheduler.every(3600, run_hourly_tick, "hourly-tick")
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
     threading.Thread(target=http.serve_forever, daemon=True).start()
-    print(f"TailSpend API on http://{args.host}:{args.port} (DynamoDB {endpoint}, data in "
-          f"{args.data_dir}). Mint a token: curl -s -X POST http://{args.host}:{args.port}"
+    server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
+                      db_port=db.port if db else None)
+    print(f"TailSpend API on http://{args.host}:{port} (DynamoDB {endpoint}, data in "
+          f"{args.data_dir}). Mint a token: curl -s -X POST http://{args.host}:{port}"
           f"/dev/tokens -H 'Content-Type: application/json' -d '{{\"email\":\"you@example.com\"}}'",
           flush=True)
 
     def cleanup() -> None:
         scheduler.stop()
         http.shutdown()
+        http.server_close()
         if db:
             db.stop()
+        server_info.remove(args.data_dir, os.getpid())
         print("Stopped; data saved.", flush=True)
 
     _wait_for_signal(cleanup)
@@ -115,37 +163,85 @@ def serve(args) -> int:
 
 
 def db_only(args) -> int:
-    endpoint, db = _start_db(args, reuse_running=False, host=args.host)
+    from app.local import server_info
+
+    endpoint, db = _start_db(args, host=args.host)
+    if db:
+        server_info.write(args.data_dir, pid=os.getpid(), host=args.host, db_port=db.port)
     print(f"Embedded DynamoDB on {endpoint} (data in {args.data_dir})", flush=True)
-    _wait_for_signal(lambda: db and db.stop())
+
+    def cleanup() -> None:
+        if db:
+            db.stop()
+            server_info.remove(args.data_dir, os.getpid())
+        print("Stopped; data saved.", flush=True)
+
+    _wait_for_signal(cleanup)
     return 0
 
 
 def token(args) -> int:
-    from app.auth.local_issuer import LocalIssuer
-    from app.config import Settings
-    from app.services.users.local_auth import mint_token
-    import models
-
-    endpoint, db = _start_db(args, reuse_running=True)
-    settings = Settings.from_env(dynamodb_endpoint=endpoint)
-    models.configure(stage=settings.stage, region=settings.region, host=endpoint)
     try:
-        issued = mint_token(LocalIssuer(settings.data_dir, settings.issuer, settings.client_id),
-                            email=args.email, display_name=args.name, admin=args.admin,
-                            test_domain=settings.test_account_domain)
-    finally:
-        if db:
-            db.stop()
+        running = _running_server(args)
+    except Refused as refusal:
+        print(f"token: {refusal}", file=sys.stderr)
+        return 2
+    if running and running.get("apiPort"):
+        issued = _token_from_server(running, args)
+    else:
+        issued = _token_offline(running, args)
     print(issued["accessToken"])
     print(f"userId {issued['userId']}", file=sys.stderr)
     return 0
 
 
+def _token_from_server(running: dict, args) -> dict:
+    import json
+
+    body = {"email": args.email, "admin": args.admin}
+    if args.name:
+        body["displayName"] = args.name
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{running['apiPort']}/dev/tokens", data=json.dumps(body).encode(),
+        method="POST", headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as reply:  # noqa: S310 — loopback only
+        return json.loads(reply.read())
+
+
+def _token_offline(running, args) -> dict:
+    """No API up: mint straight into the data dir's database (a running `db`, or embedded)."""
+    from app.auth.local_issuer import LocalIssuer
+    from app.bootstrap import bootstrap
+    from app.config import Settings
+    from app.services.users.local_auth import mint_token
+
+    if running:
+        endpoint, db = f"http://127.0.0.1:{running['dbPort']}", None
+    else:
+        endpoint, db = _start_db(args, port=0)  # a private endpoint for this one command
+    settings = bootstrap(Settings.from_env(dynamodb_endpoint=endpoint))
+    try:
+        return mint_token(LocalIssuer(settings.data_dir, settings.issuer, settings.client_id),
+                          email=args.email, display_name=args.name, admin=args.admin,
+                          test_domain=settings.test_account_domain)
+    finally:
+        if db:
+            db.stop()
+
+
 def tick(args) -> int:
     import json
 
-    endpoint, db = _start_db(args, reuse_running=True)
+    try:
+        running = _running_server(args)
+    except Refused as refusal:
+        print(f"tick: {refusal}", file=sys.stderr)
+        return 2
+    if running:
+        endpoint, db = f"http://127.0.0.1:{running['dbPort']}", None
+        os.environ["DYNAMODB_ENDPOINT"] = endpoint
+    else:
+        endpoint, db = _start_db(args, port=0)
     try:
         from app.local.triggers import run_hourly_tick
         print(json.dumps(run_hourly_tick()))

@@ -1,30 +1,39 @@
-"""The embedded DynamoDB endpoint: moto's server in-process, one request at a time, persisted.
+"""The embedded DynamoDB endpoint: moto's server in-process, one request at a time, durable.
 
 Serialized on purpose: measured here, moto's plain threaded server lets two conflicting
 TransactWriteItems both succeed and throws HTTP 500s under concurrency; holding one lock
 around the WSGI app makes every call atomic, as each call is on DynamoDB.
 
-Contents are snapshotted to ``<data_dir>/dynamodb/<table>.jsonl`` (DynamoDB JSON, one item a
-line) on clean shutdown and periodically after writes, and loaded back on the next start."""
+Durable: every mutating call is appended to a journal and fsynced inside the lock, before its
+response leaves, so an acknowledged write survives kill -9. Every mutating call is journaled,
+failed ones too: a call that fails may still have changed state (moto's BatchWriteItem applies
+the items before a bad one), and replaying the same calls in the same order on the same state
+through the same moto code reproduces each outcome, so nothing is lost or invented. On start
+the last snapshot is loaded and the journals after it replayed (see journal.py). Snapshots
+(compaction) run in the background once the journal has grown, and on a clean stop."""
 from __future__ import annotations
 
-import json
+import io
 import logging
-import os
 import threading
+import time
 from pathlib import Path
 from typing import Iterable, Optional
 
 import boto3
 from werkzeug.serving import make_server
 
+from app.local import engine
+from app.local.journal import Store, read_journal
 from app.local.template_tables import create_tables
 
 log = logging.getLogger("tailspend.local.dynamodb")
 _READ_ONLY = ("GetItem", "BatchGetItem", "Query", "Scan", "DescribeTable", "ListTables",
               "DescribeTimeToLive", "TransactGetItems", "DescribeStream", "GetRecords",
-              "GetShardIterator", "ListStreams", "DescribeContinuousBackups", "ListTagsOfResource")
+              "GetShardIterator", "ListStreams", "DescribeContinuousBackups", "ListTagsOfResource",
+              "DescribeEndpoints", "DescribeLimits")
 _BATCH = 25
+_STREAM_RETENTION = 1000  # local mode reads no streams; moto would keep every record forever
 
 
 class EmbeddedDynamoDB:
@@ -32,14 +41,19 @@ class EmbeddedDynamoDB:
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 8000, stage: str = "dev",
                  data_dir: Optional[str] = None, region: str = "us-east-1",
-                 snapshot_seconds: float = 10.0) -> None:
+                 snapshot_seconds: float = 10.0, compact_bytes: int = 4 << 20) -> None:
         self.host, self.port, self.stage, self.region = host, port, stage, region
         self.snapshot_dir = Path(data_dir) / "dynamodb" if data_dir else None
         self.snapshot_seconds = snapshot_seconds
+        self.compact_bytes = compact_bytes
         self._lock = threading.Lock()
+        self._compacting = threading.Lock()
         self._dirty = threading.Event()
         self._stopping = threading.Event()
         self._server = None
+        self._store: Optional[Store] = None
+        self._journaling = False
+        self._moto_app = None
         self._threads: list = []
 
     @property
@@ -51,26 +65,45 @@ class EmbeddedDynamoDB:
     def _wsgi(self):
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 
-        moto_app = DomainDispatcherApplication(create_backend_app)
+        self._moto_app = moto_app = DomainDispatcherApplication(create_backend_app)
 
         def serialized(environ, start_response):
             target = environ.get("HTTP_X_AMZ_TARGET", "")
+            mutating = bool(target) and not target.endswith(_READ_ONLY)
+            body = b""
+            if mutating and self._journaling:
+                length = int(environ.get("CONTENT_LENGTH") or 0)
+                body = environ["wsgi.input"].read(length) if length else b""
+                environ["wsgi.input"] = io.BytesIO(body)
             with self._lock:
-                result = moto_app(environ, start_response)
+                status = []
+
+                def recording(code, headers, exc_info=None):
+                    status.append(code)
+                    return start_response(code, headers, exc_info)
+
+                result = moto_app(environ, recording)
                 try:
-                    body = b"".join(result)
+                    reply = b"".join(result)
                 finally:
                     getattr(result, "close", lambda: None)()
-            if target and not target.endswith(_READ_ONLY):
+                if mutating and self._journaling:
+                    # Before the response leaves: what the client is told happened is on disk.
+                    self._store.journal.append({
+                        "t": target, "b": body.decode("utf-8"),
+                        "a": environ.get("HTTP_AUTHORIZATION", ""),
+                        "s": int(status[0].split()[0]) if status else 0})
+            if mutating:
                 self._dirty.set()
-            return [body]
+            return [reply]
 
         return serialized
 
     def start(self) -> "EmbeddedDynamoDB":
-        """Serve, create the template's tables, then restore the last snapshot."""
+        """Serve, create the template's tables, restore the snapshot, replay the journal."""
         from moto.moto_server.werkzeug_app import MotoRequestHandler
 
+        engine.install(stream_retention=_STREAM_RETENTION)
         logging.getLogger("werkzeug").setLevel(logging.ERROR)
         self._server = make_server(self.host, self.port, self._wsgi(), threaded=True,
                                    request_handler=MotoRequestHandler)
@@ -78,19 +111,25 @@ class EmbeddedDynamoDB:
         self._spawn(self._server.serve_forever)
         client = self.client()
         create_tables(client, self.stage)
-        self._restore(client)
+        if self.snapshot_dir:
+            self._store = Store(self.snapshot_dir)
+            self._restore(client)
+            self._store.open_journal()
+            self._journaling = True
         self._dirty.clear()
         if self.snapshot_dir and self.snapshot_seconds > 0:
             self._spawn(self._snapshot_loop)
         return self
 
     def stop(self) -> None:
-        """Save a final snapshot, then stop serving."""
+        """Stop serving, then save a final snapshot (the journal already holds every write)."""
         self._stopping.set()
-        self.snapshot()
         if self._server:
             self._server.shutdown()
             self._server.server_close()
+        if self._store:
+            self.snapshot()
+            self._store.close()
 
     def client(self):
         return boto3.client("dynamodb", endpoint_url=self.endpoint, region_name=self.region,
@@ -104,41 +143,63 @@ class EmbeddedDynamoDB:
     # --- persistence -------------------------------------------------------------------------
 
     def _snapshot_loop(self) -> None:
+        last = time.monotonic()
         while not self._stopping.wait(self.snapshot_seconds):
-            if self._dirty.is_set():
+            # The journal makes writes durable; compaction only bounds its length (and the
+            # replay time), so it runs when the journal has grown or has aged a minute.
+            grown = self._store.journal.size >= self.compact_bytes
+            aged = time.monotonic() - last >= max(60.0, self.snapshot_seconds)
+            if self._dirty.is_set() and (grown or aged):
                 try:
                     self.snapshot()
+                    last = time.monotonic()
                 except Exception:  # noqa: BLE001 — a failed snapshot must not kill the server
                     log.exception("local.snapshot_failed")
 
     def snapshot(self) -> None:
-        """Write every table's items, taken under the request lock so they are consistent."""
-        if not self.snapshot_dir:
+        """Compact: capture every table and switch journals in one step under the request lock,
+        then write the snapshot and retire the older journal outside it."""
+        if not self._store:
             return
-        with self._lock:
-            self._dirty.clear()
-            tables = {name: [item.to_json()["Attributes"] for item in table.all_items()]
-                      for name, table in _moto_tables()}
-        self.snapshot_dir.mkdir(parents=True, exist_ok=True)
-        for name, items in tables.items():
-            path = self.snapshot_dir / f"{name}.jsonl"
-            partial = path.with_suffix(".jsonl.tmp")
-            with open(partial, "w", encoding="utf-8") as handle:
-                for item in items:
-                    handle.write(json.dumps(item, separators=(",", ":")) + "\n")
-            os.replace(partial, path)  # atomic: a crash leaves the previous snapshot intact
+        with self._compacting:
+            with self._lock:
+                self._dirty.clear()
+                tables = {name: [item.to_json()["Attributes"] for item in table.all_items()]
+                          for name, table in _moto_tables()}
+                generation = self._store.rotate()
+            self._store.commit_snapshot(generation, tables)
 
     def _restore(self, client) -> None:
-        if not self.snapshot_dir or not self.snapshot_dir.is_dir():
-            return
         existing = set(client.list_tables()["TableNames"])
-        for path in sorted(self.snapshot_dir.glob("*.jsonl")):
-            if path.stem not in existing:
-                continue
-            with open(path, encoding="utf-8") as handle:
-                items = [json.loads(line) for line in handle if line.strip()]
-            _write_all(client, path.stem, items)
-            log.info("local.restored", extra={"table": path.stem, "items": len(items)})
+        for name, items in self._store.snapshot_tables().items():
+            if name in existing:
+                _write_all(client, name, items)
+                log.info("local.restored", extra={"table": name, "items": len(items)})
+        replayed = 0
+        for path in self._store.journals():
+            for record in read_journal(path):
+                status = self._replay(record)
+                if record.get("s") and status != record["s"]:
+                    log.warning("local.replay_diverged",
+                                extra={"target": record["t"], "was": record["s"], "now": status})
+                replayed += 1
+        if replayed:
+            log.info("local.replayed", extra={"calls": replayed})
+
+    def _replay(self, record: dict) -> int:
+        """Apply one journaled call through the same moto app, as its request did."""
+        from werkzeug.test import Client
+
+        headers = {"X-Amz-Target": record["t"], "Content-Type": "application/x-amz-json-1.0",
+                   "Host": f"127.0.0.1:{self.port}"}
+        if record.get("a"):
+            headers["Authorization"] = record["a"]
+        with self._lock:
+            reply = Client(self._moto_app).post("/", data=record["b"].encode("utf-8"),
+                                                headers=headers)
+            status = reply.status_code
+            reply.close()
+        return status
 
 
 def _moto_tables() -> Iterable[tuple]:

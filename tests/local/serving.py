@@ -1,0 +1,79 @@
+"""A `python -m app serve|db` subprocess on ephemeral ports, found through its server.json."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def call(method, url, body=None, token=None, timeout=30):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as reply:
+            return reply.status, json.loads(reply.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def child_env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k != "DYNAMODB_ENDPOINT" and not k.startswith("TAILSPEND_")}
+    env.update(LOG_LEVEL="WARNING", **extra)
+    return env
+
+
+class Server:
+    """One `python -m app serve` (or `db`) process; ports are chosen by the OS (port 0)."""
+
+    def __init__(self, data_dir: Path, command: str = "serve", env: dict | None = None) -> None:
+        self.data_dir = Path(data_dir)
+        info = self.data_dir / "server.json"
+        if info.exists():
+            info.unlink()  # left by a killed predecessor: wait for this process's own
+        argv = [sys.executable, "-m", "app", command, "--db-port", "0",
+                "--data-dir", str(data_dir)]
+        if command == "serve":
+            argv += ["--port", "0"]
+        self.process = subprocess.Popen(argv, cwd=ROOT, env=child_env(**(env or {})),
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and self.process.poll() is None:
+            if info.exists():
+                self.info = json.loads(info.read_text())
+                self.url = f"http://127.0.0.1:{self.info.get('apiPort')}"
+                self.db_url = f"http://127.0.0.1:{self.info['dbPort']}"
+                return
+            time.sleep(0.1)
+        self.process.kill()
+        raise AssertionError(f"{command} did not come up: " + self.process.stdout.read().decode())
+
+    def stop(self, sig=signal.SIGINT, timeout: float = 30) -> int:
+        self.process.send_signal(sig)
+        return self.process.wait(timeout=timeout)
+
+    def output(self) -> str:
+        return self.process.stdout.read().decode()
+
+    def db_client(self):
+        import boto3
+
+        return boto3.client("dynamodb", endpoint_url=self.db_url, region_name="us-east-1",
+                            aws_access_key_id="local", aws_secret_access_key="local")
+
+
+def sign_in(server, email="ada@example.com"):
+    status, body = call("POST", server.url + "/dev/tokens", {"email": email, "displayName": "Ada"})
+    assert status == 201, body
+    return body["accessToken"], body["userId"]
