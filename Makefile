@@ -43,6 +43,7 @@ build: $(SAM_VENV)/.installed
 
 # `sam build` calls these (BuildMethod: makefile, build_in_source): the package holds only
 # app/, models/ and the runtime requirements, built for Lambda's arm64 Python 3.12.
+LAMBDA_PYTHON ?= python3.12
 LAMBDA_FUNCTIONS := ApiFunction ProvisioningFunction HourlyTickFunction NotificationWorkerFunction MaintenanceFunction
 .PHONY: $(addprefix build-,$(LAMBDA_FUNCTIONS))
 $(addprefix build-,$(LAMBDA_FUNCTIONS)):
@@ -51,6 +52,9 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	cp -R app models "$(ARTIFACTS_DIR)/"
 	find "$(ARTIFACTS_DIR)" -name __pycache__ -prune -exec rm -rf {} +
 	rm -rf "$(ARTIFACTS_DIR)/app/local"
+	# Ship bytecode for the runtime's Python: Lambda's file system is read-only, so without it
+	# every cold start compiles our sources (and pip's pyc are for the build host's Python).
+	$(LAMBDA_PYTHON) -m compileall -q -j 0 --invalidation-mode unchecked-hash "$(ARTIFACTS_DIR)"
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) .aws-sam
