@@ -70,3 +70,17 @@ class RateLimited(DomainError):
     def __init__(self, message: str, *, retry_after: int = 60, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.retry_after = retry_after
+
+
+class TooLarge(DomainError):
+    """The data is larger than we can take or store (413)."""
+
+    status = 413
+    code = "PAYLOAD_TOO_LARGE"
+
+
+class UnsupportedMediaType(DomainError):
+    """A body in a media type the route does not read, e.g. not JSON (415)."""
+
+    status = 415
+    code = "UNSUPPORTED_MEDIA_TYPE"
