@@ -17,7 +17,7 @@ from typing import Any, Iterator, Optional, Tuple
 from flask import current_app, request
 from webargs.core import is_json
 
-from werkzeug.exceptions import LengthRequired
+from werkzeug.exceptions import LengthRequired, RequestEntityTooLarge
 
 from app.errors import Invalid, UnsupportedMediaType
 
@@ -83,7 +83,13 @@ def check_request() -> None:
     if request.content_length is None and "wsgi.input_terminated" not in request.environ:
         # A chunked body the server does not de-chunk would read as empty: never guess.
         raise LengthRequired("Send a Content-Length, or use a server that de-chunks bodies.")
-    parse_json(request.get_data(cache=True))  # a body past the cap raises 413 while read
+    data = request.get_data(cache=True)  # a Content-Length past the cap raised 413 already
+    cap = request.max_content_length
+    if request.content_length is None and cap is not None and len(data) >= cap:
+        # werkzeug's reader stops silently at the cap for a streamed body: what it returns is a
+        # truncated prefix, so a streamed body that reaches the cap is refused like a long one.
+        raise RequestEntityTooLarge()
+    parse_json(data)
 
 
 def parse_json(data: bytes) -> Any:
