@@ -67,7 +67,7 @@ def check_request() -> None:
         raise Invalid("The request has invalid fields.", details={f"_{flagged}": [_NOT_UNICODE]})
     if request.url_rule is None:
         return  # routing answers 404/405 on its own
-    for location, values in (("path", request.view_args or {}), ("query", request.args)):
+    for values in (request.view_args or {}, request.args):
         for name, value in _pairs(values):
             if _SURROGATE.search(name) or _SURROGATE.search(value):
                 raise Invalid("The request has invalid fields.",
