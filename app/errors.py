@@ -72,6 +72,20 @@ class RateLimited(DomainError):
         self.retry_after = retry_after
 
 
+class TooLarge(DomainError):
+    """The data is larger than we can take or store (413)."""
+
+    status = 413
+    code = "PAYLOAD_TOO_LARGE"
+
+
+class UnsupportedMediaType(DomainError):
+    """A body in a media type the route does not read, e.g. not JSON (415)."""
+
+    status = 415
+    code = "UNSUPPORTED_MEDIA_TYPE"
+
+
 # --- The catalogue: every error a service raises by name, its code and message written once ---
 
 def not_found(what: str) -> NotFound:

@@ -12,8 +12,8 @@ from app.auth.authenticate import Authenticator, IdentityCache
 from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
 from app.config import Settings
-from app.logs import logger
 from app.bootstrap import bootstrap
+from app.logs import bind_request, bind_user, logger, unbind
 
 
 @dataclass
@@ -29,7 +29,7 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     """Build the API for these settings (read from the environment when omitted)."""
     settings = bootstrap(settings)
 
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # no /static route: this is a JSON API
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
 
@@ -46,12 +46,15 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
                                   identities=IdentityCache())
     app.extensions["tailspend"] = Runtime(settings, authenticator, issuer)
 
-    from app.api import errors, routes, spec
+    from app.api import edge, errors, routes, spec
     errors.register(app)
     api = spec.configure(app)
     routes.register(api, settings)
     app.url_value_preprocessor(_snake_case_path_ids)
     app.before_request(_authenticate)
+    app.before_request(edge.check_request)  # after auth: a stranger gets 401, not body errors
+    app.wsgi_app = edge.guard_wsgi_text(app.wsgi_app)
+    app.teardown_request(lambda _error: unbind())
     app.after_request(_cors)
     app.after_request(_log_request)
     return app
@@ -65,7 +68,7 @@ def _snake_case_path_ids(endpoint, values) -> None:
 
 def _authenticate() -> None:
     g.request_id = request.headers.get("X-Request-Id") or _lambda_request_id() or str(uuid.uuid4())
-    logger.append_keys(request_id=g.request_id, user_id=None)
+    bind_request(g.request_id)
     from flask import current_app
     view = current_app.view_functions.get(request.endpoint or "")
     if (view is None or getattr(view, "public", False) or request.method == "OPTIONS"
@@ -73,7 +76,7 @@ def _authenticate() -> None:
         return
     runtime: Runtime = current_app.extensions["tailspend"]
     g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"))
-    logger.append_keys(user_id=g.principal.user_id)
+    bind_user(g.principal.user_id)
 
 
 def _lambda_request_id() -> Optional[str]:

@@ -13,6 +13,12 @@ def public(view):
     return view
 
 
+def form_body(view):
+    """Mark a view that reads a form-encoded body (OAuth endpoints); every other body is JSON."""
+    view.form_body = True
+    return view
+
+
 def principal() -> Principal:
     """The authenticated caller (set before the view runs)."""
     return g.principal

@@ -11,7 +11,7 @@ from app.errors import DomainError, RateLimited
 log = logging.getLogger("tailspend.errors")
 
 _HTTP_CODES = {400: "VALIDATION_ERROR", 401: "UNAUTHENTICATED", 403: "FORBIDDEN",
-               404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 409: "CONFLICT",
+               404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 409: "CONFLICT", 411: "LENGTH_REQUIRED",
                413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 422: "VALIDATION_ERROR",
                429: "RATE_LIMITED"}
 

@@ -68,9 +68,8 @@ class Authenticator:
                                      client_id=self._client_id)
         identity_key = Identity.key(self._provider, claims["sub"])
         user_id = self._user_for(identity_key)
-        groups = claims.get("cognito:groups") or []
         return Principal(user_id=user_id, identity_key=identity_key,
-                         is_admin=ADMIN_GROUP in groups)
+                         is_admin=_in_group(claims, ADMIN_GROUP))
 
     def _user_for(self, identity_key: str) -> str:
         user_id = self.identities.get(identity_key)
@@ -82,3 +81,11 @@ class Authenticator:
             raise Unauthenticated("This sign-in is not linked to an account.") from None
         self.identities.put(identity_key, identity.UserId)
         return identity.UserId
+
+
+def _in_group(claims: dict, group: str) -> bool:
+    """Membership from ``cognito:groups``, which Cognito sends as a list of names.
+
+    Any other shape grants nothing: on a string, ``in`` is a substring test ("sysadmin")."""
+    groups = claims.get("cognito:groups")
+    return isinstance(groups, list) and any(g == group for g in groups if isinstance(g, str))

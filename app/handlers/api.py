@@ -1,6 +1,8 @@
 """API Gateway REST (v1 proxy) events -> the Flask app, through aws-wsgi."""
 from __future__ import annotations
 
+import json
+
 import awsgi
 
 from app import create_app, snapstart
@@ -8,6 +10,16 @@ from app import create_app, snapstart
 app = create_app()
 snapstart.register()  # no-op unless the Lambda runtime offers SnapStart hooks
 
+# aws-wsgi builds the WSGI environ itself and fails on text WSGI can't carry (a lone UTF-16
+# surrogate in the query string) before our app sees the request: answer that one as 400.
+_UNREADABLE = {"statusCode": "400", "headers": {"Content-Type": "application/json"},
+               "body": json.dumps({"error": {"code": "VALIDATION_ERROR",
+                                             "message": "The request line is not valid text.",
+                                             "details": {}}})}
+
 
 def lambda_handler(event, context):
-    return awsgi.response(app, event, context)
+    try:
+        return awsgi.response(app, event, context)
+    except UnicodeEncodeError:
+        return dict(_UNREADABLE)

@@ -32,7 +32,7 @@ def request_hash(method: str, path: str, body: bytes) -> str:
     try:
         canonical = json.dumps(json.loads(body or b"null"), sort_keys=True,
                                separators=(",", ":")).encode()
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to walk: hash the bytes
         canonical = body
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
 

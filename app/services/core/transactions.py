@@ -6,16 +6,28 @@ keeps each item's error beside it in the same four groups, so a reason index alw
 the right error and no caller ever parses a message."""
 from __future__ import annotations
 
+import logging
+import random
+import time
 from typing import Any, List, Optional, Sequence
 
 from pynamodb.exceptions import TransactWriteError
 from pynamodb.transactions import TransactWrite
 
 import models
-from app.errors import Conflict, DomainError
+from app.errors import Conflict, DomainError, Invalid, TooLarge
 
 MAX_ITEMS = 100
-_RETRIES_ON_CONFLICT = 2
+# Losing to another transaction is retried with full-jitter exponential backoff, bounded in
+# attempts and in total sleep, so two writers that collide do not collide again in lockstep.
+MAX_ATTEMPTS = 5
+BACKOFF_BASE = 0.05  # seconds; retry n sleeps uniform(0, min(cap, base * 2**n)), n = 0, 1, ...
+BACKOFF_CAP = 0.4
+MAX_TOTAL_SLEEP = 0.5  # clamps the last sleeps (worst case uncapped: 0.05+0.1+0.2+0.4)
+sleep = time.sleep  # injectable, so tests check the schedule without waiting
+jitter = random.random
+
+log = logging.getLogger("tailspend.transactions")
 
 
 class Transaction:
@@ -58,7 +70,8 @@ class Transaction:
             return
         if len(self) > MAX_ITEMS:
             raise ValueError(f"a transaction holds at most {MAX_ITEMS} items, got {len(self)}")
-        for attempt in range(_RETRIES_ON_CONFLICT + 1):
+        slept = 0.0
+        for attempt in range(MAX_ATTEMPTS):
             try:
                 self._run()
                 return
@@ -67,13 +80,16 @@ class Transaction:
                 failed = self._failed_condition(reasons)
                 if failed is not None:
                     raise failed from error
-                if attempt < _RETRIES_ON_CONFLICT and any(
-                        r is not None and r.code == "TransactionConflict" for r in reasons):
-                    continue  # another transaction held an item; the conditions are re-checked
-                if any(r is not None and r.code == "TransactionConflict" for r in reasons):
+                _raise_if_unstorable(error, reasons)
+                if not any(r is not None and r.code == "TransactionConflict" for r in reasons):
+                    raise
+                if attempt + 1 == MAX_ATTEMPTS or slept >= MAX_TOTAL_SLEEP:
                     raise Conflict("The data changed while we were writing; try again.",
                                    code="CONCURRENT_UPDATE") from error
-                raise
+                delay = min(jitter() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** attempt),
+                            MAX_TOTAL_SLEEP - slept)
+                sleep(delay)  # the conditions are re-checked on the next attempt
+                slept += delay
 
     def _failed_condition(self, reasons: list) -> Optional[DomainError]:
         for (_, on_fail), reason in zip(self._sent_order(), reasons):
@@ -86,3 +102,18 @@ class Transaction:
         with TransactWrite(connection=models.connection()) as writer:
             for (method, args, kwargs), _ in self._sent_order():
                 getattr(writer, method)(*args, **kwargs)
+
+
+def _raise_if_unstorable(error: TransactWriteError, reasons: list) -> None:
+    """DynamoDB refused the data itself (an item past 400 KB, a key past its size limit):
+    the request's data is at fault, so answer 413/400 rather than 500. AWS reports this as a
+    ValidationError cancellation reason; some endpoints (moto) as a ValidationException."""
+    messages = [r.message or "" for r in reasons if r is not None and r.code == "ValidationError"]
+    if error.cause_response_code == "ValidationException":
+        messages.append(error.cause_response_message or "")
+    if not messages:
+        return
+    log.warning("transaction_refused_data", extra={"reasons": messages})
+    if any("size" in m.lower() for m in messages):
+        raise TooLarge("The data is too large to store.") from error
+    raise Invalid("The request holds a value that cannot be stored.") from error
