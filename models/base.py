@@ -162,7 +162,8 @@ class RawAccess:
                 return
 
     @classmethod
-    def raw_batch_get(cls, keys: Iterable[tuple]) -> Dict[tuple, dict]:
+    def raw_batch_get(cls, keys: Iterable[tuple], *,
+                      consistent_read: bool = False) -> Dict[tuple, dict]:
         """Raw items by (hash, range) key, in batches of 100; absent keys are left out."""
         hash_name, range_name = cls._key_names()
         table_name = cls.Meta.table_name
@@ -170,7 +171,8 @@ class RawAccess:
         found: Dict[tuple, dict] = {}
 
         def send(pending: list) -> dict:
-            reply = cls._get_connection().batch_get_item(pending)
+            reply = cls._get_connection().batch_get_item(pending,
+                                                         consistent_read=consistent_read)
             for item in reply.get("Responses", {}).get(table_name, []):
                 found[(item[hash_name]["S"], item[range_name]["S"])] = item
             return reply

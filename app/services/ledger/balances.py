@@ -21,6 +21,7 @@ from models.groups import BALANCE, EXPENSE_PREFIX, Balance, Expense, Participant
 Nets = Dict[str, int]
 _BACKFILL_ATTEMPTS = 5
 FORMER_PARTICIPANT = "Former participant"
+BALANCES_PREFETCH = (BALANCE,)
 
 
 def expense_nets(expense: Expense) -> Nets:
@@ -139,8 +140,14 @@ def net_of(group_id: str, participant_id: str) -> int:
 
 
 def balances_view(access: Access) -> dict:
-    """Every roster participant's net (0 if absent) and a minimal settle-up plan."""
-    nets, revision = group_nets(access.group_id)
+    """Every roster participant's net (0 if absent) and a minimal settle-up plan.
+
+    Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
+    DynamoDB calls in all (that BatchGetItem, then the roster)."""
+    if BALANCE in access.prefetched:
+        nets, revision = served_nets(access.group_id, access.prefetched[BALANCE])
+    else:
+        nets, revision = group_nets(access.group_id)
     roster = list(Participant.roster(access.group_id, consistent_read=True))
     rows = [{"participantId": p.ParticipantId, "displayName": p.DisplayName,
              "net": nets.get(p.ParticipantId, 0)} for p in roster]
