@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
+from app.api import docs_ui
 from app.schemas.common import ErrorEnvelopeSchema
 
 SPEC_OPTIONS = {
@@ -55,7 +56,11 @@ def configure(app) -> TailSpendApi:
         API_TITLE="TailSpend", API_VERSION="1.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        # Swagger UI's files come from our own server (app.api.docs_ui), never a CDN:
+        # /docs must work with no internet.
+        OPENAPI_SWAGGER_UI_URL=docs_ui.ASSETS_URL,
+        OPENAPI_SWAGGER_UI_CONFIG=docs_ui.SWAGGER_UI_CONFIG,
         API_SPEC_OPTIONS=SPEC_OPTIONS,
     )
+    app.register_blueprint(docs_ui.blp)
     return TailSpendApi(app)
