@@ -51,8 +51,7 @@ class ContractPlugin(BasePlugin):
     Schema keywords marshmallow cannot express (e.g. ``anyOf``) as ``OPENAPI_EXTRA``."""
 
     def schema_helper(self, name, definition, **kwargs):
-        schema = kwargs.get("schema")
-        return dict(getattr(schema, "OPENAPI_EXTRA", None) or {})
+        return dict(getattr(kwargs.get("schema"), "OPENAPI_EXTRA", None) or {})
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         for operation in (operations or {}).values():

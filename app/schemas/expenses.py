@@ -77,22 +77,25 @@ ROUNDING_RULE = (
     "minor unit of its ideal share.")
 
 
+# What one_form enforces, as JSON Schema: never items together with splitMode or splits.
+NOT_BOTH_FORMS = {"required": ["items"], "anyOf": [{"required": ["splitMode"]},
+                                                   {"required": ["splits"]}]}
+
+
 class ExpenseCreateSchema(_ExpenseFields):
     """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``."""
-
-    class Meta(Strict.Meta):
-        description = ("An expense: who paid (payments) and who owes what (items, or the "
-                       "one-item shorthand amount + splitMode + splits). " + ROUNDING_RULE)
 
     # The server always requires these (the either/or below is documented as anyOf).
     description = fields.String(required=True, validate=TEXT)
     payments = fields.List(fields.Nested(PaymentSchema), required=True,
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
-    OPENAPI_EXTRA = {"anyOf": [
-        {"required": ["items"], "not": {"anyOf": [{"required": ["splitMode"]},
-                                                  {"required": ["splits"]}]}},
-        {"required": ["amount", "splitMode", "splits"], "not": {"required": ["items"]}},
-    ]}
+    # Not Meta.description: apispec then drops additionalProperties: false.
+    OPENAPI_EXTRA = {"anyOf": [{"required": ["items"]},
+                               {"required": ["amount", "splitMode", "splits"]}],
+                     "not": NOT_BOTH_FORMS,
+                     "description": "An expense: who paid (payments) and who owes what (items, "
+                                    "or the one-item shorthand amount + splitMode + splits). "
+                                    + ROUNDING_RULE}
 
     @validates_schema
     def complete(self, data, **kwargs):
@@ -107,8 +110,7 @@ class ExpensePatchSchema(_ExpenseFields):
     """Any subset of the expense fields plus the ``version`` the edit was based on."""
 
     version = StrictInteger(required=True, validate=validate.Range(min=1))
-    OPENAPI_EXTRA = {"not": {"required": ["items"], "anyOf": [{"required": ["splitMode"]},
-                                                              {"required": ["splits"]}]}}
+    OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS}
 
 
 class SplitSchema(Strict):

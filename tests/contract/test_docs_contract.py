@@ -104,3 +104,9 @@ def test_expense_create_documents_rounding_and_required_fields(client):
     assert [sorted(branch["required"]) for branch in schemas["ExpenseCreate"]["anyOf"]] == [
         ["items"], ["amount", "splitMode", "splits"]]
     assert set(schemas["SettlementCreate"]["required"]) == {"payerId", "payeeId", "amount"}
+    assert "fractional" in schemas["ExpenseCreate"]["description"]
+    # Every body schema stays closed: unknown fields are 400s (apispec drops this for a schema
+    # whose Meta has a description, so descriptions go in OPENAPI_EXTRA instead).
+    for name in ("ExpenseCreate", "ExpensePatch", "SettlementCreate", "JoinRequestCreate",
+                 "ProfilePatch"):
+        assert schemas[name]["additionalProperties"] is False, name
