@@ -31,7 +31,13 @@ def _detail(access, expense_id: str) -> dict:
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
 def create_expense(body, group_id):
-    """Record an expense (MEMBER+); its balance delta and event land in the same write."""
+    """Record an expense (MEMBER+); its balance delta and event land in the same write.
+
+    Rounding: PERCENT, SHARES and EQUAL splits owe the floor of their ideal share, then the
+    leftover minor units go one each, in list order, only to splits whose ideal share is
+    fractional; every owed amount is within one minor unit of its ideal share and each
+    item's owed amounts add up to its amount exactly. Payments must add up to the total.
+    """
     access = authorize(principal().user_id, str(group_id), "MEMBER")
     return expenses.create_expense(access, body)
 

@@ -77,6 +77,7 @@ def list_participants(group_id):
 @idempotent
 @blp.arguments(GuestCreateSchema)
 @blp.response(201, ParticipantSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND)
 def add_guest(body, group_id):
     """Add a guest (MEMBER+)."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")

@@ -1,9 +1,11 @@
 """flask-smorest wiring: our error envelope in the document, bearer auth by default."""
 from __future__ import annotations
 
+from apispec import BasePlugin
 from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
+from app.api import docs_ui
 from app.schemas.common import ErrorEnvelopeSchema
 
 SPEC_OPTIONS = {
@@ -29,6 +31,49 @@ def errors(blueprint, *replies):
         return view
 
     return document
+
+
+ERROR_REF = {"$ref": "#/components/schemas/ErrorEnvelope"}
+COMMON_ERRORS = {
+    400: "VALIDATION_ERROR: a field breaks the schema or a rule the schema cannot express; "
+         "details maps each field to its messages.",
+    401: "UNAUTHENTICATED: no bearer access token, or one that cannot be verified.",
+    404: "NOT_FOUND: no such id, or it is not visible to the caller.",
+    413: "PAYLOAD_TOO_LARGE: the body is over 64 KiB.",
+}
+
+
+class ContractPlugin(BasePlugin):
+    """What every route shares, documented once instead of on each view.
+
+    Bearer-secured routes may answer 401, routes with a body or query may answer 400 (and 413
+    for a body), routes with an id in the path may answer 404. A schema class may add JSON
+    Schema keywords marshmallow cannot express (e.g. ``anyOf``) as ``OPENAPI_EXTRA``."""
+
+    def schema_helper(self, name, definition, **kwargs):
+        return dict(getattr(kwargs.get("schema"), "OPENAPI_EXTRA", None) or {})
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for operation in (operations or {}).values():
+            responses = operation.setdefault("responses", {})
+            wanted = []
+            if operation.get("security") != []:
+                wanted.append(401)
+            if "requestBody" in operation:
+                wanted += [400, 413]
+            if any(p.get("in") == "query" for p in operation.get("parameters", [])
+                   if isinstance(p, dict)):
+                wanted.append(400)
+            if "{" in (path or ""):
+                wanted.append(404)
+            for status in wanted:
+                current = responses.get(str(status), responses.get(status))
+                # flask-smorest's own 400 is a reference to a bare "Bad Request": ours says more.
+                if current is None or isinstance(current, str) or "$ref" in current:
+                    responses.pop(status, None)
+                    responses[str(status)] = {"description": COMMON_ERRORS[status],
+                                              "content": {"application/json": {
+                                                  "schema": ERROR_REF}}}
 
 
 class TailSpendApi(Api):
@@ -84,7 +129,11 @@ def configure(app) -> TailSpendApi:
         API_TITLE="TailSpend", API_VERSION="1.0", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        # Swagger UI's files come from our own server (app.api.docs_ui), never a CDN:
+        # /docs must work with no internet.
+        OPENAPI_SWAGGER_UI_URL=docs_ui.ASSETS_URL,
+        OPENAPI_SWAGGER_UI_CONFIG=docs_ui.SWAGGER_UI_CONFIG,
         API_SPEC_OPTIONS=SPEC_OPTIONS,
     )
-    return TailSpendApi(app)
+    app.register_blueprint(docs_ui.blp)
+    return TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin()]})

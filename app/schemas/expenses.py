@@ -67,24 +67,49 @@ class _ExpenseFields(Strict):
             raise ValidationError("Send either items or splitMode + splits, not both.", "items")
 
 
+ROUNDING_RULE = (
+    "Owed amounts are exact integers of minor units that add up to each item's amount. "
+    "EXACT splits owe their values. PERCENT, SHARES and EQUAL splits first owe the floor "
+    "of their ideal share (amount * weight / total weight); the leftover minor units then "
+    "go one each, in list order, only to splits whose ideal share is fractional (a split "
+    "owing a whole share, or 0%, is never rounded up). Every owed amount is within one "
+    "minor unit of its ideal share.")
+
+
+# What one_form enforces, as JSON Schema: never items together with splitMode or splits.
+NOT_BOTH_FORMS = {"required": ["items"], "anyOf": [{"required": ["splitMode"]},
+                                                   {"required": ["splits"]}]}
+
+
 class ExpenseCreateSchema(_ExpenseFields):
     """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``."""
 
+    # The server always requires these (the either/or below is documented as anyOf).
+    description = fields.String(required=True, validate=TEXT)
+    payments = fields.List(fields.Nested(PaymentSchema), required=True,
+                           validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+    # Not Meta.description: apispec then drops additionalProperties: false.
+    OPENAPI_EXTRA = {"anyOf": [{"required": ["items"]},
+                               {"required": ["amount", "splitMode", "splits"]}],
+                     "not": NOT_BOTH_FORMS,
+                     "description": "An expense: who paid (payments) and who owes what (items, "
+                                    "or the one-item shorthand amount + splitMode + splits). "
+                                    + ROUNDING_RULE}
+
     @validates_schema
     def complete(self, data, **kwargs):
-        errors = {name: ["Missing data for required field."]
-                  for name in ("description", "payments") if name not in data}
         if "items" not in data:
-            errors.update({name: ["Required unless items are sent."]
-                           for name in ("amount", "splitMode", "splits") if name not in data})
-        if errors:
-            raise ValidationError(errors)
+            errors = {name: ["Required unless items are sent."]
+                      for name in ("amount", "splitMode", "splits") if name not in data}
+            if errors:
+                raise ValidationError(errors)
 
 
 class ExpensePatchSchema(_ExpenseFields):
     """Any subset of the expense fields plus the ``version`` the edit was based on."""
 
     version = StrictInteger(required=True, validate=validate.Range(min=1))
+    OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS}
 
 
 class SplitSchema(Strict):

@@ -16,6 +16,12 @@ class JoinRequestCreateSchema(Strict):
         "description": "MEMBER or VIEWER (never OWNER); defaults to the invite's role."})
     message = fields.String(validate=validate.Length(max=500))
 
+    # What _target_matches_mode enforces: TAKEOVER names a guest, NEW names none.
+    OPENAPI_EXTRA = {"oneOf": [
+        {"properties": {"mode": {"enum": ["TAKEOVER"]}}, "required": ["targetParticipantId"]},
+        {"properties": {"mode": {"enum": ["NEW"]}}, "not": {"required": ["targetParticipantId"]}},
+    ]}
+
     @validates_schema
     def _target_matches_mode(self, data, **kwargs):
         has_target = data.get("targetParticipantId") is not None

@@ -25,12 +25,9 @@ class _SettlementFields(Strict):
 class SettlementCreateSchema(_SettlementFields):
     """``{payerId, payeeId, amount, date?, note?}``: the payer paid the payee back."""
 
-    @validates_schema
-    def complete(self, data, **kwargs):
-        missing = {name: ["Missing data for required field."]
-                   for name in ("payerId", "payeeId", "amount") if name not in data}
-        if missing:
-            raise ValidationError(missing)
+    payerId = Id(required=True)
+    payeeId = Id(required=True)
+    amount = Money(required=True)
 
 
 class SettlementPatchSchema(_SettlementFields):

@@ -24,6 +24,7 @@ class ProfilePatchSchema(Strict):
     displayName = fields.String(validate=[validate.Length(min=1, max=100),
                                           validate.Regexp(r"\S", error="Must not be blank.")])
     defaultCurrency = fields.String(validate=CURRENCY)
+    OPENAPI_EXTRA = {"minProperties": 1}  # what _something_to_change enforces
 
     @validates_schema
     def _something_to_change(self, data, **kwargs):
