@@ -51,7 +51,8 @@ def approve(body, group_id, request_id):
     """Approve (OWNER): TAKEOVER claims the guest keeping its id, NEW adds a participant.
 
     409 NOT_PENDING, TARGET_NOT_GUEST or ALREADY_MEMBER when the state moved on."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = authorize(principal().user_id, str(group_id), "OWNER",
+                       prefetch=join_requests.decision_prefetch(str(request_id)))
     return join_requests.approve_join_request(access, str(request_id), role=body["role"])
 
 
@@ -60,7 +61,8 @@ def approve(body, group_id, request_id):
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING: already decided or cancelled."))
 def deny(group_id, request_id):
     """Deny (OWNER); the applicant may only re-apply with the current valid code."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = authorize(principal().user_id, str(group_id), "OWNER",
+                       prefetch=join_requests.decision_prefetch(str(request_id)))
     return join_requests.deny_join_request(access, str(request_id))
 
 

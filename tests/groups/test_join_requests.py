@@ -393,3 +393,21 @@ def test_decision_losing_to_another_decision_is_not_pending(owner, applicant, su
     with pytest.raises(Conflict) as caught:
         decide()
     assert caught.value.code == "NOT_PENDING"
+
+
+def test_approve_is_three_dynamodb_calls(client, owner, applicant, submit, monkeypatch):
+    """Authorize and read the request in one BatchGetItem, the applicant's name, one commit."""
+    import botocore.client
+    headers, _ = applicant
+    request_id = submit(headers).get_json()["requestId"]
+    client.get("/users/me", headers=owner.headers)  # the owner's identity is cached, as warm
+    calls = []
+    real = botocore.client.BaseClient._make_api_call
+
+    def counting(self, operation, params):
+        calls.append(operation)
+        return real(self, operation, params)
+
+    monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
+    assert approve(client, owner, request_id).status_code == 200
+    assert calls == ["BatchGetItem", "GetItem", "TransactWriteItems"]

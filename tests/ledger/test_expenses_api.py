@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from app.services.core import access as access_service
 from app.services.ledger import expenses
-from models.groups import Group, Participant
+from models.groups import Balance, Group, Participant
 from tests.ledger.helpers import assert_balance_matches_rows, equal_body, join_directly, stored_nets
 
 
@@ -235,3 +235,33 @@ def test_currency_change_between_read_and_write_is_409(group):
     with pytest.raises(Conflict) as caught:
         expenses.create_expense(owner, equal_body(group.me, 100, [group.me]))
     assert caught.value.code == "CURRENCY_CHANGED"
+
+
+def test_an_edit_that_moves_no_money_writes_no_balance_delta_and_checks_no_participants(
+        group, monkeypatch):
+    import botocore.client
+    expense = group.add_expense(900)
+    revision_before = Balance.revision_of(Balance.fetch_raw(group.group_id))
+    sent = []
+    real = botocore.client.BaseClient._make_api_call
+
+    def recording(self, operation, params):
+        if operation == "TransactWriteItems":
+            sent.append(params["TransactItems"])
+        return real(self, operation, params)
+
+    monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", recording)
+    path = f"/expenses/{expense['expenseId']}"
+    reply = group.patch(path, {"version": 1, "description": "Lunch", "category": "food"})
+    assert reply.status_code == 200, reply.get_json()
+    parts = [next(iter(item.values())) for item in sent[0]]
+    keys = [(part.get("Key") or part.get("Item"))["SK"]["S"] for part in parts]
+    # Only the group head check, the expense and its outbox event: no participant, no balance.
+    assert not [k for k in keys if k.startswith(("PARTICIPANT#", "BALANCE#"))]
+    assert Balance.revision_of(Balance.fetch_raw(group.group_id)) == revision_before
+    # A money edit still goes through the balance row.
+    reply = group.patch(path, {"version": 2, "amount": 1200,
+                               "payments": [{"participantId": group.me, "amount": 1200}]})
+    assert reply.status_code == 200
+    assert Balance.revision_of(Balance.fetch_raw(group.group_id)) == revision_before + 1
+    assert_balance_matches_rows(group.group_id)

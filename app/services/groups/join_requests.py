@@ -61,7 +61,19 @@ def _release_lock(tx: Transaction, request: JoinRequest) -> None:
               on_fail=not_pending())
 
 
-def _get_request(group_id: str, request_id: str) -> JoinRequest:
+def decision_prefetch(request_id: str) -> tuple:
+    """Sort keys to read while authorizing an approve or deny (saves a round trip)."""
+    return (JoinRequest.sort_key(request_id),)
+
+
+def _get_request(group_id: str, request_id: str, access: Optional[Access] = None) -> JoinRequest:
+    sort_key = JoinRequest.sort_key(request_id)
+    if access is not None and sort_key in access.prefetched:
+        raw = access.prefetched[sort_key]
+        row = GroupItem.from_raw_data(raw) if raw else None
+        if not isinstance(row, JoinRequest):
+            raise not_found("Join request")
+        return row
     try:
         return JoinRequest.get(group_id, JoinRequest.sort_key(request_id), consistent_read=True)
     except JoinRequest.DoesNotExist:
@@ -180,7 +192,7 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
     if role not in JOIN_ROLES:
         raise Invalid("A join request grants MEMBER or VIEWER, never OWNER.",
                       details={"role": ["Must be MEMBER or VIEWER."]})
-    request = _get_request(access.group_id, request_id)
+    request = _get_request(access.group_id, request_id, access)
     if request.Status != PENDING:
         raise not_pending()
     now, applicant = now_iso(), request.ApplicantUserId
@@ -224,7 +236,7 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
 
 def deny_join_request(access: Access, request_id: str) -> dict:
     """Deny; the applicant's pending lock becomes a DENIED lock in the same transaction."""
-    request = _get_request(access.group_id, request_id)
+    request = _get_request(access.group_id, request_id, access)
     if request.Status != PENDING:
         raise not_pending()
     now = now_iso()

@@ -35,6 +35,14 @@ def expense_nets(expense: Expense) -> Nets:
     return nets
 
 
+def expense_participants(expense: Expense) -> set:
+    """Every participant a stored expense names (payers and split members)."""
+    ids = {payment.ParticipantId for payment in expense.Payments or []}
+    for item in expense.Items or []:
+        ids.update(split.ParticipantId for split in item.Splits or [])
+    return ids
+
+
 def settlement_nets(payer_id: str, payee_id: str, amount: int) -> Nets:
     """Paying someone back raises the payer's net and lowers the payee's by the same amount."""
     return {payer_id: int(amount), payee_id: -int(amount)}

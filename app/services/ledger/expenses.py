@@ -56,6 +56,12 @@ def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transact
     return tx
 
 
+def _head_checked_transaction(access: Access) -> Transaction:
+    tx = Transaction()
+    money_guards.check_group(tx, access.group)
+    return tx
+
+
 def create_expense(access: Access, body: Mapping[str, Any], *,
                    recurring_id: Optional[str] = None,
                    recurring_slot: Optional[str] = None) -> dict:
@@ -108,11 +114,17 @@ def update_expense(access: Access, expense_id: str, version: int,
                                                           expense_id)}
     actions = [getattr(Expense, name).set(value) if value is not None
                else getattr(Expense, name).remove() for name, value in changes.items()]
-    tx = _guarded_transaction(access, draft)
+    delta = balances.deltas(balances.expense_nets(current), draft.nets)
+    # An edit that moves no money and names no one new (a description, a category, a date)
+    # needs no balance delta and no participant checks: every participant it names is
+    # already referenced by this expense, so none can have been removed meanwhile. That
+    # takes such an edit from ~25 write units to ~9.
+    moves_money = bool(delta) or not draft.participant_ids <= balances.expense_participants(current)
+    tx = _guarded_transaction(access, draft) if moves_money else _head_checked_transaction(access)
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)), actions,
               condition=Expense.Version == version, on_fail=version_conflict("expense"))
-    balances.add_to_balance(tx, access.group_id,
-                            balances.deltas(balances.expense_nets(current), draft.nets))
+    if moves_money:
+        balances.add_to_balance(tx, access.group_id, delta)
     outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,
                      revision=new_version, actor_user_id=access.user_id,
                      group_id=access.group_id)
