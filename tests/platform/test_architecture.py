@@ -126,3 +126,11 @@ def test_handlers_touch_no_models(name):
 def test_services_never_reach_into_pynamodb_private_connections():
     offenders = [n for n, p in SERVICES.items() if "_get_connection(" in p.read_text()]
     assert offenders == []
+
+
+def test_condition_failures_are_read_in_one_place():
+    """Services name the error a failed condition means; core decides what failed."""
+    allowed = {"app.services.core.conditional", "app.services.core.transactions"}
+    offenders = [n for n, p in SERVICES.items()
+                 if n not in allowed and "ConditionalCheckFailed" in p.read_text()]
+    assert offenders == []

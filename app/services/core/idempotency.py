@@ -11,10 +11,10 @@ import json
 from dataclasses import dataclass
 from typing import Optional
 
-from pynamodb.exceptions import DeleteError, PutError, UpdateError
 
 from app.errors import Conflict, Unprocessable
 from app.services.core.clock import epoch, now_iso
+from app.services.core.conditional import delete_if, put_if, update_if
 from models.developer_tokens import IdempotencyRecord
 
 RETENTION_SECONDS = 24 * 3600
@@ -45,12 +45,8 @@ def begin(credential_id: str, key: str, fingerprint: str) -> Optional[Replay]:
                                ExpiresAt=now + RETENTION_SECONDS, LockedUntil=now + LEASE_SECONDS,
                                CreatedAt=now_iso())
     claimable = (IdempotencyRecord.SK.does_not_exist() | (IdempotencyRecord.ExpiresAt < now))
-    try:
-        record.save(condition=claimable)
+    if put_if(record, claimable):
         return None
-    except PutError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise
     existing = IdempotencyRecord.get(*IdempotencyRecord.key(credential_id, key),
                                      consistent_read=True)
     if existing.RequestHash != fingerprint:
@@ -66,14 +62,8 @@ def begin(credential_id: str, key: str, fingerprint: str) -> Optional[Replay]:
 
 def _take_over(existing: IdempotencyRecord, now: int) -> bool:
     """The first attempt's lease ran out (it crashed): let this attempt run instead."""
-    try:
-        existing.update(actions=[IdempotencyRecord.LockedUntil.set(now + LEASE_SECONDS)],
-                        condition=IdempotencyRecord.LockedUntil == existing.LockedUntil)
-        return True
-    except UpdateError as error:
-        if error.cause_response_code == "ConditionalCheckFailedException":
-            return False
-        raise
+    return update_if(existing, [IdempotencyRecord.LockedUntil.set(now + LEASE_SECONDS)],
+                     IdempotencyRecord.LockedUntil == existing.LockedUntil)
 
 
 def complete(credential_id: str, key: str, status: int, body: str) -> None:
@@ -88,9 +78,5 @@ def complete(credential_id: str, key: str, status: int, body: str) -> None:
 
 def abandon(credential_id: str, key: str) -> None:
     """The request failed: free the key so the client may retry it."""
-    try:
-        IdempotencyRecord(*IdempotencyRecord.key(credential_id, key)).delete(
-            condition=IdempotencyRecord.Status == "IN_PROGRESS")
-    except DeleteError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    delete_if(IdempotencyRecord(*IdempotencyRecord.key(credential_id, key)),
+              IdempotencyRecord.Status == "IN_PROGRESS")

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from pynamodb.exceptions import DeleteError, UpdateError
 
 from app.services.core.access import Access
 from app.errors import group_not_found
 from app.services.core.clock import iso_in, now_iso
 from app.logs import logger
+from app.services.core.conditional import delete_if, update_if
 from models.base import UnprocessedItemsLeft
 from models.groups import DELETE_BUCKET, META, Group, GroupItem
 
@@ -42,16 +42,11 @@ def tombstone(group_id: str) -> None:
 
     The same write files the head under the due index's GROUP_DELETE bucket, due a little
     later: if this request's sweep does not finish, the maintenance job resumes it."""
-    try:
-        Group(*Group.key(group_id)).update(
-            actions=[Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso()),
-                     Group.DueBucket.set(DELETE_BUCKET),
-                     Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
-            condition=Group.SK.exists())
-    except UpdateError as error:
-        if error.cause_response_code == "ConditionalCheckFailedException":
-            raise group_not_found() from None
-        raise
+    update_if(Group(*Group.key(group_id)),
+              [Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso()),
+               Group.DueBucket.set(DELETE_BUCKET),
+               Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
+              Group.SK.exists(), on_fail=group_not_found())
 
 
 def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional[int] = None,
@@ -81,12 +76,8 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
                 after_page(pages)
         if not swept_any:
             break
-    try:
-        # Conditional: a sweep must never remove the head of a live group.
-        Group(*Group.key(group_id)).delete(condition=Group.Status == DELETING)
-    except DeleteError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    # Conditional: a sweep must never remove the head of a live group.
+    delete_if(Group(*Group.key(group_id)), Group.Status == DELETING)
     return True
 
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import hmac
 from typing import Optional
 
-from pynamodb.exceptions import UpdateError
 
 from app.errors import invite_not_found
 from app.services.core.access import Access, load_live_group
 from app.services.core.clock import now_iso
 from app.services.groups.groups import new_invite_code
 from app.services.core.transactions import Transaction
+from app.services.core.conditional import update_if
 from models.groups import Invite, Participant
 
 GUEST = "GUEST"
@@ -72,13 +72,8 @@ def rotate_invite(access: Access) -> dict:
 
 def _update(group_id: str, actions: list) -> dict:
     invite = Invite(*Invite.key(group_id))
-    try:
-        # ALL_NEW refreshes the local object, so the reply needs no second read.
-        invite.update(actions=actions, condition=Invite.SK.exists())
-    except UpdateError as error:
-        if error.cause_response_code == "ConditionalCheckFailedException":
-            raise invite_not_found() from None
-        raise
+    # The update refreshes the local object (ALL_NEW), so the reply needs no second read.
+    update_if(invite, actions, Invite.SK.exists(), on_fail=invite_not_found())
     return invite_view(invite)
 
 

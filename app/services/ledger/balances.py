@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Mapping, Optional, Tuple
 
-from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.operand import Path
 
 from app.errors import Conflict
 from app.money.settle import settle_up
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
+from app.services.core.conditional import update_if
 from models.groups import BALANCE, EXPENSE_PREFIX, Balance, Expense, Participant, Settlement
 
 Nets = Dict[str, int]
@@ -128,13 +128,7 @@ def _backfill(group_id: str, raw: Optional[dict]) -> bool:
                 Path("EntityType").set("BALANCE")]
     condition = (Balance.BalanceRevision == revision if revision is not None
                  else Balance.BalanceRevision.does_not_exist())
-    try:
-        Balance(group_id, BALANCE).update(actions=actions, condition=condition)
-        return True
-    except UpdateError as error:
-        if error.cause_response_code == "ConditionalCheckFailedException":
-            return False
-        raise
+    return update_if(Balance(group_id, BALANCE), actions, condition)
 
 
 def group_nets(group_id: str) -> Tuple[Nets, int]:

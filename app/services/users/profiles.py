@@ -4,12 +4,12 @@ from __future__ import annotations
 import logging
 from typing import Optional
 
-from pynamodb.exceptions import PutError, UpdateError
 
 from app.errors import Conflict, Invalid, NotFound
 from app.services.core import paging
 from app.services.core.clock import now_iso
 from app.services.users.provisioning import is_test_email
+from app.services.core.conditional import put_if, update_if
 from models.groups import Participant
 from models.identities import COGNITO, LOCAL, Identity
 from models.users import Profile
@@ -47,12 +47,8 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
         actions.append(Profile.DisplayName.set(display_name))
     if default_currency is not None:
         actions.append(Profile.DefaultCurrency.set(default_currency))
-    try:
-        profile.update(actions=actions, condition=Profile.UserId.exists())
-    except UpdateError as error:
-        if error.cause_response_code == "ConditionalCheckFailedException":
-            raise NotFound("No profile for this account.") from None
-        raise
+    update_if(profile, actions, Profile.UserId.exists(),
+              on_fail=NotFound("No profile for this account."))
     if display_name is not None:
         sync_participant_names(user_id, display_name)
     return profile
@@ -67,13 +63,8 @@ def sync_participant_names(user_id: str, display_name: str) -> int:
     try:
         for membership in Participant.memberships(user_id):
             row = Participant(membership.GroupId, membership.SK)
-            try:
-                row.update(actions=[Participant.DisplayName.set(display_name)],
-                           condition=Participant.SK.exists())
-                synced += 1
-            except UpdateError as error:
-                if error.cause_response_code != "ConditionalCheckFailedException":
-                    raise
+            synced += update_if(row, [Participant.DisplayName.set(display_name)],
+                                Participant.SK.exists())
     except Exception:  # noqa: BLE001 — a failed fan-out must never fail the rename
         log.exception("users.participant_name_sync_failed", extra={"user_id": user_id})
     return synced
@@ -103,11 +94,7 @@ def link_identity(user_id: str, provider: str, subject: str) -> dict:
     key = Identity.key(provider, subject)
     row = Identity(key, UserId=user_id, Provider=provider.lower(), Subject=subject,
                    CreatedAt=now_iso(), Verified=False)
-    try:
-        row.save(condition=Identity.IdentityKey.does_not_exist())
-    except PutError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    if not put_if(row, Identity.IdentityKey.does_not_exist()):
         existing = Identity.get(key, consistent_read=True)
         if existing.UserId != user_id:
             raise Conflict("That identity is linked to another account.",

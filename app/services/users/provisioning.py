@@ -8,12 +8,12 @@ import json
 import logging
 from typing import List, Optional
 
-from pynamodb.exceptions import PutError
 
 from app.errors import Conflict
 from app.logs import logger
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
+from app.services.core.conditional import put_if
 from models.identities import Identity
 from models.users import Profile
 
@@ -89,14 +89,9 @@ def _identity_row(key: str, user_id: str, created_at: str) -> Identity:
 
 def _link(identity_key: str, provider: str, subject: str, user_id: str) -> bool:
     """A returning human with a new pool subject: add only the request-time mapping."""
-    try:
-        _identity_row(identity_key, user_id, now_iso()).save(
-            condition=Identity.IdentityKey.does_not_exist())
-        return True
-    except PutError as error:
-        if error.cause_response_code == "ConditionalCheckFailedException":
-            return False  # a concurrent replay linked it first; the caller re-reads
-        raise
+    # False: a concurrent replay linked it first; the caller re-reads.
+    return put_if(_identity_row(identity_key, user_id, now_iso()),
+                  Identity.IdentityKey.does_not_exist())
 
 
 def _create_account(user_id: str, request_key: str, provider: str, subject: str,
