@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from app.logs import logger
 from app.services.groups.delete import resume_pending_deletes
-from app.services.people.invitations import expire_invitations
+from app.services.people.upkeep import expire_invitations
 
 
 def run_maintenance() -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from models.groups import Expense, Participant, UserMember
 from models.notifications import Event
 from models.people import Friendship, GroupInvitation
-from app.services.people import invitations
+from app.services.people import upkeep
 
 
 def _befriend(client, a, b):
@@ -186,7 +186,7 @@ def test_an_expired_invitation_is_409_and_swept_leaving_the_guest(client, person
     reply = client.post(f"/people/me/invitations/{owner.gid}/accept", headers=fay.headers)
     assert reply.status_code == 409 and reply.get_json()["error"]["code"] == "INVITATION_EXPIRED"
     assert client.get("/people/me/invitations", headers=fay.headers).get_json()["items"] == []
-    assert invitations.expire_invitations() == {"invitationsExpired": 1}
+    assert upkeep.expire_invitations() == {"invitationsExpired": 1}
     guest = _row(owner.gid, pid)
     assert (guest.Type, guest.InvitedUserId, guest.InviteExpiresAt) == ("GUEST", fay.user_id, None)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import (Conflict, Invalid, NotFound, already_member, guest_unavailable, invitation_changed,
+from app.errors import (Invalid, NotFound, already_member, guest_unavailable, invitation_changed,
                         invitation_expired, invitation_pending, not_found)
 from app.services.core import outbox, paging
 from app.services.core.access import Access, load_live_group
@@ -20,7 +20,9 @@ from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups.membership import (GUEST, USER, get_participant, participant_view,
                                             require_live_group, require_still_owner)
-from app.services.people import directory, friends
+from app.services.people import friends
+from app.services.people.upkeep import (clear_reservation, display_name, load_invitation,
+                                        repair_legacy)
 from models.groups import Participant, UserMember
 from models.people import GroupInvitation
 from models.users import Profile
@@ -41,14 +43,6 @@ def _reservable(now: str):
     return ((Participant.Type == GUEST)
             & (Participant.InviteExpiresAt.does_not_exist() | (Participant.InviteExpiresAt <= now))
             & Participant.TransferTarget.does_not_exist())
-
-
-def _load(invitee_id: str, group_id: str) -> Optional[GroupInvitation]:
-    try:
-        return GroupInvitation.get(*GroupInvitation.key(invitee_id, group_id),
-                                   consistent_read=True)
-    except GroupInvitation.DoesNotExist:
-        return None
 
 
 def _invitee(access: Access, invitee_id: str) -> Profile:
@@ -79,7 +73,7 @@ def invite(access: Access, invitee_id: str, *, role: str,
         raise already_member("The user is")
     except UserMember.DoesNotExist:
         pass
-    existing = _load(invitee_id, group_id)
+    existing = load_invitation(invitee_id, group_id)
     if existing is not None and existing.ExpiresAt > now:
         raise invitation_pending()
     expires = iso_in(INVITE_TTL_SECONDS)
@@ -164,7 +158,7 @@ def _invitation_unchanged(row: GroupInvitation):
 def accept(user_id: str, group_id: str) -> dict:
     """Claim the reserved guest as the caller's USER participant; returns ``{groupId,
     participant}``. Expired → 409 INVITATION_EXPIRED; slot changed → 409 INVITATION_CHANGED."""
-    row = _load(user_id, group_id)
+    row = load_invitation(user_id, group_id)
     if row is None:
         raise not_found("Invitation")
     now = now_iso()
@@ -179,7 +173,7 @@ def accept(user_id: str, group_id: str) -> dict:
         raise invitation_changed() from None
     if guest.Type != GUEST or guest.InvitedUserId != user_id:
         raise invitation_changed()
-    name = _display_name(user_id, guest.DisplayName)
+    name = display_name(user_id, guest.DisplayName)
 
     tx = Transaction()
     require_live_group(tx, group_id)
@@ -209,7 +203,7 @@ def accept(user_id: str, group_id: str) -> dict:
 
 def decline(user_id: str, group_id: str) -> None:
     """The invitee says no: the invitation and the guest's deadline go, the guest stays."""
-    row = _load(user_id, group_id)
+    row = load_invitation(user_id, group_id)
     if row is None:
         raise not_found("Invitation")
     _withdraw(row)
@@ -217,7 +211,7 @@ def decline(user_id: str, group_id: str) -> None:
 
 def revoke(access: Access, invitee_id: str) -> None:
     """An OWNER withdraws an invitation: as a decline, the guest and its history stay."""
-    row = _load(invitee_id, access.group_id)
+    row = load_invitation(invitee_id, access.group_id)
     if row is None:
         raise not_found("Invitation")
     _withdraw(row, owner=access)
@@ -228,87 +222,7 @@ def _withdraw(row: GroupInvitation, owner: Optional[Access] = None) -> None:
     tx.delete(GroupInvitation(row.PK, row.SK),
               condition=(GroupInvitation.CreatedAt == row.CreatedAt),
               on_fail=invitation_changed())
-    _clear_reservation(tx, row)
+    clear_reservation(tx, row)
     if owner is not None:
         require_still_owner(tx, owner)
     tx.commit()
-
-
-def _clear_reservation(tx: Transaction, row: GroupInvitation) -> None:
-    """Drop the guest's deadline if it is still this invitation's reservation."""
-    if row.ParticipantId is None:
-        return
-    try:
-        guest = get_participant(row.GroupId, row.ParticipantId)
-    except NotFound:  # the guest was removed: nothing to clear
-        return
-    if guest.InvitedUserId != row.InviteeUserId or guest.InviteExpiresAt != row.ExpiresAt:
-        return
-    tx.update(Participant(row.GroupId, guest.SK), [Participant.InviteExpiresAt.remove()],
-              condition=(Participant.InvitedUserId == row.InviteeUserId)
-              & (Participant.InviteExpiresAt == row.ExpiresAt),
-              on_fail=invitation_changed())
-
-
-def drop_for_removed_guest(group_id: str, invitee_id: str, participant_id: str) -> None:
-    """Public hook for a guest's removal: its invitation goes too (if it still names it)."""
-    row = _load(invitee_id, group_id)
-    if row is None or row.ParticipantId != participant_id:
-        return
-    tx = Transaction()
-    tx.delete(GroupInvitation(row.PK, row.SK),
-              condition=GroupInvitation.ParticipantId == participant_id)
-    try:
-        tx.commit()
-    except Conflict:  # replaced or consumed meanwhile: nothing of ours left
-        pass
-
-
-def repair_legacy(row: GroupInvitation) -> GroupInvitation:
-    """Give an invitation written before reservations a reserved guest, keeping its role,
-    inviter and deadline; one conditional cross-table transaction, safe to race."""
-    profile_name = _display_name(row.InviteeUserId, "Guest")
-    participant_id, now = new_id(), now_iso()
-    tx = Transaction()
-    require_live_group(tx, row.GroupId)
-    tx.update(GroupInvitation(row.PK, row.SK),
-              [GroupInvitation.ParticipantId.set(participant_id)],
-              condition=(GroupInvitation.ParticipantId.does_not_exist()
-                         & (GroupInvitation.CreatedAt == row.CreatedAt)
-                         & (GroupInvitation.ExpiresAt == row.ExpiresAt)),
-              on_fail=invitation_changed())
-    tx.put(Participant(row.GroupId, Participant.sort_key(participant_id),
-                       ParticipantId=participant_id, Type=GUEST, DisplayName=profile_name,
-                       Role=row.Role, InvitedUserId=row.InviteeUserId,
-                       InviteExpiresAt=row.ExpiresAt, CreatedAt=now, UpdatedAt=now),
-           condition=Participant.SK.does_not_exist())
-    tx.commit()
-    row.ParticipantId = participant_id
-    return row
-
-
-def expire_invitations(now: Optional[str] = None, *, limit: int = 500) -> dict:
-    """Maintenance: delete expired invitations and their guests' stale deadlines (history
-    and link stay). Bounded per run; each invitation is its own conditional transaction."""
-    now = now or now_iso()
-    swept = 0
-    for row in GroupInvitation.all_rows(filter_condition=GroupInvitation.ExpiresAt <= now,
-                                        limit=limit):
-        tx = Transaction()
-        tx.delete(GroupInvitation(row.PK, row.SK),
-                  condition=(GroupInvitation.CreatedAt == row.CreatedAt)
-                  & (GroupInvitation.ExpiresAt <= now))
-        _clear_reservation(tx, row)
-        try:
-            tx.commit()
-            swept += 1
-        except Conflict:  # renewed, accepted or withdrawn meanwhile
-            continue
-    return {"invitationsExpired": swept}
-
-
-def _display_name(user_id: str, fallback: str) -> str:
-    try:
-        return Profile.get(*Profile.key(user_id)).DisplayName
-    except Profile.DoesNotExist:
-        return fallback
