@@ -14,7 +14,12 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/groups/{groupId}/expenses/{expenseId}/comments",
          "/groups/{groupId}/expenses/{expenseId}/comments/{commentId}",
          "/groups/{groupId}/settlements", "/groups/{groupId}/settlements/{settlementId}",
-         "/groups/{groupId}/balances", "/groups/{groupId}/export"}
+         "/groups/{groupId}/balances", "/groups/{groupId}/export",
+         "/people/me/handle", "/people/search", "/people/me/friends",
+         "/people/me/friends/{userId}/accept", "/people/me/friends/{userId}",
+         "/groups/{groupId}/invitations", "/groups/{groupId}/invitations/{userId}",
+         "/people/me/invitations", "/people/me/invitations/{groupId}/accept",
+         "/people/me/invitations/{groupId}/decline"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

@@ -13,6 +13,7 @@ from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups.join_requests import cancel_takeovers_of
+from app.services.people.upkeep import drop_for_removed_guest
 from app.services.groups.membership import (GUEST, OWNER, USER, change_owner_count,
                                             get_participant, participant_view, require_live_group,
                                             require_still_owner, roster)
@@ -140,6 +141,8 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     tx.commit()
     if target.Type == GUEST:
         cancel_takeovers_of(group_id, participant_id)
+        if target.InvitedUserId:  # a reserved guest's invitation goes with it
+            drop_for_removed_guest(group_id, target.InvitedUserId, participant_id)
 
 
 def balance_revision(group_id: str) -> Optional[int]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 import logging
 from typing import Optional
 
-
-from app.errors import Conflict, Invalid, NotFound
+from app.errors import Conflict, Invalid, NotFound, concurrent_update
 from app.services.core import paging
 from app.services.core.clock import now_iso
+from app.services.core.transactions import Transaction
+from app.services.people import directory
 from app.services.users.provisioning import is_test_email
 from app.services.core.conditional import put_if, update_if
 from models.groups import Participant
@@ -42,13 +43,28 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
                    default_currency: Optional[str] = None) -> Profile:
     """Change the profile; a rename is then mirrored onto the caller's USER participants."""
     profile = get_profile(user_id)
-    actions = [Profile.UpdatedAt.set(now_iso())]
+    now = now_iso()
+    actions = [Profile.UpdatedAt.set(now)]
+    condition = Profile.UserId.exists()
+    tx = Transaction()
     if display_name is not None:
         actions.append(Profile.DisplayName.set(display_name))
+        # The directory rows follow the name in the same transaction, derived from the
+        # handle and opt-in read here, which the condition pins.
+        condition &= directory.profile_condition(profile)
+        directory.rename_in_directory(tx, profile, display_name)
     if default_currency is not None:
         actions.append(Profile.DefaultCurrency.set(default_currency))
-    update_if(profile, actions, Profile.UserId.exists(),
-              on_fail=NotFound("No profile for this account."))
+    gone = NotFound("No profile for this account.")
+    tx.update(Profile(*Profile.key(user_id)), actions, condition=condition,
+              on_fail=gone if display_name is None
+              else concurrent_update("The profile changed meanwhile; try again."))
+    tx.commit()
+    profile.UpdatedAt = now
+    if display_name is not None:
+        profile.DisplayName = display_name
+    if default_currency is not None:
+        profile.DefaultCurrency = default_currency
     if display_name is not None:
         sync_participant_names(user_id, display_name)
     return profile
