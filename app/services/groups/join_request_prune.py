@@ -16,7 +16,7 @@ DECIDED = ("APPROVED", "DENIED", "CANCELLED")
 
 def prune_decided_join_requests(*, max_pages: int = 5, page_size: int = 500) -> dict:
     cutoff, pruned = iso_in(-RETENTION_SECONDS), 0
-    old_and_decided = ((GroupItem.EntityType == "JOINREQ") & JoinRequest.Status.is_in(*DECIDED)
+    old_and_decided = ((GroupItem.EntityType == JoinRequest) & JoinRequest.Status.is_in(*DECIDED)
                        & (GroupItem.UpdatedAt < cutoff))
     for items in scan_pages(GroupItem, SWEEP, filter_condition=old_and_decided,
                             attributes=["GroupId", "SK"], page_size=page_size,

@@ -8,7 +8,7 @@ comes back (expense ids are never reused), so the check cannot race a live threa
 from __future__ import annotations
 
 from app.services.core.sweeps import scan_pages
-from models.groups import COMMENT_SEGMENT, EXPENSE_PREFIX, Expense, GroupItem
+from models.groups import COMMENT_SEGMENT, EXPENSE_PREFIX, Comment, Expense, GroupItem
 
 SWEEP = "orphan-comments"
 
@@ -20,7 +20,7 @@ def _head_key(group_id: str, sort_key: str) -> tuple:
 
 def sweep_orphan_comments(*, max_pages: int = 5, page_size: int = 500) -> dict:
     checked = deleted = 0
-    for items in scan_pages(GroupItem, SWEEP, filter_condition=GroupItem.EntityType == "COMMENT",
+    for items in scan_pages(GroupItem, SWEEP, filter_condition=GroupItem.EntityType == Comment,
                             attributes=["GroupId", "SK"], page_size=page_size,
                             max_pages=max_pages):
         comments = [(item["GroupId"]["S"], item["SK"]["S"]) for item in items
