@@ -59,6 +59,11 @@ class PreferencesPatchSchema(Strict):
                         values=StrictBoolean())
     mutedGroupIds = fields.List(Id(), validate=validate.Length(max=1000))
 
+    @ma.validates_schema
+    def something(self, data, **kwargs):
+        if "types" not in data and "mutedGroupIds" not in data:
+            raise ma.ValidationError("Send types, mutedGroupIds or both.", field_name="types")
+
 
 class DeviceCreateSchema(Strict):
     platform = fields.String(required=True, validate=validate.OneOf(["IOS", "ANDROID", "WEB"]))

@@ -72,6 +72,8 @@ def test_preferences_and_mutes(duo, sign_in):
                             headers=duo.bob_h).status_code == 400
     assert duo.client.patch("/notifications/preferences", json={"types": {"MENTION": 0}},
                             headers=duo.bob_h).status_code == 400
+    assert duo.client.patch("/notifications/preferences", json={},
+                            headers=duo.bob_h).status_code == 400  # nothing to change
 
 
 def test_one_device_per_token_and_re_registering_moves_it(duo):
