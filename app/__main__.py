@@ -131,7 +131,8 @@ def serve(args) -> int:
 
     from app import create_app
     from app.local import server_info
-    from app.local.triggers import Scheduler, run_hourly_tick, run_maintenance
+    from app.local.stream_poller import start_notifications_poller
+    from app.local.triggers import Scheduler, run_hourly_tick, run_maintenance, run_outbox_sweep
 
     endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
@@ -141,6 +142,8 @@ def serve(args) -> int:
     scheduler = Scheduler()
     scheduler.every(3600, run_hourly_tick, "hourly-tick")
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
+    scheduler.every(300, run_outbox_sweep, "outbox-sweep")
+    poller = start_notifications_poller(endpoint)
     threading.Thread(target=http.serve_forever, daemon=True).start()
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
                       db_port=db.port if db else None)
@@ -151,6 +154,7 @@ def serve(args) -> int:
 
     def cleanup() -> None:
         scheduler.stop()
+        poller.stop()
         http.shutdown()
         http.server_close()
         if db:

@@ -162,6 +162,17 @@ class RawAccess:
                 return
 
     @classmethod
+    def raw_scan_page(cls, *, filter_condition=None, attributes: Optional[List[str]] = None,
+                      page_size: Optional[int] = None, start: Optional[dict] = None) -> tuple:
+        """One page of a table Scan: (raw items, LastEvaluatedKey or None).
+
+        Only for bounded, cursor-resumed maintenance sweeps: never on a request path."""
+        page = cls._get_connection().scan(filter_condition=filter_condition,
+                                          attributes_to_get=attributes, limit=page_size,
+                                          exclusive_start_key=start, consistent_read=False)
+        return page.get("Items", []), page.get("LastEvaluatedKey")
+
+    @classmethod
     def raw_batch_get(cls, keys: Iterable[tuple], *,
                       consistent_read: bool = False) -> Dict[tuple, dict]:
         """Raw items by (hash, range) key, in batches of 100; absent keys are left out."""

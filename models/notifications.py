@@ -1,6 +1,7 @@
 """Notifications: devices, preferences, history, and the EVENT outbox the stream worker fans out."""
 from __future__ import annotations
 
+import hashlib
 from typing import Iterator, Optional
 
 from pynamodb.attributes import (DiscriminatorAttribute, MapAttribute,
@@ -8,7 +9,7 @@ from pynamodb.attributes import (DiscriminatorAttribute, MapAttribute,
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
-from models.base import table
+from models.base import RawAccess, table
 
 USER_PREFIX = "USER#"
 DEVICE_PREFIX = "DEVICE#"
@@ -17,6 +18,12 @@ NOTIF_PREFIX = "NOTIF#"
 EVENT_PREFIX = "EVENT#"
 EVENT_SK = "EVENT"
 PENDING = "PENDING"
+# The outbox index is sharded: one fixed PendingKey put every event of the platform in one
+# index partition (a throttle there fails the money transaction that writes the event).
+PENDING_SHARDS = 16
+TOKEN_PREFIX = "TOKEN#"
+TOKEN_SK = "TOKEN"
+SWEEP_PK = "SWEEP"
 
 
 class PendingEventsIndex(GlobalSecondaryIndex):
@@ -31,7 +38,7 @@ class PendingEventsIndex(GlobalSecondaryIndex):
 
 
 @table("notifications")
-class NotificationItem(Model):
+class NotificationItem(RawAccess, Model):
     """Every Notifications row."""
 
     class Meta:
@@ -48,15 +55,32 @@ class NotificationItem(Model):
 
 
 class Device(NotificationItem, discriminator="DEVICE"):
-    """A push endpoint of one user."""
+    """A push endpoint of one user (a native push token or a Web Push subscription JSON)."""
 
     DeviceId = UnicodeAttribute()
     Platform = UnicodeAttribute()
     Token = UnicodeAttribute()
+    EndpointArn = UnicodeAttribute(null=True)  # SNS platform endpoint, created on first push
+    LastSeenAt = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(user_id: str, device_id: str) -> tuple:
         return USER_PREFIX + user_id, DEVICE_PREFIX + device_id
+
+    @classmethod
+    def of_user(cls, user_id: str, **kwargs) -> Iterator["Device"]:
+        return cls.query(USER_PREFIX + user_id, cls.SK.startswith(DEVICE_PREFIX), **kwargs)
+
+
+class DeviceToken(NotificationItem, discriminator="DEVICE_TOKEN"):
+    """Who holds a push token now: one device row per token, whoever registered it last."""
+
+    UserId = UnicodeAttribute()
+    DeviceId = UnicodeAttribute()
+
+    @staticmethod
+    def key(token: str) -> tuple:
+        return TOKEN_PREFIX + hashlib.sha256(token.encode()).hexdigest(), TOKEN_SK
 
 
 class Preferences(NotificationItem, discriminator="PREFS"):
@@ -64,6 +88,7 @@ class Preferences(NotificationItem, discriminator="PREFS"):
 
     MutedGroupIds = UnicodeSetAttribute(null=True)
     Types = MapAttribute(null=True)
+    ReadAllBefore = UnicodeAttribute(null=True)  # "mark all read": one write, not one per row
 
     @staticmethod
     def key(user_id: str) -> tuple:
@@ -80,10 +105,16 @@ class Notification(NotificationItem, discriminator="NOTIF"):
     GroupId = UnicodeAttribute(null=True)
     ResourceId = UnicodeAttribute(null=True)
     ReadAt = UnicodeAttribute(null=True)
+    EventId = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(user_id: str, created_at: str, event_id: str) -> tuple:
-        return USER_PREFIX + user_id, f"{NOTIF_PREFIX}{created_at}#{event_id}"
+        """Deterministic from the event, so a replayed event finds its row already there."""
+        return USER_PREFIX + user_id, Notification.sort_key(created_at, event_id)
+
+    @staticmethod
+    def sort_key(created_at: str, event_id: str) -> str:
+        return f"{NOTIF_PREFIX}{created_at}#{event_id}"
 
     @classmethod
     def history(cls, user_id: str, **kwargs) -> Iterator["Notification"]:
@@ -114,6 +145,32 @@ class Event(NotificationItem, discriminator="EVENT"):
     def key(event_id: str) -> tuple:
         return EVENT_PREFIX + event_id, EVENT_SK
 
+    @staticmethod
+    def pending_key(event_id: str) -> str:
+        """``PENDING#<0..15>`` by a stable hash of the event id (same shard on every retry)."""
+        digest = hashlib.sha256(event_id.encode()).digest()
+        return f"{PENDING}#{int.from_bytes(digest[:4], 'big') % PENDING_SHARDS}"
+
+    @staticmethod
+    def shards() -> list:
+        return [f"{PENDING}#{shard}" for shard in range(PENDING_SHARDS)]
+
     @classmethod
-    def pending(cls, **kwargs) -> Iterator["Event"]:
-        return cls.pending_events.query(PENDING, **kwargs)
+    def pending(cls, shard: str, created_before: str, **kwargs) -> Iterator["Event"]:
+        """Undispatched events of one shard created before ``created_before``, oldest first."""
+        return cls.pending_events.query(shard, cls.CreatedAt < created_before, **kwargs)
+
+    @classmethod
+    def dispatched_actions(cls, at: str) -> list:
+        """Leave the outbox index (REMOVE PendingKey) and say when."""
+        return [cls.PendingKey.remove(), cls.DispatchedAt.set(at)]
+
+
+class SweepCursor(NotificationItem, discriminator="SWEEP_CURSOR"):
+    """Where a bounded maintenance sweep stopped, so the next run resumes there."""
+
+    Position = UnicodeAttribute(null=True)  # JSON of the LastEvaluatedKey; absent: from the start
+
+    @staticmethod
+    def key(sweep: str) -> tuple:
+        return SWEEP_PK, sweep

@@ -26,6 +26,14 @@ def run_maintenance() -> dict:
     return maintenance.lambda_handler(canned_event("schedule_maintenance.json"), None)
 
 
+def run_outbox_sweep() -> dict:
+    """The frequent schedule: only the outbox re-dispatch."""
+    from app.handlers import maintenance
+
+    return maintenance.lambda_handler({**canned_event("schedule_maintenance.json"),
+                                       "sweep": "outbox"}, None)
+
+
 class Scheduler:
     """Runs each job every ``period`` seconds on a daemon thread until stopped."""
 

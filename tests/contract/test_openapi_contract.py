@@ -19,7 +19,10 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/people/me/friends/{userId}/accept", "/people/me/friends/{userId}",
          "/groups/{groupId}/invitations", "/groups/{groupId}/invitations/{userId}",
          "/people/me/invitations", "/people/me/invitations/{groupId}/accept",
-         "/people/me/invitations/{groupId}/decline"}
+         "/people/me/invitations/{groupId}/decline",
+         "/notifications", "/notifications/read", "/notifications/preferences",
+         "/notifications/mutes/{groupId}", "/notifications/devices",
+         "/notifications/devices/{deviceId}"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

@@ -356,7 +356,7 @@ def test_scheduled_function_sends_failed_runs_to_its_own_queue(function, queue):
     props = _resources("AWS::Serverless::Function")[function]["Properties"]
     queues = _resources("AWS::SQS::Queue")
 
-    assert [e["Type"] for e in props["Events"].values()] == ["Schedule"]
+    assert {e["Type"] for e in props["Events"].values()} == {"Schedule"}
     invoke = props["EventInvokeConfig"]
     assert invoke["DestinationConfig"]["OnFailure"] == {
         "Type": "SQS", "Destination": {"Fn::GetAtt": [queue, "Arn"]}}
@@ -415,6 +415,20 @@ def test_function_table_access_is_per_table_policy_templates(function):
 
     assert table_policies == FUNCTION_TABLE_POLICIES[function]
     assert all(isinstance(p, dict) for p in policies), "no managed or inline wildcard policies"
+
+
+def test_the_worker_may_read_only_the_vapid_parameter_and_push_only_to_sns_endpoints():
+    worker = _resources("AWS::Serverless::Function")["NotificationWorkerFunction"]["Properties"]
+    conditional = [p["Fn::If"] for p in worker["Policies"] if "Fn::If" in p]
+    by_condition = {condition: policy for condition, policy, _ in conditional}
+    assert by_condition["HasVapidKey"] == {
+        "SSMParameterReadPolicy": {"ParameterName": {"Ref": "VapidPrivateKeyParameter"}}}
+    statements = by_condition["HasMobilePush"]["Statement"]
+    assert [(s["Action"], s["Resource"]["Fn::Sub"].rsplit(":", 1)[1]) for s in statements] == [
+        (["sns:CreatePlatformEndpoint"], "app/*"), (["sns:Publish"], "endpoint/*")]
+    env = worker["Environment"]["Variables"]
+    assert {"VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT", "SNS_IOS_APPLICATION_ARN",
+            "SNS_ANDROID_APPLICATION_ARN"} <= set(env)
 
 
 # ---------------------------------------------------------------- hardening: CORS

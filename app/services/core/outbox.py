@@ -9,7 +9,7 @@ from typing import Any, Mapping, Optional
 from app.errors import Conflict
 from app.services.core.clock import epoch, now_iso
 from app.services.core.transactions import Transaction
-from models.notifications import PENDING, Event
+from models.notifications import Event
 
 EVENT_RETENTION_SECONDS = 30 * 24 * 3600
 EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION",
@@ -29,7 +29,7 @@ def add_event(tx: Transaction, event_type: str, *, scope_id: str, resource_id: s
     event_id = Event.event_id(event_type, scope_id, resource_id, revision)
     row = Event(*Event.key(event_id), EventId=event_id, Type=event_type, GroupId=group_id,
                 ActorUserId=actor_user_id, ResourceId=resource_id, CreatedAt=now_iso(),
-                PendingKey=PENDING, ExpiresAt=epoch() + EVENT_RETENTION_SECONDS,
+                PendingKey=Event.pending_key(event_id), ExpiresAt=epoch() + EVENT_RETENTION_SECONDS,
                 Payload=dict(payload or {}) or None, Recipients=recipients or None)
     tx.put(row, condition=Event.PK.does_not_exist(),
            on_fail=Conflict("This change was already recorded.", code="DUPLICATE_EVENT"))

@@ -82,7 +82,8 @@ def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dic
                             balances.deltas(balances.expense_nets(head), {}), expenses=-1)
     outbox.add_event(tx, "EXPENSE_DELETED", scope_id=access.group_id,
                      resource_id=head.ExpenseId, revision=int(head.Version),
-                     actor_user_id=access.user_id, group_id=access.group_id)
+                     actor_user_id=access.user_id, group_id=access.group_id,
+                     payload={"description": head.Description, "amount": int(head.Amount)})
     tx.commit()
 
 

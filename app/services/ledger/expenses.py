@@ -80,7 +80,8 @@ def create_expense(access: Access, body: Mapping[str, Any], *,
            on_fail=id_collision())
     balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1)
     outbox.add_event(tx, "EXPENSE_ADDED", scope_id=access.group_id, resource_id=expense_id,
-                     revision=1, actor_user_id=access.user_id, group_id=access.group_id)
+                     revision=1, actor_user_id=access.user_id, group_id=access.group_id,
+                     payload={"description": draft.description, "amount": draft.amount})
     money_guards.commit(tx, access.group)
     return expense_view(expense)
 
@@ -127,7 +128,8 @@ def update_expense(access: Access, expense_id: str, version: int,
         balances.add_to_balance(tx, access.group_id, delta)
     outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,
                      revision=new_version, actor_user_id=access.user_id,
-                     group_id=access.group_id)
+                     group_id=access.group_id,
+                     payload={"description": draft.description, "amount": draft.amount})
     money_guards.commit(tx, access.group)
     # The write succeeded on exactly the version read, so the new row is known: no re-read.
     for name, value in changes.items():

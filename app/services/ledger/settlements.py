@@ -68,7 +68,8 @@ def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: i
                             balances.settlement_nets(payer_id, payee_id, amount), settlements=1)
     outbox.add_event(tx, "SETTLEMENT_ADDED", scope_id=access.group_id,
                      resource_id=settlement_id, revision=1, actor_user_id=access.user_id,
-                     group_id=access.group_id)
+                     group_id=access.group_id,
+                     payload={"amount": amount, "payerId": payer_id, "payeeId": payee_id})
     money_guards.commit(tx, access.group)
     return settlement_view(row, access.group.Currency)
 

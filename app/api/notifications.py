@@ -1,0 +1,83 @@
+"""Notifications: /notifications (history, read marks, preferences, mutes, devices)."""
+from __future__ import annotations
+
+from app.api.context import principal, scope, settings
+from app.api.idempotency import idempotent
+from app.api.spec import NOT_FOUND, Blueprint, errors
+from app.schemas.common import PageArgsSchema
+from app.schemas.notifications import (DeviceCreateSchema, DeviceSchema, MarkReadSchema,
+                                       NotificationPageSchema, PreferencesPatchSchema,
+                                       PreferencesSchema, UnreadSchema)
+from app.services.notifications import devices, history, preferences
+
+blp = Blueprint("notifications", __name__, description="Notifications")
+
+
+@blp.route("/notifications")
+@blp.arguments(PageArgsSchema, location="query")
+@blp.response(200, NotificationPageSchema)
+def list_notifications(args):
+    """The caller's history, newest first, with the unread count."""
+    return history.list_history(principal().user_id, limit=args["limit"], cursor=args["cursor"],
+                                scope=scope("notifications"))
+
+
+@blp.route("/notifications/read", methods=["POST"])
+@blp.arguments(MarkReadSchema)
+@blp.response(200, UnreadSchema)
+def mark_read(body):
+    """Mark the given ids (unknown ones are skipped) or everything read."""
+    return history.mark_read(principal().user_id, ids=body.get("ids"),
+                             everything=bool(body.get("all")))
+
+
+@blp.route("/notifications/preferences")
+@blp.response(200, PreferencesSchema)
+def get_preferences():
+    """Per-type switches (absent means on) and muted groups."""
+    return preferences.get_preferences(principal().user_id)
+
+
+@blp.route("/notifications/preferences", methods=["PATCH"])
+@blp.arguments(PreferencesPatchSchema)
+@blp.response(200, PreferencesSchema)
+@errors(blp, (404, "A muted group the caller is not a participant of."))
+def patch_preferences(body):
+    """Set switches; ``mutedGroupIds`` is reached by atomic ADD/DELETE of single ids."""
+    return preferences.update_preferences(principal().user_id, types=body.get("types"),
+                                          muted_group_ids=body.get("mutedGroupIds"))
+
+
+@blp.route("/notifications/mutes/<uuid:groupId>", methods=["PUT"])
+@blp.response(204)
+@errors(blp, NOT_FOUND)
+def mute(group_id):
+    """Mute one group (atomic ADD to the set)."""
+    preferences.mute(principal().user_id, str(group_id))
+
+
+@blp.route("/notifications/mutes/<uuid:groupId>", methods=["DELETE"])
+@blp.response(204)
+def unmute(group_id):
+    """Unmute one group (atomic DELETE from the set); works after leaving the group too."""
+    preferences.unmute(principal().user_id, str(group_id))
+
+
+@blp.route("/notifications/devices", methods=["POST"])
+@idempotent
+@blp.arguments(DeviceCreateSchema)
+@blp.response(201, DeviceSchema)
+@errors(blp, (409, "IDEMPOTENCY_IN_PROGRESS or CONCURRENT_UPDATE."),
+        (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body."))
+def register_device(body):
+    """Register a push token (one device per token; re-registering moves it to the caller)."""
+    return devices.register_device(principal().user_id, body["platform"], body["token"],
+                                   allow_http=settings().local_mode)
+
+
+@blp.route("/notifications/devices/<uuid:deviceId>", methods=["DELETE"])
+@blp.response(204)
+@errors(blp, (404, "No such device of the caller."))
+def unregister_device(device_id):
+    """Stop pushing to a device."""
+    devices.unregister_device(principal().user_id, str(device_id))

@@ -1,0 +1,76 @@
+"""Notifications: history, read marks, preferences, devices."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from app.schemas.common import Id, Strict, StrictBoolean
+
+EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION",
+               "SETTLEMENT_ADDED", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
+               "GROUP_INVITATION", "FRIEND_REQUEST", "FRIEND_ACCEPTED", "RECURRING_CREATED",
+               "RECURRING_REMINDER")
+
+
+class NotificationSchema(Strict):
+    notificationId = fields.String(required=True, metadata={"description": "Opaque id"})
+    type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES))
+    title = fields.String(required=True)
+    body = fields.String(required=True)
+    groupId = fields.String(allow_none=True)
+    resourceId = fields.String(allow_none=True)
+    createdAt = fields.String(required=True)
+    readAt = fields.String(allow_none=True)
+
+
+class NotificationPageSchema(ma.Schema):
+    """A page of history, newest first, with the caller's unread count."""
+
+    items = fields.List(fields.Nested(NotificationSchema), required=True)
+    nextCursor = fields.String(allow_none=True, required=True)
+    unreadCount = fields.Integer(required=True)
+
+
+class MarkReadSchema(Strict):
+    """``{ids: [...]}`` or ``{all: true}``."""
+
+    ids = fields.List(fields.String(validate=validate.Length(min=1, max=600)),
+                      validate=validate.Length(min=1, max=100))
+    all = StrictBoolean()
+
+    @ma.validates_schema
+    def one_of(self, data, **kwargs):
+        if bool(data.get("ids")) == bool(data.get("all")):
+            raise ma.ValidationError("Send either ids or all: true.", field_name="ids")
+
+
+class UnreadSchema(Strict):
+    unreadCount = fields.Integer(required=True)
+
+
+class PreferencesSchema(Strict):
+    types = fields.Dict(keys=fields.String(validate=validate.OneOf(EVENT_TYPES)),
+                        values=StrictBoolean(), required=True)
+    mutedGroupIds = fields.List(Id(), required=True)
+
+
+class PreferencesPatchSchema(Strict):
+    types = fields.Dict(keys=fields.String(validate=validate.OneOf(EVENT_TYPES)),
+                        values=StrictBoolean())
+    mutedGroupIds = fields.List(Id(), validate=validate.Length(max=1000))
+
+    @ma.validates_schema
+    def something(self, data, **kwargs):
+        if "types" not in data and "mutedGroupIds" not in data:
+            raise ma.ValidationError("Send types, mutedGroupIds or both.", field_name="types")
+
+
+class DeviceCreateSchema(Strict):
+    platform = fields.String(required=True, validate=validate.OneOf(["IOS", "ANDROID", "WEB"]))
+    token = fields.String(required=True, validate=validate.Length(min=1, max=4096),
+                          metadata={"description": "APNs/FCM token, or a Web Push "
+                                                   "PushSubscription as a JSON string"})
+
+
+class DeviceSchema(Strict):
+    deviceId = Id(required=True)

@@ -1,0 +1,150 @@
+"""Fan one outbox EVENT out: recipients, preferences, history rows, push, then dispatched.
+
+Exactly-once history without a lock: each recipient's row has a key derived from the event
+(``NOTIF#<createdAt>#<eventId>``) and is created under attribute_not_exists, so a replay, a
+redelivered stream batch or the maintenance sweep racing the stream worker all find the row
+there and write nothing. Push follows the row: only the attempt that created a row pushes for
+it, so nothing is pushed twice (a crash between the two loses that push, never the row)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Dict, Iterable, List, Optional
+
+from pynamodb.exceptions import PutError, UpdateError
+
+from app.logs import logger
+from app.services.core.clock import now_iso
+from app.services.notifications import push
+from app.services.notifications.devices import remove_device
+from app.services.notifications.ids import notification_id
+from app.services.notifications.render import Context, render
+from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, Participant
+from models.notifications import Device, Event, Notification, NotificationItem, Preferences
+from models.users import Profile
+
+HISTORY_SECONDS = 90 * 24 * 3600
+USER = "USER"
+DELETING = "DELETING"
+# GroupData sort keys: nothing sorts between the head ("META") and the participants
+# ("PARTICIPANT#..."), so one range query returns the head and the whole roster.
+_ROSTER_END = PARTICIPANT_PREFIX[:-1] + "$"
+
+
+def _epoch(iso: str) -> int:
+    moment = datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    return int(moment.timestamp())
+
+
+def _group_context(group_id: str) -> tuple:
+    """(Context, the group's USER participants' user ids) from one Query; empty if gone."""
+    ctx, users = Context(), []
+    for row in GroupItem.query(group_id, GroupItem.SK.between(META, _ROSTER_END),
+                               consistent_read=True):
+        if isinstance(row, Group):
+            if row.Status == DELETING:
+                return Context(), []
+            ctx.group_name, ctx.currency = row.Name, row.Currency
+        elif isinstance(row, Participant):
+            ctx.participant_names[row.ParticipantId] = row.DisplayName
+            if row.Type == USER and row.UserId:
+                ctx.user_names[row.UserId] = row.DisplayName
+                users.append(row.UserId)
+    if ctx.group_name is None:  # no head: the group is gone
+        return Context(), []
+    return ctx, users
+
+
+def _actor_name(user_id: str) -> Optional[str]:
+    """The actor's profile name, for events outside a group or by a non-participant."""
+    try:
+        return Profile.get(*Profile.key(user_id)).DisplayName
+    except Profile.DoesNotExist:
+        return None
+
+
+def _preferences(user_ids: Iterable[str]) -> Dict[str, Preferences]:
+    keys = [Preferences.key(user_id) for user_id in user_ids]
+    found = NotificationItem.raw_batch_get(keys)
+    return {key[0][len("USER#"):]: NotificationItem.from_raw_data(raw) for key, raw in found.items()}
+
+
+def wants(prefs: Optional[Preferences], event_type: str, group_id: Optional[str]) -> bool:
+    """False when the recipient muted the group or switched the type off."""
+    if prefs is None:
+        return True
+    if group_id and group_id in (prefs.MutedGroupIds or set()):
+        return False
+    types = prefs.Types.as_dict() if prefs.Types is not None else {}
+    return types.get(event_type, True) is not False
+
+
+def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
+    """Create the recipient's row; False when an earlier attempt already did."""
+    row = Notification(*Notification.key(user_id, event.CreatedAt, event.EventId),
+                       NotificationId=notification_id(event.CreatedAt, event.EventId),
+                       Type=event.Type, Title=title, Body=body, GroupId=event.GroupId,
+                       ResourceId=event.ResourceId, CreatedAt=event.CreatedAt,
+                       EventId=event.EventId,
+                       ExpiresAt=_epoch(event.CreatedAt) + HISTORY_SECONDS)
+    try:
+        row.save(condition=Notification.PK.does_not_exist())
+    except PutError as error:
+        if error.cause_response_code == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def _push(user_id: str, message: push.Message, counts: dict) -> None:
+    provider = push.provider()
+    for device in Device.of_user(user_id):
+        outcome = provider.send(device.Platform, device.Token, message)
+        counts[outcome.lower()] = counts.get(outcome.lower(), 0) + 1
+        if outcome == push.GONE:
+            remove_device(user_id, device)
+
+
+def _mark_dispatched(event: Event) -> None:
+    try:
+        Event(*Event.key(event.EventId)).update(actions=Event.dispatched_actions(now_iso()),
+                                                condition=Event.PK.exists())
+    except UpdateError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise  # a missing row expired by TTL: nothing left to mark
+
+
+def already_dispatched(event_id: str) -> bool:
+    """True when the row is marked dispatched, or gone (expired long after its dispatch)."""
+    raw = NotificationItem.raw_get(*Event.key(event_id))
+    return raw is None or "DispatchedAt" in raw
+
+
+def recipients_of(event: Event, group_users: List[str]) -> List[str]:
+    named = sorted(event.Recipients or ())
+    chosen = named if named else group_users
+    return [user_id for user_id in dict.fromkeys(chosen) if user_id != event.ActorUserId]
+
+
+def dispatch(event: Event) -> dict:
+    """Deliver one event to everyone it concerns, then take it out of the outbox index."""
+    ctx, group_users = _group_context(event.GroupId) if event.GroupId else (Context(), [])
+    if event.ActorUserId not in ctx.user_names:
+        name = _actor_name(event.ActorUserId)
+        if name:
+            ctx.user_names[event.ActorUserId] = name
+    recipients = recipients_of(event, group_users)
+    prefs = _preferences(recipients) if recipients else {}
+    payload = event.Payload.as_dict() if event.Payload is not None else {}
+    title, body = render(event.Type, event.ActorUserId, payload, ctx)
+    counts = {"recipients": 0, "written": 0}
+    for user_id in recipients:
+        if not wants(prefs.get(user_id), event.Type, event.GroupId):
+            continue
+        counts["recipients"] += 1
+        if _write_history(user_id, event, title, body):
+            counts["written"] += 1
+            _push(user_id, push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
+                                        notification_id(event.CreatedAt, event.EventId)), counts)
+    _mark_dispatched(event)
+    logger.info("notification.dispatched", extra={"event_id": event.EventId, **counts})
+    return counts

@@ -1,0 +1,64 @@
+"""A user's notification history: newest first, unread count, mark read.
+
+"Mark all read" is one write (ReadAllBefore on the PREFS row), not one per row: a row counts
+as read when it has ReadAt or was created at or before that watermark. Expired rows (past
+ExpiresAt, awaiting TTL deletion) are hidden from every read."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from pynamodb.exceptions import UpdateError
+
+from app.services.core import paging
+from app.services.core.clock import epoch, now_iso
+from app.services.notifications.ids import notification_id, parse
+from models.notifications import NOTIF_PREFIX, Notification, NotificationItem, Preferences
+
+MAX_IDS = 100
+
+
+def _watermark(user_id: str) -> Optional[str]:
+    raw = NotificationItem.raw_get(*Preferences.key(user_id))
+    return (raw or {}).get("ReadAllBefore", {}).get("S")
+
+
+def _view(row: Notification, watermark: Optional[str]) -> dict:
+    read_at = row.ReadAt or (watermark if watermark and row.CreatedAt <= watermark else None)
+    return {"notificationId": row.NotificationId or notification_id(row.CreatedAt, row.EventId),
+            "type": row.Type, "title": row.Title, "body": row.Body, "groupId": row.GroupId,
+            "resourceId": row.ResourceId, "createdAt": row.CreatedAt, "readAt": read_at}
+
+
+def unread_count(user_id: str, watermark: Optional[str]) -> int:
+    """Rows after the watermark without ReadAt and not expired (reads only those rows)."""
+    start = NOTIF_PREFIX + (watermark + "$" if watermark else "")
+    return Notification.count(
+        "USER#" + user_id, Notification.SK.between(start, NOTIF_PREFIX[:-1] + "$"),
+        filter_condition=Notification.ReadAt.does_not_exist() & (Notification.ExpiresAt > epoch()))
+
+
+def list_history(user_id: str, *, limit: Optional[int], cursor: Optional[str], scope: str) -> dict:
+    watermark = _watermark(user_id)
+    rows = Notification.history(user_id, limit=paging.clamp_limit(limit),
+                                last_evaluated_key=paging.decode(cursor, scope),
+                                filter_condition=Notification.ExpiresAt > epoch())
+    page = paging.page_of(rows, scope, lambda row: _view(row, watermark))
+    return {**page.as_dict(), "unreadCount": unread_count(user_id, watermark)}
+
+
+def mark_read(user_id: str, *, ids: Optional[Iterable[str]] = None, everything: bool = False) -> dict:
+    """Mark the named rows (unknown or already-read ids are skipped) or everything read."""
+    now = now_iso()
+    if everything:
+        Preferences(*Preferences.key(user_id)).update(actions=[
+            Preferences.EntityType.set(Preferences), Preferences.ReadAllBefore.set(now)])
+        return {"unreadCount": unread_count(user_id, now)}
+    for created_at, event_id in dict.fromkeys(parse(one) for one in ids or ()):
+        try:
+            Notification(*Notification.key(user_id, created_at, event_id)).update(
+                actions=[Notification.ReadAt.set(now)],
+                condition=Notification.PK.exists() & Notification.ReadAt.does_not_exist())
+        except UpdateError as error:
+            if error.cause_response_code != "ConditionalCheckFailedException":
+                raise
+    return {"unreadCount": unread_count(user_id, _watermark(user_id))}
