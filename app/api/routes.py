@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from app.api import (balances, comments, expenses, export, groups, health, invite,
-                     join_requests, me, settlements, users)
+                     join_requests, me, recurring, settlements, users)
 from app.config import Settings
 
 AREAS = (health, users, me, groups, invite, join_requests, expenses, comments, settlements,
-         balances, export)
+         balances, export, recurring)
 
 
 def register(api, settings: Settings) -> None:
