@@ -33,8 +33,9 @@ BALANCE = "BALANCE#v1"
 NET_PREFIX = "Net_"
 # Active recurring templates are spread over DUE_BUCKETS index partitions ("RECURRING#<n>",
 # n from a hash of GroupId): one group stays in one bucket, so its occurrences stay serial.
+# 128 serial workers at ~59 ms per occurrence record 1M occurrences in ~8 minutes.
 DUE_BUCKET_PREFIX = "RECURRING#"
-DUE_BUCKETS = 16
+DUE_BUCKETS = 128
 # Group heads whose delete sweep is unfinished share the due index under their own bucket,
 # so the maintenance job finds them with one query instead of a table scan.
 DELETE_BUCKET = "GROUP_DELETE"
