@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timedelta, timezone
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from aws_lambda_powertools import Metrics
 from aws_lambda_powertools.metrics import MetricUnit
@@ -40,8 +40,9 @@ def resolve_now(now: Optional[str]) -> datetime:
     return parse_instant(now) if now else datetime.now(timezone.utc)
 
 
-def _snapshot(bucket: str, until: str) -> List[RecurringExpense]:
-    """At most SNAPSHOT_PAGES pages of due rows, read in full before any is changed."""
+def _snapshot(bucket: str, until: str) -> Tuple[List[RecurringExpense], bool]:
+    """(rows, more): at most SNAPSHOT_PAGES pages of due rows, read in full before any is
+    changed; ``more`` says the bound cut the due set short."""
     rows: List[RecurringExpense] = []
     start = None
     for _ in range(SNAPSHOT_PAGES):
@@ -49,24 +50,25 @@ def _snapshot(bucket: str, until: str) -> List[RecurringExpense]:
         rows.extend(page)
         start = page.last_evaluated_key
         if not start:
-            break
-    return rows
+            return rows, False
+    return rows, True
 
 
 def run_bucket(bucket: str, now: Optional[str] = None, *,
                max_slots: int = MAX_SLOTS_PER_RUN) -> dict:
     """Record every due slot of one bucket (bounded), then its reminders; returns counts.
 
-    A transient failure re-raises after rolling its slot back, so the bucket is retried."""
+    Each row of a snapshot is worked until it is no longer due (or the bound is reached), so
+    only a snapshot the page bound cut short calls for another read. A transient failure
+    re-raises after rolling its slot back, so the bucket is retried."""
     moment = resolve_now(now)
     until = iso(moment)
     counts: Counter = Counter(dict.fromkeys(COUNTS, 0))
     budget = max_slots
     try:
-        while budget > 0:
-            snapshot = _snapshot(bucket, until)
-            if not snapshot:
-                break
+        more = True
+        while more and budget > 0:
+            snapshot, more = _snapshot(bucket, until)
             counts["due"] += len(snapshot)
             before = counts["created"] + counts["failed"]
             for row in snapshot:
