@@ -175,3 +175,19 @@ def test_groups_spread_over_buckets_and_each_bucket_runs_alone(aws):
 
 def test_group_delete_bucket_is_not_a_recurring_bucket(aws):
     assert "GROUP_DELETE" not in RecurringExpense.buckets()
+
+
+def test_tick_logs_its_counts_at_info_level(group, caplog):
+    """Reserved LogRecord names ("created") must not reach ``extra``: INFO used to crash."""
+    from app.logs import logger
+    access, ids = group
+    templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01"))
+    level = logger.log_level
+    logger.setLevel("INFO")
+    try:
+        result = run_tick("2026-01-01T00:00:00Z")
+    finally:
+        logger.setLevel(level)
+    assert result["created"] == 1
+    ticks = [r for r in caplog.records if r.getMessage() == "hourly_tick"]
+    assert ticks and ticks[0].counts["created"] == 1

@@ -81,7 +81,9 @@ def run_bucket(bucket: str, now: Optional[str] = None, *,
                 break  # every row was taken by another tick: nothing left for this one
         counts["reminders"] = create_reminders(bucket, moment)
     finally:
-        logger.info("recurring.bucket_done", extra={"bucket": bucket, "now": until, **counts})
+        # Nested: "created" and friends are reserved LogRecord attribute names.
+        logger.info("recurring.bucket_done",
+                    extra={"bucket": bucket, "now": until, "counts": dict(counts)})
     return dict(counts)
 
 
@@ -110,7 +112,7 @@ def create_reminders(bucket: str, moment: datetime) -> int:
 
 
 def _report(counts: dict, **extra) -> None:
-    logger.info("hourly_tick", extra={**counts, **extra})
+    logger.info("hourly_tick", extra={"counts": dict(counts), **extra})
     for name in COUNTS:
         metrics.add_metric(name=f"Recurring_{name}", unit=MetricUnit.Count,
                            value=counts.get(name, 0))
