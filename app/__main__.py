@@ -24,6 +24,8 @@ def _parser() -> argparse.ArgumentParser:
     token.add_argument("--admin", action="store_true")
     token.add_argument("--name", default=None)
     tick = sub.add_parser("tick", help="run the hourly tick once")
+    tick.add_argument("--now", default=None,
+                      help="ISO instant to run the tick as of (default: the current time)")
     for command in (serve, db, token, tick):
         command.add_argument("--db-port", type=int, default=8000)
         command.add_argument("--data-dir", default=os.environ.get("TAILSPEND_DATA_DIR",
@@ -38,6 +40,8 @@ def main(argv=None) -> int:
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
     os.environ["TAILSPEND_LOCAL"] = "1"
+    # CloudWatch EMF lines would land on stdout among the commands' own output.
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ["TAILSPEND_STAGE"] = args.stage
     os.environ["TAILSPEND_DATA_DIR"] = args.data_dir
     return {"serve": serve, "db": db_only, "token": token, "tick": tick}[args.command](args)
@@ -140,7 +144,7 @@ def serve(args) -> int:
     http = make_server(args.host, args.port, app, threaded=True)
     port = http.server_port
     scheduler = Scheduler()
-    scheduler.every(3600, run_hourly_tick, "hourly-tick")
+    scheduler.on_the_hour(run_hourly_tick, "hourly-tick")
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
     scheduler.every(300, run_outbox_sweep, "outbox-sweep")
     poller = start_notifications_poller(endpoint)
@@ -248,7 +252,7 @@ def tick(args) -> int:
         endpoint, db = _start_db(args, port=0)
     try:
         from app.local.triggers import run_hourly_tick
-        print(json.dumps(run_hourly_tick()))
+        print(json.dumps(run_hourly_tick(args.now)))
     finally:
         if db:
             db.stop()

@@ -5,6 +5,7 @@ Row kinds share the ``GroupId`` partition and are told apart by the sort-key pre
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Iterator, Optional
 
 from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, ListAttribute,
@@ -30,7 +31,11 @@ RECURRING_PREFIX = "RECURRING#"
 SETTLEMENT_PREFIX = "SETTLEMENT#"
 BALANCE = "BALANCE#v1"
 NET_PREFIX = "Net_"
-DUE_BUCKET = "DUE"
+# Active recurring templates are spread over DUE_BUCKETS index partitions ("RECURRING#<n>",
+# n from a hash of GroupId): one group stays in one bucket, so its occurrences stay serial.
+# 128 serial workers at ~59 ms per occurrence record 1M occurrences in ~8 minutes.
+DUE_BUCKET_PREFIX = "RECURRING#"
+DUE_BUCKETS = 128
 # Group heads whose delete sweep is unfinished share the due index under their own bucket,
 # so the maintenance job finds them with one query instead of a table scan.
 DELETE_BUCKET = "GROUP_DELETE"
@@ -348,15 +353,24 @@ class ExpenseTemplateMap(MapAttribute):
 
 
 class RecurringExpense(GroupItem, discriminator="RECURRING_EXPENSE"):
-    """A recurring template; DueBucket is set only while active, so paused rows leave the index."""
+    """A recurring template; DueBucket is set only while active, so paused rows leave the index.
+
+    NextSlot is the next occurrence date (in TimeZone) and NextRunAt its local midnight in UTC.
+    While a tick holds a slot, ClaimedSlot names it and NextRunAt is the claim's lease expiry,
+    so a tick killed mid-slot leaves the row due again once the lease runs out."""
 
     RecurringId = UnicodeAttribute()
     Template = ExpenseTemplateMap()
+    Currency = UnicodeAttribute(null=True)
     Frequency = UnicodeAttribute()
     Interval = NumberAttribute(default=1)
     StartDate = UnicodeAttribute()
     EndDate = UnicodeAttribute(null=True)
+    Count = NumberAttribute(null=True)
+    TimeZone = UnicodeAttribute(default="UTC")
     Paused = BooleanAttribute(default=False)
+    NextSlot = UnicodeAttribute(null=True)
+    ClaimedSlot = UnicodeAttribute(null=True)
     LastSlot = UnicodeAttribute(null=True)
     ReminderSlot = UnicodeAttribute(null=True)
     CreatedBy = UnicodeAttribute(null=True)
@@ -365,9 +379,41 @@ class RecurringExpense(GroupItem, discriminator="RECURRING_EXPENSE"):
     def sort_key(recurring_id: str) -> str:
         return RECURRING_PREFIX + recurring_id
 
+    @staticmethod
+    def bucket_of(group_id: str) -> str:
+        """The due-index partition of a group's templates (stable across processes)."""
+        digest = hashlib.sha256(group_id.encode()).digest()
+        return f"{DUE_BUCKET_PREFIX}{int.from_bytes(digest[:4], 'big') % DUE_BUCKETS}"
+
+    @staticmethod
+    def buckets() -> list:
+        return [f"{DUE_BUCKET_PREFIX}{n}" for n in range(DUE_BUCKETS)]
+
     @classmethod
-    def due(cls, until: str, **kwargs) -> Iterator["RecurringExpense"]:
-        return cls.due_recurring.query(DUE_BUCKET, cls.NextRunAt <= until, **kwargs)
+    def due_keys(cls, group_id: str, next_run_at: Optional[str]) -> dict:
+        """Constructor attributes: in the due index at ``next_run_at``, or out of it (None)."""
+        if next_run_at is None:
+            return {"DueBucket": None, "NextRunAt": None}
+        return {"DueBucket": cls.bucket_of(group_id), "NextRunAt": next_run_at}
+
+    @classmethod
+    def due_actions(cls, group_id: str, next_run_at: Optional[str]) -> list:
+        """Update actions putting the row in the due index at ``next_run_at`` (None: out)."""
+        if next_run_at is None:
+            return [cls.DueBucket.remove(), cls.NextRunAt.remove()]
+        return [cls.DueBucket.set(cls.bucket_of(group_id)), cls.NextRunAt.set(next_run_at)]
+
+    @classmethod
+    def due_page(cls, bucket: str, until: str, *, limit: int, start_key: Optional[dict] = None):
+        """One bounded page of a bucket's rows with NextRunAt <= until, oldest first."""
+        return cls.due_recurring.query(bucket, cls.NextRunAt <= until, limit=limit,
+                                       last_evaluated_key=start_key)
+
+    @classmethod
+    def upcoming(cls, bucket: str, after: str, until: str, **kwargs) -> Iterator["RecurringExpense"]:
+        """A bucket's rows whose next run falls in (after, until] (reminders)."""
+        return cls.due_recurring.query(bucket, cls.NextRunAt.between(after + "\x00", until),
+                                       **kwargs)
 
 
 class Settlement(GroupItem, discriminator="SETTLEMENT"):

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from app.api import (balances, comments, expenses, export, groups, health, invite,
-                     join_requests, me, notifications, people, settlements, users)
+                     join_requests, me, notifications, people, recurring, settlements, users)
 from app.config import Settings
 
 AREAS = (health, users, me, groups, invite, join_requests, expenses, comments, settlements,
-         balances, export, people, notifications)
+         balances, export, recurring, people, notifications)
 
 
 def register(api, settings: Settings) -> None:

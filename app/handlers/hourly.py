@@ -1,4 +1,7 @@
-"""Hourly schedule: materialise due recurring expenses and create reminders."""
+"""Hourly schedule: materialise due recurring expenses and create reminders.
+
+``now`` is the schedule's own ``time``: a retried invocation works as of the hour it was
+scheduled for (later slots belong to later ticks)."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
@@ -8,4 +11,4 @@ bootstrap()
 
 
 def lambda_handler(event, context):
-    return run_tick()
+    return run_tick((event or {}).get("time"))

@@ -22,7 +22,8 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/people/me/invitations/{groupId}/decline",
          "/notifications", "/notifications/read", "/notifications/preferences",
          "/notifications/mutes/{groupId}", "/notifications/devices",
-         "/notifications/devices/{deviceId}"}
+         "/notifications/devices/{deviceId}",
+         "/groups/{groupId}/recurring", "/groups/{groupId}/recurring/{recurringId}"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

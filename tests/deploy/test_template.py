@@ -61,6 +61,7 @@ HANDLERS = {
     "HourlyTickFunction": "app.handlers.hourly.lambda_handler",
     "NotificationWorkerFunction": "app.handlers.notifications.lambda_handler",
     "MaintenanceFunction": "app.handlers.maintenance.lambda_handler",
+    "RecurringBucketWorkerFunction": "app.handlers.recurring_bucket.lambda_handler",
 }
 
 
@@ -374,6 +375,36 @@ def test_scheduled_functions_are_exactly_the_ones_with_failure_queues():
     assert scheduled == set(SCHEDULED_FAILURE_QUEUES)
 
 
+WORK_QUEUES = {"RecurringBucketQueue"}
+
+
+def test_work_queues_alarm_on_backlog_age_and_redrive_to_an_alarmed_dlq():
+    queues = _resources("AWS::SQS::Queue")
+    alarms = [a["Properties"] for a in _resources("AWS::CloudWatch::Alarm").values()]
+    for queue in WORK_QUEUES:
+        props = queues[queue]["Properties"]
+        dlq = props["RedrivePolicy"]["deadLetterTargetArn"]["Fn::GetAtt"][0]
+        assert dlq in queues and props["SqsManagedSseEnabled"] is True
+        assert props["VisibilityTimeout"] > 900  # above the worker's timeout
+        ages = [a for a in alarms if a.get("MetricName") == "ApproximateAgeOfOldestMessage"
+                and a["Dimensions"][0]["Value"]["Fn::GetAtt"][0] == queue]
+        assert len(ages) == 1, queue
+
+
+def test_hourly_tick_fans_out_one_message_per_bucket_to_the_worker():
+    functions = _resources("AWS::Serverless::Function")
+    tick = functions["HourlyTickFunction"]["Properties"]
+    worker = functions["RecurringBucketWorkerFunction"]["Properties"]
+    assert tick["Environment"]["Variables"]["RECURRING_BUCKET_QUEUE_URL"] == {
+        "Ref": "RecurringBucketQueue"}
+    assert {"SQSSendMessagePolicy": {"QueueName": {"Fn::GetAtt": [
+        "RecurringBucketQueue", "QueueName"]}}} in tick["Policies"]
+    (source,) = [e["Properties"] for e in worker["Events"].values() if e["Type"] == "SQS"]
+    assert source["Queue"] == {"Fn::GetAtt": ["RecurringBucketQueue", "Arn"]}
+    assert source["BatchSize"] == 1
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+
+
 def test_every_queue_has_a_depth_alarm():
     depth_alarms = {
         a["Properties"]["Dimensions"][0]["Value"]["Fn::GetAtt"][0]: a["Properties"]
@@ -381,7 +412,9 @@ def test_every_queue_has_a_depth_alarm():
         if a["Properties"].get("MetricName") == "ApproximateNumberOfMessagesVisible"
     }
 
-    assert set(depth_alarms) == set(_resources("AWS::SQS::Queue")) >= set(SCHEDULED_FAILURE_QUEUES.values())
+    queues = set(_resources("AWS::SQS::Queue"))
+    # Work queues drain every hour: they are alarmed on the age of their oldest message.
+    assert set(depth_alarms) == queues - WORK_QUEUES >= set(SCHEDULED_FAILURE_QUEUES.values())
     for queue, alarm in depth_alarms.items():
         assert alarm["Namespace"] == "AWS/SQS", queue
         assert alarm["Dimensions"][0]["Name"] == "QueueName", queue
@@ -398,6 +431,7 @@ FUNCTION_TABLE_POLICIES = {
                                          "NotificationsTable", "RateLimitsTable")},
     "ProvisioningFunction": {(_CRUD, "UsersTable"), (_CRUD, "IdentitiesTable")},
     "HourlyTickFunction": {(_CRUD, "GroupsTable"), (_CRUD, "NotificationsTable")},
+    "RecurringBucketWorkerFunction": {(_CRUD, "GroupsTable"), (_CRUD, "NotificationsTable")},
     "NotificationWorkerFunction": {(_CRUD, "NotificationsTable"), (_READ, "UsersTable"),
                                    (_READ, "GroupsTable")},
     # sweeps: resumed group deletes, outbox re-dispatch, invitation expiry, resumed account deletes

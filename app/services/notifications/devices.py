@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from urllib.parse import urlparse
 
-from pynamodb.exceptions import DeleteError
 
 from app.errors import Conflict, Invalid, not_found
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.notifications.push import PLATFORMS, WEB
+from app.services.core.conditional import delete_if
 from models.notifications import Device, DeviceToken, NotificationItem
 
 MAX_TOKEN = 4096
@@ -89,9 +89,5 @@ def unregister_device(user_id: str, device_id: str) -> None:
 def remove_device(user_id: str, device: Device) -> None:
     """Drop a dead device and its token claim (the claim only if it still names this device)."""
     device.delete()
-    try:
-        DeviceToken(*DeviceToken.key(device.Token)).delete(
-            condition=(DeviceToken.UserId == user_id) & (DeviceToken.DeviceId == device.DeviceId))
-    except DeleteError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    delete_if(DeviceToken(*DeviceToken.key(device.Token)),
+              (DeviceToken.UserId == user_id) & (DeviceToken.DeviceId == device.DeviceId))

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Dict, Iterable, List, Optional
 
-from pynamodb.exceptions import PutError, UpdateError
 
 from app.logs import logger
 from app.services.core.clock import now_iso
@@ -18,6 +17,7 @@ from app.services.notifications import push
 from app.services.notifications.devices import remove_device
 from app.services.notifications.ids import notification_id
 from app.services.notifications.render import Context, render
+from app.services.core.conditional import put_if, update_if
 from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, Participant
 from models.notifications import Device, Event, Notification, NotificationItem, Preferences
 from models.users import Profile
@@ -86,13 +86,7 @@ def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
                        ResourceId=event.ResourceId, CreatedAt=event.CreatedAt,
                        EventId=event.EventId,
                        ExpiresAt=_epoch(event.CreatedAt) + HISTORY_SECONDS)
-    try:
-        row.save(condition=Notification.PK.does_not_exist())
-    except PutError as error:
-        if error.cause_response_code == "ConditionalCheckFailedException":
-            return False
-        raise
-    return True
+    return put_if(row, Notification.PK.does_not_exist())
 
 
 def _push(user_id: str, message: push.Message, counts: dict) -> None:
@@ -105,12 +99,9 @@ def _push(user_id: str, message: push.Message, counts: dict) -> None:
 
 
 def _mark_dispatched(event: Event) -> None:
-    try:
-        Event(*Event.key(event.EventId)).update(actions=Event.dispatched_actions(now_iso()),
-                                                condition=Event.PK.exists())
-    except UpdateError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise  # a missing row expired by TTL: nothing left to mark
+    # A missing row expired by TTL: nothing left to mark.
+    update_if(Event(*Event.key(event.EventId)), Event.dispatched_actions(now_iso()),
+              Event.PK.exists())
 
 
 def already_dispatched(event_id: str) -> bool:

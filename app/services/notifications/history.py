@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from pynamodb.exceptions import UpdateError
 
 from app.services.core import paging
 from app.services.core.clock import epoch, now_iso
 from app.services.notifications.ids import notification_id, parse
+from app.services.core.conditional import update_if
 from models.notifications import NOTIF_PREFIX, Notification, NotificationItem, Preferences
 
 MAX_IDS = 100
@@ -54,11 +54,7 @@ def mark_read(user_id: str, *, ids: Optional[Iterable[str]] = None, everything: 
             Preferences.EntityType.set(Preferences), Preferences.ReadAllBefore.set(now)])
         return {"unreadCount": unread_count(user_id, now)}
     for created_at, event_id in dict.fromkeys(parse(one) for one in ids or ()):
-        try:
-            Notification(*Notification.key(user_id, created_at, event_id)).update(
-                actions=[Notification.ReadAt.set(now)],
-                condition=Notification.PK.exists() & Notification.ReadAt.does_not_exist())
-        except UpdateError as error:
-            if error.cause_response_code != "ConditionalCheckFailedException":
-                raise
+        update_if(Notification(*Notification.key(user_id, created_at, event_id)),
+                  [Notification.ReadAt.set(now)],
+                  Notification.PK.exists() & Notification.ReadAt.does_not_exist())
     return {"unreadCount": unread_count(user_id, _watermark(user_id))}

@@ -1,13 +1,155 @@
-"""The hourly tick: materialise due recurring expenses and create reminders (a later issue)."""
+"""The hourly tick: materialise due recurring expenses and create reminders, bucket by bucket.
+
+DueBucket is sharded by a hash of GroupId (models.groups.DUE_BUCKETS). Deployed, the tick
+only fans out one SQS message per bucket (``fanout``) and a worker runs :func:`run_bucket`;
+locally (no queue configured) the same :func:`run_bucket` runs for every bucket in-process.
+
+Per bucket: read a bounded snapshot of the due rows (a few pages) before mutating any of
+them — claims move rows within the index being paged, which could skip or revisit rows —
+process it serially, and repeat until nothing is due or the per-run bound is reached.
+"""
 from __future__ import annotations
 
-from typing import Optional
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+from typing import List, Optional, Tuple
 
+from aws_lambda_powertools import Metrics
+from aws_lambda_powertools.metrics import MetricUnit
+
+from app.errors import Conflict
 from app.logs import logger
+from app.services.core import outbox
+from app.services.core.transactions import Transaction
+from app.services.recurring import fanout
+from app.services.recurring.occurrences import run_slots
+from app.services.recurring.schedule import iso, parse_instant
+from models.groups import RecurringExpense
+
+SNAPSHOT_PAGE = 100
+SNAPSHOT_PAGES = 5
+# Slots one bucket run records at most (~10 minutes at the modelled 59 ms each); the rest
+# wait for the next tick, oldest first.
+MAX_SLOTS_PER_RUN = 10_000
+REMINDER_AHEAD = timedelta(hours=24)
+COUNTS = ("due", "created", "failed", "skipped", "rolledBack", "reminders")
+metrics = Metrics(namespace="TailSpend", service="recurring")
+
+
+def resolve_now(now: Optional[str]) -> datetime:
+    return parse_instant(now) if now else datetime.now(timezone.utc)
+
+
+def _snapshot(bucket: str, until: str) -> Tuple[List[RecurringExpense], bool]:
+    """(rows, more): at most SNAPSHOT_PAGES pages of due rows, read in full before any is
+    changed; ``more`` says the bound cut the due set short."""
+    rows: List[RecurringExpense] = []
+    start = None
+    for _ in range(SNAPSHOT_PAGES):
+        page = RecurringExpense.due_page(bucket, until, limit=SNAPSHOT_PAGE, start_key=start)
+        rows.extend(page)
+        start = page.last_evaluated_key
+        if not start:
+            return rows, False
+    return rows, True
+
+
+def run_bucket(bucket: str, now: Optional[str] = None, *,
+               max_slots: int = MAX_SLOTS_PER_RUN) -> dict:
+    """Record every due slot of one bucket (bounded), then its reminders; returns counts.
+
+    Each row of a snapshot is worked until it is no longer due (or the bound is reached), so
+    only a snapshot the page bound cut short calls for another read. A transient failure
+    re-raises after rolling its slot back, so the bucket is retried."""
+    moment = resolve_now(now)
+    until = iso(moment)
+    counts: Counter = Counter(dict.fromkeys(COUNTS, 0))
+    budget = max_slots
+    try:
+        more = True
+        while more and budget > 0:
+            snapshot, more = _snapshot(bucket, until)
+            counts["due"] += len(snapshot)
+            before = counts["created"] + counts["failed"]
+            for row in snapshot:
+                budget -= run_slots(row, moment, counts, budget)
+                if budget <= 0:
+                    logger.warning("recurring.run_bound_reached",
+                                   extra={"bucket": bucket, "bound": max_slots})
+                    break
+            if counts["created"] + counts["failed"] == before:
+                break  # every row was taken by another tick: nothing left for this one
+        counts["reminders"] = create_reminders(bucket, moment)
+    finally:
+        # Nested: "created" and friends are reserved LogRecord attribute names.
+        logger.info("recurring.bucket_done",
+                    extra={"bucket": bucket, "now": until, "counts": dict(counts)})
+    return dict(counts)
+
+
+def create_reminders(bucket: str, moment: datetime) -> int:
+    """One RECURRING_REMINDER per upcoming slot (next 24 h), created once by its event id."""
+    created = 0
+    for row in RecurringExpense.upcoming(bucket, iso(moment), iso(moment + REMINDER_AHEAD)):
+        slot = row.NextSlot
+        if not slot or row.ClaimedSlot or row.ReminderSlot == slot:
+            continue
+        tx = Transaction()
+        outbox.add_event(tx, "RECURRING_REMINDER", scope_id=row.GroupId,
+                         resource_id=row.RecurringId, revision=slot, actor_user_id="recurring",
+                         group_id=row.GroupId,
+                         payload={"recurringId": row.RecurringId, "slot": slot,
+                                  "description": row.Template.Description})
+        tx.update(RecurringExpense(row.GroupId, row.SK),
+                  [RecurringExpense.ReminderSlot.set(slot)],
+                  condition=RecurringExpense.NextSlot == slot)
+        try:
+            tx.commit()
+            created += 1
+        except Conflict:
+            pass  # already reminded (event id exists), or the template moved meanwhile
+    return created
+
+
+def _report(counts: dict, **extra) -> None:
+    logger.info("hourly_tick", extra={"counts": dict(counts), **extra})
+    for name in COUNTS:
+        metrics.add_metric(name=f"Recurring_{name}", unit=MetricUnit.Count,
+                           value=counts.get(name, 0))
+    metrics.flush_metrics()
 
 
 def run_tick(now: Optional[str] = None) -> dict:
-    """Counts of what one tick did; templates and materialisation come with their issue."""
-    result = {"materialised": 0, "reminders": 0}
-    logger.info("hourly_tick", extra=result)
+    """The HourlyTick: fan the buckets out (deployed) or run them all here (local mode)."""
+    moment = iso(resolve_now(now))
+    buckets = RecurringExpense.buckets()
+    if fanout.enabled():
+        sent = fanout.send(buckets, moment)
+        result = {"now": moment, "bucketsSent": sent}
+        logger.info("hourly_tick.fanned_out", extra=result)
+        return result
+    totals: Counter = Counter(dict.fromkeys(COUNTS, 0))
+    failures = []
+    for bucket in buckets:
+        try:
+            totals.update(run_bucket(bucket, moment))
+        except Exception as error:  # noqa: BLE001 — the other buckets still run
+            logger.exception("recurring.bucket_failed", extra={"bucket": bucket})
+            failures.append(error)
+    result = {"now": moment, **totals, "bucketsFailed": len(failures)}
+    _report(result)
+    if failures:
+        raise failures[0]
     return result
+
+
+def run_bucket_messages(event: dict) -> dict:
+    """The bucket worker: one SQS record per bucket; failed ones are reported for redelivery."""
+    failures = []
+    for message_id, bucket, now in fanout.parse(event):
+        try:
+            _report(run_bucket(bucket, now), bucket=bucket)
+        except Exception:  # noqa: BLE001 — only this bucket's message is retried
+            logger.exception("recurring.bucket_failed", extra={"bucket": bucket})
+            failures.append({"itemIdentifier": message_id})
+    return {"batchItemFailures": failures}

@@ -1,0 +1,81 @@
+"""Recurring expense templates: an expense body plus a schedule."""
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from app.schemas.common import Strict, StrictBoolean, StrictInteger
+from app.schemas.expenses import DateString, ItemSchema, PaymentSchema, _ExpenseFields
+
+FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
+
+
+class _ScheduleFields(_ExpenseFields):
+    frequency = fields.String(validate=validate.OneOf(FREQUENCIES))
+    interval = StrictInteger(validate=validate.Range(min=1, max=1000))
+    startDate = DateString()
+    endDate = DateString(allow_none=True)
+    count = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=10000))
+    timeZone = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        "description": "IANA time zone of the occurrence dates (default UTC)",
+        "example": "Europe/Paris"})
+
+    @validates_schema
+    def end_or_count(self, data, **kwargs):
+        if data.get("endDate") and data.get("count"):
+            raise ValidationError("Send endDate or count, not both.", "count")
+
+
+class RecurringCreateSchema(_ScheduleFields):
+    """The expense body (``items`` or the shorthand, no ``date``) plus the schedule."""
+
+    @validates_schema
+    def complete(self, data, **kwargs):
+        errors = {name: ["Missing data for required field."]
+                  for name in ("description", "payments", "frequency", "startDate")
+                  if name not in data}
+        if "items" not in data:
+            errors.update({name: ["Required unless items are sent."]
+                           for name in ("amount", "splitMode", "splits") if name not in data})
+        if "date" in data:
+            errors["date"] = ["Occurrence dates come from startDate and the schedule."]
+        if errors:
+            raise ValidationError(errors)
+
+
+class RecurringPatchSchema(_ScheduleFields):
+    """Any subset of the fields, ``paused``, and the ``updatedAt`` the edit was based on."""
+
+    paused = StrictBoolean()
+    updatedAt = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+    @validates_schema
+    def no_date(self, data, **kwargs):
+        if "date" in data:
+            raise ValidationError("Occurrence dates come from startDate and the schedule.", "date")
+
+
+class RecurringSchema(Strict):
+    recurringId = fields.String(required=True)
+    groupId = fields.String(required=True)
+    description = fields.String(required=True)
+    category = fields.String(allow_none=True)
+    currency = fields.String(allow_none=True)
+    amount = fields.Integer(required=True)
+    payments = fields.List(fields.Nested(PaymentSchema), required=True)
+    items = fields.List(fields.Nested(ItemSchema), required=True)
+    frequency = fields.String(required=True)
+    interval = fields.Integer(required=True)
+    startDate = fields.String(required=True)
+    endDate = fields.String(allow_none=True)
+    count = fields.Integer(allow_none=True)
+    timeZone = fields.String(required=True)
+    paused = fields.Boolean(required=True)
+    nextDate = fields.String(allow_none=True, metadata={
+        "description": "Date of the next occurrence; null when paused or finished"})
+    nextRunAt = fields.String(allow_none=True, metadata={
+        "description": "When it is recorded: local midnight of nextDate, in UTC"})
+    lastDate = fields.String(allow_none=True)
+    createdBy = fields.String(allow_none=True)
+    createdAt = fields.String(required=True)
+    updatedAt = fields.String(required=True)
+

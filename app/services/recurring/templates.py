@@ -1,0 +1,223 @@
+"""Recurring templates: create, read, list, patch (incl. pause), delete.
+
+The expense part of a template is validated by the same code as a one-off expense
+(``ledger.expense_input``). Every create and patch condition-checks the group head and each
+referenced participant in its TransactWrite and bumps BALANCE#v1's BalanceRevision, which a
+participant removal conditions on: a template naming someone that lands between the
+removal's reference check and its commit makes the removal fail instead of dangle."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from types import SimpleNamespace
+from typing import Any, Mapping, Optional
+
+
+from app.errors import Conflict, not_found, version_conflict
+from app.services.core import outbox, paging
+from app.services.core.access import Access
+from app.services.core.clock import new_id, now_iso
+from app.services.core.transactions import Transaction
+from app.services.ledger import balances, expense_input, guards as money_guards
+from app.services.recurring import schedule as schedules
+from app.services.core.conditional import delete_if
+from models.groups import (RECURRING_PREFIX, ExpenseTemplateMap, ItemMap, PaymentMap,
+                           RecurringExpense, SplitMap)
+
+SCHEDULE_FIELDS = ("frequency", "interval", "startDate", "endDate", "count", "timeZone")
+EXPENSE_FIELDS = ("description", "category", "payments", "items", "amount", "splitMode", "splits")
+_PATCH_ATTEMPTS = 3
+
+
+def schedule_of(row: RecurringExpense) -> schedules.Schedule:
+    return schedules.Schedule(row.Frequency, int(row.Interval or 1),
+                              date.fromisoformat(row.StartDate),
+                              date.fromisoformat(row.EndDate) if row.EndDate else None,
+                              int(row.Count) if row.Count else None, row.TimeZone or "UTC")
+
+
+def template_view(row: RecurringExpense) -> dict:
+    """The API shape: the expense body (itemised), the schedule and where it stands."""
+    body = row.Template
+    active = bool(row.NextSlot) and not row.Paused
+    return {"recurringId": row.RecurringId, "groupId": row.GroupId,
+            "description": body.Description, "category": body.Category,
+            "currency": row.Currency, "amount": int(body.Amount),
+            "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
+                         for p in body.Payments],
+            "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
+                       "splits": [{"participantId": s.ParticipantId, "value": int(s.Value),
+                                   "amount": int(s.Amount)} for s in i.Splits]}
+                      for i in body.Items],
+            "frequency": row.Frequency, "interval": int(row.Interval or 1),
+            "startDate": row.StartDate, "endDate": row.EndDate,
+            "count": int(row.Count) if row.Count else None, "timeZone": row.TimeZone or "UTC",
+            "paused": bool(row.Paused), "nextDate": row.NextSlot if active else None,
+            "nextRunAt": schedule_of(row).run_at(date.fromisoformat(row.NextSlot))
+            if active else None,
+            "lastDate": row.LastSlot, "createdBy": row.CreatedBy, "createdAt": row.CreatedAt,
+            "updatedAt": row.UpdatedAt}
+
+
+def _stored(draft: expense_input.Draft) -> ExpenseTemplateMap:
+    return ExpenseTemplateMap(
+        Description=draft.description, Category=draft.category, Amount=draft.amount,
+        Payments=[PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in draft.payments],
+        Items=[ItemMap(Name=item["name"], Amount=item["amount"], SplitMode=item["splitMode"],
+                       Splits=[SplitMap(ParticipantId=pid, Value=value, Amount=owed)
+                               for pid, value, owed in item["splits"]])
+               for item in draft.items])
+
+
+def _schedule(body: Mapping[str, Any]) -> schedules.Schedule:
+    return schedules.build(frequency=body["frequency"], interval=body.get("interval") or 1,
+                           start_date=body["startDate"], end_date=body.get("endDate"),
+                           count=body.get("count"), time_zone=body.get("timeZone") or "UTC")
+
+
+def _guarded(access: Access, draft: expense_input.Draft) -> Transaction:
+    tx = Transaction()
+    money_guards.check_group(tx, access.group)
+    money_guards.check_participants(tx, access.group_id, draft.participant_ids)
+    # The counter participant removal conditions on (see the module docstring).
+    balances.add_to_balance(tx, access.group_id, {})
+    return tx
+
+
+def create_template(access: Access, body: Mapping[str, Any]) -> dict:
+    """A new active template; its first run is local midnight of its first occurrence."""
+    schedule = _schedule(body)
+    draft = expense_input.build({**{k: body.get(k) for k in EXPENSE_FIELDS},
+                                 "date": body["startDate"]})
+    recurring_id, now = new_id(), now_iso()
+    first = schedule.first()
+    row = RecurringExpense(
+        access.group_id, RecurringExpense.sort_key(recurring_id), RecurringId=recurring_id,
+        Template=_stored(draft), Currency=access.group.Currency, Frequency=schedule.frequency,
+        Interval=schedule.interval, StartDate=body["startDate"], EndDate=body.get("endDate"),
+        Count=schedule.count, TimeZone=schedule.time_zone, Paused=False,
+        NextSlot=first.isoformat(), CreatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
+        **RecurringExpense.due_keys(access.group_id, schedule.run_at(first)))
+    tx = _guarded(access, draft)
+    tx.put(row, condition=RecurringExpense.SK.does_not_exist(),
+           on_fail=Conflict("Id collision; try again.", code="CONCURRENT_UPDATE"))
+    outbox.add_event(tx, "RECURRING_CREATED", scope_id=access.group_id,
+                     resource_id=recurring_id, actor_user_id=access.user_id,
+                     group_id=access.group_id)
+    money_guards.commit(tx, access.group)
+    return template_view(row)
+
+
+def load_template(group_id: str, recurring_id: str) -> RecurringExpense:
+    try:
+        return RecurringExpense.get(group_id, RecurringExpense.sort_key(recurring_id),
+                                    consistent_read=True)
+    except (RecurringExpense.DoesNotExist, ValueError):
+        raise not_found("Recurring expense") from None
+
+
+def get_template(access: Access, recurring_id: str) -> dict:
+    return template_view(load_template(access.group_id, recurring_id))
+
+
+def list_templates(access: Access, *, limit: Optional[int], cursor: Optional[str],
+                   scope: str) -> dict:
+    rows = RecurringExpense.query(access.group_id,
+                                  RecurringExpense.SK.startswith(RECURRING_PREFIX),
+                                  limit=paging.clamp_limit(limit), consistent_read=True,
+                                  last_evaluated_key=paging.decode(cursor, scope))
+    return paging.page_of(rows, scope, template_view).as_dict()
+
+
+def delete_template(access: Access, recurring_id: str) -> None:
+    """Remove the template; occurrences already recorded stay (they are ordinary expenses)."""
+    delete_if(RecurringExpense(access.group_id, RecurringExpense.sort_key(recurring_id)),
+              RecurringExpense.SK.exists(), on_fail=not_found("Recurring expense"))
+
+
+def _local_today(schedule: schedules.Schedule) -> date:
+    return schedule.local_today(datetime.now(timezone.utc))
+
+
+def _next_slot(current: RecurringExpense, old: schedules.Schedule, new: schedules.Schedule,
+               resumed: bool) -> Optional[date]:
+    """Where the schedule stands after a patch: only future occurrences change.
+
+    A new schedule starts at its first occurrence from today (never at or before the last
+    recorded one); a resumed template skips what fell due while it was paused."""
+    last = date.fromisoformat(current.LastSlot) if current.LastSlot else None
+    if new != old:
+        floor = _local_today(new)
+        if last:
+            floor = max(floor, last + timedelta(days=1))
+        return new.on_or_after(floor)
+    stored = date.fromisoformat(current.NextSlot) if current.NextSlot else None
+    if resumed and stored:
+        return new.on_or_after(max(stored, _local_today(new)))
+    return stored
+
+
+def update_template(access: Access, recurring_id: str, updated_at: str,
+                    patch: Mapping[str, Any]) -> dict:
+    """Apply a patch to the version read (``updatedAt``); stale → VERSION_CONFLICT.
+
+    The write also conditions on NextRunAt as read: if a tick moved it meanwhile the patch
+    is recomputed on the fresh row (the client's ``updatedAt`` still holds)."""
+    for _ in range(_PATCH_ATTEMPTS):
+        current = load_template(access.group_id, recurring_id)
+        if current.UpdatedAt != updated_at:
+            raise version_conflict("recurring expense")
+        if current.ClaimedSlot:
+            raise Conflict("An occurrence of this template is being recorded; try again.",
+                           code="CONCURRENT_UPDATE")
+        try:
+            return _apply(access, current, patch)
+        except _TickMoved:
+            continue
+    raise Conflict("The template kept changing; try again.", code="CONCURRENT_UPDATE")
+
+
+class _TickMoved(Conflict):
+    """NextRunAt (or UpdatedAt) changed between our read and our write."""
+
+
+def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) -> dict:
+    old = schedule_of(current)
+    fields = {"frequency": current.Frequency, "interval": int(current.Interval or 1),
+              "startDate": current.StartDate, "endDate": current.EndDate,
+              "count": int(current.Count) if current.Count else None,
+              "timeZone": current.TimeZone or "UTC"}
+    fields.update({name: patch[name] for name in SCHEDULE_FIELDS if name in patch})
+    if patch.get("endDate"):
+        fields["count"] = patch.get("count")
+    if patch.get("count"):
+        fields["endDate"] = patch.get("endDate")
+    new = _schedule(fields)
+    stored = SimpleNamespace(Description=current.Template.Description, Date=fields["startDate"],
+                             Category=current.Template.Category,
+                             Payments=current.Template.Payments, Items=current.Template.Items)
+    merged = expense_input.merge(stored, {k: patch[k] for k in EXPENSE_FIELDS if k in patch})
+    draft = expense_input.build({**merged, "date": fields["startDate"]})
+    paused = bool(patch["paused"]) if patch.get("paused") is not None else bool(current.Paused)
+    following = _next_slot(current, old, new, resumed=bool(current.Paused) and not paused)
+    run_at = new.run_at(following) if following and not paused else None
+    now = now_iso()
+    changes = {"Template": _stored(draft), "Frequency": new.frequency, "Interval": new.interval,
+               "StartDate": fields["startDate"], "EndDate": fields["endDate"],
+               "Count": new.count, "TimeZone": new.time_zone, "Paused": paused,
+               "NextSlot": following.isoformat() if following else None, "UpdatedAt": now}
+    actions = [getattr(RecurringExpense, name).set(value) if value is not None
+               else getattr(RecurringExpense, name).remove() for name, value in changes.items()]
+    actions += RecurringExpense.due_actions(access.group_id, run_at)
+    condition = ((RecurringExpense.UpdatedAt == current.UpdatedAt)
+                 & RecurringExpense.ClaimedSlot.does_not_exist()
+                 & (RecurringExpense.NextRunAt == current.NextRunAt if current.NextRunAt
+                    else RecurringExpense.NextRunAt.does_not_exist()))
+    tx = _guarded(access, draft)
+    tx.update(RecurringExpense(access.group_id, current.SK), actions, condition=condition,
+              on_fail=_TickMoved("The template changed meanwhile.", code="CONCURRENT_UPDATE"))
+    money_guards.commit(tx, access.group)
+    for name, value in changes.items():
+        setattr(current, name, value)
+    current.DueBucket, current.NextRunAt = (RecurringExpense.bucket_of(access.group_id)
+                                            if run_at else None), run_at
+    return template_view(current)

@@ -1,0 +1,81 @@
+"""Recurring tick: `.venv/bin/python bench/recurring_bench.py [N]` from the repo root.
+
+Seeds N due monthly templates, one per group (so they spread over every DueBucket shard),
+on the embedded DynamoDB endpoint as `python -m app serve` runs it (serialized, moto patched
+by app.local.engine; no journal), then runs the hourly tick in-process over every bucket and
+prints DynamoDB calls per materialised occurrence (goal <= 3; the per-bucket queries of the
+128 shards are included) and the wall time. N defaults to 1,000 (10,000 takes ~10x as long).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.support import count_dynamodb_calls  # noqa: E402
+
+NOW = "2026-02-01T00:30:00Z"
+
+
+def _seed(count: int) -> None:
+    """Group heads, two participants each and one due template per group, in batch writes."""
+    from app.services.recurring.schedule import build
+    from models.groups import (ExpenseTemplateMap, Group, GroupItem, ItemMap, Participant,
+                               PaymentMap, RecurringExpense, SplitMap)
+
+    schedule = build(frequency="MONTHLY", interval=1, start_date="2026-02-01")
+    created = "2026-01-01T00:00:00.000Z"
+    with GroupItem.batch_write() as batch:
+        for index in range(count):
+            gid = f"00000000-0000-4000-8000-{index:012d}"
+            pids = [f"00000000-0000-4000-9000-{index:010d}{n:02d}" for n in range(2)]
+            batch.save(Group(*Group.key(gid), Name="Bench", Currency="EUR", CreatedBy="bench",
+                             OwnerCount=1, Status="ACTIVE", CreatedAt=created))
+            for pid in pids:
+                batch.save(Participant(gid, Participant.sort_key(pid), ParticipantId=pid,
+                                       Type="GUEST", DisplayName="P", Role="MEMBER"))
+            template = ExpenseTemplateMap(
+                Description="Rent", Category=None, Amount=1000,
+                Payments=[PaymentMap(ParticipantId=pids[0], Amount=1000)],
+                Items=[ItemMap(Name="Rent", Amount=1000, SplitMode="EQUAL",
+                               Splits=[SplitMap(ParticipantId=p, Value=0, Amount=500)
+                                       for p in pids])])
+            rid = f"00000000-0000-4000-a000-{index:012d}"
+            batch.save(RecurringExpense(
+                gid, RecurringExpense.sort_key(rid), RecurringId=rid, Template=template,
+                Currency="EUR", Frequency="MONTHLY", Interval=1, StartDate="2026-02-01",
+                TimeZone="UTC", Paused=False, NextSlot="2026-02-01", CreatedBy="bench",
+                CreatedAt=created, UpdatedAt=created,
+                **RecurringExpense.due_keys(gid, schedule.run_at(schedule.first()))))
+
+
+def main(count: int) -> None:
+    import models
+    from app.local.dynamodb import EmbeddedDynamoDB
+    from app.local.template_tables import create_tables
+    from app.services.recurring.tick import run_tick
+
+    server = EmbeddedDynamoDB(port=0, stage="bench", data_dir=None).start()
+    try:
+        create_tables(server.client(), "bench")
+        models.configure(stage="bench", region="us-east-1", host=server.endpoint)
+        _seed(count)
+        with count_dynamodb_calls() as calls:
+            started = time.perf_counter()
+            result = run_tick(NOW)
+            elapsed = time.perf_counter() - started
+        assert result["created"] == count, result
+        print(f"due templates: {count}, created {result['created']}, failed {result['failed']}")
+        print(f"DynamoDB calls: {calls}")
+        print(f"calls per materialised occurrence: {calls.total / result['created']:.2f} "
+              "(goal <= 3)")
+        print(f"wall time: {elapsed:.1f} s ({elapsed / count * 1000:.1f} ms per occurrence, "
+              "serialized embedded endpoint, one process)")
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000)
