@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.errors import Forbidden, group_not_found
+from app.errors import DomainError, Forbidden, concurrent_update, group_not_found
+from app.services.core.transactions import Transaction
 from models.groups import Group, GroupItem, UserMember
 
 ROLE_RANK = {"VIEWER": 1, "MEMBER": 2, "OWNER": 3}
@@ -52,6 +53,29 @@ def authorize(user_id: str, group_id: str, min_role: str = "VIEWER") -> Access:
     if not access.at_least(min_role):
         raise Forbidden(f"This needs the {min_role} role in the group.")
     return access
+
+
+def require_role(tx: Transaction, access: Access, min_role: str) -> None:
+    """The caller must still hold ``min_role`` (as the same participant) when ``tx`` commits.
+
+    :func:`authorize` read the guard row before the write; a removal or demotion landing
+    between that read and the commit would otherwise let a write by someone who has lost
+    the right through. ``tx`` must not also write this guard row (DynamoDB refuses a check
+    and a write of one item in one transaction)."""
+    condition = UserMember.ParticipantId == access.participant_id
+    if ROLE_RANK[min_role] > ROLE_RANK["VIEWER"]:
+        condition &= UserMember.Role.is_in(*(r for r in ROLES if ROLE_RANK[r] >= ROLE_RANK[min_role]))
+    tx.check(UserMember, access.group_id, UserMember.sort_key(access.user_id),
+             condition=condition, on_fail=lambda _old: _lost_access(access, min_role))
+
+
+def _lost_access(access: Access, min_role: str) -> DomainError:
+    """Why the guard check failed, as authorize now answers it (404 gone, 403 demoted)."""
+    try:
+        authorize(access.user_id, access.group_id, min_role)
+    except DomainError as error:
+        return error
+    return concurrent_update()  # changed and changed back meanwhile: retrying is safe
 
 
 def load_live_group(group_id: str) -> Group:

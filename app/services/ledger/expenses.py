@@ -1,7 +1,8 @@
 """Expenses: create, read (with the comment thread), list, look up by id, edit.
 
 Every write is one TransactWrite holding the expense row, the BALANCE#v1 delta, the outbox
-event and ConditionChecks on the group head and every referenced participant."""
+event and ConditionChecks on the group head, the caller's membership and every referenced
+participant."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Optional
@@ -52,6 +53,7 @@ def _stored_items(draft: expense_input.Draft) -> list:
 def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
     tx = Transaction()
     money_guards.check_group(tx, access.group)
+    money_guards.check_writer(tx, access)
     money_guards.check_participants(tx, access.group_id, draft.participant_ids)
     return tx
 
@@ -92,7 +94,7 @@ def update_expense(access: Access, expense_id: str, version: int,
     """Apply a full or partial edit to the version read; a stale version is VERSION_CONFLICT."""
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
-        raise version_conflict("expense")
+        raise version_conflict("expense", int(current.Version))
     draft = expense_input.build(expense_input.merge(current, patch))
     now, new_version = now_iso(), version + 1
     changes = {"Description": draft.description, "Date": draft.date, "Category": draft.category,
@@ -110,7 +112,7 @@ def update_expense(access: Access, expense_id: str, version: int,
                else getattr(Expense, name).remove() for name, value in changes.items()]
     tx = _guarded_transaction(access, draft)
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)), actions,
-              condition=Expense.Version == version, on_fail=version_conflict("expense"))
+              condition=Expense.Version == version, on_fail=money_guards.stale_version("Expense"))
     balances.add_to_balance(tx, access.group_id,
                             balances.deltas(balances.expense_nets(current), draft.nets))
     outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,
