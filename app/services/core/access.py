@@ -64,7 +64,8 @@ def require_role(tx: Transaction, access: Access, min_role: str) -> None:
     and a write of one item in one transaction)."""
     condition = UserMember.ParticipantId == access.participant_id
     if ROLE_RANK[min_role] > ROLE_RANK["VIEWER"]:
-        condition &= UserMember.Role.is_in(*(r for r in ROLES if ROLE_RANK[r] >= ROLE_RANK[min_role]))
+        allowed = [role for role in ROLES if ROLE_RANK[role] >= ROLE_RANK[min_role]]
+        condition &= UserMember.Role.is_in(*allowed)
     tx.check(UserMember, access.group_id, UserMember.sort_key(access.user_id),
              condition=condition, on_fail=lambda _old: _lost_access(access, min_role))
 

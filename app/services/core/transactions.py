@@ -37,7 +37,8 @@ class Transaction:
 
     def _add(self, group: str, method: str, args: tuple, kwargs: dict, on_fail: OnFail,
              secondary: bool = False) -> "Transaction":
-        if callable(on_fail) and not isinstance(on_fail, DomainError) and group in ("put", "update"):
+        wants_old = callable(on_fail) and not isinstance(on_fail, DomainError)
+        if wants_old and group in ("put", "update"):
             kwargs = {**kwargs, "return_values": "ALL_OLD"}
         self._ops[group].append(((method, args, kwargs), on_fail, secondary))
         return self
