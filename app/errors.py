@@ -154,6 +154,11 @@ def target_not_guest() -> Conflict:
                     code="TARGET_NOT_GUEST")
 
 
+def group_full(limit: int) -> Conflict:
+    return Conflict(f"A group holds at most {limit} participants; remove someone first.",
+                    code="GROUP_FULL", details={"maxParticipants": limit})
+
+
 def needs_owner() -> Forbidden:
     return Forbidden("This needs the OWNER role in the group.")
 

@@ -6,6 +6,9 @@ from typing import Any
 
 # Distinct participants one expense may name (payers and split members together).
 MAX_PARTICIPANTS = 90
+# Participants (users and guests) one group may hold. Every roster, balances and settle-up
+# read stays one page of one query at this size; adding past it is 409 GROUP_FULL.
+MAX_GROUP_PARTICIPANTS = 200
 
 
 def is_calendar_date(value: Any) -> bool:

@@ -153,6 +153,8 @@ class Group(GroupItem, discriminator="GROUP"):
     Currency = UnicodeAttribute()
     CreatedBy = UnicodeAttribute()
     OwnerCount = NumberAttribute(null=True)
+    # Users and guests; absent on groups created before the cap (healed on first change).
+    ParticipantCount = NumberAttribute(null=True)
     Status = UnicodeAttribute(default="ACTIVE")
 
     @staticmethod

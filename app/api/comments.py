@@ -1,7 +1,7 @@
 """Expense comments: /groups/{groupId}/expenses/{expenseId}/comments."""
 from __future__ import annotations
 
-from app.api.context import principal, scope
+from app.api.context import group_access, principal, scope
 from app.api.idempotency import idempotent
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
@@ -28,14 +28,14 @@ def list_comments(args, group_id, expense_id):
 
 
 @blp.route(THREAD, methods=["POST"])
-@idempotent
+@idempotent(group_role="VIEWER")
 @blp.arguments(CommentBodySchema)
 @blp.response(201, CommentSchema)
 @errors(blp, NOT_FOUND, (409, "IDEMPOTENCY_IN_PROGRESS."),
         (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body."))
 def add_comment(body, group_id, expense_id):
     """Comment (VIEWER+); ``@handle`` mentions of group users raise MENTION events."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return comments.add_comment(access, str(expense_id), body["body"])
 
 

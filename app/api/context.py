@@ -5,6 +5,7 @@ from flask import current_app, g
 
 from app.auth.principal import Principal
 from app.config import Settings
+from app.services.core.access import Access, authorize
 
 
 def public(view):
@@ -22,6 +23,18 @@ def form_body(view):
 def principal() -> Principal:
     """The authenticated caller (set before the view runs)."""
     return g.principal
+
+
+def group_access(group_id, min_role: str = "VIEWER") -> Access:
+    """The caller's access to a group, authorized once per request and role.
+
+    The idempotency guard authorizes before any replay; the view then reuses that answer
+    instead of reading the guard row a second time."""
+    cache = g.setdefault("group_access", {})
+    key = (str(group_id), min_role)
+    if key not in cache:
+        cache[key] = authorize(principal().user_id, str(group_id), min_role)
+    return cache[key]
 
 
 def settings() -> Settings:

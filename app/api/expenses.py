@@ -1,7 +1,7 @@
 """Expenses: /groups/{groupId}/expenses and /expenses/{expenseId}."""
 from __future__ import annotations
 
-from app.api.context import principal, scope
+from app.api.context import group_access, principal, scope
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
@@ -26,7 +26,7 @@ def _detail(access, expense_id: str) -> dict:
 
 
 @blp.route("/groups/<uuid:groupId>/expenses", methods=["POST"])
-@idempotent
+@idempotent(group_role="MEMBER")
 @blp.arguments(ExpenseCreateSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
@@ -38,7 +38,7 @@ def create_expense(body, group_id):
     fractional; every owed amount is within one minor unit of its ideal share and each
     item's owed amounts add up to its amount exactly. Payments must add up to the total.
     """
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     return expenses.create_expense(access, body)
 
 

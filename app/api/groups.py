@@ -1,13 +1,14 @@
 """/groups, /groups/{groupId}/participants and /groups/{groupId}/leave."""
 from __future__ import annotations
 
-from app.api.context import principal
+from app.api.context import group_access, principal
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema,
                                 GuestCreateSchema, ParticipantListSchema,
                                 ParticipantPatchSchema, ParticipantSchema)
 from app.services.groups import delete as group_delete, groups, participants
+from app.rules import MAX_GROUP_PARTICIPANTS
 from app.services.core.access import authorize
 
 blp = Blueprint("groups", __name__, description="Groups and participants")
@@ -74,13 +75,15 @@ def list_participants(group_id):
 
 
 @blp.route("/groups/<uuid:groupId>/participants", methods=["POST"])
-@idempotent
+@idempotent(group_role="MEMBER")
 @blp.arguments(GuestCreateSchema)
 @blp.response(201, ParticipantSchema)
-@errors(blp, FORBIDDEN, NOT_FOUND)
+@errors(blp, FORBIDDEN, NOT_FOUND,
+        (409, f"GROUP_FULL: the group already has {MAX_GROUP_PARTICIPANTS} participants "
+              "(users and guests); IDEMPOTENCY_IN_PROGRESS."))
 def add_guest(body, group_id):
-    """Add a guest (MEMBER+)."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    """Add a guest (MEMBER+); 409 GROUP_FULL once the group is at its participant cap."""
+    access = group_access(group_id, "MEMBER")
     return participants.add_guest(access, display_name=body["displayName"], role=body["role"])
 
 

@@ -5,7 +5,7 @@ from functools import wraps
 
 from flask import current_app, request
 
-from app.api.context import principal
+from app.api.context import group_access, principal
 from app.errors import Invalid
 from app.services.core import idempotency
 
@@ -13,14 +13,21 @@ HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 
 
-def idempotent(view):
-    """Replay the first 2xx response for a repeated key; a failed first attempt frees the key."""
+def idempotent(view=None, *, group_role=None):
+    """Replay the first 2xx response for a repeated key; a failed first attempt frees the key.
+
+    With ``group_role``, the caller must hold that role in the route's group *before* any
+    replay: someone who has since lost access gets 404/403, never their old 201."""
+    if view is None:
+        return lambda inner: idempotent(inner, group_role=group_role)
 
     @wraps(view)
     def wrapper(*args, **kwargs):
         key = request.headers.get(HEADER)
         if key is None:
             return view(*args, **kwargs)
+        if group_role is not None:
+            group_access(kwargs["group_id"], group_role)
         if not 1 <= len(key) <= 128 or not key.isprintable():
             raise Invalid("Idempotency-Key must be 1-128 printable characters.",
                           details={HEADER: ["Invalid length or characters."]})

@@ -10,6 +10,7 @@ from app.schemas.common import PageArgsSchema
 from app.schemas.join_requests import (ApprovalSchema, ApproveSchema, JoinRequestCreateSchema,
                                        JoinRequestPageSchema, JoinRequestSchema)
 from app.services.groups import join_requests
+from app.rules import MAX_GROUP_PARTICIPANTS
 from app.services.core.access import authorize
 
 blp = Blueprint("join_requests", __name__, description="Join requests")
@@ -46,7 +47,9 @@ def list_pending(args, group_id):
            methods=["POST"])
 @blp.arguments(ApproveSchema)
 @blp.response(200, ApprovalSchema)
-@errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING, TARGET_NOT_GUEST or ALREADY_MEMBER."))
+@errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING, TARGET_NOT_GUEST, ALREADY_MEMBER, or "
+                                         f"GROUP_FULL (a NEW member would exceed "
+                                         f"{MAX_GROUP_PARTICIPANTS} participants)."))
 def approve(body, group_id, request_id):
     """Approve (OWNER): TAKEOVER claims the guest keeping its id, NEW adds a participant.
 

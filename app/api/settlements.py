@@ -1,7 +1,7 @@
 """Settlements: /groups/{groupId}/settlements."""
 from __future__ import annotations
 
-from app.api.context import principal, scope
+from app.api.context import group_access, principal, scope
 from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
@@ -17,13 +17,13 @@ ONE = "/groups/<uuid:groupId>/settlements/<uuid:settlementId>"
 
 
 @blp.route("/groups/<uuid:groupId>/settlements", methods=["POST"])
-@idempotent
+@idempotent(group_role="MEMBER")
 @blp.arguments(SettlementCreateSchema)
 @blp.response(201, SettlementSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
 def create_settlement(body, group_id):
     """Record that the payer paid the payee back (MEMBER+)."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     return settlements.create_settlement(access, payer_id=body["payerId"],
                                          payee_id=body["payeeId"], amount=body["amount"],
                                          date=body.get("date"), note=body.get("note"))

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
-from app.errors import Forbidden, group_not_found
+from app.errors import DomainError, Forbidden, concurrent_update, group_not_found
+from app.services.core.transactions import Transaction
 from models.groups import Group, GroupItem, UserMember
 
 ROLE_RANK = {"VIEWER": 1, "MEMBER": 2, "OWNER": 3}
@@ -66,6 +67,30 @@ def _as(kind, raw: Optional[dict]):
     """The row as ``kind``, or None when absent or of another kind."""
     row = GroupItem.from_raw_data(raw) if raw else None
     return row if isinstance(row, kind) else None
+
+
+def require_role(tx: Transaction, access: Access, min_role: str) -> None:
+    """The caller must still hold ``min_role`` (as the same participant) when ``tx`` commits.
+
+    :func:`authorize` read the guard row before the write; a removal or demotion landing
+    between that read and the commit would otherwise let a write by someone who has lost
+    the right through. ``tx`` must not also write this guard row (DynamoDB refuses a check
+    and a write of one item in one transaction)."""
+    condition = UserMember.ParticipantId == access.participant_id
+    if ROLE_RANK[min_role] > ROLE_RANK["VIEWER"]:
+        allowed = [role for role in ROLES if ROLE_RANK[role] >= ROLE_RANK[min_role]]
+        condition &= UserMember.Role.is_in(*allowed)
+    tx.check(UserMember, access.group_id, UserMember.sort_key(access.user_id),
+             condition=condition, on_fail=lambda _old: _lost_access(access, min_role))
+
+
+def _lost_access(access: Access, min_role: str) -> DomainError:
+    """Why the guard check failed, as authorize now answers it (404 gone, 403 demoted)."""
+    try:
+        authorize(access.user_id, access.group_id, min_role)
+    except DomainError as error:
+        return error
+    return concurrent_update()  # changed and changed back meanwhile: retrying is safe
 
 
 def load_live_group(group_id: str) -> Group:

@@ -31,6 +31,9 @@ def add_event(tx: Transaction, event_type: str, *, scope_id: str, resource_id: s
                 ActorUserId=actor_user_id, ResourceId=resource_id, CreatedAt=now_iso(),
                 PendingKey=Event.pending_key(event_id), ExpiresAt=epoch() + EVENT_RETENTION_SECONDS,
                 Payload=dict(payload or {}) or None, Recipients=recipients or None)
+    # Secondary: the id is derived from the revision, so when the change itself also failed
+    # (a concurrent writer produced this revision first) that failure is the true answer.
     tx.put(row, condition=Event.PK.does_not_exist(),
-           on_fail=Conflict("This change was already recorded.", code="DUPLICATE_EVENT"))
+           on_fail=Conflict("This change was already recorded.", code="DUPLICATE_EVENT"),
+           secondary=True)
     return event_id

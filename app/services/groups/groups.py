@@ -29,11 +29,13 @@ def group_view(group: Group, access: Access | None = None) -> dict:
 
 
 def create_group(user_id: str, *, name: str, currency: str) -> dict:
-    """One TransactWrite: head (OwnerCount 1), invite, the creator as OWNER, guard, balance."""
+    """One TransactWrite: head (OwnerCount 1, ParticipantCount 1), invite, the creator as
+    OWNER, guard, balance."""
     group_id, participant_id, now = new_id(), new_id(), now_iso()
     profile = get_profile(user_id)
     head = Group(*Group.key(group_id), Name=name, Currency=currency, CreatedBy=user_id,
-                 OwnerCount=1, Status="ACTIVE", CreatedAt=now, UpdatedAt=now)
+                 OwnerCount=1, ParticipantCount=1, Status="ACTIVE", CreatedAt=now,
+                 UpdatedAt=now)
     invite = Invite(*Invite.key(group_id), Enabled=True, Code=new_invite_code(),
                     DefaultRole="MEMBER", CreatedAt=now, UpdatedAt=now)
     owner = Participant(group_id, Participant.sort_key(participant_id),

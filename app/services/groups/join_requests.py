@@ -15,8 +15,8 @@ from app.services.core import outbox, paging
 from app.services.core.access import Access, is_live
 from app.services.core.clock import new_id, now_iso
 from app.services.groups.invite import check_code_still_valid, is_claimable, require_valid_code
-from app.services.groups.membership import (GUEST, USER, participant_view, require_live_group,
-                                            require_still_owner)
+from app.services.groups.membership import (GUEST, USER, change_counts, participant_view,
+                                            require_live_group, require_still_owner)
 from app.services.core.transactions import Transaction
 from models.groups import Group, GroupItem, JoinLock, JoinRequest, Participant, UserMember
 from models.users import Profile
@@ -203,7 +203,10 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
                               DisplayName=name, Role=role, ClaimedAt=now, UpdatedAt=now)
 
     tx = Transaction()
-    require_live_group(tx, access.group_id)
+    if request.Mode == TAKEOVER:
+        require_live_group(tx, access.group_id)
+    else:  # a new participant: counted against the cap (409 GROUP_FULL) in this transaction
+        change_counts(tx, access.group, participants=1)
     require_still_owner(tx, access)
     _close(tx, request, APPROVED, now, (
         JoinRequest.FinalRole.set(role), JoinRequest.DecidedAt.set(now),

@@ -4,7 +4,11 @@ Both use cases build on these; keeping them here lets ``participants`` call into
 ``join_requests`` (cancelling takeovers of a removed guest) without an import cycle."""
 from __future__ import annotations
 
-from app.errors import group_not_found, last_owner, needs_owner, not_found
+from typing import Optional
+
+from app.errors import (DomainError, concurrent_update, group_full, group_not_found, last_owner,
+                        needs_owner, not_found)
+from app.rules import MAX_GROUP_PARTICIPANTS
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
 from models.groups import Group, Participant, UserMember
@@ -54,21 +58,67 @@ def count_owners(group_id: str) -> int:
 
 
 def change_owner_count(tx: Transaction, group: Group, delta: int) -> None:
-    """Move the head's OwnerCount by ``delta`` in ``tx``; a decrement must leave an owner.
+    """Move the head's OwnerCount by ``delta`` in ``tx``; a decrement must leave an owner."""
+    change_counts(tx, group, owners=delta)
 
-    Groups that predate OwnerCount are seeded from a roster count through if_not_exists,
-    so their first owner mutation heals them; a concurrent healer then sees the attribute
-    and its own ``OwnerCount > 1`` guard decides."""
-    if group.OwnerCount is not None:
-        action = Group.OwnerCount.add(delta)
-        floor = Group.OwnerCount > 1
-    else:
-        count = count_owners(group.GroupId)
-        if count + delta < 1:
+
+def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
+                  participants: int = 0) -> None:
+    """Move the head's OwnerCount and ParticipantCount in one update of ``tx`` (live groups).
+
+    An owner decrement must leave an owner (OwnerCount > 1 before it); a participant
+    increment must stay within MAX_GROUP_PARTICIPANTS (409 GROUP_FULL), so concurrent adds
+    can never overfill a group. Groups that predate a counter are seeded from a roster count
+    through if_not_exists, so their first mutation heals them; a concurrent healer then sees
+    the attribute and its own guard decides. The head is written here, so ``tx`` must not
+    also condition-check it (use this instead of require_live_group)."""
+    condition, actions = Group.Status == "ACTIVE", []
+    for name, delta, stored in (("OwnerCount", owners, group.OwnerCount),
+                                ("ParticipantCount", participants, group.ParticipantCount)):
+        if not delta:
+            continue
+        attribute = getattr(Group, name)
+        if stored is not None:
+            current, action = int(stored), attribute.add(delta)
+        else:
+            current = _roster_count(group.GroupId, name)
+            action = attribute.set((attribute | current) + delta)
+        guard = _guard(attribute, name, delta, current)
+        if guard is not None:
+            condition &= guard if stored is not None else (attribute.does_not_exist() | guard)
+        actions.append(action)
+    if not actions:
+        raise ValueError("change_counts needs a non-zero delta")
+    tx.update(Group(*Group.key(group.GroupId)), actions, condition=condition,
+              on_fail=lambda old: _why_refused(old, owners, participants))
+
+
+def _guard(attribute, name: str, delta: int, current: int):
+    """The condition keeping a counter in bounds; raises at once if the value read breaks it."""
+    if name == "OwnerCount" and delta < 0:
+        if current + delta < 1:
             raise last_owner()
-        action = Group.OwnerCount.set((Group.OwnerCount | count) + delta)
-        floor = Group.OwnerCount.does_not_exist() | (Group.OwnerCount > 1)
-    live = Group.Status == "ACTIVE"
-    tx.update(Group(*Group.key(group.GroupId)), [action],
-              condition=(live & floor) if delta < 0 else live,
-              on_fail=last_owner() if delta < 0 else group_not_found())
+        return attribute >= 1 - delta
+    if name == "ParticipantCount" and delta > 0:
+        if current + delta > MAX_GROUP_PARTICIPANTS:
+            raise group_full(MAX_GROUP_PARTICIPANTS)
+        return attribute <= MAX_GROUP_PARTICIPANTS - delta
+    return None
+
+
+def _roster_count(group_id: str, name: str) -> int:
+    if name == "OwnerCount":
+        return count_owners(group_id)
+    return len(roster(group_id))
+
+
+def _why_refused(old: Optional[dict], owners: int, participants: int) -> DomainError:
+    """Which guard of :func:`change_counts` failed, judged on the head as it was."""
+    if not old or old.get("Status", {}).get("S") != "ACTIVE":
+        return group_not_found()
+    if owners < 0 and "OwnerCount" in old and int(old["OwnerCount"]["N"]) + owners < 1:
+        return last_owner()
+    if participants > 0 and "ParticipantCount" in old and \
+            int(old["ParticipantCount"]["N"]) + participants > MAX_GROUP_PARTICIPANTS:
+        return group_full(MAX_GROUP_PARTICIPANTS)
+    return concurrent_update()

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from app.errors import Conflict, Invalid, group_not_found, participant_changed
-from app.services.core.access import Access
+from app.errors import Conflict, Invalid, participant_changed
+from app.services.core.access import Access, require_role
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups.join_requests import cancel_takeovers_of
 from app.services.people.upkeep import drop_for_removed_guest
-from app.services.groups.membership import (GUEST, OWNER, USER, change_owner_count,
-                                            get_participant, participant_view, require_live_group,
-                                            require_still_owner, roster)
-from models.groups import (Balance, Expense, Group, GroupItem, Participant, RecurringExpense,
+from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
+                                            change_owner_count, get_participant, participant_view,
+                                            require_live_group, require_still_owner, roster)
+from models.groups import (Balance, Expense, GroupItem, Participant, RecurringExpense,
                            Settlement, UserMember, EXPENSE_PREFIX, RECURRING_PREFIX,
                            SETTLEMENT_PREFIX)
 
@@ -36,14 +36,16 @@ def list_participants(access: Access) -> list:
 # --- use cases -----------------------------------------------------------------------------
 
 def add_guest(access: Access, *, display_name: str, role: str = "MEMBER") -> dict:
-    """A GUEST participant; its Role is what it will hold once claimed (never OWNER)."""
+    """A GUEST participant; its Role is what it will hold once claimed (never OWNER).
+
+    The group's ParticipantCount moves in the same transaction: 409 GROUP_FULL at the cap."""
     participant_id, now = new_id(), now_iso()
     guest = Participant(access.group_id, Participant.sort_key(participant_id),
                         ParticipantId=participant_id, Type=GUEST, DisplayName=display_name,
                         Role=role, CreatedAt=now, UpdatedAt=now)
     tx = Transaction()
-    tx.check(Group, *Group.key(access.group_id), condition=Group.Status == "ACTIVE",
-             on_fail=group_not_found())
+    change_counts(tx, access.group, participants=1)
+    require_role(tx, access, "MEMBER")
     tx.put(guest, condition=Participant.SK.does_not_exist())
     tx.commit()
     return participant_view(guest)
@@ -125,10 +127,8 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
               on_fail=participant_changed())
     if target.Type == USER:
         tx.delete(UserMember(group_id, UserMember.sort_key(target.UserId)))
-    if target.Type == USER and target.Role == OWNER:
-        change_owner_count(tx, access.group, -1)
-    else:
-        require_live_group(tx, group_id)
+    change_counts(tx, access.group, participants=-1,
+                  owners=-1 if target.Type == USER and target.Role == OWNER else 0)
     # Every money write bumps BalanceRevision, so an expense or settlement naming this
     # participant that lands after the reference check makes the removal fail, not dangle.
     tx.check(Balance, *Balance.key(group_id),

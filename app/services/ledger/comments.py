@@ -12,7 +12,7 @@ from typing import Iterable, Optional
 
 from app.errors import Forbidden, Invalid, not_found
 from app.services.core import outbox, paging
-from app.services.core.access import Access
+from app.services.core.access import Access, require_role
 from app.services.core.clock import new_id, now_iso
 from app.services.ledger.expenses import comment_view, thread_page
 from app.services.core.transactions import Transaction
@@ -73,6 +73,7 @@ def add_comment(access: Access, expense_id: str, body: str) -> dict:
                       AuthorParticipantId=access.participant_id, Body=body,
                       Mentions=mentions or None, CreatedAt=now)
     tx = Transaction()
+    require_role(tx, access, "VIEWER")  # still a participant when the comment lands
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)),
               [Expense.CommentSeq.add(1)], condition=Expense.SK.exists(),
               on_fail=not_found("Expense"))
@@ -134,6 +135,7 @@ def edit_comment(access: Access, expense_id: str, comment_id: str, body: str) ->
     if new:
         actions.append(Comment.Mentions.set(known | new))
     tx = Transaction()
+    require_role(tx, access, "VIEWER")
     tx.update(comment, actions,
               condition=Comment.SK.exists() & (Comment.AuthorUserId == access.user_id),
               on_fail=not_found("Comment"))
@@ -148,5 +150,7 @@ def delete_comment(access: Access, expense_id: str, comment_id: str) -> None:
     if comment.AuthorUserId != access.user_id and not access.at_least("OWNER"):
         raise Forbidden("Only the author or an owner may delete a comment.")
     tx = Transaction()
+    # An owner deleting someone else's comment must still be an owner at commit.
+    require_role(tx, access, "VIEWER" if comment.AuthorUserId == access.user_id else "OWNER")
     tx.delete(comment, condition=Comment.SK.exists(), on_fail=not_found("Comment"))
     tx.commit()

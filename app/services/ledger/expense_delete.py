@@ -17,15 +17,16 @@ from typing import List, Optional
 
 from app.errors import Conflict, not_found
 from app.services.core import outbox
-from app.services.ledger import balances
+from app.services.ledger import balances, guards as money_guards
 from app.services.core.access import Access
 from app.services.ledger.comments import comments_prefix
 from app.services.core.transactions import MAX_ITEMS, Transaction
 from models.base import UnprocessedItemsLeft
 from models.groups import Expense, GroupItem
 
-# The final transaction also holds the head delete, the balance update and the event.
-FINAL_COMMENTS = MAX_ITEMS - 3
+# The final transaction also holds the head delete, the balance update, the event and the
+# check that the caller is still a member.
+FINAL_COMMENTS = MAX_ITEMS - 4
 SWEEP_PAGE = 500
 _ATTEMPTS = 5
 
@@ -72,6 +73,7 @@ def _sweep(group_id: str, expense_id: str) -> List[dict]:
 
 def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dict]) -> None:
     tx = Transaction()
+    money_guards.check_writer(tx, access)
     for key in rest:
         tx.delete(GroupItem(*key))
     seen_counter = (Expense.CommentSeq.does_not_exist() if counter is None

@@ -120,6 +120,9 @@ def merge(expense: Expense, patch: Mapping[str, Any]) -> dict:
             body[name] = patch[name]
     if patch.get("items") is not None:
         body["items"] = patch["items"]
+        # Whatever else the patch says about money is judged exactly as on create: an
+        # amount must equal the items' sum, and the shorthand cannot ride along.
+        body.update({name: patch[name] for name in SHORTHAND if patch.get(name) is not None})
     elif any(patch.get(name) is not None for name in SHORTHAND):
         if len(body["items"]) != 1:
             raise Invalid("This expense has several items: send items to change them.",

@@ -1,7 +1,8 @@
 """Expenses: create, read (with the comment thread), list, look up by id, edit.
 
 Every write is one TransactWrite holding the expense row, the BALANCE#v1 delta, the outbox
-event and ConditionChecks on the group head and every referenced participant."""
+event and ConditionChecks on the group head, the caller's membership and every referenced
+participant."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Optional
@@ -52,13 +53,16 @@ def _stored_items(draft: expense_input.Draft) -> list:
 def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
     tx = Transaction()
     money_guards.check_group(tx, access.group)
+    money_guards.check_writer(tx, access)
     money_guards.check_participants(tx, access.group_id, draft.participant_ids)
     return tx
 
 
 def _head_checked_transaction(access: Access) -> Transaction:
+    """The guards of an edit that moves no money: the group and the writer's role only."""
     tx = Transaction()
     money_guards.check_group(tx, access.group)
+    money_guards.check_writer(tx, access)
     return tx
 
 
@@ -99,7 +103,7 @@ def update_expense(access: Access, expense_id: str, version: int,
     """Apply a full or partial edit to the version read; a stale version is VERSION_CONFLICT."""
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
-        raise version_conflict("expense")
+        raise version_conflict("expense", int(current.Version))
     draft = expense_input.build(expense_input.merge(current, patch))
     now, new_version = now_iso(), version + 1
     changes = {"Description": draft.description, "Date": draft.date, "Category": draft.category,
@@ -123,7 +127,7 @@ def update_expense(access: Access, expense_id: str, version: int,
     moves_money = bool(delta) or not draft.participant_ids <= balances.expense_participants(current)
     tx = _guarded_transaction(access, draft) if moves_money else _head_checked_transaction(access)
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)), actions,
-              condition=Expense.Version == version, on_fail=version_conflict("expense"))
+              condition=Expense.Version == version, on_fail=money_guards.stale_version("Expense"))
     if moves_money:
         balances.add_to_balance(tx, access.group_id, delta)
     outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,

@@ -4,15 +4,17 @@ A read of the group head or a participant row before the write can go stale by t
 the write lands; a ConditionCheck in the same transaction cannot. So every expense and
 settlement write checks, atomically with the change:
 - the group head: still ACTIVE (not being deleted) and still in the currency we recorded;
-- every referenced participant: exists and is not mid-transfer (no TransferTarget).
+- every referenced participant: exists and is not mid-transfer (no TransferTarget);
+- the caller: still a MEMBER or OWNER (a removal or demotion since authorization loses).
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable, Optional
 
-from app.errors import Conflict, Invalid, group_not_found, participant_unavailable
+from app.errors import (Conflict, DomainError, Invalid, group_not_found, not_found,
+                        participant_unavailable, version_conflict)
 from app.rules import MAX_PARTICIPANTS
-from app.services.core.access import is_live
+from app.services.core.access import Access, is_live, require_role
 from app.services.core.transactions import Transaction
 from models.groups import Group, Participant
 
@@ -33,6 +35,11 @@ def check_group(tx: Transaction, group: Group) -> None:
              on_fail=GroupChanged("The group changed while we were writing."))
 
 
+def check_writer(tx: Transaction, access: Access) -> None:
+    """The caller must still be allowed to write money (MEMBER+) when the write commits."""
+    require_role(tx, access, "MEMBER")
+
+
 def check_participants(tx: Transaction, group_id: str, participant_ids: Iterable[str]) -> None:
     """Each participant must exist and not be mid-transfer when the write commits."""
     ids = sorted(set(participant_ids))
@@ -43,6 +50,16 @@ def check_participants(tx: Transaction, group_id: str, participant_ids: Iterable
         tx.check(Participant, group_id, Participant.sort_key(participant_id),
                  condition=Participant.SK.exists() & Participant.TransferTarget.does_not_exist(),
                  on_fail=participant_unavailable(participant_id))
+
+
+def stale_version(what: str) -> Callable[[Optional[dict]], DomainError]:
+    """The on_fail of a version-conditioned update, judged on the row as it was at commit:
+    absent is NotFound (deleted meanwhile), else VERSION_CONFLICT with the current version."""
+    def error(old: Optional[dict]) -> DomainError:
+        if not old:
+            return not_found(what)
+        return version_conflict(what.lower(), int(old["Version"]["N"]))
+    return error
 
 
 def commit(tx: Transaction, group: Group) -> None:

@@ -47,6 +47,7 @@ def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) ->
 def _guarded(access: Access, payer_id: str, payee_id: str) -> Transaction:
     tx = Transaction()
     money_guards.check_group(tx, access.group)
+    money_guards.check_writer(tx, access)
     money_guards.check_participants(tx, access.group_id, (payer_id, payee_id))
     return tx
 
@@ -105,7 +106,7 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     """Edit the version read; a stale version is VERSION_CONFLICT."""
     current = find_settlement(access.group_id, settlement_id)
     if int(current.Version) != version:
-        raise version_conflict("settlement")
+        raise version_conflict("settlement", int(current.Version))
     payer = patch.get("payerId", current.PayerId)
     payee = patch.get("payeeId", current.PayeeId)
     amount = patch.get("amount", int(current.Amount))
@@ -118,7 +119,7 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     actions.append(Settlement.Note.set(note) if note is not None else Settlement.Note.remove())
     tx = _guarded(access, payer, payee)
     tx.update(current, actions, condition=Settlement.Version == version,
-              on_fail=version_conflict("settlement"))
+              on_fail=money_guards.stale_version("Settlement"))
     old = balances.settlement_nets(current.PayerId, current.PayeeId, current.Amount)
     balances.add_to_balance(tx, access.group_id,
                             balances.deltas(old, balances.settlement_nets(payer, payee, amount)))
@@ -131,6 +132,7 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
     for _ in range(_DELETE_ATTEMPTS):
         current = find_settlement(access.group_id, settlement_id)
         tx = Transaction()
+        money_guards.check_writer(tx, access)
         # Conditioned on the version read: the reversed delta is computed from it.
         tx.delete(current, condition=Settlement.Version == int(current.Version),
                   on_fail=version_conflict("settlement"))
