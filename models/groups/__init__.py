@@ -1,0 +1,28 @@
+"""GroupData: one partition per group holding every per-group row kind.
+
+Row kinds share the ``GroupId`` partition and are told apart by the sort-key prefix and the
+``EntityType`` discriminator (values are permanent: never rename them). One module per family
+of kinds; everything is re-exported here, so ``from models.groups import Expense`` works."""
+from models.groups.keys import (BALANCE, COMMENT_SEGMENT, DELETE_BUCKET, DUE_BUCKET_PREFIX,
+                                DUE_BUCKETS, EXPENSE_HEAD_SUFFIX, EXPENSE_PREFIX, INVITE,
+                                JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX,
+                                PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
+                                USERMEMBER_PREFIX)
+from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
+                                GroupExpensesIndex, GroupItem, PendingJoinRequestsIndex,
+                                UserParticipantsIndex, UserPendingJoinRequestsIndex)
+from models.groups.membership import (Group, Invite, JoinLock, JoinRequest,
+                                      Participant, UserMember)
+from models.groups.ledger import (Balance, Comment, Expense, ItemMap, PaymentMap,
+                                  Settlement, SplitMap)
+from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
+
+__all__ = ["BALANCE", "COMMENT_SEGMENT", "DELETE_BUCKET", "DUE_BUCKET_PREFIX", "DUE_BUCKETS",
+           "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "INVITE", "JOINLOCK_PREFIX",
+           "JOINREQ_PREFIX", "META", "NET_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
+           "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",
+           "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
+           "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "Invite",
+           "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
+           "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
+           "RecurringExpense"]

@@ -1,0 +1,26 @@
+"""GroupData sort-key prefixes and index bucket names: the only place they are spelled."""
+from __future__ import annotations
+
+
+# Sort-key prefixes (the only place they are spelled).
+META = "META"
+INVITE = "INVITE"
+JOINREQ_PREFIX = "JOINREQ#"
+JOINLOCK_PREFIX = "JOINLOCK#"
+PARTICIPANT_PREFIX = "PARTICIPANT#"
+USERMEMBER_PREFIX = "USERMEMBER#"
+EXPENSE_PREFIX = "EXPENSE#"
+EXPENSE_HEAD_SUFFIX = "#0#META"
+COMMENT_SEGMENT = "#1#COMMENT#"
+RECURRING_PREFIX = "RECURRING#"
+SETTLEMENT_PREFIX = "SETTLEMENT#"
+BALANCE = "BALANCE#v1"
+NET_PREFIX = "Net_"
+# Active recurring templates are spread over DUE_BUCKETS index partitions ("RECURRING#<n>",
+# n from a hash of GroupId): one group stays in one bucket, so its occurrences stay serial.
+# 128 serial workers at ~59 ms per occurrence record 1M occurrences in ~8 minutes.
+DUE_BUCKET_PREFIX = "RECURRING#"
+DUE_BUCKETS = 128
+# Group heads whose delete sweep is unfinished share the due index under their own bucket,
+# so the maintenance job finds them with one query instead of a table scan.
+DELETE_BUCKET = "GROUP_DELETE"

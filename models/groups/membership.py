@@ -1,0 +1,127 @@
+"""Membership rows: the group head, invite, join requests and locks, participants, guards."""
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
+
+from models.groups.base import GroupItem
+from models.groups.keys import (DELETE_BUCKET, INVITE, JOINLOCK_PREFIX, JOINREQ_PREFIX, META,
+                                PARTICIPANT_PREFIX, USERMEMBER_PREFIX)
+
+
+class Group(GroupItem, discriminator="GROUP"):
+    """The group head. Status DELETING means the group is gone for every reader."""
+
+    Name = UnicodeAttribute()
+    Currency = UnicodeAttribute()
+    CreatedBy = UnicodeAttribute()
+    OwnerCount = NumberAttribute(null=True)
+    # Users and guests; absent on groups created before the cap (healed on first change).
+    ParticipantCount = NumberAttribute(null=True)
+    Status = UnicodeAttribute(default="ACTIVE")
+
+    @staticmethod
+    def key(group_id: str) -> tuple:
+        return group_id, META
+
+    @classmethod
+    def pending_deletes(cls, until: str, **kwargs) -> Iterator["Group"]:
+        """Tombstoned heads whose sweep is due to be resumed (DueRecurringExpensesIndex)."""
+        return cls.due_recurring.query(DELETE_BUCKET, cls.NextRunAt <= until, **kwargs)
+
+
+class Invite(GroupItem, discriminator="INVITE"):
+    """The group's invite link settings; Code is a rotatable secret."""
+
+    Enabled = BooleanAttribute(default=True)
+    Code = UnicodeAttribute()
+    DefaultRole = UnicodeAttribute(default="MEMBER")
+
+    @staticmethod
+    def key(group_id: str) -> tuple:
+        return group_id, INVITE
+
+
+class JoinRequest(GroupItem, discriminator="JOINREQ"):
+    """A request to join; PendingKey/UserPendingKey exist only while PENDING."""
+
+    RequestId = UnicodeAttribute()
+    ApplicantUserId = UnicodeAttribute()
+    ApplicantDisplayName = UnicodeAttribute(null=True)
+    Mode = UnicodeAttribute()
+    TargetParticipantId = UnicodeAttribute(null=True)
+    ProposedRole = UnicodeAttribute(default="MEMBER")
+    FinalRole = UnicodeAttribute(null=True)
+    Status = UnicodeAttribute(default="PENDING")
+    Message = UnicodeAttribute(null=True)
+    DecidedAt = UnicodeAttribute(null=True)
+    DecidedBy = UnicodeAttribute(null=True)
+    ParticipantId = UnicodeAttribute(null=True)
+
+    @staticmethod
+    def sort_key(request_id: str) -> str:
+        return JOINREQ_PREFIX + request_id
+
+    @classmethod
+    def pending_for_group(cls, group_id: str, **kwargs) -> Iterator["JoinRequest"]:
+        return cls.pending_join_requests.query(group_id, **kwargs)
+
+    @classmethod
+    def pending_for_applicant(cls, user_id: str, group_id: Optional[str] = None,
+                              **kwargs) -> Iterator["JoinRequest"]:
+        condition = cls.GroupId == group_id if group_id else None
+        return cls.user_pending_join_requests.query(user_id, condition, **kwargs)
+
+
+class JoinLock(GroupItem, discriminator="JOINREQ_LOCK"):
+    """One per applicant: PENDING while a request is open, DENIED after a denial."""
+
+    LockType = UnicodeAttribute()
+    RequestId = UnicodeAttribute()
+
+    @staticmethod
+    def sort_key(user_id: str) -> str:
+        return JOINLOCK_PREFIX + user_id
+
+
+class Participant(GroupItem, discriminator="PARTICIPANT"):
+    """Someone who can appear in expenses: a USER, or a GUEST that may later be claimed."""
+
+    ParticipantId = UnicodeAttribute()
+    Type = UnicodeAttribute()
+    DisplayName = UnicodeAttribute()
+    Role = UnicodeAttribute()
+    ClaimedAt = UnicodeAttribute(null=True)
+    InvitedUserId = UnicodeAttribute(null=True)
+    InviteExpiresAt = UnicodeAttribute(null=True)
+    TransferTarget = UnicodeAttribute(null=True)
+
+    @staticmethod
+    def sort_key(participant_id: str) -> str:
+        return PARTICIPANT_PREFIX + participant_id
+
+    @classmethod
+    def roster(cls, group_id: str, **kwargs) -> Iterator["Participant"]:
+        return cls.query(group_id, cls.SK.startswith(PARTICIPANT_PREFIX), **kwargs)
+
+    @classmethod
+    def memberships(cls, user_id: str, group_id: Optional[str] = None,
+                    **kwargs) -> Iterator["Participant"]:
+        """A user's USER participants (projection: ParticipantId, Role, keys)."""
+        condition = cls.GroupId == group_id if group_id else None
+        return cls.user_participants.query(user_id, condition, **kwargs)
+
+
+class UserMember(GroupItem, discriminator="USERMEMBER"):
+    """Uniqueness guard: at most one USER participant per (group, user).
+
+    It mirrors the participant's Role (changed in the same transaction as the participant),
+    so authorization is one consistent BatchGetItem of the head and this row."""
+
+    ParticipantId = UnicodeAttribute()
+    Role = UnicodeAttribute(null=True)
+
+    @staticmethod
+    def sort_key(user_id: str) -> str:
+        return USERMEMBER_PREFIX + user_id
