@@ -34,9 +34,15 @@ class NotificationPageSchema(ma.Schema):
 class MarkReadSchema(Strict):
     """``{ids: [...]}`` or ``{all: true}``."""
 
-    ids = fields.List(fields.String(validate=validate.Length(min=1, max=600)),
-                      validate=validate.Length(min=1, max=100))
+    ids = fields.List(fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,600}$")),
+                      validate=validate.Length(min=1, max=100),
+                      metadata={"description": "notificationId values; ids that name no "
+                                               "notification of the caller are skipped"})
     all = StrictBoolean()
+    OPENAPI_EXTRA = {"oneOf": [
+        {"required": ["ids"], "not": {"required": ["all"]}},
+        {"required": ["all"], "not": {"required": ["ids"]},
+         "properties": {"all": {"type": "boolean", "enum": [True]}}}]}
 
     @ma.validates_schema
     def one_of(self, data, **kwargs):
@@ -48,16 +54,20 @@ class UnreadSchema(Strict):
     unreadCount = fields.Integer(required=True)
 
 
+# One switch per event type, so the document names every key a client may send.
+TypesSchema = Strict.from_dict({name: StrictBoolean() for name in EVENT_TYPES},
+                               name="NotificationTypesSchema")
+
+
 class PreferencesSchema(Strict):
-    types = fields.Dict(keys=fields.String(validate=validate.OneOf(EVENT_TYPES)),
-                        values=StrictBoolean(), required=True)
+    types = fields.Nested(TypesSchema, required=True)
     mutedGroupIds = fields.List(Id(), required=True)
 
 
 class PreferencesPatchSchema(Strict):
-    types = fields.Dict(keys=fields.String(validate=validate.OneOf(EVENT_TYPES)),
-                        values=StrictBoolean())
+    types = fields.Nested(TypesSchema)
     mutedGroupIds = fields.List(Id(), validate=validate.Length(max=1000))
+    OPENAPI_EXTRA = {"minProperties": 1}
 
     @ma.validates_schema
     def something(self, data, **kwargs):

@@ -4,12 +4,23 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.schemas.common import Strict, StrictBoolean, StrictInteger
-from app.schemas.expenses import DateString, ItemSchema, PaymentSchema, _ExpenseFields
+from app.schemas.expenses import (NOT_BOTH_FORMS, TEXT, DateString, ItemSchema, PaymentSchema,
+                                  _ExpenseFields)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 
 
+# What end_or_count enforces, as JSON Schema.
+END_AND_COUNT = {"required": ["endDate", "count"],
+                 "properties": {"endDate": {"type": "string"}, "count": {"type": "integer"}}}
+
+
 class _ScheduleFields(_ExpenseFields):
+    """The expense fields but ``date`` (occurrence dates come from the schedule), plus it."""
+
+    class Meta:
+        exclude = ("date",)
+
     frequency = fields.String(validate=validate.OneOf(FREQUENCIES))
     interval = StrictInteger(validate=validate.Range(min=1, max=1000))
     startDate = DateString()
@@ -28,18 +39,23 @@ class _ScheduleFields(_ExpenseFields):
 class RecurringCreateSchema(_ScheduleFields):
     """The expense body (``items`` or the shorthand, no ``date``) plus the schedule."""
 
+    description = fields.String(required=True, validate=TEXT)
+    payments = fields.List(fields.Nested(PaymentSchema), required=True,
+                           validate=validate.Length(min=1))
+    frequency = fields.String(required=True, validate=validate.OneOf(FREQUENCIES))
+    startDate = DateString(required=True)
+    # Not Meta.description: apispec then drops additionalProperties: false.
+    OPENAPI_EXTRA = {"anyOf": [{"required": ["items"]},
+                               {"required": ["amount", "splitMode", "splits"]}],
+                     "not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]}}
+
     @validates_schema
     def complete(self, data, **kwargs):
-        errors = {name: ["Missing data for required field."]
-                  for name in ("description", "payments", "frequency", "startDate")
-                  if name not in data}
         if "items" not in data:
-            errors.update({name: ["Required unless items are sent."]
-                           for name in ("amount", "splitMode", "splits") if name not in data})
-        if "date" in data:
-            errors["date"] = ["Occurrence dates come from startDate and the schedule."]
-        if errors:
-            raise ValidationError(errors)
+            errors = {name: ["Required unless items are sent."]
+                      for name in ("amount", "splitMode", "splits") if name not in data}
+            if errors:
+                raise ValidationError(errors)
 
 
 class RecurringPatchSchema(_ScheduleFields):
@@ -47,11 +63,7 @@ class RecurringPatchSchema(_ScheduleFields):
 
     paused = StrictBoolean()
     updatedAt = fields.String(required=True, validate=validate.Length(min=1, max=40))
-
-    @validates_schema
-    def no_date(self, data, **kwargs):
-        if "date" in data:
-            raise ValidationError("Occurrence dates come from startDate and the schedule.", "date")
+    OPENAPI_EXTRA = {"not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]}}
 
 
 class RecurringSchema(Strict):

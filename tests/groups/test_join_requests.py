@@ -386,7 +386,7 @@ def test_decision_losing_to_another_decision_is_not_pending(owner, applicant, su
     reads = iter([stale])
     real = join_requests._get_request
     monkeypatch.setattr(join_requests, "_get_request",
-                        lambda gid, rid: next(reads, None) or real(gid, rid))
+                        lambda gid, rid, access=None: next(reads, None) or real(gid, rid))
     decide = {"approve": lambda: join_requests.approve_join_request(access, request_id,
                                                                     role="VIEWER"),
               "deny": lambda: join_requests.deny_join_request(access, request_id)}[loser]

@@ -10,7 +10,7 @@ from typing import Iterable, Optional
 
 from app.services.core import paging
 from app.services.core.clock import epoch, now_iso
-from app.services.notifications.ids import notification_id, parse
+from app.services.notifications.ids import notification_id, parse_or_none
 from app.services.core.conditional import update_if
 from models.notifications import NOTIF_PREFIX, Notification, NotificationItem, Preferences
 
@@ -53,7 +53,9 @@ def mark_read(user_id: str, *, ids: Optional[Iterable[str]] = None, everything: 
         Preferences(*Preferences.key(user_id)).update(actions=[
             Preferences.EntityType.set(Preferences), Preferences.ReadAllBefore.set(now)])
         return {"unreadCount": unread_count(user_id, now)}
-    for created_at, event_id in dict.fromkeys(parse(one) for one in ids or ()):
+    # An id that does not even parse names no notification of the caller: skipped like one
+    # that names someone else's.
+    for created_at, event_id in dict.fromkeys(filter(None, map(parse_or_none, ids or ()))):
         update_if(Notification(*Notification.key(user_id, created_at, event_id)),
                   [Notification.ReadAt.set(now)],
                   Notification.PK.exists() & Notification.ReadAt.does_not_exist())

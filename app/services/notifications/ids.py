@@ -27,3 +27,11 @@ def parse(notification: str) -> tuple:
     if not created_at.endswith("Z") or not event_id:
         raise Invalid("Not a notification id.", details={"ids": ["Unknown notification id."]})
     return created_at, event_id
+
+
+def parse_or_none(notification: str) -> Optional[tuple]:
+    """(createdAt, eventId) inside an id, or None when it is not one."""
+    try:
+        return parse(notification)
+    except Invalid:
+        return None
