@@ -52,6 +52,9 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     routes.register(api, settings)
     app.url_value_preprocessor(_snake_case_path_ids)
     app.before_request(_authenticate)
+    from app.api import developer_gate  # PATs, scopes, rate limits, usage (after _authenticate)
+    developer_gate.install(app, authenticator,
+                           local_data_dir=settings.data_dir if settings.local_mode else None)
     app.after_request(_cors)
     app.after_request(_log_request)
     return app
