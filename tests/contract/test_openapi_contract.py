@@ -14,7 +14,8 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/groups/{groupId}/expenses/{expenseId}/comments",
          "/groups/{groupId}/expenses/{expenseId}/comments/{commentId}",
          "/groups/{groupId}/settlements", "/groups/{groupId}/settlements/{settlementId}",
-         "/groups/{groupId}/balances", "/groups/{groupId}/export"}
+         "/groups/{groupId}/balances", "/groups/{groupId}/export",
+         "/developer/tokens", "/developer/tokens/{tokenId}", "/users/me/usage"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Mapping
 
+from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
 from app.errors import Conflict, RateLimited
@@ -92,7 +93,7 @@ class Limiter:
         row, actions, condition, refusal = self._counter_update(subject, limit)
         try:
             row.update(actions=actions, condition=condition)
-        except PynamoDBException as error:
+        except (PynamoDBException, BotoCoreError) as error:
             if getattr(error, "cause_response_code", "") == "ConditionalCheckFailedException":
                 raise _error(refusal) from None
             log.warning("rate_limiter_unavailable", extra={"subject": subject.split("#")[0]})
@@ -123,5 +124,5 @@ class Limiter:
              .commit())
         except RateLimited:
             raise
-        except (Conflict, PynamoDBException):  # unreachable table or a persistent conflict
+        except (Conflict, PynamoDBException, BotoCoreError):  # unreachable table or a persistent conflict
             log.warning("rate_limiter_unavailable", extra={"subject": "PAT"})

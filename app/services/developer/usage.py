@@ -8,6 +8,7 @@ import logging
 from datetime import date, datetime, timezone
 from typing import List, Optional
 
+from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
 from app.errors import Invalid
@@ -31,7 +32,7 @@ def record(user_id: str, token_id: str, *, name: Optional[str] = None, create: b
         actions.append(Usage.Name.set(Usage.Name | name))
     try:
         Usage(user_id, Usage.sort_key(day, token_id)).update(actions=actions)
-    except PynamoDBException:
+    except (PynamoDBException, BotoCoreError):
         log.warning("usage_record_failed", extra={"token_id": token_id})
 
 
