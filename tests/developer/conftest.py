@@ -1,9 +1,11 @@
 """Developer fixtures: a signed-in user and personal access tokens minted through the API."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from app.services.developer.limits import Limits
+from app.services.developer.limits import Limiter, Limits
 
 
 @pytest.fixture
@@ -26,14 +28,15 @@ def mint(client, owner):
     return _mint
 
 
+def pin_limits(app, **values) -> None:
+    """New limits and a frozen clock, so a window never rolls over mid-test."""
+    now = time.time()
+    app.extensions["developer"].limiter = Limiter(Limits(**values), clock=lambda: now)
+
+
 @pytest.fixture
 def limits(app):
-    """Swap the app's limits for one test (the session app is shared), restoring them after."""
-    limiter = app.extensions["developer"].limiter
-    saved = limiter.limits
-
-    def _set(**values):
-        limiter.limits = Limits(**{**saved.__dict__, **values})
-
-    yield _set
-    limiter.limits = saved
+    """Swap the app's limiter for one test (the session app is shared), restoring it after."""
+    saved = app.extensions["developer"].limiter
+    yield lambda **values: pin_limits(app, **values)
+    app.extensions["developer"].limiter = saved
