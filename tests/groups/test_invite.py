@@ -103,7 +103,8 @@ def test_wrong_code_preview_is_not_found_after_one_read(client, owner, sign_in):
     with count_dynamodb_calls() as calls:
         reply = client.get(f"/groups/{owner.gid}/invite/preview?code=guess", headers=headers)
     assert reply.status_code == 404
-    assert dict(calls.calls) == {"GetItem": 1}  # the invite, nothing else of the group
+    assert dict(calls.calls) == {"GetItem": 1,  # the invite, nothing else of the group
+                                 "UpdateItem": 1}  # and the caller's rate-limit window
 
 
 def test_preview_of_group_without_invite_is_not_found(client, owner, sign_in):

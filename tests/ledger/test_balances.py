@@ -48,7 +48,8 @@ def test_balances_never_read_expenses(group, monkeypatch):
 
     monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
     assert group.get("/balances").status_code == 200
-    assert [op for op, _ in calls] == ["BatchGetItem", "GetItem", "Query"]
+    assert [op for op, _ in calls] == ["UpdateItem",  # the caller's rate-limit window
+                                       "BatchGetItem", "GetItem", "Query"]
 
 
 def test_a_missing_balance_row_is_backfilled_before_nets_are_served(group):
