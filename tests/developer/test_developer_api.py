@@ -141,3 +141,19 @@ def test_limiter_fails_open_when_its_table_is_unreachable(client, owner, mint, l
     for _ in range(3):
         assert client.get("/users/me", headers=owner[0]).status_code == 200
         assert client.get("/users/me/groups", headers=pat).status_code == 200
+
+
+def test_pat_idempotency_records_live_under_the_token_id(client, owner, mint):
+    from models.developer_tokens import IdempotencyRecord
+    pat, created = mint("groups:read", "settlements:write")
+    group = client.post("/groups", headers=owner[0], json={"name": "I", "currency": "EUR"}).get_json()
+    guest = client.post(f"/groups/{group['groupId']}/participants", headers=owner[0],
+                        json={"displayName": "G"}).get_json()["participantId"]
+    body = {"payerId": guest, "payeeId": group["myParticipantId"], "amount": 500}
+    headers = {**pat, "Idempotency-Key": "k-1"}
+    first = client.post(f"/groups/{group['groupId']}/settlements", headers=headers, json=body)
+    again = client.post(f"/groups/{group['groupId']}/settlements", headers=headers, json=body)
+
+    assert first.status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert IdempotencyRecord.get(*IdempotencyRecord.key(created["tokenId"], "k-1")).Status == "COMPLETED"
