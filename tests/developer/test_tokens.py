@@ -125,3 +125,25 @@ def test_unknown_scope_is_refused(app):
     from app.errors import Invalid
     with pytest.raises(Invalid):
         _mint(scopes=("admin",))
+
+
+def test_an_app_built_without_a_pepper_source_keeps_the_loaded_pepper(app):
+    from app.config import Settings
+    from app import create_app
+    created = _mint()
+    create_app(Settings(stage="test", region="us-east-1", cursor_secret=b"x"))  # not local, no env
+
+    assert TokenVerifier().verify(created["token"]).user_id == "u-1"
+
+
+def test_in_aws_the_pepper_comes_from_secrets_manager_once(aws):
+    import boto3
+    from app.services.developer import pepper
+    saved = pepper.get()
+    arn = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
+        Name="tailspend-test/token-pepper", SecretString="p" * 64)["ARN"]
+    try:
+        pepper.configure(env={"TOKEN_PEPPER_SECRET_ARN": arn})
+        assert pepper.get() == b"p" * 64
+    finally:
+        pepper._pepper = saved  # the session app's pepper (random bytes, not an env string)

@@ -46,7 +46,9 @@ def configure(*, env: Mapping[str, str] = os.environ, local_data_dir: Optional[s
         value = fetch(env["TOKEN_PEPPER_SECRET_ARN"])
     elif local_data_dir:
         value = _local(local_data_dir)
-    if value is not None and len(value) < MIN_BYTES:
+    if value is None:
+        return  # one pepper per process: an app built without a source keeps the one loaded
+    if len(value) < MIN_BYTES:
         raise RuntimeError(f"the token pepper must be at least {MIN_BYTES} bytes")
     with _lock:
         _pepper = value
