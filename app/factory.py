@@ -52,6 +52,9 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     routes.register(api, settings)
     app.url_value_preprocessor(_snake_case_path_ids)
     app.before_request(_authenticate)
+    from app.api import developer_gate  # PATs, scopes, rate limits, usage (after _authenticate)
+    developer_gate.install(app, authenticator,
+                           local_data_dir=settings.data_dir if settings.local_mode else None)
     app.before_request(edge.check_request)  # after auth: a stranger gets 401, not body errors
     app.wsgi_app = edge.guard_wsgi_text(app.wsgi_app)
     app.teardown_request(lambda _error: unbind())

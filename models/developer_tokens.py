@@ -90,6 +90,7 @@ class DeveloperBudget(DeveloperItem, discriminator="DEV_BUDGET"):
 
     Requests = NumberAttribute(default=0)
     Creates = NumberAttribute(default=0)
+    ExpiresAt = NumberAttribute(null=True)  # TTL (unix seconds): a few days after the day ends
 
     @staticmethod
     def key(user_id: str, day: str) -> tuple:

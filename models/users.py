@@ -70,6 +70,8 @@ class Usage(UserItem, discriminator="USAGE"):
     Day = UnicodeAttribute()
     Requests = NumberAttribute(default=0)
     Creates = NumberAttribute(default=0)
+    Errors = NumberAttribute(default=0)
+    Name = UnicodeAttribute(null=True)  # the token's (or MCP client's) name when first counted
 
     @staticmethod
     def sort_key(day: str, token_id: str) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from app.api.context import principal
+from app.api.pat import pat_scope
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import BalancesSchema
 from app.services.ledger import balances
@@ -13,6 +14,7 @@ blp = Blueprint("balances", __name__, description="Balances and settle-up")
 @blp.route("/groups/<uuid:groupId>/balances")
 @blp.response(200, BalancesSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def get_balances(group_id):
     """Every participant's net and the fewest payments that settle them (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id), prefetch=balances.BALANCES_PREFETCH)

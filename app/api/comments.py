@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from app.api.context import group_access, principal, scope
 from app.api.idempotency import idempotent
+from app.api.pat import pat_scope
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.expenses import CommentBodySchema, CommentPageSchema, CommentSchema
@@ -19,6 +20,7 @@ THREAD = "/groups/<uuid:groupId>/expenses/<uuid:expenseId>/comments"
 @blp.arguments(PageArgsSchema, location="query")
 @blp.response(200, CommentPageSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def list_comments(args, group_id, expense_id):
     """Oldest first (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id))
@@ -33,6 +35,7 @@ def list_comments(args, group_id, expense_id):
 @blp.response(201, CommentSchema)
 @errors(blp, NOT_FOUND, (409, "IDEMPOTENCY_IN_PROGRESS."),
         (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body."))
+@pat_scope("expenses:write")
 def add_comment(body, group_id, expense_id):
     """Comment (VIEWER+); ``@handle`` mentions of group users raise MENTION events."""
     access = group_access(group_id)
@@ -43,6 +46,7 @@ def add_comment(body, group_id, expense_id):
 @blp.arguments(CommentBodySchema)
 @blp.response(200, CommentSchema)
 @errors(blp, (403, "Only the author may edit a comment."), NOT_FOUND)
+@pat_scope("expenses:write")
 def edit_comment(body, group_id, expense_id, comment_id):
     """The author rewrites their comment."""
     access = authorize(principal().user_id, str(group_id))
@@ -52,6 +56,7 @@ def edit_comment(body, group_id, expense_id, comment_id):
 @blp.route(THREAD + "/<uuid:commentId>", methods=["DELETE"])
 @blp.response(204)
 @errors(blp, (403, "Only the author or an OWNER may delete a comment."), NOT_FOUND)
+@pat_scope("expenses:write")
 def delete_comment(group_id, expense_id, comment_id):
     """The author, or an OWNER, deletes a comment."""
     access = authorize(principal().user_id, str(group_id))

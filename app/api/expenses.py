@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from app.api.context import group_access, principal, scope
 from app.api.idempotency import idempotent
+from app.api.pat import pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
                                   ExpenseListArgsSchema, ExpensePageSchema, ExpensePatchSchema,
@@ -30,6 +31,7 @@ def _detail(access, expense_id: str) -> dict:
 @blp.arguments(ExpenseCreateSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
+@pat_scope("expenses:write")
 def create_expense(body, group_id):
     """Record an expense (MEMBER+); its balance delta and event land in the same write.
 
@@ -46,6 +48,7 @@ def create_expense(body, group_id):
 @blp.arguments(ExpenseListArgsSchema, location="query")
 @blp.response(200, ExpensePageSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def list_expenses(args, group_id):
     """Newest first by date then creation; ``from``/``to`` are inclusive dates."""
     access = authorize(principal().user_id, str(group_id))
@@ -58,6 +61,7 @@ def list_expenses(args, group_id):
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>")
 @blp.response(200, ExpenseDetailSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def get_expense(group_id, expense_id):
     """The expense with its comments (from one Query)."""
     access = authorize(principal().user_id, str(group_id))
@@ -68,6 +72,7 @@ def get_expense(group_id, expense_id):
 @blp.arguments(ExpensePatchSchema)
 @blp.response(200, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
+@pat_scope("expenses:write")
 def update_expense(body, group_id, expense_id):
     """Full or partial edit of the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")
@@ -78,6 +83,7 @@ def update_expense(body, group_id, expense_id):
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["DELETE"])
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the expense kept changing."))
+@pat_scope("expenses:write")
 def delete_expense(group_id, expense_id):
     """Delete the expense and every comment (MEMBER+)."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")
@@ -87,6 +93,7 @@ def delete_expense(group_id, expense_id):
 @blp.route("/expenses/<uuid:expenseId>")
 @blp.response(200, ExpenseDetailSchema)
 @errors(blp, (404, "No such expense, or the caller is not a participant of its group."))
+@pat_scope("groups:read")
 def get_expense_by_id(expense_id):
     """An expense by id alone; the caller must be a participant of its group (else 404)."""
     access = expenses.locate_for(principal().user_id, str(expense_id))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import current_app, jsonify
 
 from app.api.context import principal
+from app.api.pat import pat_scope
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import ExportArgsSchema
 from app.services.ledger import export
@@ -20,6 +21,7 @@ _RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or the
 @blp.arguments(ExportArgsSchema, location="query")
 @blp.doc(responses=_RESPONSES)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def export_group(args, group_id):
     """The group's expenses, settlements and balances (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from app.api.context import group_access, principal
 from app.api.idempotency import idempotent
+from app.api.pat import pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema,
                                 GuestCreateSchema, ParticipantListSchema,
@@ -37,6 +38,7 @@ def create_group(body):
 @blp.route("/groups/<uuid:groupId>")
 @blp.response(200, GroupSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def get_group(group_id):
     """The group, with the caller's role and participant id."""
     access = authorize(principal().user_id, str(group_id))
@@ -68,6 +70,7 @@ def delete_group(group_id):
 @blp.route("/groups/<uuid:groupId>/participants")
 @blp.response(200, ParticipantListSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def list_participants(group_id):
     """The roster."""
     access = authorize(principal().user_id, str(group_id))

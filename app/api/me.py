@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import RAISE
 
 from app.api.context import principal, scope
+from app.api.pat import pat_scope
 from app.api.spec import Blueprint
 from app.schemas.common import PageArgsSchema
 from app.schemas.groups import HomeGroupPageSchema
@@ -19,6 +20,7 @@ blp = Blueprint("me", __name__, description="The caller's groups and requests ac
 @blp.doc(description="One index query and one batch read per page, however many groups; a "
                      f"page holds at most {home.MAX_GROUPS_PER_PAGE} groups whatever the "
                      "limit, follow nextCursor for more.")
+@pat_scope("groups:read")
 def my_groups(args):
     """The home screen: each group with the caller's role, participant id and net."""
     return home.my_groups(principal().user_id, limit=args["limit"], cursor=args["cursor"],

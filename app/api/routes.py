@@ -1,15 +1,17 @@
 """Every blueprint, registered in one place."""
 from __future__ import annotations
 
-from app.api import (balances, comments, expenses, export, groups, health, invite,
+from app.api import (balances, comments, developer, expenses, export, groups, health, invite,
                      join_requests, me, notifications, people, recurring, settlements, users)
+from app.api.pat import PatPolicyPlugin
 from app.config import Settings
 
 AREAS = (health, users, me, groups, invite, join_requests, expenses, comments, settlements,
-         balances, export, recurring, people, notifications)
+         balances, export, recurring, people, notifications, developer)
 
 
 def register(api, settings: Settings) -> None:
+    PatPolicyPlugin.attach(api)  # documents every operation's PAT scope as it is registered
     for area in AREAS:
         api.register_blueprint(area.blp)
     if settings.local_mode:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from app.api.context import group_access, principal, scope
 from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED
 from app.api.idempotency import idempotent
+from app.api.pat import pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema, page_schema
 from app.schemas.settlements import (SettlementCreateSchema, SettlementPatchSchema,
@@ -21,6 +22,7 @@ ONE = "/groups/<uuid:groupId>/settlements/<uuid:settlementId>"
 @blp.arguments(SettlementCreateSchema)
 @blp.response(201, SettlementSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
+@pat_scope("settlements:write")
 def create_settlement(body, group_id):
     """Record that the payer paid the payee back (MEMBER+)."""
     access = group_access(group_id, "MEMBER")
@@ -33,6 +35,7 @@ def create_settlement(body, group_id):
 @blp.arguments(PageArgsSchema, location="query")
 @blp.response(200, page_schema(SettlementSchema, "SettlementPage"))
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def list_settlements(args, group_id):
     """Newest first (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id))
@@ -43,6 +46,7 @@ def list_settlements(args, group_id):
 @blp.route(ONE)
 @blp.response(200, SettlementSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def get_settlement(group_id, settlement_id):
     """One settlement (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id))
@@ -53,6 +57,7 @@ def get_settlement(group_id, settlement_id):
 @blp.arguments(SettlementPatchSchema)
 @blp.response(200, SettlementSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
+@pat_scope("settlements:write")
 def update_settlement(body, group_id, settlement_id):
     """Edit the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")
@@ -63,6 +68,7 @@ def update_settlement(body, group_id, settlement_id):
 @blp.route(ONE, methods=["DELETE"])
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the settlement kept changing."))
+@pat_scope("settlements:write")
 def delete_settlement(group_id, settlement_id):
     """Delete a settlement (MEMBER+); its balance effect is reversed atomically."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")

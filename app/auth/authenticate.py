@@ -55,6 +55,10 @@ class Authenticator:
         self.identities = identities
         self._pat_verifier = pat_verifier
 
+    def accept_pats(self, verifier: Callable[[str], Principal]) -> None:
+        """Plug in personal access token verification (the developer area owns it)."""
+        self._pat_verifier = verifier
+
     def authenticate(self, authorization: Optional[str]) -> Principal:
         scheme, _, credential = (authorization or "").partition(" ")
         credential = credential.strip()

@@ -18,8 +18,27 @@ _UNREADABLE = {"statusCode": "400", "headers": {"Content-Type": "application/jso
                                              "details": {}}})}
 
 
+def _closing(wsgi_app):
+    """aws-wsgi never calls the body's close(); WSGI requires it, and work registered with
+    ``call_on_close`` (developer usage counting) runs there, after the body is complete."""
+
+    def run(environ, start_response):
+        body = wsgi_app(environ, start_response)
+        try:
+            return [b"".join(body)]
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+
+    return run
+
+
+_wsgi = _closing(app)
+
+
 def lambda_handler(event, context):
     try:
-        return awsgi.response(app, event, context)
+        return awsgi.response(_wsgi, event, context)
     except UnicodeEncodeError:
         return dict(_UNREADABLE)

@@ -651,3 +651,33 @@ def test_translated_snapstart_and_failure_destinations(translated):
                       for s in p["PolicyDocument"]["Statement"]]
         assert any(s["Action"] == "sqs:SendMessage" and queue in json.dumps(s["Resource"])
                    for s in statements), function
+
+
+# ---------------------------------------------------------------- developer platform (issue 13)
+
+
+def test_catch_all_route_has_no_gateway_authorizer_so_pats_reach_the_app():
+    api = _resources("AWS::Serverless::Api")["RestApi"]["Properties"]
+    events = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"]["Events"]
+
+    assert "Auth" not in api  # no Cognito authorizer left to reject tsp_ tokens
+    assert all("Auth" not in event["Properties"] for event in events.values())
+
+
+def test_api_function_reads_only_the_token_pepper_secret_and_gets_its_arn():
+    function = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"]
+    secret_policies = [p for p in function["Policies"] if "AWSSecretsManagerGetSecretValuePolicy" in p]
+
+    assert secret_policies == [{"AWSSecretsManagerGetSecretValuePolicy": {
+        "SecretArn": {"Ref": "TokenPepperSecret"}}}]
+    assert function["Environment"]["Variables"]["TOKEN_PEPPER_SECRET_ARN"] == {"Ref": "TokenPepperSecret"}
+    assert "TOKEN_PEPPER" not in function["Environment"]["Variables"]  # never the value itself
+
+
+def test_stage_throttle_is_a_parameter_sized_in_thousands():
+    template = load_template()
+    (setting,) = template["Resources"]["RestApi"]["Properties"]["MethodSettings"]
+
+    assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottleRateLimit"}
+    assert setting["ThrottlingBurstLimit"] == {"Ref": "ApiThrottleBurstLimit"}
+    assert template["Parameters"]["ApiThrottleRateLimit"]["Default"] >= 1000

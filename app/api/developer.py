@@ -1,0 +1,63 @@
+"""Developer API: /developer/tokens and /users/me/usage."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.api.context import principal
+from app.api.developer_gate import runtime
+from app.api.idempotency import idempotent
+from app.api.pat import no_pat
+from app.api.spec import Blueprint, errors
+from app.schemas.developer import (TokenCreatedSchema, TokenCreateSchema, TokenListSchema,
+                                   UsageArgsSchema, UsageSchema)
+from app.services.developer import tokens, usage
+
+blp = Blueprint("developer", __name__, description="Personal access tokens and their usage")
+
+PAT_REFUSED = (403, "Personal access tokens cannot manage tokens (details.reason PAT_NOT_ALLOWED).")
+DEFAULT_USAGE_DAYS = 30
+
+
+@blp.route("/developer/tokens", methods=["POST"])
+@idempotent
+@blp.arguments(TokenCreateSchema)
+@blp.response(201, TokenCreatedSchema)
+@errors(blp, PAT_REFUSED)
+@no_pat
+def create_token(body):
+    """Mint a personal access token; ``token`` (the secret) is in this reply only."""
+    return tokens.create_token(principal().user_id, name=body["name"],
+                               scopes=list(dict.fromkeys(body["scopes"])),
+                               expires_in_days=body["expiresInDays"])
+
+
+@blp.route("/developer/tokens")
+@blp.response(200, TokenListSchema)
+@errors(blp, PAT_REFUSED)
+@no_pat
+def list_tokens():
+    """The caller's tokens, newest first; never a secret or its hash."""
+    return {"items": tokens.list_tokens(principal().user_id), "nextCursor": None}
+
+
+@blp.route("/developer/tokens/<uuid:tokenId>", methods=["DELETE"])
+@blp.response(204)
+@errors(blp, PAT_REFUSED, (404, "No such token of the caller."))
+@no_pat
+def revoke_token(token_id):
+    """Revoke: the token is refused from the next request (other instances: within 5 s)."""
+    tokens.revoke_token(principal().user_id, str(token_id))
+    runtime().verifier.evict(str(token_id))
+
+
+@blp.route("/users/me/usage")
+@blp.arguments(UsageArgsSchema, location="query")
+@blp.response(200, UsageSchema)
+@errors(blp, PAT_REFUSED)
+@no_pat
+def my_usage(args):
+    """Daily developer usage per token (``from``/``to`` inclusive, default the last 30 days)."""
+    today = datetime.now(timezone.utc).date()
+    last = args.get("to") or today
+    first = args.get("from_") or (last - timedelta(days=DEFAULT_USAGE_DAYS - 1))
+    return {"items": usage.list_usage(principal().user_id, first, last)}

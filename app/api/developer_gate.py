@@ -1,0 +1,127 @@
+"""Per-request developer checks, installed once by the app factory.
+
+Order for every request:
+1. (before authentication) a request with no Authorization header, or to a public view, spends
+   from its source IP's window;
+2. (after authentication) the caller's PAT policy for the view (app.api.pat.enforce), then its
+   own window: USER#<id> for app sign-ins, PAT#<tokenId> plus the owner's daily budget for PATs;
+3. (after the reply) a failed sign-in (401) spends from the IP's window too, turning into 429
+   once it is full, and a PAT request is counted in the owner's usage rows when the reply is
+   closed (best effort, never failing the request).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Optional
+
+from flask import Flask, current_app, g, request
+
+from app.api import pat
+from app.auth.principal import Principal
+from app.errors import RateLimited
+from app.services.developer import pepper, usage
+from app.services.developer.limits import WINDOW_SECONDS, Limiter, Limits
+from app.services.developer.verify import TokenVerifier
+
+log = logging.getLogger("tailspend.developer")
+EXTENSION = "developer"
+
+
+@dataclass
+class DeveloperRuntime:
+    verifier: TokenVerifier
+    limiter: Limiter
+
+
+def runtime() -> DeveloperRuntime:
+    return current_app.extensions[EXTENSION]
+
+
+def install(app: Flask, authenticator, *, local_data_dir: Optional[str] = None,
+            limits: Optional[Limits] = None) -> DeveloperRuntime:
+    """Wire PAT verification into the authenticator and the checks around every request.
+
+    Called after the factory registers its authentication hook, so ours run after it."""
+    pepper.configure(local_data_dir=local_data_dir)
+    state = DeveloperRuntime(TokenVerifier(), Limiter(limits or Limits.from_env()))
+    app.extensions[EXTENSION] = state
+    authenticator.accept_pats(lambda credential: _principal(state.verifier.verify(credential)))
+    app.before_request_funcs.setdefault(None, []).insert(0, _limit_anonymous)
+    app.before_request(_check_caller)
+    app.after_request(_after)
+    return state
+
+
+def _principal(token) -> Principal:
+    g.developer_token_name = token.name  # for the usage row, written after the reply
+    return Principal(user_id=token.user_id, identity_key=f"pat#{token.token_id}", kind="pat",
+                     scopes=token.scopes, credential_id=token.token_id)
+
+
+def _view():
+    return current_app.view_functions.get(request.endpoint or "")
+
+
+def source_ip() -> str:
+    """API Gateway's observed address (X-Forwarded-For is the client's to forge)."""
+    event = request.environ.get("awsgi.event") or {}
+    identity = (event.get("requestContext") or {}).get("identity") or {}
+    return identity.get("sourceIp") or request.remote_addr or "unknown"
+
+
+def _limit_anonymous() -> None:
+    if request.method == "OPTIONS":
+        return
+    view = _view()
+    if view is None or getattr(view, "public", False) or not request.headers.get("Authorization"):
+        g.ip_limited = True
+        runtime().limiter.spend(f"IP#{source_ip()}", runtime().limiter.limits.ip_per_minute)
+
+
+def _is_create() -> bool:
+    return request.method == "POST"
+
+
+def _check_caller() -> None:
+    caller: Optional[Principal] = g.get("principal")
+    if caller is None:
+        return
+    pat.enforce(_view(), caller)
+    limiter = runtime().limiter
+    if caller.kind == "pat":
+        limiter.spend_pat(caller.credential_id, caller.user_id, create=_is_create())
+    elif limiter.limits.app_per_minute:
+        limiter.spend(f"USER#{caller.user_id}", limiter.limits.app_per_minute)
+
+
+def _after(response):
+    caller: Optional[Principal] = g.get("principal")
+    if response.status_code == 401 and caller is None and not g.get("ip_limited"):
+        try:
+            runtime().limiter.spend(f"IP#{source_ip()}", runtime().limiter.limits.ip_per_minute)
+        except RateLimited as error:
+            from app.api.errors import handle_domain_error
+            response = handle_domain_error(error)
+            g.rate_limited = error
+    if response.status_code == 429:
+        _rate_limit_headers(response)
+    if caller is not None and caller.kind == "pat":
+        created = _is_create() and response.status_code == 201
+        failed = response.status_code >= 400
+        user_id, token_id = caller.user_id, caller.credential_id
+        name = g.get("developer_token_name")
+        response.call_on_close(lambda: usage.record(user_id, token_id, name=name,
+                                                    create=created, error=failed))
+    return response
+
+
+def _rate_limit_headers(response) -> None:
+    """IETF RateLimit fields on a refusal: the limit, nothing left, seconds until reset."""
+    details = ((response.get_json(silent=True) or {}).get("error") or {}).get("details") or {}
+    reset = response.headers.get("Retry-After", "60")
+    limit = details.get("limit")
+    if limit is not None:
+        window = WINDOW_SECONDS if details.get("policy") == "minute" else 86400
+        response.headers["RateLimit-Policy"] = f"{limit};w={window}"
+        response.headers["RateLimit"] = f"limit={limit}, remaining=0, reset={reset}"

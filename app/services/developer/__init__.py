@@ -1,0 +1,1 @@
+"""Developer platform: personal access tokens, scopes, usage, daily budgets and rate limits."""

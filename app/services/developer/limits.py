@@ -1,0 +1,131 @@
+"""Fixed-window rate limits and the per-user daily developer budget.
+
+Every request spends from one counter keyed by who is calling: ``USER#<userId>`` (app
+sign-ins), ``PAT#<tokenId>`` (personal access tokens) or ``IP#<address>`` (requests without a
+credential, and failed sign-ins), in one-minute windows of the rate-limits table. A counter is
+one UpdateItem: ADD Count 1 on the condition that Count is still below the limit, so
+concurrent requests can never push it past the limit (DynamoDB serialises writes to an item):
+the slack is zero. ExpiresAt (unix seconds) lets TTL reap old windows.
+
+PAT requests also spend from the owner's daily budget ``DEV#USER#<owner>`` / ``<yyyy-mm-dd>``
+in the developer-tokens table (requests, and creates against a separate allowance), shared by
+every PAT and MCP grant of that user. The PAT window and the budget go in one TransactWrite,
+so a PAT request costs one write call for both and a refused request spends neither.
+
+The limiter fails open: if its tables cannot be reached the request goes ahead and we log it.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Callable, Mapping
+
+from botocore.exceptions import BotoCoreError
+from pynamodb.exceptions import PynamoDBException
+
+from app.errors import Conflict, RateLimited
+from app.services.core.transactions import Transaction
+from models.developer_tokens import DeveloperBudget
+from models.rate_limits import RateCounter
+
+log = logging.getLogger("tailspend.limits")
+WINDOW_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class Limits:
+    # Signed-in app users are limited by the API stage's throttle; a per-user window costs a
+    # DynamoDB write on every request (more than most reads it would guard), so it is off
+    # unless RATE_LIMIT_APP_PER_MINUTE sets one. Tokens and anonymous callers always are.
+    app_per_minute: int = 0
+    pat_per_minute: int = 120
+    ip_per_minute: int = 120
+    daily_requests: int = 10_000
+    daily_creates: int = 1_000
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Limits":
+        names = {"app_per_minute": "RATE_LIMIT_APP_PER_MINUTE",
+                 "pat_per_minute": "RATE_LIMIT_PAT_PER_MINUTE",
+                 "ip_per_minute": "RATE_LIMIT_IP_PER_MINUTE",
+                 "daily_requests": "DEV_DAILY_REQUEST_BUDGET",
+                 "daily_creates": "DEV_DAILY_CREATE_ALLOWANCE"}
+        return cls(**{field: int(env[var]) for field, var in names.items() if env.get(var)})
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request was refused: the limit, and when to come back."""
+
+    limit: int
+    retry_after: int
+    policy: str  # "minute" | "day-requests" | "day-creates"
+
+
+def _error(refusal: Refusal) -> RateLimited:
+    message = ("Too many requests; slow down." if refusal.policy == "minute" else
+               "The daily developer budget is spent; it resets at 00:00 UTC.")
+    return RateLimited(message, retry_after=refusal.retry_after,
+                       details={"policy": refusal.policy, "limit": refusal.limit})
+
+
+class Limiter:
+    def __init__(self, limits: Limits, *, clock: Callable[[], float] = time.time) -> None:
+        self.limits = limits
+        self._clock = clock
+
+    def _window(self) -> tuple:
+        now = self._clock()
+        window = int(now // WINDOW_SECONDS)
+        retry = max(1, int((window + 1) * WINDOW_SECONDS - now + 0.999))
+        return window, retry
+
+    def _counter_update(self, subject: str, limit: int):
+        window, retry = self._window()
+        row = RateCounter(RateCounter.key(subject, str(window)))
+        actions = [RateCounter.Count.add(1), RateCounter.EntityType.set(RateCounter),
+                   RateCounter.ExpiresAt.set((window + 2) * WINDOW_SECONDS)]
+        condition = RateCounter.Count.does_not_exist() | (RateCounter.Count < limit)
+        return row, actions, condition, Refusal(limit, retry, "minute")
+
+    def spend(self, subject: str, limit: int) -> None:
+        """One request against ``subject``'s window; RateLimited when it is full."""
+        row, actions, condition, refusal = self._counter_update(subject, limit)
+        try:
+            row.update(actions=actions, condition=condition)
+        except (PynamoDBException, BotoCoreError) as error:
+            if getattr(error, "cause_response_code", "") == "ConditionalCheckFailedException":
+                raise _error(refusal) from None
+            log.warning("rate_limiter_unavailable", extra={"subject": subject.split("#")[0]})
+
+    def spend_pat(self, token_id: str, owner: str, *, create: bool) -> None:
+        """A PAT request: its token's window and the owner's daily budget, in one write."""
+        row, actions, condition, refusal = self._counter_update(
+            f"PAT#{token_id}", self.limits.pat_per_minute)
+        now = datetime.fromtimestamp(self._clock(), timezone.utc)
+        day = now.strftime("%Y-%m-%d")
+        tomorrow = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+        until_tomorrow = max(1, int((tomorrow - now).total_seconds() + 0.999))
+        budget_actions = [DeveloperBudget.Requests.add(1),
+                          DeveloperBudget.EntityType.set(DeveloperBudget),
+                          DeveloperBudget.ExpiresAt.set(int(tomorrow.timestamp()) + 3 * 86400)]
+        budget_condition = (DeveloperBudget.Requests.does_not_exist()
+                            | (DeveloperBudget.Requests < self.limits.daily_requests))
+        budget_refusal = Refusal(self.limits.daily_requests, until_tomorrow, "day")
+        if create:
+            budget_actions.append(DeveloperBudget.Creates.add(1))
+            budget_condition &= (DeveloperBudget.Creates.does_not_exist()
+                                 | (DeveloperBudget.Creates < self.limits.daily_creates))
+        try:
+            (Transaction()
+             .update(row, actions, condition=condition, on_fail=_error(refusal))
+             .update(DeveloperBudget(*DeveloperBudget.key(owner, day)), budget_actions,
+                     condition=budget_condition, on_fail=_error(budget_refusal))
+             .commit())
+        except RateLimited:
+            raise
+        except (Conflict, PynamoDBException, BotoCoreError):  # unreachable table or a persistent conflict
+            log.warning("rate_limiter_unavailable", extra={"subject": "PAT"})

@@ -1,0 +1,128 @@
+"""Personal access tokens: mint, list, revoke, and the hash that is all we keep.
+
+A token reads ``tsp_<tokenId>_<secret>``: the token id (a UUID v4, the row's key) lets us
+fetch exactly one row, and the secret (32 bytes from ``secrets``, 256 bits, base64url) is
+checked against ``SecretHash`` = HMAC-SHA256(pepper, tokenId ":" secret) in constant time.
+The plaintext exists only in the creation reply. Keying the HMAC by the token id as well
+binds a hash to its row, and the pepper means a leaked table (hashes included) cannot be
+turned into working tokens or brute-forced offline.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Callable, FrozenSet, List, Optional
+
+from pynamodb.exceptions import PutError, UpdateError
+
+from app.errors import Forbidden, Invalid, NotFound
+from app.services.core.clock import new_id
+from app.services.developer import pepper
+from models.developer_tokens import AccessToken
+
+PREFIX = "tsp_"
+SCOPES = ("groups:read", "expenses:write", "settlements:write")
+SECRET_BYTES = 32
+HASH_SCHEME = "hmac-sha256:v1:"
+MAX_TOKENS_PER_USER = 50
+DEFAULT_EXPIRY_DAYS = 90
+_TOKEN_RE = re.compile(r"tsp_([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})_"
+                       r"([A-Za-z0-9_-]{43})")
+
+
+@dataclass(frozen=True)
+class ParsedToken:
+    token_id: str
+    secret: str
+
+
+def parse(credential: str) -> Optional[ParsedToken]:
+    """The parts of a well-formed token, or None (never an exception, whatever the input)."""
+    if not isinstance(credential, str):
+        return None
+    match = _TOKEN_RE.fullmatch(credential)
+    return ParsedToken(match.group(1), match.group(2)) if match else None
+
+
+def secret_hash(token_id: str, secret: str) -> str:
+    digest = hmac.new(pepper.get(), f"{token_id}:{secret}".encode(), hashlib.sha256).hexdigest()
+    return HASH_SCHEME + digest
+
+
+def matches(parsed: ParsedToken, stored_hash: str) -> bool:
+    return hmac.compare_digest(secret_hash(parsed.token_id, parsed.secret).encode(),
+                               (stored_hash or "").encode())
+
+
+def iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def view(token: AccessToken, now: datetime) -> dict:
+    """The public shape of a token row: never the secret or its hash."""
+    moment = iso(now)
+    status = ("REVOKED" if token.RevokedAt else "EXPIRED" if token.ExpiresAt <= moment
+              else "ACTIVE")
+    return {"tokenId": token.TokenId, "name": token.Name, "prefix": token.Prefix,
+            "scopes": sorted(token.Scopes or ()), "createdAt": token.CreatedAt,
+            "expiresAt": token.ExpiresAt, "revokedAt": token.RevokedAt,
+            "lastUsedAt": token.LastUsedAt, "status": status}
+
+
+def create_token(user_id: str, *, name: str, scopes: List[str], expires_in_days: int,
+                 clock: Callable[[], datetime] = _utcnow) -> dict:
+    """Mint a token; the reply is the only place its secret ever appears."""
+    unknown = sorted(set(scopes) - set(SCOPES))
+    if unknown or not scopes:
+        raise Invalid("Unknown or missing scopes.",
+                      details={"scopes": [f"Choose from {', '.join(SCOPES)}."]})
+    if sum(1 for _ in AccessToken.for_owner(user_id)) >= MAX_TOKENS_PER_USER:
+        raise Forbidden(f"At most {MAX_TOKENS_PER_USER} tokens per account; revoke old ones.",
+                        code="TOO_MANY_TOKENS")
+    now = clock()
+    token_id, secret = new_id(), secrets.token_urlsafe(SECRET_BYTES)
+    row = AccessToken(token_id, "TOKEN", UserId=user_id, CreatedAt=iso(now), Name=name,
+                      Prefix=f"{PREFIX}{token_id[:8]}", SecretHash=secret_hash(token_id, secret),
+                      Scopes=set(scopes), ExpiresAt=iso(now + timedelta(days=expires_in_days)))
+    try:
+        row.save(condition=AccessToken.TokenId.does_not_exist())
+    except PutError as error:  # a UUID v4 collision: vanishingly rare, safe to retry
+        raise Invalid("Token id collision; try again.") from error
+    return {**view(row, now), "token": f"{PREFIX}{token_id}_{secret}"}
+
+
+def list_tokens(user_id: str, *, clock: Callable[[], datetime] = _utcnow) -> List[dict]:
+    """Newest first, from OwnerTokensIndex (which never projects SecretHash)."""
+    now = clock()
+    return [view(token, now) for token in AccessToken.for_owner(user_id)]
+
+
+def revoke_token(user_id: str, token_id: str, *,
+                 clock: Callable[[], datetime] = _utcnow) -> None:
+    """Set RevokedAt (idempotent); someone else's or an unknown token is 404."""
+    row = AccessToken(token_id, "TOKEN")
+    try:
+        row.update(actions=[AccessToken.RevokedAt.set(iso(clock()))],
+                   condition=(AccessToken.UserId == user_id) & AccessToken.RevokedAt.does_not_exist())
+    except UpdateError as error:
+        if getattr(error, "cause_response_code", "") != "ConditionalCheckFailedException":
+            raise
+        try:
+            existing = AccessToken.get(token_id, "TOKEN", consistent_read=True)
+        except AccessToken.DoesNotExist:
+            raise NotFound("Token not found.") from None
+        if existing.UserId != user_id:
+            raise NotFound("Token not found.") from None
+        # already revoked: DELETE is idempotent
+
+
+def scopes_of(token: AccessToken) -> FrozenSet[str]:
+    return frozenset(token.Scopes or ())

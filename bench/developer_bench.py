@@ -1,0 +1,43 @@
+"""DynamoDB calls per request: Cognito-style (app) sign-in vs personal access token, warm and cold.
+
+A PAT request pays, beyond the route's own calls: one TransactWrite (its per-minute window and
+the owner's daily budget together) and one UpdateItem of the usage row when the reply closes;
+an app request pays one UpdateItem (its per-minute window). So warm, a PAT costs one call more.
+Cold (token not in the 5 s verification cache) adds the token GetItem, and once a minute per
+token the LastUsedAt conditional update.
+
+Run: .venv/bin/python bench/developer_bench.py"""
+from __future__ import annotations
+
+from support import bench_app, count_dynamodb_calls
+
+PATH = "/users/me/groups"
+
+
+def main() -> None:
+    with bench_app() as (client, sign_in):
+        headers, _ = sign_in("bench@example.com")
+        client.post("/groups", headers=headers, json={"name": "Bench", "currency": "EUR"})
+        token = client.post("/developer/tokens", headers=headers,
+                            json={"name": "bench", "scopes": ["groups:read"]}).get_json()["token"]
+        pat = {"Authorization": f"Bearer {token}"}
+        verifier = client.application.extensions["developer"].verifier
+
+        client.get(PATH, headers=headers, buffered=True)
+        with count_dynamodb_calls() as app_warm:
+            assert client.get(PATH, headers=headers, buffered=True).status_code == 200
+        client.get(PATH, headers=pat, buffered=True)  # warms the cache and writes LastUsedAt
+        with count_dynamodb_calls() as pat_warm:
+            assert client.get(PATH, headers=pat, buffered=True).status_code == 200
+        verifier.clear()
+        with count_dynamodb_calls() as pat_cold:
+            assert client.get(PATH, headers=pat, buffered=True).status_code == 200
+
+    print(f"GET {PATH} DynamoDB calls, app sign-in (identity cached): {app_warm}")
+    print(f"GET {PATH} DynamoDB calls, PAT warm (token cached):       {pat_warm}")
+    print(f"GET {PATH} DynamoDB calls, PAT cold (token fetched):      {pat_cold}")
+    print(f"extra calls per warm PAT request: {pat_warm.total - app_warm.total}")
+
+
+if __name__ == "__main__":
+    main()

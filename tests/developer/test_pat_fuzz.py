@@ -1,0 +1,38 @@
+"""Schemathesis over every documented operation with a PAT holding every scope: no 5xx."""
+from __future__ import annotations
+
+import tempfile
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+from app import create_app
+from app.config import Settings
+from tests.conftest import STAGE
+
+APP = create_app(Settings(stage=STAGE, region="us-east-1", local_mode=True,
+                          data_dir=tempfile.mkdtemp(prefix="tailspend-patfuzz-"), cursor_secret=b"fuzz"))
+schema = schemathesis.openapi.from_wsgi("/openapi.json", APP)
+
+
+@pytest.fixture
+def pat_headers(aws):
+    APP.extensions["tailspend"].authenticator.identities.clear()
+    APP.extensions["developer"].verifier.clear()
+    client = APP.test_client()
+    token = client.post("/dev/tokens", json={"email": "patfuzz@example.com"}).get_json()
+    headers = {"Authorization": f"Bearer {token['accessToken']}"}
+    assert client.post("/groups", headers=headers, json={"name": "F", "currency": "EUR"}).status_code == 201
+    pat = client.post("/developer/tokens", headers=headers, json={
+        "name": "fuzz", "scopes": ["groups:read", "expenses:write", "settlements:write"]}).get_json()
+    return {"Authorization": f"Bearer {pat['token']}"}
+
+
+@schema.parametrize()
+@settings(max_examples=3, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.filter_too_much])
+def test_no_operation_answers_a_pat_with_a_5xx(case, pat_headers):
+    reply = case.call(headers=pat_headers)
+    assert reply.status_code < 500, (case.method, case.path, reply.text)
