@@ -4,6 +4,7 @@ from __future__ import annotations
 from app.api.context import principal, scope
 from app.api.expenses import CREATE_REFUSED
 from app.api.idempotency import idempotent
+from app.api.pat import pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema, page_schema
 from app.schemas.recurring import RecurringCreateSchema, RecurringPatchSchema, RecurringSchema
@@ -20,6 +21,7 @@ ONE = "/groups/<uuid:groupId>/recurring/<uuid:recurringId>"
 @blp.arguments(RecurringCreateSchema)
 @blp.response(201, RecurringSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
+@pat_scope("expenses:write")
 def create_recurring(body, group_id):
     """A recurring expense (MEMBER+): recorded by the hourly tick on every occurrence."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")
@@ -30,6 +32,7 @@ def create_recurring(body, group_id):
 @blp.arguments(PageArgsSchema, location="query")
 @blp.response(200, page_schema(RecurringSchema, "RecurringPage"))
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def list_recurring(args, group_id):
     """The group's templates (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id))
@@ -40,6 +43,7 @@ def list_recurring(args, group_id):
 @blp.route(ONE)
 @blp.response(200, RecurringSchema)
 @errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
 def get_recurring(group_id, recurring_id):
     """One template (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id))
@@ -52,6 +56,7 @@ def get_recurring(group_id, recurring_id):
 @errors(blp, FORBIDDEN, NOT_FOUND,
         (409, "VERSION_CONFLICT (stale updatedAt), PARTICIPANT_UNAVAILABLE or "
               "CONCURRENT_UPDATE (an occurrence is being recorded)."))
+@pat_scope("expenses:write")
 def update_recurring(body, group_id, recurring_id):
     """Edit future occurrences or pause/resume (MEMBER+); stale updatedAt → 409."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")
@@ -62,6 +67,7 @@ def update_recurring(body, group_id, recurring_id):
 @blp.route(ONE, methods=["DELETE"])
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND)
+@pat_scope("expenses:write")
 def delete_recurring(group_id, recurring_id):
     """Delete a template (MEMBER+); occurrences already recorded stay."""
     access = authorize(principal().user_id, str(group_id), "MEMBER")

@@ -125,16 +125,21 @@ class ItemSchema(Strict):
     splits = fields.List(fields.Nested(SplitSchema), required=True)
 
 
-class ExpenseSchema(Strict):
-    expenseId = fields.String(required=True)
+class ExpenseBodySchema(Strict):
+    """What an expense and a recurring template both carry: who paid, who owes what."""
+
     groupId = fields.String(required=True)
     description = fields.String(required=True)
-    date = fields.String(required=True)
     category = fields.String(allow_none=True)
-    currency = fields.String(required=True)
     amount = fields.Integer(required=True)
     payments = fields.List(fields.Nested(PaymentSchema), required=True)
     items = fields.List(fields.Nested(ItemSchema), required=True)
+
+
+class ExpenseSchema(ExpenseBodySchema):
+    expenseId = fields.String(required=True)
+    date = fields.String(required=True)
+    currency = fields.String(required=True)
     version = fields.Integer(required=True)
     createdBy = fields.String(allow_none=True)
     createdAt = fields.String(required=True)

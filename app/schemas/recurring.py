@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import Strict, StrictBoolean, StrictInteger
-from app.schemas.expenses import (NOT_BOTH_FORMS, TEXT, DateString, ItemSchema, PaymentSchema,
-                                  _ExpenseFields)
+from app.schemas.common import StrictBoolean, StrictInteger
+from app.schemas.expenses import (NOT_BOTH_FORMS, TEXT, DateString, ExpenseBodySchema,
+                                  PaymentSchema, _ExpenseFields)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 
@@ -66,15 +66,9 @@ class RecurringPatchSchema(_ScheduleFields):
     OPENAPI_EXTRA = {"not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]}}
 
 
-class RecurringSchema(Strict):
+class RecurringSchema(ExpenseBodySchema):
     recurringId = fields.String(required=True)
-    groupId = fields.String(required=True)
-    description = fields.String(required=True)
-    category = fields.String(allow_none=True)
     currency = fields.String(allow_none=True)
-    amount = fields.Integer(required=True)
-    payments = fields.List(fields.Nested(PaymentSchema), required=True)
-    items = fields.List(fields.Nested(ItemSchema), required=True)
     frequency = fields.String(required=True)
     interval = fields.Integer(required=True)
     startDate = fields.String(required=True)
