@@ -62,8 +62,19 @@ class Expense(GroupItem, discriminator="EXPENSE"):
         return f"{date}#{created_at}#{expense_id}"
 
     @classmethod
-    def listing(cls, group_id: str, condition=None, **kwargs) -> Iterator["Expense"]:
-        """Newest first by date then creation, via GroupExpensesIndex."""
+    def listing(cls, group_id: str, date_from: Optional[str] = None,
+                date_to: Optional[str] = None, **kwargs) -> Iterator["Expense"]:
+        """Newest first by date then creation, via GroupExpensesIndex; dates are inclusive.
+
+        ExpenseSortKey is "<date>#..."; "~" sorts after every character a key continues with,
+        so "<to>~" bounds the whole of the last day (also legacy "<createdAt>#<id>" keys)."""
+        condition = None
+        if date_from and date_to:
+            condition = cls.ExpenseSortKey.between(date_from, date_to + "~")
+        elif date_from:
+            condition = cls.ExpenseSortKey >= date_from
+        elif date_to:
+            condition = cls.ExpenseSortKey < date_to + "~"
         return cls.group_expenses.query(group_id, condition, scan_index_forward=False, **kwargs)
 
     @classmethod

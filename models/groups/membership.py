@@ -63,6 +63,16 @@ class JoinRequest(GroupItem, discriminator="JOINREQ"):
     def sort_key(request_id: str) -> str:
         return JOINREQ_PREFIX + request_id
 
+    def mark_pending(self) -> "JoinRequest":
+        """Set the keys that file a PENDING request in both pending indexes."""
+        self.PendingKey, self.UserPendingKey = self.GroupId, self.ApplicantUserId
+        return self
+
+    @classmethod
+    def unfile_actions(cls) -> list:
+        """Update actions that take a decided request out of both pending indexes."""
+        return [cls.PendingKey.remove(), cls.UserPendingKey.remove()]
+
     @classmethod
     def pending_for_group(cls, group_id: str, **kwargs) -> Iterator["JoinRequest"]:
         return cls.pending_join_requests.query(group_id, **kwargs)

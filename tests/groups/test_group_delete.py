@@ -139,8 +139,8 @@ def test_maintenance_resumes_an_unfinished_delete_once_it_is_due(client, owner, 
     assert maintenance.lambda_handler(event, None)["resumedGroupDeletes"] == 0
     assert "META" in rows_of(owner.gid)
     monkeypatch.setattr(group_delete, "now_iso", lambda: "2999-01-01T00:00:00.000Z")
-    assert maintenance.lambda_handler(event, None) == {"resumedGroupDeletes": 1,
-                                                       "unfinishedGroupDeletes": 0}
+    result = maintenance.lambda_handler(event, None)  # the other sweeps report beside it
+    assert (result["resumedGroupDeletes"], result["unfinishedGroupDeletes"]) == (1, 0)
     assert rows_of(owner.gid) == []
 
 

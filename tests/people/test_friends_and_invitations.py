@@ -1,6 +1,8 @@
 """Friends (both sides in one transaction, events) and direct invitations into a guest slot."""
 from __future__ import annotations
 
+import pytest
+
 from models.groups import Expense, Participant, UserMember
 from models.notifications import Event
 from models.people import Friendship, GroupInvitation
@@ -217,3 +219,19 @@ def test_members_who_are_not_owners_cannot_invite(client, person, owner):
     client.post(f"/people/me/invitations/{owner.gid}/accept", headers=fay.headers)
     fay.gid = owner.gid
     assert _invite(client, fay, gil).status_code == 403
+
+
+def test_an_invitation_that_needs_a_new_guest_counts_against_the_group_cap(client, person, owner):
+    from app.rules import MAX_GROUP_PARTICIPANTS
+    from models.groups import Group
+    fay = person("f@example.com", "Fay", "fay_f")
+    Group(*Group.key(owner.gid)).update(
+        actions=[Group.ParticipantCount.set(MAX_GROUP_PARTICIPANTS)])
+    reply = _invite(client, owner, fay)
+    assert reply.status_code == 409 and reply.get_json()["error"]["code"] == "GROUP_FULL"
+    with pytest.raises(GroupInvitation.DoesNotExist):
+        GroupInvitation.get(*GroupInvitation.key(fay.user_id, owner.gid), consistent_read=True)
+    Group(*Group.key(owner.gid)).update(
+        actions=[Group.ParticipantCount.set(MAX_GROUP_PARTICIPANTS - 1)])
+    assert _invite(client, owner, fay).status_code == 201
+    assert Group.get(*Group.key(owner.gid)).ParticipantCount == MAX_GROUP_PARTICIPANTS

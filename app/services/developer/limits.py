@@ -28,6 +28,7 @@ from pynamodb.exceptions import PynamoDBException
 
 from app.errors import Conflict, RateLimited
 from app.services.core.transactions import Transaction
+from app.services.core.conditional import update_if
 from models.developer_tokens import DeveloperBudget
 from models.rate_limits import RateCounter
 
@@ -95,11 +96,12 @@ class Limiter:
         """One request against ``subject``'s window; RateLimited when it is full."""
         row, actions, condition, refusal = self._counter_update(subject, limit)
         try:
-            row.update(actions=actions, condition=condition)
-        except (PynamoDBException, BotoCoreError) as error:
-            if getattr(error, "cause_response_code", "") == "ConditionalCheckFailedException":
-                raise _error(refusal) from None
+            spent = update_if(row, actions, condition)
+        except (PynamoDBException, BotoCoreError):
             log.warning("rate_limiter_unavailable", extra={"subject": subject.split("#")[0]})
+            return  # fail open: an unreachable limiter must not take the API down
+        if not spent:
+            raise _error(refusal)
 
     def spend_pat(self, token_id: str, owner: str, *, create: bool) -> None:
         """A PAT request: its token's window and the owner's daily budget, in one write."""

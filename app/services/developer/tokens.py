@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, FrozenSet, List, Optional
 
-from pynamodb.exceptions import PutError, UpdateError
+from pynamodb.exceptions import PutError
 
 from app.errors import Forbidden, Invalid, NotFound
 from app.services.core.clock import new_id
 from app.services.developer import pepper
+from app.services.core.conditional import update_if
 from models.developer_tokens import AccessToken
 
 PREFIX = "tsp_"
@@ -109,12 +110,8 @@ def revoke_token(user_id: str, token_id: str, *,
                  clock: Callable[[], datetime] = _utcnow) -> None:
     """Set RevokedAt (idempotent); someone else's or an unknown token is 404."""
     row = AccessToken(token_id, "TOKEN")
-    try:
-        row.update(actions=[AccessToken.RevokedAt.set(iso(clock()))],
-                   condition=(AccessToken.UserId == user_id) & AccessToken.RevokedAt.does_not_exist())
-    except UpdateError as error:
-        if getattr(error, "cause_response_code", "") != "ConditionalCheckFailedException":
-            raise
+    if not update_if(row, [AccessToken.RevokedAt.set(iso(clock()))],
+                     (AccessToken.UserId == user_id) & AccessToken.RevokedAt.does_not_exist()):
         try:
             existing = AccessToken.get(token_id, "TOKEN", consistent_read=True)
         except AccessToken.DoesNotExist:

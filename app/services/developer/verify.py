@@ -21,6 +21,7 @@ from pynamodb.exceptions import PynamoDBException
 
 from app.errors import Unauthenticated
 from app.services.developer import tokens
+from app.services.core.conditional import update_if
 from models.developer_tokens import AccessToken
 
 log = logging.getLogger("tailspend.developer")
@@ -111,12 +112,10 @@ class TokenVerifier:
             return
         stamp = tokens.iso(now)
         entry.last_used = stamp  # memo first: concurrent requests here do not all write
-        try:
-            AccessToken(token_id, "TOKEN").update(
-                actions=[AccessToken.LastUsedAt.set(stamp)],
-                condition=(AccessToken.TokenId.exists()
-                           & (AccessToken.LastUsedAt.does_not_exist()
-                              | (AccessToken.LastUsedAt < cutoff))))
-        except PynamoDBException as error:
-            if getattr(error, "cause_response_code", "") != "ConditionalCheckFailedException":
-                log.warning("token_last_used_failed", extra={"token_id": token_id})
+        try:  # a failed condition means another instance stamped it first: fine
+            update_if(AccessToken(token_id, "TOKEN"), [AccessToken.LastUsedAt.set(stamp)],
+                      AccessToken.TokenId.exists()
+                      & (AccessToken.LastUsedAt.does_not_exist()
+                         | (AccessToken.LastUsedAt < cutoff)))
+        except PynamoDBException:
+            log.warning("token_last_used_failed", extra={"token_id": token_id})

@@ -48,8 +48,7 @@ def _close(tx: Transaction, request: JoinRequest, status: str, now: str,
            extra_actions: tuple = ()) -> None:
     """Flip a PENDING request to ``status`` in ``tx`` and drop it from both pending indexes."""
     actions = [JoinRequest.Status.set(status), JoinRequest.UpdatedAt.set(now),
-               JoinRequest.PendingKey.remove(), JoinRequest.UserPendingKey.remove(),
-               *extra_actions]
+               *JoinRequest.unfile_actions(), *extra_actions]
     tx.update(JoinRequest(request.GroupId, request.SK), actions,
               condition=JoinRequest.Status == PENDING, on_fail=not_pending())
 
@@ -115,8 +114,7 @@ def submit_join_request(user_id: str, group_id: str, *, code: str, mode: str,
                           ApplicantDisplayName=_display_name(user_id, None), Mode=mode,
                           TargetParticipantId=target_participant_id,
                           ProposedRole=proposed_role or invite.DefaultRole, Status=PENDING,
-                          Message=message, PendingKey=group_id, UserPendingKey=user_id,
-                          CreatedAt=now, UpdatedAt=now)
+                          Message=message, CreatedAt=now, UpdatedAt=now).mark_pending()
     tx = Transaction()
     require_live_group(tx, group_id)
     check_code_still_valid(tx, group_id, code)

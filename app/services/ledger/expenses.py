@@ -188,16 +188,7 @@ def list_expenses(access: Access, *, date_from: Optional[str], date_to: Optional
     """Newest first by date then creation, via GroupExpensesIndex; from/to are inclusive."""
     if date_from and date_to and date_from > date_to:
         raise Invalid("from must not be after to.", details={"from": ["Must not be after to."]})
-    condition = None
-    # ExpenseSortKey is "<date>#..."; "~" sorts after every character a key continues with,
-    # so "<to>~" bounds the whole of the last day (also legacy "<createdAt>#<id>" keys).
-    if date_from and date_to:
-        condition = Expense.ExpenseSortKey.between(date_from, date_to + "~")
-    elif date_from:
-        condition = Expense.ExpenseSortKey >= date_from
-    elif date_to:
-        condition = Expense.ExpenseSortKey < date_to + "~"
-    rows = Expense.listing(access.group_id, condition, limit=paging.clamp_limit(limit),
+    rows = Expense.listing(access.group_id, date_from, date_to, limit=paging.clamp_limit(limit),
                            last_evaluated_key=paging.decode(cursor, scope))
     return paging.page_of(rows, scope, expense_view).as_dict()
 

@@ -18,8 +18,9 @@ from app.services.core import outbox, paging
 from app.services.core.access import Access, load_live_group
 from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.core.transactions import Transaction
-from app.services.groups.membership import (GUEST, USER, get_participant, participant_view,
-                                            require_live_group, require_still_owner)
+from app.services.groups.membership import (GUEST, USER, change_counts, get_participant,
+                                            participant_view, require_live_group,
+                                            require_still_owner)
 from app.services.people import friends
 from app.services.people.upkeep import (clear_reservation, display_name, load_invitation,
                                         repair_legacy)
@@ -79,7 +80,6 @@ def invite(access: Access, invitee_id: str, *, role: str,
     expires = iso_in(INVITE_TTL_SECONDS)
 
     tx = Transaction()
-    require_live_group(tx, group_id)
     require_still_owner(tx, access)
     tx.check(UserMember, group_id, UserMember.sort_key(invitee_id),
              condition=UserMember.SK.does_not_exist(), on_fail=already_member("The user is"))
@@ -87,6 +87,7 @@ def invite(access: Access, invitee_id: str, *, role: str,
         # A guest kept from an earlier invitation of this user is theirs to take up again.
         participant_id = _linked_guest(group_id, invitee_id, now)
     if participant_id is not None:
+        require_live_group(tx, group_id)
         guest = get_participant(group_id, participant_id)
         if guest.Type != GUEST or (guest.InviteExpiresAt or "") > now or guest.TransferTarget:
             raise guest_unavailable()
@@ -96,6 +97,9 @@ def invite(access: Access, invitee_id: str, *, role: str,
                   condition=Participant.SK.exists() & _reservable(now),
                   on_fail=guest_unavailable())
     else:
+        # A new guest is a participant like any other: it counts against the group's cap
+        # (409 GROUP_FULL), in the same head update that proves the group is live.
+        change_counts(tx, access.group, participants=1)
         participant_id = new_id()
         guest = Participant(group_id, Participant.sort_key(participant_id),
                             ParticipantId=participant_id, Type=GUEST,
