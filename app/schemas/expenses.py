@@ -81,20 +81,18 @@ NOT_BOTH_FORMS = {"required": ["items"], "anyOf": [{"required": ["splitMode"]},
                                                    {"required": ["splits"]}]}
 
 
-class ExpenseCreateSchema(_ExpenseFields):
-    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``."""
+# Either the items form or the one-item shorthand, as JSON Schema (what complete() enforces).
+ONE_FORM = [{"required": ["items"]}, {"required": ["amount", "splitMode", "splits"]}]
 
-    # The server always requires these (the either/or below is documented as anyOf).
+
+class FullBody:
+    """A whole expense body, for every create: description, payments, and items or the
+    shorthand. A plain mixin, so the schema it joins keeps its own Meta."""
+
+    # The server always requires these (the either/or is documented as anyOf: ONE_FORM).
     description = fields.String(required=True, validate=TEXT)
     payments = fields.List(fields.Nested(PaymentSchema), required=True,
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
-    # Not Meta.description: apispec then drops additionalProperties: false.
-    OPENAPI_EXTRA = {"anyOf": [{"required": ["items"]},
-                               {"required": ["amount", "splitMode", "splits"]}],
-                     "not": NOT_BOTH_FORMS,
-                     "description": "An expense: who paid (payments) and who owes what (items, "
-                                    "or the one-item shorthand amount + splitMode + splits). "
-                                    + ROUNDING_RULE}
 
     @validates_schema
     def complete(self, data, **kwargs):
@@ -103,6 +101,17 @@ class ExpenseCreateSchema(_ExpenseFields):
                       for name in ("amount", "splitMode", "splits") if name not in data}
             if errors:
                 raise ValidationError(errors)
+
+
+class ExpenseCreateSchema(FullBody, _ExpenseFields):
+    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``."""
+
+    # Not Meta.description: apispec then drops additionalProperties: false.
+    OPENAPI_EXTRA = {"anyOf": ONE_FORM,
+                     "not": NOT_BOTH_FORMS,
+                     "description": "An expense: who paid (payments) and who owes what (items, "
+                                    "or the one-item shorthand amount + splitMode + splits). "
+                                    + ROUNDING_RULE}
 
 
 class ExpensePatchSchema(_ExpenseFields):

@@ -4,8 +4,8 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.schemas.common import StrictBoolean, StrictInteger
-from app.schemas.expenses import (NOT_BOTH_FORMS, TEXT, DateString, ExpenseBodySchema,
-                                  PaymentSchema, _ExpenseFields)
+from app.schemas.expenses import (NOT_BOTH_FORMS, ONE_FORM, DateString, ExpenseBodySchema,
+                                  FullBody, _ExpenseFields)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 
@@ -36,26 +36,13 @@ class _ScheduleFields(_ExpenseFields):
             raise ValidationError("Send endDate or count, not both.", "count")
 
 
-class RecurringCreateSchema(_ScheduleFields):
+class RecurringCreateSchema(FullBody, _ScheduleFields):
     """The expense body (``items`` or the shorthand, no ``date``) plus the schedule."""
 
-    description = fields.String(required=True, validate=TEXT)
-    payments = fields.List(fields.Nested(PaymentSchema), required=True,
-                           validate=validate.Length(min=1))
     frequency = fields.String(required=True, validate=validate.OneOf(FREQUENCIES))
     startDate = DateString(required=True)
     # Not Meta.description: apispec then drops additionalProperties: false.
-    OPENAPI_EXTRA = {"anyOf": [{"required": ["items"]},
-                               {"required": ["amount", "splitMode", "splits"]}],
-                     "not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]}}
-
-    @validates_schema
-    def complete(self, data, **kwargs):
-        if "items" not in data:
-            errors = {name: ["Required unless items are sent."]
-                      for name in ("amount", "splitMode", "splits") if name not in data}
-            if errors:
-                raise ValidationError(errors)
+    OPENAPI_EXTRA = {"anyOf": ONE_FORM, "not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]}}
 
 
 class RecurringPatchSchema(_ScheduleFields):
