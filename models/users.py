@@ -16,6 +16,7 @@ CHAT_BALANCE = "BALANCE"
 LEDGER_PREFIX = "LEDGER#"
 CHAT_PREFIX = "CHAT#"
 MCP_GRANT_PREFIX = "MCPGRANT#"
+MCP_CLEANUP_PREFIX = "MCPCLEANUP#"
 
 
 class ScanRecoveryIndex(GlobalSecondaryIndex):
@@ -113,3 +114,17 @@ class McpGrant(UserItem, discriminator="MCP_GRANT"):
     GrantId = UnicodeAttribute()
     Status = UnicodeAttribute()
     Client = UnicodeAttribute(null=True)
+
+
+class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
+    """In the grant owner's partition: the key of one Users-table row the MCP flow wrote in
+    another partition (a code claim, a refresh-token hash, a token family). Account deletion
+    follows these before it sweeps the user's own partition, deleting each target before its
+    pointer so a retried deletion never loses track of a row."""
+
+    TargetUserId = UnicodeAttribute()
+    TargetSK = UnicodeAttribute()
+
+    @staticmethod
+    def sort_key(grant_id: str, suffix: str) -> str:
+        return f"{MCP_CLEANUP_PREFIX}{grant_id}#{suffix}"
