@@ -134,12 +134,14 @@ def serve(args) -> int:
     from werkzeug.serving import make_server
 
     from app import create_app
-    from app.local import server_info
+    from app.local import server_info, vapid_key
     from app.local.stream_poller import start_notifications_poller
     from app.local.triggers import Scheduler, run_hourly_tick, run_maintenance, run_outbox_sweep
 
     endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
+    # Real Web Push from a laptop: a key kept with the data, so subscriptions survive restarts.
+    os.environ.setdefault("VAPID_PRIVATE_KEY", vapid_key.load_or_create(args.data_dir))
     app = create_app()
     http = make_server(args.host, args.port, app, threaded=True)
     port = http.server_port

@@ -101,6 +101,11 @@ def invite_not_found() -> NotFound:
     return NotFound("No invite with this code.")
 
 
+def web_push_disabled() -> NotFound:
+    return NotFound("This deployment sends no Web Push (no VAPID key is configured).",
+                    code="WEB_PUSH_DISABLED")
+
+
 def version_conflict(what: str, current_version: Optional[int] = None) -> Conflict:
     """A write conditioned on a version the row no longer has; ``details`` says the current one."""
     details = {"currentVersion": current_version} if current_version is not None else None

@@ -7,8 +7,8 @@ from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.notifications import (DeviceCreateSchema, DeviceSchema, MarkReadSchema,
                                        NotificationPageSchema, PreferencesPatchSchema,
-                                       PreferencesSchema, UnreadSchema)
-from app.services.notifications import devices, history, preferences
+                                       PreferencesSchema, UnreadSchema, WebPushKeySchema)
+from app.services.notifications import devices, history, preferences, vapid
 
 blp = Blueprint("notifications", __name__, description="Notifications")
 
@@ -73,6 +73,15 @@ def register_device(body):
     """Register a push token (one device per token; re-registering moves it to the caller)."""
     return devices.register_device(principal().user_id, body["platform"], body["token"],
                                    allow_http=settings().local_mode)
+
+
+@blp.route("/notifications/web-push-key")
+@blp.response(200, WebPushKeySchema)
+@errors(blp, (404, "WEB_PUSH_DISABLED: this deployment sends no Web Push."))
+def web_push_key():
+    """The VAPID public key a page passes to ``pushManager.subscribe`` as
+    ``applicationServerKey`` before registering the subscription as a WEB device."""
+    return {"publicKey": vapid.require_public_key()}
 
 
 @blp.route("/notifications/devices/<uuid:deviceId>", methods=["DELETE"])

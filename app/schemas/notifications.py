@@ -84,3 +84,9 @@ class DeviceCreateSchema(Strict):
 
 class DeviceSchema(Strict):
     deviceId = Id(required=True)
+
+
+class WebPushKeySchema(Strict):
+    publicKey = fields.String(required=True, metadata={
+        "description": "base64url of the uncompressed P-256 point (VAPID, RFC 8292): the "
+                       "applicationServerKey for PushManager.subscribe()."})

@@ -22,7 +22,7 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/people/me/invitations/{groupId}/decline",
          "/notifications", "/notifications/read", "/notifications/preferences",
          "/notifications/mutes/{groupId}", "/notifications/devices",
-         "/notifications/devices/{deviceId}",
+         "/notifications/devices/{deviceId}", "/notifications/web-push-key",
          "/groups/{groupId}/recurring", "/groups/{groupId}/recurring/{recurringId}",
          "/developer/tokens", "/developer/tokens/{tokenId}", "/users/me/usage"}
 

@@ -37,6 +37,8 @@ def test_data_survives_a_clean_restart(data_dir):
     try:
         token, user_id = _sign_in(server)
         assert _call("PATCH", server.url + "/users/me", {"displayName": "Countess"}, token)[0] == 200
+        status, web_push = _call("GET", server.url + "/notifications/web-push-key", token=token)
+        assert status == 200 and len(web_push["publicKey"]) == 87  # 65-byte point, base64url
     finally:
         server.stop()
     current = (data_dir / "dynamodb" / "CURRENT").read_text().strip()
@@ -47,6 +49,9 @@ def test_data_survives_a_clean_restart(data_dir):
         status, profile = _call("GET", server.url + "/users/me", token=token)
         assert status == 200, profile
         assert profile["userId"] == user_id and profile["displayName"] == "Countess"
+        # The VAPID key too: a browser's subscription made before the restart still works.
+        assert _call("GET", server.url + "/notifications/web-push-key", token=token) == (
+            200, web_push)
         assert _sign_in(server)[1] == user_id
     finally:
         server.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Protocol
@@ -18,6 +19,8 @@ SENT, GONE, FAILED = "SENT", "GONE", "FAILED"
 WEB, IOS, ANDROID = "WEB", "IOS", "ANDROID"
 PLATFORMS = (IOS, ANDROID, WEB)
 PUSH_TTL_SECONDS = 24 * 3600
+# SNS names the endpoint that already holds a token in its InvalidParameter message.
+_EXISTING_ENDPOINT = re.compile(r"Endpoint (arn:\S+) already exists")
 
 
 @dataclass(frozen=True)
@@ -115,18 +118,43 @@ class SnsProvider:
         if not arn:
             logger.warning("push.no_platform_application", extra={"platform": platform})
             return FAILED
+        endpoint = None
         try:
-            endpoint = self.client.create_platform_endpoint(PlatformApplicationArn=arn,
-                                                            Token=token)["EndpointArn"]
+            endpoint = self._endpoint(arn, token)
+            if endpoint is None:
+                return GONE
             self.client.publish(TargetArn=endpoint, MessageStructure="json",
                                 Message=self._payload(platform, message))
         except ClientError as error:
             code = error.response.get("Error", {}).get("Code")
             if code == "EndpointDisabled":  # APNs/FCM rejected the token: the app is gone
+                self._forget(endpoint)
                 return GONE
             logger.warning("push.sns_failed", extra={"code": code})
             return FAILED
         return SENT
+
+    def _endpoint(self, application_arn: str, token: str) -> Optional[str]:
+        """The token's endpoint. CreatePlatformEndpoint returns the existing one only when its
+        attributes match ours; the one difference we ever cause is Enabled=false, which SNS sets
+        when APNs/FCM rejected the token. Then the token is dead: delete the endpoint (a
+        re-registered token starts clean) and answer None."""
+        from botocore.exceptions import ClientError
+
+        try:
+            return self.client.create_platform_endpoint(PlatformApplicationArn=application_arn,
+                                                        Token=token)["EndpointArn"]
+        except ClientError as error:
+            text = error.response.get("Error", {}).get("Message", "")
+            existing = _EXISTING_ENDPOINT.search(text)
+            if error.response.get("Error", {}).get("Code") != "InvalidParameter" or not existing:
+                raise
+            self._forget(existing.group(1))
+            return None
+
+    def _forget(self, endpoint_arn: Optional[str]) -> None:
+        if endpoint_arn:
+            self.client.delete_endpoint(EndpointArn=endpoint_arn)
 
 
 class PlatformRouter:
@@ -154,13 +182,19 @@ def _vapid_private_key(env) -> Optional[str]:
 
 
 def from_env(env=os.environ) -> Provider:
-    """The recorder in local mode; otherwise Web Push and SNS as far as they are configured."""
-    if (env.get("TAILSPEND_LOCAL") or "").strip().lower() in {"1", "true", "yes", "on"}:
-        return RecordingProvider()
+    """Web Push and SNS as far as they are configured. Local mode records mobile pushes (no
+    SNS there) and sends real Web Push with the data directory's key, so a page subscribed
+    against ``make dev`` is told; without a key it records those too."""
+    local = (env.get("TAILSPEND_LOCAL") or "").strip().lower() in {"1", "true", "yes", "on"}
     by_platform: Dict[str, Provider] = {}
-    key = _vapid_private_key(env)
+    key = env.get("VAPID_PRIVATE_KEY") if local else _vapid_private_key(env)
+    if local:
+        recorder = RecordingProvider()
+        by_platform = {IOS: recorder, ANDROID: recorder, WEB: recorder}
     if key:
         by_platform[WEB] = WebPushProvider(key, env.get("VAPID_SUBJECT") or "mailto:ops@tailspend.app")
+    if local:
+        return PlatformRouter(by_platform)
     arns = {IOS: env.get("SNS_IOS_APPLICATION_ARN"), ANDROID: env.get("SNS_ANDROID_APPLICATION_ARN")}
     arns = {platform: arn for platform, arn in arns.items() if arn}
     if arns:
