@@ -14,6 +14,14 @@ def public(view):
     return view
 
 
+def unmetered(view):
+    """Mark a view that touches no table (liveness, the API description): it spends no
+    rate-limit window, so a health probe never depends on the rate-limit table; API
+    Gateway's stage throttle still bounds it."""
+    view.unmetered = True
+    return view
+
+
 def form_body(view):
     """Mark a view that reads a form-encoded body (OAuth endpoints); every other body is JSON."""
     view.form_body = True

@@ -70,10 +70,16 @@ def source_ip() -> str:
     return identity.get("sourceIp") or request.remote_addr or "unknown"
 
 
+# flask-smorest's own views: the OpenAPI document and the /docs page, served from memory.
+_UNMETERED_ENDPOINTS = frozenset({"api-docs.openapi_json", "api-docs.openapi_swagger_ui"})
+
+
 def _limit_anonymous() -> None:
-    if request.method == "OPTIONS":
+    if request.method == "OPTIONS" or request.endpoint in _UNMETERED_ENDPOINTS:
         return
     view = _view()
+    if getattr(view, "unmetered", False):
+        return
     if view is None or getattr(view, "public", False) or not request.headers.get("Authorization"):
         g.ip_limited = True
         runtime().limiter.spend(f"IP#{source_ip()}", runtime().limiter.limits.ip_per_minute)

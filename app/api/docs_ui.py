@@ -10,7 +10,7 @@ import importlib.resources
 
 from flask import Blueprint, send_from_directory
 
-from app.api.context import public
+from app.api.context import public, unmetered
 
 # Relative to the page at /docs, so it also resolves under an API Gateway stage prefix.
 ASSETS_URL = "docs/assets/"
@@ -24,6 +24,7 @@ SWAGGER_UI_CONFIG = {"validatorUrl": None}
 
 @blp.route("/docs/assets/<path:filename>")
 @public
+@unmetered
 def asset(filename: str):
     """One file of Swagger UI's distribution (404 outside it: send_from_directory refuses)."""
     return send_from_directory(DIST_DIR, filename, max_age=3600)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.api.context import public, settings
+from app.api.context import public, settings, unmetered
 from app.api.spec import Blueprint
 from app.schemas.users import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
 from app.services.users import local_auth
@@ -16,6 +16,7 @@ local_blp = Blueprint("local", __name__, description="Local mode only: token iss
 @blp.response(200, HealthSchema)
 @blp.doc(security=[])
 @public
+@unmetered
 def health():
     """The service is up."""
     return {"status": "ok"}

@@ -123,7 +123,24 @@ def test_failed_sign_ins_spend_the_source_ip_window(client, limits):
     bad = {"Authorization": "Bearer tsp_nope"}
     codes = [client.get("/users/me", headers=bad).status_code for _ in range(3)]
     assert codes == [401, 401, 429]
-    assert client.get("/health").status_code == 429  # same address, same window
+    assert client.get("/users/me").status_code == 429  # same address, same window
+
+
+def test_health_and_the_api_description_spend_no_window(client, limits, monkeypatch):
+    from botocore.client import BaseClient
+    limits(ip_per_minute=1)
+    calls = []
+    original = BaseClient._make_api_call
+
+    def counted(self, operation, params):
+        calls.append(operation)
+        return original(self, operation, params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", counted)
+    for path in ("/health", "/health", "/openapi.json", "/openapi.json", "/docs"):
+        assert client.get(path).status_code == 200, path
+    assert calls == []  # no rate-limit write: a probe never depends on that table
+    assert client.get("/users/me").status_code == 401  # the window was never spent
 
 
 def test_limiter_fails_open_when_its_table_is_unreachable(client, owner, mint, limits, monkeypatch):
