@@ -152,3 +152,22 @@ def test_local_mode_sends_real_web_push_and_records_mobile_pushes():
     assert isinstance(router.by_platform[push.IOS], push.RecordingProvider)
     without_key = push.from_env({"TAILSPEND_LOCAL": "1"})
     assert isinstance(without_key.by_platform[push.WEB], push.RecordingProvider)
+
+
+def test_a_claim_left_naming_a_vanished_device_does_not_block_re_registering(client, sign_in):
+    """A crash could once leave the token claim behind its device row; now removal is one
+    transaction, and registration repairs such a claim from before."""
+    from models.notifications import Device, DeviceToken, NotificationItem
+    headers, user_id = sign_in("ada@example.com")
+    first = client.post("/notifications/devices", headers=headers,
+                        json={"platform": "IOS", "token": "ada-phone"}).get_json()["deviceId"]
+    Device(*Device.key(user_id, first)).delete()  # the old half-written removal
+    again = client.post("/notifications/devices", headers=headers,
+                        json={"platform": "IOS", "token": "ada-phone"})
+    assert again.status_code == 201, again.get_json()
+    second = again.get_json()["deviceId"]
+    assert second != first
+    claim = NotificationItem.from_raw_data(NotificationItem.raw_get(*DeviceToken.key("ada-phone")))
+    assert (claim.UserId, claim.DeviceId) == (user_id, second)
+    assert client.delete(f"/notifications/devices/{second}", headers=headers).status_code == 204
+    assert NotificationItem.raw_get(*DeviceToken.key("ada-phone")) is None  # both rows gone

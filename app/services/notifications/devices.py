@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 from urllib.parse import urlparse
 
-
-from app.errors import Conflict, Invalid, not_found
+from app.errors import Invalid, concurrent_update, not_found
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.notifications.push import PLATFORMS, WEB
-from app.services.core.conditional import delete_if
+from app.services.core.conditional import update_if
 from models.notifications import Device, DeviceToken, NotificationItem
 
 MAX_TOKEN = 4096
@@ -46,6 +45,10 @@ def check_token(platform: str, token: str, *, allow_http: bool = False) -> None:
         raise _invalid("The subscription endpoint must be an https URL.")
 
 
+def _raced():
+    return concurrent_update("The device was registered concurrently; try again.")
+
+
 def _claim(token: str):
     raw = NotificationItem.raw_get(*DeviceToken.key(token))
     return NotificationItem.from_raw_data(raw) if raw else None
@@ -55,18 +58,18 @@ def register_device(user_id: str, platform: str, token: str, *, allow_http: bool
     """Register (or re-register) a token for the caller; returns ``{deviceId}``."""
     check_token(platform, token, allow_http=allow_http)
     now, claim = now_iso(), _claim(token)
-    if claim is not None and claim.UserId == user_id:
-        Device(*Device.key(user_id, claim.DeviceId)).update(
-            actions=[Device.LastSeenAt.set(now), Device.Platform.set(platform)],
-            condition=Device.PK.exists())
+    if claim is not None and claim.UserId == user_id and update_if(
+            Device(*Device.key(user_id, claim.DeviceId)),
+            [Device.LastSeenAt.set(now), Device.Platform.set(platform)], Device.PK.exists()):
         return {"deviceId": claim.DeviceId}
+    # Otherwise a new device row; a claim naming a device that is gone is replaced like a
+    # claim of another account's.
     device_id = new_id()
     device = Device(*Device.key(user_id, device_id), DeviceId=device_id, Platform=platform,
                     Token=token, CreatedAt=now, LastSeenAt=now)
     new_claim = DeviceToken(*DeviceToken.key(token), UserId=user_id, DeviceId=device_id,
                             CreatedAt=now)
-    raced = Conflict("The device was registered concurrently; try again.",
-                     code="CONCURRENT_UPDATE")
+    raced = _raced()
     tx = Transaction()
     if claim is None:
         tx.put(new_claim, condition=DeviceToken.PK.does_not_exist(), on_fail=raced)
@@ -87,7 +90,12 @@ def unregister_device(user_id: str, device_id: str) -> None:
 
 
 def remove_device(user_id: str, device: Device) -> None:
-    """Drop a dead device and its token claim (the claim only if it still names this device)."""
-    device.delete()
-    delete_if(DeviceToken(*DeviceToken.key(device.Token)),
-              (DeviceToken.UserId == user_id) & (DeviceToken.DeviceId == device.DeviceId))
+    """Drop a dead device and, in the same transaction, its token claim while the claim still
+    names this device (a claim moved to another account stays theirs)."""
+    claim = _claim(device.Token)
+    tx = Transaction().delete(device)
+    if claim is not None and claim.UserId == user_id and claim.DeviceId == device.DeviceId:
+        tx.delete(claim, condition=(DeviceToken.UserId == user_id)
+                  & (DeviceToken.DeviceId == device.DeviceId),
+                  on_fail=_raced())
+    tx.commit()
