@@ -14,6 +14,10 @@ os.environ["TAILSPEND_STAGE"] = "test"
 os.environ.pop("DYNAMODB_ENDPOINT", None)
 os.environ.pop("AWS_PROFILE", None)
 
+from tests.support import botocore_cache  # noqa: E402
+
+botocore_cache.install()  # before any session exists: see the module for the measured why
+
 from moto import mock_aws  # noqa: E402
 
 import models  # noqa: E402
