@@ -86,8 +86,8 @@ class Derived:
     """A reply field computed from the whole object (``getter(obj)``), typed for the document
     by the field class it is mixed into (fields.Function would leave the type out)."""
 
-    def __init__(self, getter, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, getter, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.getter = getter
 
     def get_value(self, obj, attr, accessor=None, default=ma.missing):
@@ -103,6 +103,10 @@ class DerivedBoolean(Derived, fields.Boolean):
 
 
 class DerivedInteger(Derived, fields.Integer):
+    pass
+
+
+class DerivedList(Derived, fields.List):
     pass
 
 
