@@ -124,6 +124,11 @@ class Friendship(PeopleItem, discriminator="FRIEND"):
         """Every friendship row of one user (any status)."""
         return cls.query(USER_PREFIX + user_id, cls.SK.startswith(FRIEND_PREFIX), **kwargs)
 
+    @property
+    def friend_id(self) -> str:
+        """The other user, read from the sort key (which every row has)."""
+        return self.SK[len(FRIEND_PREFIX):]
+
 
 class GroupInvitation(PeopleItem, discriminator="GROUPINVITE"):
     """A direct invitation to a group, reserving a GUEST participant for the invitee."""

@@ -18,4 +18,4 @@ blp = Blueprint("balances", __name__, description="Balances and settle-up")
 def get_balances(group_id):
     """Every participant's net and the fewest payments that settle them (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id), prefetch=balances.BALANCES_PREFETCH)
-    return balances.balances_view(access)
+    return balances.group_balances(access)

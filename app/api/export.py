@@ -6,7 +6,7 @@ from flask import current_app, jsonify
 from app.api.context import principal
 from app.api.pat import pat_scope
 from app.api.spec import NOT_FOUND, Blueprint, errors
-from app.schemas.balances import ExportArgsSchema
+from app.schemas.balances import ExportArgsSchema, ExportSchema
 from app.services.ledger import export
 from app.services.core.access import authorize
 
@@ -26,7 +26,7 @@ def export_group(args, group_id):
     """The group's expenses, settlements and balances (VIEWER+)."""
     access = authorize(principal().user_id, str(group_id))
     if args["format"] == "json":
-        return jsonify(export.export_json(access))
+        return jsonify(ExportSchema().dump(export.export_json(access)))
     response = current_app.response_class(export.export_csv(access), mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="tailspend-{access.group_id}.csv"')

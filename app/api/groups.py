@@ -42,7 +42,7 @@ def create_group(body):
 def get_group(group_id):
     """The group, with the caller's role and participant id."""
     access = authorize(principal().user_id, str(group_id))
-    return groups.group_view(access.group, access)
+    return access
 
 
 @blp.route("/groups/<uuid:groupId>", methods=["PATCH"])

@@ -23,10 +23,8 @@ blp = Blueprint("people", __name__, description="People: handles, friends, invit
 @errors(blp, (409, "HANDLE_TAKEN: someone else holds the handle."))
 def put_handle(body):
     """Claim a handle and set the search opt-in; the previous handle is released."""
-    profile = handles.set_handle(principal().user_id, body["handle"],
-                                 discoverable=body["discoverable"])
-    return {"userId": profile.UserId, "displayName": profile.DisplayName,
-            "handle": profile.Handle, "discoverable": bool(profile.Discoverable)}
+    return handles.set_handle(principal().user_id, body["handle"],
+                              discoverable=body["discoverable"])
 
 
 @blp.route("/people/search")

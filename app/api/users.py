@@ -12,19 +12,12 @@ from app.services.users import profiles as users
 blp = Blueprint("users", __name__, description="The signed-in user")
 
 
-def _me() -> dict:
-    return users.profile_view(users.get_profile(principal().user_id),
-                              settings().test_account_domain)
-
-
 @blp.route("/users/me")
 @blp.response(200, ProfileSchema)
 @errors(blp, (404, "No profile for this account."))
 def get_me():
     """The caller's profile."""
-    view = _me()
-    view.pop("isTestAccount")
-    return view
+    return users.get_profile(principal().user_id)
 
 
 @blp.route("/users/me", methods=["PATCH"])
@@ -32,11 +25,8 @@ def get_me():
 @blp.response(200, ProfileSchema)
 def patch_me(body):
     """Change display name or default currency; a rename is mirrored onto group rosters."""
-    profile = users.update_profile(principal().user_id, display_name=body.get("displayName"),
-                                   default_currency=body.get("defaultCurrency"))
-    view = users.profile_view(profile, settings().test_account_domain)
-    view.pop("isTestAccount")
-    return view
+    return users.update_profile(principal().user_id, display_name=body.get("displayName"),
+                                default_currency=body.get("defaultCurrency"))
 
 
 @blp.route("/users/me/identities")

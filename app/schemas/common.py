@@ -77,3 +77,48 @@ def page_schema(item_schema, name: str):
 
 
 CURRENCY = validate.OneOf(sorted(CODES), error="Must be an ISO 4217 currency code such as EUR.")
+
+
+# Reply schemas dump domain objects (model rows, small dataclasses) with ``attribute=``
+# naming the row's attribute; the two helpers below cover what one attribute cannot say.
+
+class Derived:
+    """A reply field computed from the whole object (``getter(obj)``), typed for the document
+    by the field class it is mixed into (fields.Function would leave the type out)."""
+
+    def __init__(self, getter, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.getter = getter
+
+    def get_value(self, obj, attr, accessor=None, default=ma.missing):
+        return self.getter(obj)
+
+
+class DerivedString(Derived, fields.String):
+    pass
+
+
+class DerivedBoolean(Derived, fields.Boolean):
+    pass
+
+
+class DerivedInteger(Derived, fields.Integer):
+    pass
+
+
+class DerivedList(Derived, fields.List):
+    pass
+
+
+class OmitNone:
+    """Reply fields named in ``OMIT_NONE`` are left out when None, not sent as null: api.md
+    documents them as present only when set (a row without the attribute)."""
+
+    OMIT_NONE: tuple = ()
+
+    @ma.post_dump
+    def _omit_none(self, data, **kwargs):
+        for name in self.OMIT_NONE:
+            if data.get(name, 0) is None:
+                del data[name]
+        return data

@@ -1,10 +1,11 @@
 """Expenses and their comments."""
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
 
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
-from app.schemas.common import Id, Money, PageArgsSchema, Strict, StrictInteger, page_schema
+from app.schemas.common import (DerivedList, Id, Money, PageArgsSchema, Strict,
+                                StrictInteger, page_schema)
 from app.rules import MAX_PARTICIPANTS, is_calendar_date
 
 MAX_ITEMS = 50
@@ -122,57 +123,82 @@ class ExpensePatchSchema(_ExpenseFields):
 
 
 class SplitSchema(Strict):
-    participantId = fields.String(required=True)
-    value = fields.Integer(required=True)
-    amount = fields.Integer(required=True, metadata={"description": "Owed, minor units"})
+    participantId = fields.String(required=True, attribute="ParticipantId")
+    value = fields.Integer(required=True, attribute="Value")
+    amount = fields.Integer(required=True, metadata={"description": "Owed, minor units"},
+                            attribute="Amount")
 
 
 class ItemSchema(Strict):
-    name = fields.String(required=True)
-    amount = fields.Integer(required=True)
-    splitMode = fields.String(required=True)
-    splits = fields.List(fields.Nested(SplitSchema), required=True)
+    name = fields.String(required=True, attribute="Name")
+    amount = fields.Integer(required=True, attribute="Amount")
+    splitMode = fields.String(required=True, attribute="SplitMode")
+    splits = fields.List(fields.Nested(SplitSchema), required=True, attribute="Splits")
+
+
+def stored_payments(body) -> list:
+    """Stored PaymentMaps as PaymentSchema dumps them: that schema also loads request
+    bodies, so it keeps the wire names rather than naming the row's attributes."""
+    return [{"participantId": p.ParticipantId, "amount": int(p.Amount)} for p in body.Payments]
 
 
 class ExpenseBodySchema(Strict):
-    """What an expense and a recurring template both carry: who paid, who owes what."""
+    """What an expense and a recurring template both carry: who paid, who owes what.
 
-    groupId = fields.String(required=True)
-    description = fields.String(required=True)
-    category = fields.String(allow_none=True)
-    amount = fields.Integer(required=True)
-    payments = fields.List(fields.Nested(PaymentSchema), required=True)
-    items = fields.List(fields.Nested(ItemSchema), required=True)
+    Dumps the stored body (an Expense row; a template's Template map)."""
+
+    groupId = fields.String(required=True, attribute="GroupId")
+    description = fields.String(required=True, attribute="Description")
+    category = fields.String(allow_none=True, attribute="Category")
+    amount = fields.Integer(required=True, attribute="Amount")
+    payments = DerivedList(stored_payments, fields.Nested(PaymentSchema), required=True)
+    items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Items")
 
 
 class ExpenseSchema(ExpenseBodySchema):
-    expenseId = fields.String(required=True)
-    date = fields.String(required=True)
-    currency = fields.String(required=True)
-    version = fields.Integer(required=True)
-    createdBy = fields.String(allow_none=True)
-    createdAt = fields.String(required=True)
-    updatedAt = fields.String(allow_none=True)
-    recurringId = fields.String()
-    recurringSlot = fields.String(allow_none=True)
+    """Dumps an Expense row (always the itemised form)."""
+
+    expenseId = fields.String(required=True, attribute="ExpenseId")
+    date = fields.String(required=True, attribute="Date")
+    currency = fields.String(required=True, attribute="Currency")
+    version = fields.Integer(required=True, attribute="Version")
+    createdBy = fields.String(allow_none=True, attribute="CreatedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    updatedAt = fields.String(allow_none=True, attribute="UpdatedAt")
+    recurringId = fields.String(attribute="RecurringId")
+    recurringSlot = fields.String(allow_none=True, attribute="RecurringSlot")
+
+    @post_dump
+    def _recurring_only(self, data, **kwargs):
+        """recurringId and recurringSlot are sent only for an expense a template recorded."""
+        if not data.get("recurringId"):
+            data.pop("recurringId", None)
+            data.pop("recurringSlot", None)
+        return data
 
 
 class CommentSchema(Strict):
-    commentId = fields.String(required=True)
-    expenseId = fields.String(required=True)
-    authorUserId = fields.String(required=True)
-    authorParticipantId = fields.String(allow_none=True)
-    body = fields.String(required=True)
-    mentions = fields.List(fields.String(), required=True,
+    """Dumps a Comment row."""
+
+    commentId = fields.String(required=True, attribute="CommentId")
+    expenseId = fields.String(required=True, attribute="expense_id")
+    authorUserId = fields.String(required=True, attribute="AuthorUserId")
+    authorParticipantId = fields.String(allow_none=True, attribute="AuthorParticipantId")
+    body = fields.String(required=True, attribute="Body")
+    mentions = DerivedList(lambda row: sorted(row.Mentions or []), fields.String(),
+                           required=True,
                            metadata={"description": "User ids notified by @handle"})
-    createdAt = fields.String(required=True)
-    editedAt = fields.String(allow_none=True)
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    editedAt = fields.String(allow_none=True, attribute="EditedAt")
 
 
 class ExpenseDetailSchema(ExpenseSchema):
-    comments = fields.List(fields.Nested(CommentSchema), required=True)
+    """Dumps an ExpenseThread: the expense's fields, then its first comments."""
+
+    comments = fields.List(fields.Nested(CommentSchema), required=True, attribute="comments")
     commentsNextCursor = fields.String(allow_none=True, required=True, metadata={
-        "description": "More comments: pass as cursor to the comments list"})
+        "description": "More comments: pass as cursor to the comments list"},
+        attribute="comments_next_cursor")
 
 
 ExpensePageSchema = page_schema(ExpenseSchema, "ExpensePage")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from app.schemas.common import CURRENCY, Strict, page_schema
+from app.schemas.common import CURRENCY, DerivedBoolean, DerivedInteger, OmitNone, Strict, page_schema
 
 NAME = [validate.Length(min=1, max=100), validate.Regexp(r"\S", error="Must not be blank.")]
 GUEST_ROLE = validate.OneOf(["MEMBER", "VIEWER"])
@@ -16,24 +16,30 @@ class GroupCreateSchema(Strict):
 
 
 class GroupSchema(Strict):
-    groupId = fields.String(required=True)
-    name = fields.String(required=True)
-    currency = fields.String(required=True)
-    createdBy = fields.String(required=True)
-    createdAt = fields.String(allow_none=True)
-    updatedAt = fields.String(allow_none=True)
-    ownerCount = fields.Integer(required=True)
-    myRole = fields.String(required=True)
-    myParticipantId = fields.String(required=True)
+    """Dumps the caller's Access: the group head plus their role and participant."""
+
+    groupId = fields.String(required=True, attribute="group.GroupId")
+    name = fields.String(required=True, attribute="group.Name")
+    currency = fields.String(required=True, attribute="group.Currency")
+    createdBy = fields.String(required=True, attribute="group.CreatedBy")
+    createdAt = fields.String(allow_none=True, attribute="group.CreatedAt")
+    updatedAt = fields.String(allow_none=True, attribute="group.UpdatedAt")
+    ownerCount = DerivedInteger(lambda access: int(access.group.OwnerCount or 0), required=True)
+    myRole = fields.String(required=True, attribute="role")
+    myParticipantId = fields.String(required=True, attribute="participant_id")
 
 
-class ParticipantSchema(Strict):
-    participantId = fields.String(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(["USER", "GUEST"]))
-    userId = fields.String()
-    displayName = fields.String(required=True)
-    role = fields.String(required=True)
-    claimedAt = fields.String()
+class ParticipantSchema(OmitNone, Strict):
+    """Dumps a Participant row; a guest has no userId and claimedAt (omitted, not null)."""
+
+    OMIT_NONE = ("userId", "claimedAt")
+    participantId = fields.String(required=True, attribute="ParticipantId")
+    type = fields.String(required=True, validate=validate.OneOf(["USER", "GUEST"]),
+                         attribute="Type")
+    userId = fields.String(attribute="UserId")
+    displayName = fields.String(required=True, attribute="DisplayName")
+    role = fields.String(required=True, attribute="Role")
+    claimedAt = fields.String(attribute="ClaimedAt")
 
 
 class ParticipantListSchema(Strict):
@@ -59,9 +65,11 @@ class ParticipantPatchSchema(Strict):
 
 
 class InviteSchema(Strict):
-    enabled = fields.Boolean(required=True)
-    code = fields.String(required=True)
-    defaultRole = fields.String(required=True, validate=GUEST_ROLE)
+    """Dumps the group's Invite row."""
+
+    enabled = DerivedBoolean(lambda row: bool(row.Enabled), required=True)
+    code = fields.String(required=True, attribute="Code")
+    defaultRole = fields.String(required=True, validate=GUEST_ROLE, attribute="DefaultRole")
 
 
 class InvitePatchSchema(Strict):

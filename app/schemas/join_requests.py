@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import Id, Strict, page_schema
+from app.schemas.common import Id, OmitNone, Strict, page_schema
 from app.schemas.groups import GUEST_ROLE, ParticipantSchema
 
 
@@ -32,21 +32,28 @@ class JoinRequestCreateSchema(Strict):
                                   "targetParticipantId")
 
 
-class JoinRequestSchema(Strict):
-    requestId = fields.String(required=True)
-    groupId = fields.String(required=True)
-    applicantUserId = fields.String(required=True)
-    applicantDisplayName = fields.String()
-    mode = fields.String(required=True, validate=validate.OneOf(["NEW", "TAKEOVER"]))
-    targetParticipantId = fields.String()
-    proposedRole = fields.String(required=True)
-    finalRole = fields.String()
+class JoinRequestSchema(OmitNone, Strict):
+    """Dumps a JoinRequest row; attributes the row lacks are omitted, never null."""
+
+    OMIT_NONE = ("requestId", "groupId", "applicantUserId", "applicantDisplayName", "mode",
+                 "targetParticipantId", "proposedRole", "finalRole", "status", "message",
+                 "createdAt", "decidedAt", "participantId")
+    requestId = fields.String(required=True, attribute="RequestId")
+    groupId = fields.String(required=True, attribute="GroupId")
+    applicantUserId = fields.String(required=True, attribute="ApplicantUserId")
+    applicantDisplayName = fields.String(attribute="ApplicantDisplayName")
+    mode = fields.String(required=True, validate=validate.OneOf(["NEW", "TAKEOVER"]),
+                         attribute="Mode")
+    targetParticipantId = fields.String(attribute="TargetParticipantId")
+    proposedRole = fields.String(required=True, attribute="ProposedRole")
+    finalRole = fields.String(attribute="FinalRole")
     status = fields.String(required=True, validate=validate.OneOf(
-        ["PENDING", "APPROVED", "DENIED", "CANCELLED"]))
-    message = fields.String()
-    createdAt = fields.String(required=True)
-    decidedAt = fields.String()
-    participantId = fields.String(metadata={"description": "Set once approved."})
+        ["PENDING", "APPROVED", "DENIED", "CANCELLED"]), attribute="Status")
+    message = fields.String(attribute="Message")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    decidedAt = fields.String(attribute="DecidedAt")
+    participantId = fields.String(metadata={"description": "Set once approved."},
+                                  attribute="ParticipantId")
 
 
 JoinRequestPageSchema = page_schema(JoinRequestSchema, "JoinRequestPage")

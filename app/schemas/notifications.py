@@ -13,14 +13,17 @@ EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_A
 
 
 class NotificationSchema(Strict):
-    notificationId = fields.String(required=True, metadata={"description": "Opaque id"})
-    type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES))
-    title = fields.String(required=True)
-    body = fields.String(required=True)
-    groupId = fields.String(allow_none=True)
-    resourceId = fields.String(allow_none=True)
-    createdAt = fields.String(required=True)
-    readAt = fields.String(allow_none=True)
+    """Dumps a history Entry (the row, its id and when it counts as read)."""
+
+    notificationId = fields.String(required=True, metadata={"description": "Opaque id"},
+                                   attribute="notification_id")
+    type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES), attribute="Type")
+    title = fields.String(required=True, attribute="Title")
+    body = fields.String(required=True, attribute="Body")
+    groupId = fields.String(allow_none=True, attribute="GroupId")
+    resourceId = fields.String(allow_none=True, attribute="ResourceId")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    readAt = fields.String(allow_none=True, attribute="read_at")
 
 
 class NotificationPageSchema(ma.Schema):

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from app.schemas.common import Id, Strict, StrictBoolean, page_schema
+from app.schemas.common import (DerivedBoolean, DerivedString, Id, OmitNone, Strict, StrictBoolean,
+                                page_schema)
 from app.schemas.groups import GUEST_ROLE, ParticipantSchema
 
 
@@ -16,10 +17,12 @@ class HandleSchema(Strict):
 
 
 class HandleReplySchema(Strict):
-    userId = fields.String(required=True)
-    displayName = fields.String(required=True)
-    handle = fields.String(required=True)
-    discoverable = fields.Boolean(required=True)
+    """Dumps the caller's Profile row."""
+
+    userId = fields.String(required=True, attribute="UserId")
+    displayName = fields.String(required=True, attribute="DisplayName")
+    handle = fields.String(required=True, attribute="Handle")
+    discoverable = DerivedBoolean(lambda row: bool(row.Discoverable), required=True)
 
 
 class SearchArgsSchema(Strict):
@@ -42,12 +45,15 @@ class FriendRequestSchema(Strict):
 
 
 class FriendSchema(Strict):
-    userId = fields.String(required=True)
+    """Dumps the caller's Friendship row; a listed one (people.friends.Listed) adds the other
+    side's current name and handle, which a bare row leaves out."""
+
+    userId = fields.String(required=True, attribute="friend_id")
     status = fields.String(required=True, validate=validate.OneOf(
-        ["OUTGOING", "INCOMING", "ACCEPTED"]))
-    since = fields.String(required=True)
-    displayName = fields.String(allow_none=True)
-    handle = fields.String(allow_none=True)
+        ["OUTGOING", "INCOMING", "ACCEPTED"]), attribute="Status")
+    since = DerivedString(lambda row: row.UpdatedAt or row.CreatedAt, required=True)
+    displayName = fields.String(allow_none=True, attribute="display_name")
+    handle = fields.String(allow_none=True, attribute="handle")
 
 
 FriendPageSchema = page_schema(FriendSchema, "FriendPage")
@@ -61,15 +67,21 @@ class InvitationCreateSchema(Strict):
                                                 "(or one kept from an earlier invitation)."})
 
 
-class InvitationSchema(Strict):
-    groupId = fields.String(required=True)
-    groupName = fields.String()
-    userId = fields.String(required=True, metadata={"description": "The invitee."})
-    role = fields.String(required=True)
-    participantId = fields.String(metadata={"description": "The reserved guest."})
-    invitedBy = fields.String(required=True)
-    createdAt = fields.String(required=True)
-    expiresAt = fields.String(required=True)
+class InvitationSchema(OmitNone, Strict):
+    """Dumps a GroupInvitation row; attributes the row lacks are omitted, never null."""
+
+    OMIT_NONE = ("groupId", "groupName", "userId", "role", "participantId", "invitedBy",
+                 "createdAt", "expiresAt")
+    groupId = fields.String(required=True, attribute="GroupId")
+    groupName = fields.String(attribute="GroupName")
+    userId = fields.String(required=True, metadata={"description": "The invitee."},
+                           attribute="InviteeUserId")
+    role = fields.String(required=True, attribute="Role")
+    participantId = fields.String(metadata={"description": "The reserved guest."},
+                                  attribute="ParticipantId")
+    invitedBy = fields.String(required=True, attribute="InvitedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    expiresAt = fields.String(required=True, attribute="ExpiresAt")
 
 
 InvitationPageSchema = page_schema(InvitationSchema, "InvitationPage")

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import StrictBoolean, StrictInteger
+from app.schemas.common import (DerivedBoolean, DerivedInteger, DerivedList, DerivedString,
+                                StrictBoolean, StrictInteger)
 from app.schemas.expenses import (NOT_BOTH_FORMS, ONE_FORM, DateString, ExpenseBodySchema,
-                                  FullBody, _ExpenseFields)
+                                  FullBody, ItemSchema, PaymentSchema, _ExpenseFields,
+                                  stored_payments)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 
@@ -54,21 +56,29 @@ class RecurringPatchSchema(_ScheduleFields):
 
 
 class RecurringSchema(ExpenseBodySchema):
-    recurringId = fields.String(required=True)
-    currency = fields.String(allow_none=True)
-    frequency = fields.String(required=True)
-    interval = fields.Integer(required=True)
-    startDate = fields.String(required=True)
-    endDate = fields.String(allow_none=True)
-    count = fields.Integer(allow_none=True)
-    timeZone = fields.String(required=True)
-    paused = fields.Boolean(required=True)
-    nextDate = fields.String(allow_none=True, metadata={
+    """Dumps a recurring Template: the body from the row's Template map, then the schedule."""
+
+    description = fields.String(required=True, attribute="Template.Description")
+    category = fields.String(allow_none=True, attribute="Template.Category")
+    amount = fields.Integer(required=True, attribute="Template.Amount")
+    payments = DerivedList(lambda row: stored_payments(row.Template),
+                           fields.Nested(PaymentSchema), required=True)
+    items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Template.Items")
+    recurringId = fields.String(required=True, attribute="RecurringId")
+    currency = fields.String(allow_none=True, attribute="Currency")
+    frequency = fields.String(required=True, attribute="Frequency")
+    interval = DerivedInteger(lambda row: int(row.Interval or 1), required=True)
+    startDate = fields.String(required=True, attribute="StartDate")
+    endDate = fields.String(allow_none=True, attribute="EndDate")
+    count = DerivedInteger(lambda row: int(row.Count) if row.Count else None, allow_none=True)
+    timeZone = DerivedString(lambda row: row.TimeZone or "UTC", required=True)
+    paused = DerivedBoolean(lambda row: bool(row.Paused), required=True)
+    nextDate = fields.String(allow_none=True, attribute="next_date", metadata={
         "description": "Date of the next occurrence; null when paused or finished"})
-    nextRunAt = fields.String(allow_none=True, metadata={
+    nextRunAt = fields.String(allow_none=True, attribute="next_run_at", metadata={
         "description": "When it is recorded: local midnight of nextDate, in UTC"})
-    lastDate = fields.String(allow_none=True)
-    createdBy = fields.String(allow_none=True)
-    createdAt = fields.String(required=True)
-    updatedAt = fields.String(required=True)
+    lastDate = fields.String(allow_none=True, attribute="LastSlot")
+    createdBy = fields.String(allow_none=True, attribute="CreatedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    updatedAt = fields.String(required=True, attribute="UpdatedAt")
 

@@ -35,15 +35,17 @@ class SettlementPatchSchema(_SettlementFields):
 
 
 class SettlementSchema(Strict):
-    settlementId = fields.String(required=True)
-    groupId = fields.String(required=True)
-    payerId = fields.String(required=True)
-    payeeId = fields.String(required=True)
-    amount = fields.Integer(required=True)
-    currency = fields.String()
-    date = fields.String(allow_none=True)
-    note = fields.String(allow_none=True)
-    version = fields.Integer(required=True)
-    createdBy = fields.String(allow_none=True)
-    createdAt = fields.String(required=True)
-    updatedAt = fields.String(allow_none=True)
+    """Dumps a Settlement row, or a GroupSettlement (the row and its group's currency)."""
+
+    settlementId = fields.String(required=True, attribute="SettlementId")
+    groupId = fields.String(required=True, attribute="GroupId")
+    payerId = fields.String(required=True, attribute="PayerId")
+    payeeId = fields.String(required=True, attribute="PayeeId")
+    amount = fields.Integer(required=True, attribute="Amount")
+    currency = fields.String(attribute="currency")
+    date = fields.String(allow_none=True, attribute="Date")
+    note = fields.String(allow_none=True, attribute="Note")
+    version = fields.Integer(required=True, attribute="Version")
+    createdBy = fields.String(allow_none=True, attribute="CreatedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    updatedAt = fields.String(allow_none=True, attribute="UpdatedAt")

@@ -3,21 +3,24 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import CURRENCY, PageArgsSchema, Strict, StrictBoolean, page_schema
+from app.schemas.common import (CURRENCY, DerivedBoolean, PageArgsSchema, Strict, StrictBoolean,
+                                page_schema)
 
 
 class ProfileSchema(Strict):
-    userId = fields.String(required=True)
-    email = fields.String(required=True)
-    displayName = fields.String(required=True)
-    handle = fields.String(allow_none=True)
-    discoverable = fields.Boolean(required=True)
-    defaultCurrency = fields.String(allow_none=True)
-    createdAt = fields.String(allow_none=True)
+    """Dumps a Profile row."""
+
+    userId = fields.String(required=True, attribute="UserId")
+    email = fields.String(required=True, attribute="Email")
+    displayName = fields.String(required=True, attribute="DisplayName")
+    handle = fields.String(allow_none=True, attribute="Handle")
+    discoverable = DerivedBoolean(lambda row: bool(row.Discoverable), required=True)
+    defaultCurrency = fields.String(allow_none=True, attribute="DefaultCurrency")
+    createdAt = fields.String(allow_none=True, attribute="CreatedAt")
 
 
 class AdminUserSchema(ProfileSchema):
-    isTestAccount = fields.Boolean(required=True)
+    isTestAccount = DerivedBoolean(lambda row: bool(row.IsTestAccount), required=True)
 
 
 class ProfilePatchSchema(Strict):
@@ -33,10 +36,12 @@ class ProfilePatchSchema(Strict):
 
 
 class IdentitySchema(Strict):
-    provider = fields.String(required=True)
-    subject = fields.String(required=True)
-    createdAt = fields.String()
-    verified = fields.Boolean(required=True, metadata={
+    """Dumps an Identity row (one without Verified predates hand linking: verified)."""
+
+    provider = fields.String(required=True, attribute="Provider")
+    subject = fields.String(required=True, attribute="Subject")
+    createdAt = fields.String(attribute="CreatedAt")
+    verified = DerivedBoolean(lambda row: row.Verified is not False, required=True, metadata={
         "description": "false for identities linked by hand: they never grant sign-in"})
 
 

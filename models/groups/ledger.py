@@ -104,6 +104,11 @@ class Comment(GroupItem, discriminator="COMMENT"):
     def sort_key(expense_id: str, created_at: str, comment_id: str) -> str:
         return f"{EXPENSE_PREFIX}{expense_id}{COMMENT_SEGMENT}{created_at}#{comment_id}"
 
+    @property
+    def expense_id(self) -> str:
+        """The parent expense, read back from the sort key (the row stores no ExpenseId)."""
+        return self.SK[len(EXPENSE_PREFIX):].split(COMMENT_SEGMENT, 1)[0]
+
 
 class Settlement(GroupItem, discriminator="SETTLEMENT"):
     """A direct payment from PayerId to PayeeId."""

@@ -156,7 +156,7 @@ def test_a_demoted_owner_holding_stale_access_is_refused(client, owner, join):
     patch(client, owner, member.pid, {"role": "MEMBER"})
     guest = participants.add_guest(authorize(owner.user_id, owner.gid), display_name="G")
     with pytest.raises(Forbidden):
-        participants.update_participant(stale, guest["participantId"], role="VIEWER")
+        participants.update_participant(stale, guest.ParticipantId, role="VIEWER")
 
 
 # --- removal -------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def world(live_db):
     world = SimpleNamespace(client=client, owner=new_id())
     put_all(world, profile(world.owner))
     group = groups.create_group(world.owner, name="Race", currency="EUR")
-    world.gid, world.owner_pid = group["groupId"], group["myParticipantId"]
+    world.gid, world.owner_pid = group.group_id, group.participant_id
     world.code = GroupItem.get(world.gid, "INVITE").Code
     world.keep = {row.SK for row in GroupItem.query(world.gid, consistent_read=True)}
     return world
@@ -197,10 +197,10 @@ def test_concurrent_joins_of_one_user_never_make_two_user_participants(world):
         put_all(world, profile(user_id), guest_row(world, guest))
         submissions = race(
             lambda: join_requests.submit_join_request(user_id, world.gid, code=world.code,
-                                                      mode="NEW")["requestId"],
+                                                      mode="NEW").RequestId,
             lambda: join_requests.submit_join_request(user_id, world.gid, code=world.code,
                                                       mode="TAKEOVER",
-                                                      target_participant_id=guest)["requestId"])
+                                                      target_participant_id=guest).RequestId)
         assert codes(submissions) == ["REQUEST_PENDING"], submissions
         # Bypass the one-pending lock (as a legacy duplicate would): the guard must still hold.
         first = next(o for o in submissions if isinstance(o, str))

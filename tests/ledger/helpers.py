@@ -22,10 +22,10 @@ def make_user(email: str, name: Optional[str] = None) -> str:
 def make_group(owner_id: str, currency: str = "EUR", guests: int = 2) -> Tuple[Access, List[str]]:
     """A group owned by ``owner_id`` with some guests; returns (owner access, participant ids)."""
     group = create_group(owner_id, name="Trip", currency=currency)
-    access = authorize(owner_id, group["groupId"], "MEMBER")
+    access = authorize(owner_id, group.group_id, "MEMBER")
     ids = [access.participant_id]
     for index in range(guests):
-        ids.append(add_guest(access, display_name=f"Guest {index}")["participantId"])
+        ids.append(add_guest(access, display_name=f"Guest {index}").ParticipantId)
     return access, ids
 
 

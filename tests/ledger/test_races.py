@@ -93,7 +93,7 @@ def test_comments_racing_an_expense_delete_leave_no_orphans(live_db):
     access, ids = make_group(make_user("orphans@example.com"), guests=1)
     for round_ in range(3):
         expense = expenses.create_expense(access, equal_body(ids[0], 100, ids))
-        eid = expense["expenseId"]
+        eid = expense.ExpenseId
 
         def commenter(index):
             def run():

@@ -27,13 +27,13 @@ def test_the_loser_of_two_concurrent_edits_gets_version_conflict_with_the_versio
         settlement = settlements.create_settlement(access, payer_id=ids[1], payee_id=ids[0],
                                                    amount=100)
         outcomes = _together([
-            lambda: expenses.update_expense(access, expense["expenseId"], 1,
+            lambda: expenses.update_expense(access, expense.ExpenseId, 1,
                                             {"description": "A"}),
-            lambda: expenses.update_expense(access, expense["expenseId"], 1,
+            lambda: expenses.update_expense(access, expense.ExpenseId, 1,
                                             {"description": "B"}),
-            lambda: settlements.update_settlement(access, settlement["settlementId"], 1,
+            lambda: settlements.update_settlement(access, settlement.SettlementId, 1,
                                                   {"amount": 200}),
-            lambda: settlements.update_settlement(access, settlement["settlementId"], 1,
+            lambda: settlements.update_settlement(access, settlement.SettlementId, 1,
                                                   {"amount": 300})])
         for pair in (outcomes[:2], outcomes[2:]):
             errors = [o for o in pair if isinstance(o, Exception)]

@@ -92,7 +92,7 @@ class MoneyMachine(RuleBasedStateMachine):
     def create_expense(self, data):
         body = expense_body(data, self.ids)
         created = expenses.create_expense(self.access, body)
-        self.expenses[created["expenseId"]] = (1, nets_of_body(body))
+        self.expenses[created.ExpenseId] = (1, nets_of_body(body))
 
     @rule(data=st.data())
     def create_expense_naming_an_unknown_participant_is_refused(self, data):
@@ -110,7 +110,7 @@ class MoneyMachine(RuleBasedStateMachine):
             "date": data.draw(st.sampled_from(["2025-12-31", "2026-06-15"])),
             "description": "Renamed"}
         edited = expenses.update_expense(self.access, expense_id, version, patch)
-        assert edited["version"] == version + 1
+        assert int(edited.Version) == version + 1
         self.expenses[expense_id] = (version + 1, nets_of_body(patch) if full else nets)
 
     @precondition(lambda self: any(v > 1 for v, _ in self.expenses.values()))
@@ -142,7 +142,7 @@ class MoneyMachine(RuleBasedStateMachine):
                                           unique=True))
         created = settlements.create_settlement(self.access, payer_id=payer, payee_id=payee,
                                                 amount=amount)
-        self.settlements[created["settlementId"]] = (1, {payer: amount, payee: -amount})
+        self.settlements[created.SettlementId] = (1, {payer: amount, payee: -amount})
 
     @precondition(lambda self: self.settlements)
     @rule(data=st.data(), amount=st.integers(1, 10**6))

@@ -137,7 +137,7 @@ def test_two_owners_inviting_two_users_into_one_guest_reserve_it_once(world):
             authorize(actor, world.gid, "OWNER"), invitee, role="MEMBER", participant_id=guest)
             for actor, invitee in zip((world.owner, second_owner), invitees)))
         assert codes(outcomes) == ["TARGET_NOT_GUEST"], outcomes
-        winner = invitees[0] if isinstance(outcomes[0], dict) else invitees[1]
+        winner = invitees[0] if isinstance(outcomes[0], GroupInvitation) else invitees[1]
         loser = invitees[1] if winner == invitees[0] else invitees[0]
         slot = _slot_invariants(world, guest, expense)
         assert (slot.Type, slot.InvitedUserId) == ("GUEST", winner)

@@ -134,3 +134,20 @@ def test_condition_failures_are_read_in_one_place():
     offenders = [n for n, p in SERVICES.items()
                  if n not in allowed and "ConditionalCheckFailed" in p.read_text()]
     assert offenders == []
+
+
+def _view_builders(source: str) -> list:
+    """Functions named ``*_view``: the hand-built camelCase reply dicts the schemas replaced."""
+    return [node.name for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("_view")]
+
+
+def test_services_leave_reply_shapes_to_the_response_schemas():
+    """Services return rows or small dataclasses; app/schemas maps them to the wire."""
+    offenders = {n: _view_builders(p.read_text()) for n, p in SERVICES.items()}
+    assert {n: names for n, names in offenders.items() if names} == {}
+
+
+def test_the_view_builder_check_finds_a_planted_view():
+    planted = "def expense_view(row):\n    return {'expenseId': row.ExpenseId}\n"
+    assert _view_builders(planted) == ["expense_view"]

@@ -39,7 +39,7 @@ def due_group(aws):
     access, ids = make_group(make_user("handler@example.com"), guests=1)
     made = templates.create_template(access, template_body(ids[0], 500, ids, start="2025-01-01",
                                                            frequency="DAILY"))
-    return access, made["recurringId"]
+    return access, made.RecurringId
 
 
 def _sqs_event(bodies):

@@ -70,7 +70,7 @@ def daily(live_db):
     access, ids = make_group(make_user("race-tick@example.com"), guests=1)
     made = templates.create_template(access, template_body(
         ids[0], 301, ids, start=START.isoformat(), frequency="DAILY"))
-    return access, made["recurringId"], RecurringExpense.bucket_of(access.group_id)
+    return access, made.RecurringId, RecurringExpense.bucket_of(access.group_id)
 
 
 def _at(day: int, hour: int = 0) -> str:
@@ -148,7 +148,7 @@ def test_template_racing_a_participant_removal_never_names_a_removed_participant
     access, ids = make_group(make_user("race-remove@example.com"), guests=0)
     outcomes = set()
     for round_ in range(20):
-        guest = add_guest(access, display_name=f"G{round_}")["participantId"]
+        guest = add_guest(access, display_name=f"G{round_}").ParticipantId
         body = template_body(ids[0], 200, [ids[0], guest], start="2030-01-01")
         results = _together([lambda: templates.create_template(access, body),
                              lambda: remove_participant(access, guest)])

@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 
 from app.errors import Conflict
+from app.schemas.recurring import RecurringSchema
 from app.services.groups.participants import remove_participant
 from app.services.recurring import occurrences, templates
 from app.services.recurring.tick import run_bucket, run_tick
@@ -25,13 +26,22 @@ def tick(access, now: str) -> dict:
     return run_bucket(RecurringExpense.bucket_of(access.group_id), now)
 
 
+def create(access, body) -> dict:
+    """Create a template; returns it as the API sends it."""
+    return RecurringSchema().dump(templates.create_template(access, body))
+
+
+def update(*args, **kwargs) -> dict:
+    return RecurringSchema().dump(templates.update_template(*args, **kwargs))
+
+
 def _row(access, recurring_id) -> RecurringExpense:
     return templates.load_template(access.group_id, recurring_id)
 
 
 def test_monthly_on_the_31st_runs_on_month_ends_and_returns_to_the_anchor(group):
     access, ids = group
-    made = templates.create_template(access, template_body(ids[0], 3000, ids, start="2026-01-31"))
+    made = create(access, template_body(ids[0], 3000, ids, start="2026-01-31"))
     result = run_tick("2026-05-01T00:00:00Z")
     assert result["created"] == 4
     assert slots(access.group_id) == ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"]
@@ -48,7 +58,7 @@ def test_monthly_on_the_31st_runs_on_month_ends_and_returns_to_the_anchor(group)
 
 def test_a_tick_run_twice_records_nothing_the_second_time(group):
     access, ids = group
-    templates.create_template(access, template_body(ids[0], 900, ids, start="2026-03-01",
+    create(access, template_body(ids[0], 900, ids, start="2026-03-01",
                                                     frequency="WEEKLY"))
     first = tick(access, "2026-03-29T12:00:00Z")
     second = tick(access, "2026-03-29T12:00:00Z")
@@ -59,7 +69,7 @@ def test_a_tick_run_twice_records_nothing_the_second_time(group):
 
 def test_occurrences_are_local_midnight_of_the_templates_time_zone(group):
     access, ids = group
-    made = templates.create_template(access, template_body(
+    made = create(access, template_body(
         ids[0], 900, ids, start="2026-07-01", frequency="DAILY", timeZone="Pacific/Auckland"))
     assert made["nextRunAt"] == "2026-06-30T12:00:00.000Z"  # NZST = UTC+12
     assert tick(access, "2026-06-30T11:59:59Z")["created"] == 0
@@ -69,9 +79,9 @@ def test_occurrences_are_local_midnight_of_the_templates_time_zone(group):
 
 def test_count_and_end_date_finish_the_template_and_drop_it_from_the_index(group):
     access, ids = group
-    counted = templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01",
+    counted = create(access, template_body(ids[0], 100, ids, start="2026-01-01",
                                                               frequency="DAILY", count=3))
-    ended = templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01",
+    ended = create(access, template_body(ids[0], 100, ids, start="2026-01-01",
                                                             frequency="WEEKLY",
                                                             endDate="2026-01-20"))
     tick(access, "2026-03-01T00:00:00Z")
@@ -88,14 +98,14 @@ def test_count_and_end_date_finish_the_template_and_drop_it_from_the_index(group
 
 def test_paused_templates_leave_the_due_index_and_resume_from_today(group):
     access, ids = group
-    made = templates.create_template(access, template_body(ids[0], 100, ids, start="2020-01-01",
+    made = create(access, template_body(ids[0], 100, ids, start="2020-01-01",
                                                            frequency="YEARLY"))
-    paused = templates.update_template(access, made["recurringId"], made["updatedAt"],
+    paused = update(access, made["recurringId"], made["updatedAt"],
                                        {"paused": True})
     row = _row(access, made["recurringId"])
     assert paused["paused"] and paused["nextRunAt"] is None and row.DueBucket is None
     assert tick(access, "2026-01-02T00:00:00Z")["created"] == 0
-    resumed = templates.update_template(access, made["recurringId"], paused["updatedAt"],
+    resumed = update(access, made["recurringId"], paused["updatedAt"],
                                         {"paused": False})
     assert resumed["nextDate"] > "2025-12-31"  # paused-over years are not back-filled
     assert _row(access, made["recurringId"]).DueBucket is not None
@@ -103,7 +113,7 @@ def test_paused_templates_leave_the_due_index_and_resume_from_today(group):
 
 def test_a_deleted_participant_fails_the_slot_keeps_it_claimed_and_moves_on(group):
     access, ids = group
-    made = templates.create_template(access, template_body(ids[0], 100, ids[:2], start="2026-01-01",
+    made = create(access, template_body(ids[0], 100, ids[:2], start="2026-01-01",
                                                            frequency="DAILY"))
     # The template blocks removal, so take the guest away behind the API's back.
     from models.groups import Participant
@@ -117,7 +127,7 @@ def test_a_deleted_participant_fails_the_slot_keeps_it_claimed_and_moves_on(grou
 
 def test_a_deleted_group_and_a_changed_currency_are_domain_failures(group):
     access, ids = group
-    templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01",
+    create(access, template_body(ids[0], 100, ids, start="2026-01-01",
                                                     frequency="DAILY"))
     Group(*Group.key(access.group_id)).update(actions=[Group.Currency.set("USD")])
     assert tick(access, "2026-01-01T00:00:00Z")["failed"] == 1
@@ -129,7 +139,7 @@ def test_a_deleted_group_and_a_changed_currency_are_domain_failures(group):
 
 def test_template_blocks_the_participants_removal(group):
     access, ids = group
-    templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01"))
+    create(access, template_body(ids[0], 100, ids, start="2026-01-01"))
     with pytest.raises(Conflict) as refused:
         remove_participant(access, ids[2])
     assert refused.value.code == "PARTICIPANT_REFERENCED"
@@ -137,7 +147,7 @@ def test_template_blocks_the_participants_removal(group):
 
 def test_catch_up_is_oldest_first_and_bounded_per_run(group):
     access, ids = group
-    made = templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01",
+    made = create(access, template_body(ids[0], 100, ids, start="2026-01-01",
                                                            frequency="DAILY"))
     bucket = RecurringExpense.bucket_of(access.group_id)
     first = run_bucket(bucket, "2026-01-10T00:00:00Z", max_slots=4)
@@ -151,7 +161,7 @@ def test_catch_up_is_oldest_first_and_bounded_per_run(group):
 
 def test_reminder_is_created_once_per_upcoming_slot(group):
     access, ids = group
-    made = templates.create_template(access, template_body(ids[0], 100, ids, start="2026-02-01"))
+    made = create(access, template_body(ids[0], 100, ids, start="2026-02-01"))
     assert tick(access, "2026-01-30T23:00:00Z")["reminders"] == 0  # more than 24 h ahead
     assert tick(access, "2026-01-31T01:00:00Z")["reminders"] == 1
     assert tick(access, "2026-01-31T02:00:00Z")["reminders"] == 0
@@ -164,7 +174,7 @@ def test_groups_spread_over_buckets_and_each_bucket_runs_alone(aws):
     owner = make_user("spread@example.com")
     groups = [make_group(owner, guests=1) for _ in range(12)]
     for access, ids in groups:
-        templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01"))
+        create(access, template_body(ids[0], 100, ids, start="2026-01-01"))
     buckets = Counter(RecurringExpense.bucket_of(a.group_id) for a, _ in groups)
     assert len(buckets) > 1 and all(b.startswith("RECURRING#") for b in buckets)
     assert {int(b.split("#")[1]) for b in buckets} <= set(range(DUE_BUCKETS))
@@ -181,7 +191,7 @@ def test_tick_logs_its_counts_at_info_level(group, caplog):
     """Reserved LogRecord names ("created") must not reach ``extra``: INFO used to crash."""
     from app.logs import logger
     access, ids = group
-    templates.create_template(access, template_body(ids[0], 100, ids, start="2026-01-01"))
+    create(access, template_body(ids[0], 100, ids, start="2026-01-01"))
     level = logger.log_level
     logger.setLevel("INFO")
     try:

@@ -16,7 +16,8 @@ import models
 from app.errors import Conflict
 from app.services.users import provisioning
 from app.services.users.provisioning import provision_user, upstream_identities
-from app.services.users.profiles import list_users, profile_view
+from app.schemas.users import AdminUserSchema
+from app.services.users.profiles import list_users, with_test_flag
 from app.local.triggers import canned_event
 from models.identities import Identity
 from models.users import Profile
@@ -285,6 +286,11 @@ def _legacy_profile(email: str) -> Profile:
     return profile
 
 
+def profile_view(profile, test_domain):
+    """What the admin list sends for one row."""
+    return AdminUserSchema().dump(with_test_flag(profile, test_domain))
+
+
 def test_profile_view_re_derives_the_test_flag_from_email_when_absent(db):
     legacy_bot = _legacy_profile(f"old-bot@{TEST_DOMAIN}")
     legacy_human = _legacy_profile("old-human@example.com")
@@ -304,7 +310,8 @@ def test_list_users_hides_stamped_and_legacy_test_accounts_unless_asked(db):
     def listed(include: bool) -> dict:
         page = list_users(include_test_accounts=include, limit=100, cursor=None,
                           test_domain=TEST_DOMAIN, scope=f"admin-users:{include}:x")
-        return {item["userId"]: item["isTestAccount"] for item in page.items}
+        return {item["userId"]: item["isTestAccount"]
+                for item in AdminUserSchema(many=True).dump(page.items)}
 
     assert listed(False) == {human: False}
     assert listed(True) == {human: False, stamped: True, legacy: True}

@@ -19,16 +19,7 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(INVITE_CODE_BYTES)
 
 
-def group_view(group: Group, access: Access | None = None) -> dict:
-    view = {"groupId": group.GroupId, "name": group.Name, "currency": group.Currency,
-            "createdBy": group.CreatedBy, "createdAt": group.CreatedAt,
-            "updatedAt": group.UpdatedAt, "ownerCount": int(group.OwnerCount or 0)}
-    if access is not None:
-        view.update(myRole=access.role, myParticipantId=access.participant_id)
-    return view
-
-
-def create_group(user_id: str, *, name: str, currency: str) -> dict:
+def create_group(user_id: str, *, name: str, currency: str) -> Access:
     """One TransactWrite: head (OwnerCount 1, ParticipantCount 1), invite, the creator as
     OWNER, guard, balance."""
     group_id, participant_id, now = new_id(), new_id(), now_iso()
@@ -51,12 +42,11 @@ def create_group(user_id: str, *, name: str, currency: str) -> dict:
     for row in (head, invite, owner, guard, balance):
         tx.put(row, condition=type(row).SK.does_not_exist(), on_fail=collision)
     tx.commit()
-    return group_view(head, Access(group=head, user_id=user_id, participant_id=participant_id,
-                                   role="OWNER"))
+    return Access(group=head, user_id=user_id, participant_id=participant_id, role="OWNER")
 
 
 def update_group(access: Access, *, name: Optional[str] = None,
-                 currency: Optional[str] = None) -> dict:
+                 currency: Optional[str] = None) -> Access:
     """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
 
     The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
@@ -64,7 +54,7 @@ def update_group(access: Access, *, name: Optional[str] = None,
     group = access.group
     new_currency = currency if currency is not None and currency != group.Currency else None
     if name is None and new_currency is None:
-        return group_view(group, access)
+        return access
     now = now_iso()
     actions = [Group.UpdatedAt.set(now)]
     if name is not None:
@@ -81,4 +71,4 @@ def update_group(access: Access, *, name: Optional[str] = None,
     group.Name = name if name is not None else group.Name
     group.Currency = new_currency or group.Currency
     group.UpdatedAt = now
-    return group_view(group, access)
+    return access

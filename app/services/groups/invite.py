@@ -19,11 +19,6 @@ from models.groups import Invite, Participant
 GUEST = "GUEST"
 
 
-def invite_view(invite: Invite) -> dict:
-    return {"enabled": bool(invite.Enabled), "code": invite.Code,
-            "defaultRole": invite.DefaultRole}
-
-
 def _load(group_id: str) -> Invite:
     try:
         return Invite.get(*Invite.key(group_id), consistent_read=True)
@@ -48,13 +43,13 @@ def check_code_still_valid(tx: Transaction, group_id: str, code: str) -> None:
              on_fail=invite_not_found())
 
 
-def get_invite(access: Access) -> dict:
+def get_invite(access: Access) -> Invite:
     """The invite settings (owners see them even while disabled, to turn them back on)."""
-    return invite_view(_load(access.group_id))
+    return _load(access.group_id)
 
 
 def update_invite(access: Access, *, enabled: Optional[bool] = None,
-                  default_role: Optional[str] = None) -> dict:
+                  default_role: Optional[str] = None) -> Invite:
     """Switch the link on or off and/or change the role new joiners are proposed."""
     actions = [Invite.UpdatedAt.set(now_iso())]
     if enabled is not None:
@@ -64,17 +59,17 @@ def update_invite(access: Access, *, enabled: Optional[bool] = None,
     return _update(access.group_id, actions)
 
 
-def rotate_invite(access: Access) -> dict:
+def rotate_invite(access: Access) -> Invite:
     """A fresh code; the old one stops working immediately."""
     return _update(access.group_id, [Invite.Code.set(new_invite_code()),
                                      Invite.UpdatedAt.set(now_iso())])
 
 
-def _update(group_id: str, actions: list) -> dict:
+def _update(group_id: str, actions: list) -> Invite:
     invite = Invite(*Invite.key(group_id))
     # The update refreshes the local object (ALL_NEW), so the reply needs no second read.
     update_if(invite, actions, Invite.SK.exists(), on_fail=invite_not_found())
-    return invite_view(invite)
+    return invite
 
 
 def is_claimable(participant: Participant, now: str) -> bool:

@@ -15,7 +15,7 @@ from app.services.core import outbox, paging
 from app.services.core.access import Access, is_live
 from app.services.core.clock import new_id, now_iso
 from app.services.groups.invite import check_code_still_valid, is_claimable, require_valid_code
-from app.services.groups.membership import (GUEST, USER, change_counts, participant_view,
+from app.services.groups.membership import (GUEST, USER, change_counts,
                                             require_live_group, require_still_owner)
 from app.services.core.transactions import Transaction
 from models.groups import Group, GroupItem, JoinLock, JoinRequest, Participant, UserMember
@@ -24,17 +24,6 @@ from models.users import Profile
 PENDING, APPROVED, DENIED, CANCELLED = "PENDING", "APPROVED", "DENIED", "CANCELLED"
 NEW, TAKEOVER = "NEW", "TAKEOVER"
 JOIN_ROLES = ("MEMBER", "VIEWER")
-
-
-def request_view(row: JoinRequest) -> dict:
-    view = {"requestId": row.RequestId, "groupId": row.GroupId,
-            "applicantUserId": row.ApplicantUserId,
-            "applicantDisplayName": row.ApplicantDisplayName, "mode": row.Mode,
-            "targetParticipantId": row.TargetParticipantId, "proposedRole": row.ProposedRole,
-            "finalRole": row.FinalRole, "status": row.Status, "message": row.Message,
-            "createdAt": row.CreatedAt, "decidedAt": row.DecidedAt,
-            "participantId": row.ParticipantId}
-    return {key: value for key, value in view.items() if value is not None}
 
 
 def _claimable_condition(now: str):
@@ -136,7 +125,7 @@ def submit_join_request(user_id: str, group_id: str, *, code: str, mode: str,
                      actor_user_id=user_id, group_id=group_id,
                      payload={"mode": mode, "applicantUserId": user_id})
     tx.commit()
-    return request_view(request)
+    return request
 
 
 def _applicant_state(group_id: str, user_id: str, target_participant_id: Optional[str]):
@@ -169,7 +158,7 @@ def my_pending_requests(user_id: str, *, limit: Optional[int], cursor: Optional[
     """The caller's PENDING requests across groups (UserPendingJoinRequestsIndex)."""
     rows = JoinRequest.pending_for_applicant(user_id, limit=paging.clamp_limit(limit),
                                              last_evaluated_key=paging.decode(cursor, scope))
-    return paging.page_of(rows, scope, request_view)
+    return paging.page_of(rows, scope)
 
 
 # --- owner ---------------------------------------------------------------------------------
@@ -179,7 +168,7 @@ def pending_requests(access: Access, *, limit: Optional[int], cursor: Optional[s
     """The group's PENDING requests, oldest first (PendingJoinRequestsIndex)."""
     rows = JoinRequest.pending_for_group(access.group_id, limit=paging.clamp_limit(limit),
                                          last_evaluated_key=paging.decode(cursor, scope))
-    return paging.page_of(rows, scope, request_view)
+    return paging.page_of(rows, scope)
 
 
 def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
@@ -232,10 +221,10 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
 
     request.Status, request.FinalRole, request.DecidedAt = APPROVED, role, now
     request.ParticipantId = participant_id
-    return {"request": request_view(request), "participant": participant_view(participant)}
+    return {"request": request, "participant": participant}
 
 
-def deny_join_request(access: Access, request_id: str) -> dict:
+def deny_join_request(access: Access, request_id: str) -> JoinRequest:
     """Deny; the applicant's pending lock becomes a DENIED lock in the same transaction."""
     request = _get_request(access.group_id, request_id, access)
     if request.Status != PENDING:
@@ -253,7 +242,7 @@ def deny_join_request(access: Access, request_id: str) -> dict:
     _decided_event(tx, access, request, DENIED)
     _commit_decision(tx, request)
     request.Status, request.DecidedAt = DENIED, now
-    return request_view(request)
+    return request
 
 
 def _commit_decision(tx: Transaction, request: JoinRequest) -> None:

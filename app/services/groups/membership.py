@@ -14,14 +14,6 @@ from app.services.core.transactions import Transaction
 from models.groups import Group, Participant, UserMember
 
 OWNER, USER, GUEST = "OWNER", "USER", "GUEST"
-def participant_view(row: Participant) -> dict:
-    view = {"participantId": row.ParticipantId, "type": row.Type,
-            "displayName": row.DisplayName, "role": row.Role}
-    if row.UserId:
-        view["userId"] = row.UserId
-    if row.ClaimedAt:
-        view["claimedAt"] = row.ClaimedAt
-    return view
 
 
 def roster(group_id: str) -> list:

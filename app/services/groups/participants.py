@@ -15,7 +15,7 @@ from app.services.core.transactions import Transaction
 from app.services.groups.join_requests import cancel_takeovers_of
 from app.services.people.upkeep import drop_for_removed_guest
 from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
-                                            change_owner_count, get_participant, participant_view,
+                                            change_owner_count, get_participant,
                                             require_live_group, require_still_owner, roster)
 from models.groups import (Balance, Expense, GroupItem, Participant, RecurringExpense,
                            Settlement, UserMember, EXPENSE_PREFIX, RECURRING_PREFIX,
@@ -30,12 +30,12 @@ REFERENCE_ATTRIBUTES = frozenset({"ParticipantId", "PayerId", "PayeeId"})
 
 
 def list_participants(access: Access) -> list:
-    return [participant_view(p) for p in roster(access.group_id)]
+    return roster(access.group_id)
 
 
 # --- use cases -----------------------------------------------------------------------------
 
-def add_guest(access: Access, *, display_name: str, role: str = "MEMBER") -> dict:
+def add_guest(access: Access, *, display_name: str, role: str = "MEMBER") -> Participant:
     """A GUEST participant; its Role is what it will hold once claimed (never OWNER).
 
     The group's ParticipantCount moves in the same transaction: 409 GROUP_FULL at the cap."""
@@ -48,11 +48,11 @@ def add_guest(access: Access, *, display_name: str, role: str = "MEMBER") -> dic
     require_role(tx, access, "MEMBER")
     tx.put(guest, condition=Participant.SK.does_not_exist())
     tx.commit()
-    return participant_view(guest)
+    return guest
 
 
 def update_participant(access: Access, participant_id: str, *, role: Optional[str] = None,
-                       display_name: Optional[str] = None) -> dict:
+                       display_name: Optional[str] = None) -> Participant:
     """Change a participant's role and/or a guest's name (OWNER only).
 
     A guest cannot be made OWNER (it cannot act, so it must not count as the group's owner);
@@ -66,7 +66,7 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
                       details={"role": ["Guests may be MEMBER or VIEWER."]})
     new_role = role if role is not None and role != target.Role else None
     if new_role is None and display_name in (None, target.DisplayName):
-        return participant_view(target)
+        return target
 
     now = now_iso()
     row = Participant(access.group_id, target.SK)
@@ -97,7 +97,7 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
     target.Role = new_role or target.Role
     target.DisplayName = display_name if display_name is not None else target.DisplayName
     target.UpdatedAt = now
-    return participant_view(target)
+    return target
 
 
 def remove_participant(access: Access, participant_id: str) -> None:

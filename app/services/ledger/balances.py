@@ -7,7 +7,7 @@ so reading balances is one GetItem however many expenses the group has."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Mapping, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 from pynamodb.expressions.operand import Path
 
@@ -141,7 +141,31 @@ def net_of(group_id: str, participant_id: str) -> int:
     return group_nets(group_id)[0].get(participant_id, 0)
 
 
-def balances_view(access: Access) -> dict:
+@dataclass(frozen=True)
+class BalanceRow:
+    participant_id: str
+    display_name: str
+    net: int
+
+
+@dataclass(frozen=True)
+class Transfer:
+    from_id: str
+    to_id: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Balances:
+    """A group's nets over its roster and the settle-up plan that clears them."""
+
+    currency: str
+    revision: int
+    rows: List[BalanceRow]
+    transfers: List[Transfer]
+
+
+def group_balances(access: Access) -> Balances:
     """Every roster participant's net (0 if absent) and a minimal settle-up plan.
 
     Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
@@ -151,14 +175,13 @@ def balances_view(access: Access) -> dict:
     else:
         nets, revision = group_nets(access.group_id)
     roster = list(Participant.roster(access.group_id, consistent_read=True))
-    rows = [{"participantId": p.ParticipantId, "displayName": p.DisplayName,
-             "net": nets.get(p.ParticipantId, 0)} for p in roster]
+    rows = [BalanceRow(p.ParticipantId, p.DisplayName, nets.get(p.ParticipantId, 0))
+            for p in roster]
     known = {p.ParticipantId for p in roster}
     # A removed participant can't hold a non-zero net (removal is refused while referenced);
     # if one ever does, show it rather than serve nets that no longer sum to zero.
-    rows += [{"participantId": pid, "displayName": FORMER_PARTICIPANT, "net": net}
+    rows += [BalanceRow(pid, FORMER_PARTICIPANT, net)
              for pid, net in nets.items() if pid not in known]
-    transfers = [{"fromParticipantId": a, "toParticipantId": b, "amount": amount}
-                 for a, b, amount in settle_up({r["participantId"]: r["net"] for r in rows})]
-    return {"currency": access.group.Currency, "revision": revision, "balances": rows,
-            "transfers": transfers}
+    transfers = [Transfer(a, b, amount)
+                 for a, b, amount in settle_up({r.participant_id: r.net for r in rows})]
+    return Balances(access.group.Currency, revision, rows, transfers)

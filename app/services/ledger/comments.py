@@ -14,7 +14,7 @@ from app.errors import Forbidden, Invalid, not_found
 from app.services.core import outbox, paging
 from app.services.core.access import Access, require_role
 from app.services.core.clock import new_id, now_iso
-from app.services.ledger.expenses import comment_view, thread_page
+from app.services.ledger.expenses import thread_page
 from app.services.core.transactions import Transaction
 from models.groups import (COMMENT_SEGMENT, EXPENSE_PREFIX, USERMEMBER_PREFIX, Comment, Expense,
                            GroupItem, UserMember)
@@ -63,7 +63,7 @@ def _add_mention_events(tx: Transaction, access: Access, comment_id: str, expens
                          payload={"expenseId": expense_id})
 
 
-def add_comment(access: Access, expense_id: str, body: str) -> dict:
+def add_comment(access: Access, expense_id: str, body: str) -> Comment:
     """Add a comment; COMMENT_ADDED and one MENTION per mentioned member ride along."""
     body = _checked_body(body)
     comment_id, now = new_id(), now_iso()
@@ -83,7 +83,7 @@ def add_comment(access: Access, expense_id: str, body: str) -> dict:
                      payload={"expenseId": expense_id})
     _add_mention_events(tx, access, comment_id, expense_id, mentions)
     tx.commit()
-    return comment_view(comment, expense_id)
+    return comment
 
 
 def comments_prefix(expense_id: str) -> str:
@@ -114,13 +114,13 @@ def list_comments(access: Access, expense_id: str, *, limit: Optional[int],
         if isinstance(row, Expense):
             saw_head = True
         elif isinstance(row, Comment):
-            items.append(comment_view(row, expense_id))
+            items.append(row)
     if start is None and not saw_head:
         raise not_found("Expense")
     return paging.Page(items, paging.encode(rows.last_evaluated_key, scope)).as_dict()
 
 
-def edit_comment(access: Access, expense_id: str, comment_id: str, body: str) -> dict:
+def edit_comment(access: Access, expense_id: str, comment_id: str, body: str) -> Comment:
     """The author rewrites a comment; users mentioned for the first time get MENTION events.
 
     Mentions keeps every user ever notified (MENTION event ids are per comment and user,
@@ -141,7 +141,7 @@ def edit_comment(access: Access, expense_id: str, comment_id: str, body: str) ->
               on_fail=not_found("Comment"))
     _add_mention_events(tx, access, comment_id, expense_id, new)
     tx.commit()
-    return comment_view(find_comment(access.group_id, expense_id, comment_id), expense_id)
+    return find_comment(access.group_id, expense_id, comment_id)
 
 
 def delete_comment(access: Access, expense_id: str, comment_id: str) -> None:

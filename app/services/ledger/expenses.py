@@ -5,7 +5,8 @@ event and ConditionChecks on the group head, the caller's membership and every r
 participant."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from dataclasses import dataclass
+from typing import Any, List, Mapping, Optional
 
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
 from app.services.core import outbox, paging
@@ -20,23 +21,18 @@ from models.groups import (COMMENT_SEGMENT, Comment, Expense, GroupItem, ItemMap
 INLINE_COMMENTS = 100
 
 
-def expense_view(expense: Expense) -> dict:
-    """The API shape of an expense (always the itemised form)."""
-    view = {"expenseId": expense.ExpenseId, "groupId": expense.GroupId,
-            "description": expense.Description, "date": expense.Date,
-            "category": expense.Category, "currency": expense.Currency,
-            "amount": int(expense.Amount),
-            "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
-                         for p in expense.Payments],
-            "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
-                       "splits": [{"participantId": s.ParticipantId, "value": int(s.Value),
-                                   "amount": int(s.Amount)} for s in i.Splits]}
-                      for i in expense.Items],
-            "version": int(expense.Version), "createdBy": expense.CreatedBy,
-            "createdAt": expense.CreatedAt, "updatedAt": expense.UpdatedAt}
-    if expense.RecurringId:
-        view.update(recurringId=expense.RecurringId, recurringSlot=expense.RecurringSlot)
-    return view
+@dataclass(frozen=True)
+class ExpenseThread:
+    """An expense with the first page of its comments (the reply of a single-expense read).
+
+    Attribute reads fall through to the expense, so the expense's reply schema dumps it."""
+
+    expense: Expense
+    comments: List[Comment]
+    comments_next_cursor: Optional[str]
+
+    def __getattr__(self, name: str):
+        return getattr(self.expense, name)
 
 
 def _stored_payments(draft: expense_input.Draft) -> list:
@@ -68,7 +64,7 @@ def _head_checked_transaction(access: Access) -> Transaction:
 
 def create_expense(access: Access, body: Mapping[str, Any], *,
                    recurring_id: Optional[str] = None,
-                   recurring_slot: Optional[str] = None) -> dict:
+                   recurring_slot: Optional[str] = None) -> Expense:
     """Record an expense (version 1) with its balance delta and EXPENSE_ADDED atomically."""
     draft = expense_input.build({**body, "date": body.get("date") or today()})
     expense_id, now = new_id(), now_iso()
@@ -87,7 +83,7 @@ def create_expense(access: Access, body: Mapping[str, Any], *,
                      revision=1, actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
     money_guards.commit(tx, access.group)
-    return expense_view(expense)
+    return expense
 
 
 def load_expense(group_id: str, expense_id: str) -> Expense:
@@ -99,7 +95,7 @@ def load_expense(group_id: str, expense_id: str) -> Expense:
 
 
 def update_expense(access: Access, expense_id: str, version: int,
-                   patch: Mapping[str, Any]) -> dict:
+                   patch: Mapping[str, Any]) -> Expense:
     """Apply a full or partial edit to the version read; a stale version is VERSION_CONFLICT."""
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
@@ -138,7 +134,7 @@ def update_expense(access: Access, expense_id: str, version: int,
     # The write succeeded on exactly the version read, so the new row is known: no re-read.
     for name, value in changes.items():
         setattr(current, name, value)
-    return expense_view(current)
+    return current
 
 
 def thread_page(group_id: str, expense_id: str, *, limit: int,
@@ -153,16 +149,7 @@ def comments_scope(group_id: str, expense_id: str) -> str:
     return f"comments:{group_id}:{expense_id}"
 
 
-def comment_view(comment: Comment, expense_id: str) -> dict:
-    """The API shape of a comment."""
-    return {"commentId": comment.CommentId, "expenseId": expense_id,
-            "authorUserId": comment.AuthorUserId,
-            "authorParticipantId": comment.AuthorParticipantId, "body": comment.Body,
-            "mentions": sorted(comment.Mentions or []), "createdAt": comment.CreatedAt,
-            "editedAt": comment.EditedAt}
-
-
-def get_expense(access: Access, expense_id: str, *, comments_cursor_scope: str) -> dict:
+def get_expense(access: Access, expense_id: str, *, comments_cursor_scope: str) -> ExpenseThread:
     """The expense and its first comments from one Query; a longer thread gets a cursor.
 
     ``comments_cursor_scope`` binds that cursor to the comments list of this expense."""
@@ -172,15 +159,13 @@ def get_expense(access: Access, expense_id: str, *, comments_cursor_scope: str) 
         if isinstance(row, Expense):
             head = row
         elif isinstance(row, Comment):
-            comments.append(comment_view(row, expense_id))
+            comments.append(row)
     if head is None:
         raise not_found("Expense")
-    view = expense_view(head)
     next_key = rows.last_evaluated_key
-    view["comments"] = comments
     more = next_key is not None and COMMENT_SEGMENT in next_key["SK"]["S"]
-    view["commentsNextCursor"] = paging.encode(next_key, comments_cursor_scope) if more else None
-    return view
+    return ExpenseThread(head, comments,
+                         paging.encode(next_key, comments_cursor_scope) if more else None)
 
 
 def list_expenses(access: Access, *, date_from: Optional[str], date_to: Optional[str],
@@ -190,7 +175,7 @@ def list_expenses(access: Access, *, date_from: Optional[str], date_to: Optional
         raise Invalid("from must not be after to.", details={"from": ["Must not be after to."]})
     rows = Expense.listing(access.group_id, date_from, date_to, limit=paging.clamp_limit(limit),
                            last_evaluated_key=paging.decode(cursor, scope))
-    return paging.page_of(rows, scope, expense_view).as_dict()
+    return paging.page_of(rows, scope).as_dict()
 
 
 def locate_for(user_id: str, expense_id: str) -> Access:

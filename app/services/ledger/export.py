@@ -4,16 +4,14 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import dataclass
 from typing import Dict, List
 
 from app.money.currencies import format_minor
 from app.services.ledger import balances
 from app.services.core.access import Access
 from app.services.core.clock import today
-from app.services.ledger.expenses import expense_view
-from app.services.groups.groups import group_view
-from app.services.groups.membership import participant_view
-from app.services.ledger.settlements import settlement_view
+from app.services.ledger.settlements import GroupSettlement
 from models.groups import SETTLEMENT_PREFIX, Expense, Participant, Settlement
 
 # Spreadsheets run a cell starting with one of these as a formula (CSV injection).
@@ -86,12 +84,21 @@ def export_csv(access: Access) -> str:
     return out.getvalue()
 
 
-def export_json(access: Access) -> dict:
+@dataclass(frozen=True)
+class GroupExport:
+    """The whole group, each part dumped by its own reply schema (ExportSchema)."""
+
+    group: Access
+    participants: List[Participant]
+    expenses: List[Expense]
+    settlements: List[GroupSettlement]
+    balances: balances.Balances
+
+
+def export_json(access: Access) -> GroupExport:
     """The whole group: head, participants, expenses, settlements and balances."""
     roster = list(Participant.roster(access.group_id, consistent_read=True))
     expenses, settlements = _activity(access.group_id)
-    return {"group": group_view(access.group, access),
-            "participants": [participant_view(p) for p in roster],
-            "expenses": [expense_view(e) for e in expenses],
-            "settlements": [settlement_view(s, access.group.Currency) for s in settlements],
-            "balances": balances.balances_view(access)}
+    return GroupExport(access, roster, expenses,
+                       [GroupSettlement(s, access.group.Currency) for s in settlements],
+                       balances.group_balances(access))

@@ -1,6 +1,7 @@
 """Settlements: one participant paying another back, with its balance delta in the same write."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
@@ -17,15 +18,17 @@ MAX_NOTE = 500
 _DELETE_ATTEMPTS = 5
 
 
-def settlement_view(row: Settlement, currency: Optional[str] = None) -> dict:
-    """The API shape of a settlement."""
-    view = {"settlementId": row.SettlementId, "groupId": row.GroupId, "payerId": row.PayerId,
-            "payeeId": row.PayeeId, "amount": int(row.Amount), "date": row.Date,
-            "note": row.Note, "version": int(row.Version), "createdBy": row.CreatedBy,
-            "createdAt": row.CreatedAt, "updatedAt": row.UpdatedAt}
-    if currency:
-        view["currency"] = currency
-    return view
+@dataclass(frozen=True)
+class GroupSettlement:
+    """A settlement with its group's currency (the row does not store it).
+
+    Attribute reads fall through to the row, so the settlement reply schema dumps it."""
+
+    settlement: Settlement
+    currency: str
+
+    def __getattr__(self, name: str):
+        return getattr(self.settlement, name)
 
 
 def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) -> None:
@@ -72,7 +75,7 @@ def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: i
                      group_id=access.group_id,
                      payload={"amount": amount, "payerId": payer_id, "payeeId": payee_id})
     money_guards.commit(tx, access.group)
-    return settlement_view(row, access.group.Currency)
+    return GroupSettlement(row, access.group.Currency)
 
 
 def find_settlement(group_id: str, settlement_id: str) -> Settlement:
@@ -87,8 +90,8 @@ def find_settlement(group_id: str, settlement_id: str) -> Settlement:
     raise not_found("Settlement")
 
 
-def get_settlement(access: Access, settlement_id: str) -> dict:
-    return settlement_view(find_settlement(access.group_id, settlement_id),
+def get_settlement(access: Access, settlement_id: str) -> GroupSettlement:
+    return GroupSettlement(find_settlement(access.group_id, settlement_id),
                            access.group.Currency)
 
 
@@ -98,11 +101,11 @@ def list_settlements(access: Access, *, limit: Optional[int], cursor: Optional[s
     rows = Settlement.newest_first(access.group_id, limit=paging.clamp_limit(limit),
                                    last_evaluated_key=paging.decode(cursor, scope))
     return paging.page_of(rows, scope,
-                          lambda row: settlement_view(row, access.group.Currency)).as_dict()
+                          lambda row: GroupSettlement(row, access.group.Currency)).as_dict()
 
 
 def update_settlement(access: Access, settlement_id: str, version: int,
-                      patch: Mapping[str, Any]) -> dict:
+                      patch: Mapping[str, Any]) -> GroupSettlement:
     """Edit the version read; a stale version is VERSION_CONFLICT."""
     current = find_settlement(access.group_id, settlement_id)
     if int(current.Version) != version:

@@ -5,8 +5,8 @@ as read when it has ReadAt or was created at or before that watermark. Expired r
 ExpiresAt, awaiting TTL deletion) are hidden from every read."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Optional
-
 
 from app.services.core import paging
 from app.services.core.clock import epoch, now_iso
@@ -22,11 +22,23 @@ def _watermark(user_id: str) -> Optional[str]:
     return (raw or {}).get("ReadAllBefore", {}).get("S")
 
 
-def _view(row: Notification, watermark: Optional[str]) -> dict:
+@dataclass(frozen=True)
+class Entry:
+    """A history row with its id and when it counts as read (its own ReadAt, or the PREFS
+    row's mark-all watermark). Attribute reads fall through to the row, which the
+    notification reply schema dumps."""
+
+    row: Notification
+    notification_id: str
+    read_at: Optional[str]
+
+    def __getattr__(self, name: str):
+        return getattr(self.row, name)
+
+
+def _entry(row: Notification, watermark: Optional[str]) -> Entry:
     read_at = row.ReadAt or (watermark if watermark and row.CreatedAt <= watermark else None)
-    return {"notificationId": row.NotificationId or notification_id(row.CreatedAt, row.EventId),
-            "type": row.Type, "title": row.Title, "body": row.Body, "groupId": row.GroupId,
-            "resourceId": row.ResourceId, "createdAt": row.CreatedAt, "readAt": read_at}
+    return Entry(row, row.NotificationId or notification_id(row.CreatedAt, row.EventId), read_at)
 
 
 def unread_count(user_id: str, watermark: Optional[str]) -> int:
@@ -42,7 +54,7 @@ def list_history(user_id: str, *, limit: Optional[int], cursor: Optional[str], s
     rows = Notification.history(user_id, limit=paging.clamp_limit(limit),
                                 last_evaluated_key=paging.decode(cursor, scope),
                                 filter_condition=Notification.ExpiresAt > epoch())
-    page = paging.page_of(rows, scope, lambda row: _view(row, watermark))
+    page = paging.page_of(rows, scope, lambda row: _entry(row, watermark))
     return {**page.as_dict(), "unreadCount": unread_count(user_id, watermark)}
 
 

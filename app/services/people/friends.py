@@ -6,6 +6,7 @@ rows on the status it read, so a request racing a request, or an accept racing a
 ends in one consistent pair."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 from app.errors import (already_friends, concurrent_update, friend_request_pending, not_found,
@@ -13,7 +14,7 @@ from app.errors import (already_friends, concurrent_update, friend_request_pendi
 from app.services.core import outbox, paging
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
-from models.people import FRIEND_PREFIX, Friendship, PeopleItem
+from models.people import Friendship, PeopleItem
 from models.users import Profile
 
 OUTGOING, INCOMING, ACCEPTED = "OUTGOING", "INCOMING", "ACCEPTED"
@@ -48,7 +49,7 @@ def are_friends(user_id: str, other_id: str) -> bool:
     return row.Status == ACCEPTED
 
 
-def request_friend(user_id: str, other_id: str) -> dict:
+def request_friend(user_id: str, other_id: str) -> Friendship:
     """Ask ``other_id`` to be friends. A pending request either way is 409 (an incoming one
     is accepted instead, since both now want it); oneself is 400."""
     if other_id == user_id:
@@ -62,10 +63,10 @@ def request_friend(user_id: str, other_id: str) -> dict:
     if mine is not None or theirs is not None:
         raise friend_request_pending()
     now = now_iso()
+    mine = Friendship(*Friendship.key(user_id, other_id), FriendUserId=other_id,
+                      Status=OUTGOING, CreatedAt=now, UpdatedAt=now)
     tx = Transaction()
-    tx.put(Friendship(*Friendship.key(user_id, other_id), FriendUserId=other_id,
-                      Status=OUTGOING, CreatedAt=now, UpdatedAt=now),
-           condition=Friendship.PK.does_not_exist(), on_fail=friend_request_pending())
+    tx.put(mine, condition=Friendship.PK.does_not_exist(), on_fail=friend_request_pending())
     tx.put(Friendship(*Friendship.key(other_id, user_id), FriendUserId=user_id,
                       Status=INCOMING, CreatedAt=now, UpdatedAt=now),
            condition=Friendship.PK.does_not_exist(), on_fail=friend_request_pending())
@@ -73,10 +74,10 @@ def request_friend(user_id: str, other_id: str) -> dict:
                      revision=now, actor_user_id=user_id, recipients={other_id},
                      payload={"fromUserId": user_id})
     tx.commit()
-    return {"userId": other_id, "status": OUTGOING, "since": now}
+    return mine
 
 
-def accept_friend(user_id: str, other_id: str) -> dict:
+def accept_friend(user_id: str, other_id: str) -> Friendship:
     """Accept an incoming request; anything else there is 404 (or 409 if already friends)."""
     mine, _ = _pair(user_id, other_id)
     if mine is None or mine.Status == OUTGOING:
@@ -95,7 +96,8 @@ def accept_friend(user_id: str, other_id: str) -> dict:
                      revision=now, actor_user_id=user_id, recipients={other_id},
                      payload={"byUserId": user_id})
     tx.commit()
-    return {"userId": other_id, "status": ACCEPTED, "since": now}
+    mine.Status, mine.UpdatedAt = ACCEPTED, now
+    return mine
 
 
 def remove_friend(user_id: str, other_id: str) -> None:
@@ -117,17 +119,30 @@ def list_friends(user_id: str, *, limit: Optional[int], cursor: Optional[str],
     """Friends and pending requests both ways, with the other side's current name and handle."""
     rows = Friendship.of(user_id, limit=paging.clamp_limit(limit),
                          last_evaluated_key=paging.decode(cursor, scope))
-    page = paging.page_of(rows, scope, _view)
-    ids = [item["userId"] for item in page.items]
-    if ids:
-        profiles = {p.UserId: p for p in Profile.batch_get([Profile.key(uid) for uid in ids])}
-        for item in page.items:
-            profile = profiles.get(item["userId"])
-            item["displayName"] = profile.DisplayName if profile else None
-            item["handle"] = profile.Handle if profile else None
+    page = paging.page_of(rows, scope)
+    ids = [row.friend_id for row in page.items]
+    profiles = ({p.UserId: p for p in Profile.batch_get([Profile.key(uid) for uid in ids])}
+                if ids else {})
+    page.items = [Listed(row, profiles.get(row.friend_id)) for row in page.items]
     return page
 
 
-def _view(row: Friendship) -> dict:
-    return {"userId": row.SK[len(FRIEND_PREFIX):], "status": row.Status,
-            "since": row.UpdatedAt or row.CreatedAt}
+@dataclass(frozen=True)
+class Listed:
+    """A friendship row with the other side's profile as it is now (None if gone).
+
+    Attribute reads fall through to the row, which the friend reply schema dumps."""
+
+    row: Friendship
+    profile: Optional[Profile]
+
+    @property
+    def display_name(self) -> Optional[str]:
+        return self.profile.DisplayName if self.profile else None
+
+    @property
+    def handle(self) -> Optional[str]:
+        return self.profile.Handle if self.profile else None
+
+    def __getattr__(self, name: str):
+        return getattr(self.row, name)

@@ -19,8 +19,7 @@ from app.services.core.access import Access, load_live_group
 from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups.membership import (GUEST, USER, change_counts, get_participant,
-                                            participant_view, require_live_group,
-                                            require_still_owner)
+                                            require_live_group, require_still_owner)
 from app.services.people import friends
 from app.services.people.upkeep import (clear_reservation, display_name, load_invitation,
                                         repair_legacy)
@@ -30,13 +29,6 @@ from models.users import Profile
 
 INVITE_TTL_SECONDS = 14 * 24 * 3600
 INVITE_ROLES = ("MEMBER", "VIEWER")
-
-
-def invitation_view(row: GroupInvitation) -> dict:
-    view = {"groupId": row.GroupId, "groupName": row.GroupName, "userId": row.InviteeUserId,
-            "role": row.Role, "participantId": row.ParticipantId, "invitedBy": row.InvitedBy,
-            "createdAt": row.CreatedAt, "expiresAt": row.ExpiresAt}
-    return {key: value for key, value in view.items() if value is not None}
 
 
 def _reservable(now: str):
@@ -60,7 +52,7 @@ def _invitee(access: Access, invitee_id: str) -> Profile:
 
 
 def invite(access: Access, invitee_id: str, *, role: str,
-           participant_id: Optional[str] = None) -> dict:
+           participant_id: Optional[str] = None) -> GroupInvitation:
     """Invite a user (OWNER), reserving a new guest or the named unreserved one for them."""
     if role not in INVITE_ROLES:
         raise Invalid("An invitation grants MEMBER or VIEWER.",
@@ -118,7 +110,7 @@ def invite(access: Access, invitee_id: str, *, role: str,
                      recipients={invitee_id},
                      payload={"participantId": participant_id, "role": role})
     tx.commit()
-    return invitation_view(row)
+    return row
 
 
 def _linked_guest(group_id: str, invitee_id: str, now: str) -> Optional[str]:
@@ -134,9 +126,9 @@ def group_invitations(access: Access, *, limit: Optional[int], cursor: Optional[
     """The group's pending (unexpired) invitations (OWNER), by invitee."""
     rows = GroupInvitation.for_group(access.group_id, limit=paging.clamp_limit(limit),
                                      last_evaluated_key=paging.decode(cursor, scope))
-    page = paging.page_of(rows, scope, invitation_view)
+    page = paging.page_of(rows, scope)
     now = now_iso()
-    page.items = [item for item in page.items if item["expiresAt"] > now]
+    page.items = [row for row in page.items if row.ExpiresAt > now]
     return page
 
 
@@ -146,9 +138,9 @@ def my_invitations(user_id: str, *, limit: Optional[int], cursor: Optional[str],
     rows = GroupInvitation.for_invitee(user_id, limit=paging.clamp_limit(limit),
                                        last_evaluated_key=paging.decode(cursor, scope),
                                        consistent_read=True)
-    page = paging.page_of(rows, scope, invitation_view)
+    page = paging.page_of(rows, scope)
     now = now_iso()
-    page.items = [item for item in page.items if item["expiresAt"] > now]
+    page.items = [row for row in page.items if row.ExpiresAt > now]
     return page
 
 
@@ -202,7 +194,7 @@ def accept(user_id: str, group_id: str) -> dict:
     tx.commit()
     guest.Type, guest.UserId, guest.DisplayName, guest.Role = USER, user_id, name, row.Role
     guest.ClaimedAt = now
-    return {"groupId": group_id, "participant": participant_view(guest)}
+    return {"groupId": group_id, "participant": guest}
 
 
 def decline(user_id: str, group_id: str) -> None:

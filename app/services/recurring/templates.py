@@ -7,6 +7,7 @@ participant removal conditions on: a template naming someone that lands between 
 removal's reference check and its commit makes the removal fail instead of dangle."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from types import SimpleNamespace
 from typing import Any, Mapping, Optional
@@ -35,27 +36,26 @@ def schedule_of(row: RecurringExpense) -> schedules.Schedule:
                               int(row.Count) if row.Count else None, row.TimeZone or "UTC")
 
 
-def template_view(row: RecurringExpense) -> dict:
-    """The API shape: the expense body (itemised), the schedule and where it stands."""
-    body = row.Template
-    active = bool(row.NextSlot) and not row.Paused
-    return {"recurringId": row.RecurringId, "groupId": row.GroupId,
-            "description": body.Description, "category": body.Category,
-            "currency": row.Currency, "amount": int(body.Amount),
-            "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
-                         for p in body.Payments],
-            "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
-                       "splits": [{"participantId": s.ParticipantId, "value": int(s.Value),
-                                   "amount": int(s.Amount)} for s in i.Splits]}
-                      for i in body.Items],
-            "frequency": row.Frequency, "interval": int(row.Interval or 1),
-            "startDate": row.StartDate, "endDate": row.EndDate,
-            "count": int(row.Count) if row.Count else None, "timeZone": row.TimeZone or "UTC",
-            "paused": bool(row.Paused), "nextDate": row.NextSlot if active else None,
-            "nextRunAt": schedule_of(row).run_at(date.fromisoformat(row.NextSlot))
-            if active else None,
-            "lastDate": row.LastSlot, "createdBy": row.CreatedBy, "createdAt": row.CreatedAt,
-            "updatedAt": row.UpdatedAt}
+@dataclass(frozen=True)
+class Template:
+    """A template row, its next occurrence's date and when that is recorded (both None
+    when paused or finished).
+
+    The stored NextRunAt can hold a tick's lease, so the reply's time comes from the
+    schedule. Attribute reads fall through to the row, which the reply schema dumps."""
+
+    row: RecurringExpense
+    next_date: Optional[str]
+    next_run_at: Optional[str]
+
+    def __getattr__(self, name: str):
+        return getattr(self.row, name)
+
+
+def template_of(row: RecurringExpense) -> Template:
+    if not row.NextSlot or row.Paused:
+        return Template(row, None, None)
+    return Template(row, row.NextSlot, schedule_of(row).run_at(date.fromisoformat(row.NextSlot)))
 
 
 def _stored(draft: expense_input.Draft) -> ExpenseTemplateMap:
@@ -83,7 +83,7 @@ def _guarded(access: Access, draft: expense_input.Draft) -> Transaction:
     return tx
 
 
-def create_template(access: Access, body: Mapping[str, Any]) -> dict:
+def create_template(access: Access, body: Mapping[str, Any]) -> Template:
     """A new active template; its first run is local midnight of its first occurrence."""
     schedule = _schedule(body)
     draft = expense_input.build({**{k: body.get(k) for k in EXPENSE_FIELDS},
@@ -104,7 +104,7 @@ def create_template(access: Access, body: Mapping[str, Any]) -> dict:
                      resource_id=recurring_id, actor_user_id=access.user_id,
                      group_id=access.group_id)
     money_guards.commit(tx, access.group)
-    return template_view(row)
+    return template_of(row)
 
 
 def load_template(group_id: str, recurring_id: str) -> RecurringExpense:
@@ -115,8 +115,8 @@ def load_template(group_id: str, recurring_id: str) -> RecurringExpense:
         raise not_found("Recurring expense") from None
 
 
-def get_template(access: Access, recurring_id: str) -> dict:
-    return template_view(load_template(access.group_id, recurring_id))
+def get_template(access: Access, recurring_id: str) -> Template:
+    return template_of(load_template(access.group_id, recurring_id))
 
 
 def list_templates(access: Access, *, limit: Optional[int], cursor: Optional[str],
@@ -125,7 +125,7 @@ def list_templates(access: Access, *, limit: Optional[int], cursor: Optional[str
                                   RecurringExpense.SK.startswith(RECURRING_PREFIX),
                                   limit=paging.clamp_limit(limit), consistent_read=True,
                                   last_evaluated_key=paging.decode(cursor, scope))
-    return paging.page_of(rows, scope, template_view).as_dict()
+    return paging.page_of(rows, scope, template_of).as_dict()
 
 
 def delete_template(access: Access, recurring_id: str) -> None:
@@ -157,7 +157,7 @@ def _next_slot(current: RecurringExpense, old: schedules.Schedule, new: schedule
 
 
 def update_template(access: Access, recurring_id: str, updated_at: str,
-                    patch: Mapping[str, Any]) -> dict:
+                    patch: Mapping[str, Any]) -> Template:
     """Apply a patch to the version read (``updatedAt``); stale → VERSION_CONFLICT.
 
     The write also conditions on NextRunAt as read: if a tick moved it meanwhile the patch
@@ -180,7 +180,7 @@ class _TickMoved(Conflict):
     """NextRunAt (or UpdatedAt) changed between our read and our write."""
 
 
-def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) -> dict:
+def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) -> Template:
     old = schedule_of(current)
     fields = {"frequency": current.Frequency, "interval": int(current.Interval or 1),
               "startDate": current.StartDate, "endDate": current.EndDate,
@@ -220,4 +220,4 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
         setattr(current, name, value)
     current.DueBucket, current.NextRunAt = (RecurringExpense.bucket_of(access.group_id)
                                             if run_at else None), run_at
-    return template_view(current)
+    return template_of(current)

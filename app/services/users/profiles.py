@@ -18,18 +18,12 @@ from models.users import Profile
 log = logging.getLogger(__name__)
 
 
-def profile_view(profile: Profile, test_domain: str) -> dict:
-    return {
-        "userId": profile.UserId,
-        "email": profile.Email,
-        "displayName": profile.DisplayName,
-        "handle": profile.Handle,
-        "discoverable": bool(profile.Discoverable),
-        "defaultCurrency": profile.DefaultCurrency,
-        "createdAt": profile.CreatedAt,
-        # Rows written before the flag existed are recognised from the e-mail.
-        "isTestAccount": bool(profile.IsTestAccount) or is_test_email(profile.Email, test_domain),
-    }
+def with_test_flag(profile: Profile, test_domain: str) -> Profile:
+    """The row with IsTestAccount as a current row would hold it (in memory only): rows
+    written before the flag existed are recognised from the e-mail."""
+    if not profile.IsTestAccount and is_test_email(profile.Email, test_domain):
+        profile.IsTestAccount = True
+    return profile
 
 
 def get_profile(user_id: str) -> Profile:
@@ -89,16 +83,11 @@ def sync_participant_names(user_id: str, display_name: str) -> int:
 SIGN_IN_PROVIDERS = (COGNITO, LOCAL)
 
 
-def identity_view(row: Identity) -> dict:
-    return {"provider": row.Provider, "subject": row.Subject, "createdAt": row.CreatedAt,
-            "verified": row.Verified is not False}
-
-
 def list_identities(user_id: str) -> list:
-    return [identity_view(i) for i in Identity.for_user(user_id)]
+    return list(Identity.for_user(user_id))
 
 
-def link_identity(user_id: str, provider: str, subject: str) -> dict:
+def link_identity(user_id: str, provider: str, subject: str) -> Identity:
     """Link (provider, subject) to this user, unverified; linked to anyone else -> 409.
 
     Nothing proves the caller owns the identity, so the row is marked unverified: it never
@@ -116,7 +105,7 @@ def link_identity(user_id: str, provider: str, subject: str) -> dict:
             raise Conflict("That identity is linked to another account.",
                            code="IDENTITY_LINKED") from None
         row = existing
-    return identity_view(row)
+    return row
 
 
 def list_users(*, include_test_accounts: bool, limit: Optional[int], cursor: Optional[str],
@@ -125,7 +114,7 @@ def list_users(*, include_test_accounts: bool, limit: Optional[int], cursor: Opt
     condition = None if include_test_accounts else Profile.IsTestAccount.does_not_exist()
     rows = Profile.scan(condition, limit=paging.clamp_limit(limit),
                         last_evaluated_key=paging.decode(cursor, scope))
-    page = paging.page_of(rows, scope, lambda p: profile_view(p, test_domain))
+    page = paging.page_of(rows, scope, lambda p: with_test_flag(p, test_domain))
     if not include_test_accounts:
-        page.items = [p for p in page.items if not p["isTestAccount"]]
+        page.items = [p for p in page.items if not p.IsTestAccount]
     return page
