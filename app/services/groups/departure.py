@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from app.errors import Conflict, DomainError, NotFound, participant_changed, sole_owner
+from app.errors import Conflict, participant_changed, sole_owner
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups import delete as group_delete
-from app.services.groups.join_requests import cancel_join_request
 from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
                                             require_live_group, roster)
-from models.groups import Group, JoinRequest, Participant, UserMember
+from models.groups import (JOINREQ_PREFIX, Group, GroupItem, JoinLock, JoinRequest, Participant,
+                           UserMember)
 
 DELETED, CONVERTED, GONE = "deleted", "converted", "gone"
 # A guest holds no role of its own: an owner turned guest becomes a plain member.
@@ -74,11 +74,21 @@ def depart(user_id: str, group_id: str) -> str:
         group_delete.tombstone(group_id)
         group_delete.sweep(group_id)
         return DELETED
+    _forget_requests(group_id, user_id)  # before the conversion, which ends our finding it
     if not mine:
         UserMember(group_id, UserMember.sort_key(user_id)).delete()  # a stray guard, if any
         return GONE
     _to_guest(head, mine[0], user_id)
     return CONVERTED
+
+
+def _forget_requests(group_id: str, user_id: str) -> None:
+    """The user's decided join requests here: they name the applicant."""
+    mine = [(row.GroupId, row.SK) for row in
+            JoinRequest.query(group_id, JoinRequest.SK.startswith(JOINREQ_PREFIX),
+                              JoinRequest.ApplicantUserId == user_id, consistent_read=True)
+            if row.Status != "PENDING"]  # a pending one is withdrawn with its lock, later
+    GroupItem.raw_batch_delete(mine)
 
 
 def _to_guest(head: Group, me: Participant, user_id: str) -> None:
@@ -108,17 +118,22 @@ def _to_guest(head: Group, me: Participant, user_id: str) -> None:
 
 
 def cancel_pending_requests(user_id: str) -> int:
-    """Withdraw every PENDING join request of the user (and its lock); returns how many."""
-    cancelled = 0
+    """Withdraw every PENDING join request of the user with its lock; returns how many.
+
+    The request row goes rather than turning CANCELLED: it names an account that is being
+    deleted, and a decided row would otherwise keep the applicant's id until it is pruned."""
+    withdrawn = 0
     for request in list(JoinRequest.pending_for_applicant(user_id)):
+        tx = Transaction()
+        tx.delete(JoinRequest(request.GroupId, request.SK),
+                  condition=(JoinRequest.Status == "PENDING")
+                  & (JoinRequest.ApplicantUserId == user_id))
+        tx.delete(JoinLock(request.GroupId, JoinLock.sort_key(user_id)),
+                  condition=JoinLock.SK.does_not_exist()
+                  | (JoinLock.RequestId == request.RequestId))
         try:
-            cancel_join_request(user_id, request.GroupId, request.RequestId)
-            cancelled += 1
-        except NotFound:
-            head = _head(request.GroupId)
-            if head is not None and head.Status == group_delete.DELETING:
-                group_delete.sweep(request.GroupId)  # the sweep takes request and lock
-        except DomainError as error:
-            if error.code != "NOT_PENDING":  # decided meanwhile: nothing left to cancel
-                raise
-    return cancelled
+            tx.commit()
+            withdrawn += 1
+        except Conflict:
+            pass  # decided or gone meanwhile (a group delete sweeps its own rows)
+    return withdrawn
