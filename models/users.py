@@ -78,9 +78,9 @@ class Profile(UserItem, discriminator="PROFILE"):
         """UserIds of profiles whose deletion is due to be resumed, oldest first.
 
         ScanRecoveryIndex projects keys only (no EntityType), so this reads it raw."""
-        page = cls._get_connection().query(ACCOUNT_DELETE, range_key_condition=cls.RecoveryDueAt <= until,
-                                           index_name=ScanRecoveryIndex.Meta.index_name,
-                                           limit=limit)
+        page = cls._get_connection().query(
+            ACCOUNT_DELETE, range_key_condition=cls.RecoveryDueAt <= until,
+            index_name=ScanRecoveryIndex.Meta.index_name, limit=limit)
         return [item["UserId"]["S"] for item in page.get("Items", [])]
 
 

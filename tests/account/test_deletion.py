@@ -79,6 +79,7 @@ def test_marked_account_is_401_everywhere_but_the_call_that_finishes_it(client, 
     app_identities.clear()  # another instance: nothing cached
     assert client.get("/users/me/groups", headers=world.dora_h).status_code == 401
     assert client.get("/people/me/friends", headers=world.dora_h).status_code == 401
+    assert client.post("/dev/tokens", json={"email": world.email}).status_code == 401  # no sign-in
     assert client.delete("/users/me", headers=world.dora_h).status_code == 204
 
 
