@@ -209,3 +209,15 @@ def invitation_changed() -> Conflict:
 def guest_unavailable() -> Conflict:
     return Conflict("That guest is claimed, reserved for someone else or being transferred.",
                     code="TARGET_NOT_GUEST")
+
+
+# --- Account deletion -------------------------------------------------------------------------
+
+def sole_owner(groups: list) -> Conflict:
+    """The caller is the only OWNER of groups other users are in; ``groups`` lists them."""
+    return Conflict("You are the only owner of groups other people use; make someone else an "
+                    "owner (or remove them) first.", code="SOLE_OWNER", details={"groups": groups})
+
+
+def account_deleting() -> Unauthenticated:
+    return Unauthenticated("This account has been deleted.")

@@ -12,6 +12,7 @@ from app.auth.authenticate import Authenticator, IdentityCache
 from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
 from app.config import Settings
+from app.errors import account_deleting
 from app.bootstrap import bootstrap
 from app.logs import bind_request, bind_user, logger, unbind
 
@@ -79,6 +80,8 @@ def _authenticate() -> None:
         return
     runtime: Runtime = current_app.extensions["tailspend"]
     g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"))
+    if g.principal.deleting and not getattr(view, "while_deleting", False):
+        raise account_deleting()
     bind_user(g.principal.user_id)
 
 

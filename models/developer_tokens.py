@@ -8,7 +8,7 @@ from pynamodb.attributes import (DiscriminatorAttribute, MapAttribute, NumberAtt
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
 from pynamodb.models import Model
 
-from models.base import table
+from models.base import RawAccess, table
 
 TOKEN = "TOKEN"
 IDEMPOTENCY_PREFIX = "IDEMPOTENCY#"
@@ -29,7 +29,7 @@ class OwnerTokensIndex(GlobalSecondaryIndex):
 
 
 @table("developer-tokens")
-class DeveloperItem(Model):
+class DeveloperItem(RawAccess, Model):
     """Every DeveloperTokens row."""
 
     class Meta:

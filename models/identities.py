@@ -49,6 +49,9 @@ class Identity(IdentityItem, discriminator="IDENTITY"):
     Provider = UnicodeAttribute()
     Subject = UnicodeAttribute()
     Verified = BooleanAttribute(null=True)
+    # Set in the same transaction that marks the profile DELETING: the authenticator reads
+    # this row anyway on a cache miss, so refusing a deleted account costs no extra call.
+    Deleting = BooleanAttribute(null=True)
 
     @staticmethod
     def key(provider: str, subject: str) -> str:

@@ -8,7 +8,7 @@ from pynamodb.attributes import DiscriminatorAttribute, UnicodeAttribute
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex, IncludeProjection
 from pynamodb.models import Model
 
-from models.base import table
+from models.base import RawAccess, table
 
 HANDLE_PREFIX = "HANDLE#"
 USER_PREFIX = "USER#"
@@ -53,7 +53,7 @@ class GroupInvitesIndex(GlobalSecondaryIndex):
 
 
 @table("people")
-class PeopleItem(Model):
+class PeopleItem(RawAccess, Model):
     """Every People row."""
 
     class Meta:

@@ -8,7 +8,7 @@ from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, MapAt
 from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
 from pynamodb.models import Model
 
-from models.base import table
+from models.base import RawAccess, table
 
 PROFILE = "PROFILE"
 USAGE_PREFIX = "USAGE#"
@@ -17,6 +17,9 @@ LEDGER_PREFIX = "LEDGER#"
 CHAT_PREFIX = "CHAT#"
 MCP_GRANT_PREFIX = "MCPGRANT#"
 MCP_CLEANUP_PREFIX = "MCPCLEANUP#"
+DELETING = "DELETING"
+# ScanRecoveryIndex bucket of profiles whose deletion a crash may have left half done.
+ACCOUNT_DELETE = "ACCOUNT_DELETE"
 
 
 class ScanRecoveryIndex(GlobalSecondaryIndex):
@@ -31,7 +34,7 @@ class ScanRecoveryIndex(GlobalSecondaryIndex):
 
 
 @table("users")
-class UserItem(Model):
+class UserItem(RawAccess, Model):
     """Every Users row."""
 
     class Meta:
@@ -58,10 +61,27 @@ class Profile(UserItem, discriminator="PROFILE"):
     Handle = UnicodeAttribute(null=True)
     Discoverable = BooleanAttribute(default=False)
     DefaultCurrency = UnicodeAttribute(null=True)
+    # DELETING once account deletion has begun: the account is gone for every request, and
+    # the row stays (the deletion's tombstone, removed last) until the sweep finishes.
+    Status = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(user_id: str) -> tuple:
         return user_id, PROFILE
+
+    @property
+    def deleting(self) -> bool:
+        return self.Status == DELETING
+
+    @classmethod
+    def pending_deletions(cls, until: str, limit: int) -> list:
+        """UserIds of profiles whose deletion is due to be resumed, oldest first.
+
+        ScanRecoveryIndex projects keys only (no EntityType), so this reads it raw."""
+        page = cls._get_connection().query(
+            ACCOUNT_DELETE, range_key_condition=cls.RecoveryDueAt <= until,
+            index_name=ScanRecoveryIndex.Meta.index_name, limit=limit)
+        return [item["UserId"]["S"] for item in page.get("Items", [])]
 
 
 class Usage(UserItem, discriminator="USAGE"):
@@ -128,3 +148,16 @@ class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
     @staticmethod
     def sort_key(grant_id: str, suffix: str) -> str:
         return f"{MCP_CLEANUP_PREFIX}{grant_id}#{suffix}"
+
+    @classmethod
+    def pages_of(cls, user_id: str, page_size: int) -> Iterator[list]:
+        """A user's pointers, a page at a time (strongly consistent)."""
+        last = None
+        while True:
+            rows = cls.query(user_id, cls.SK.startswith(MCP_CLEANUP_PREFIX), limit=page_size,
+                             consistent_read=True, last_evaluated_key=last)
+            page = list(rows)
+            yield page
+            last = rows.last_evaluated_key
+            if not last:
+                return

@@ -1,12 +1,16 @@
 """/users/me and /admin/users."""
 from __future__ import annotations
 
+from flask import current_app
+
 from app.api.context import principal, scope, settings
+from app.api.pat import no_pat
 from app.api.spec import FORBIDDEN, Blueprint, errors
 from app.errors import Forbidden
 from app.schemas.users import (AdminUserPageSchema, AdminUsersArgsSchema, IdentityLinkSchema,
                                IdentityListSchema, IdentitySchema, ProfilePatchSchema,
                                ProfileSchema)
+from app.services.account.deletion import delete_account
 from app.services.users import profiles as users
 
 blp = Blueprint("users", __name__, description="The signed-in user")
@@ -27,6 +31,32 @@ def patch_me(body):
     """Change display name or default currency; a rename is mirrored onto group rosters."""
     return users.update_profile(principal().user_id, display_name=body.get("displayName"),
                                 default_currency=body.get("defaultCurrency"))
+
+
+def while_deleting(view):
+    """Admit a caller whose account is being deleted (only to finish the deletion)."""
+    view.while_deleting = True
+    return view
+
+
+@blp.route("/users/me", methods=["DELETE"])
+@blp.response(204)
+@errors(blp, (403, "FORBIDDEN: personal access tokens cannot delete an account."),
+        (409, "SOLE_OWNER: the caller is the only owner of groups other users are in; "
+              "details.groups lists them ({groupId, name})."))
+@no_pat
+@while_deleting
+def delete_me():
+    """Delete the account: memberships turn back into guests (history kept), groups where the
+    caller is the only user are deleted, everything else of the account is removed.
+
+    From the first write on, every request with this account's tokens is 401; a retry of
+    this call (or the maintenance job) finishes a deletion that was interrupted."""
+    user_id = principal().user_id
+    try:
+        delete_account(user_id)
+    finally:  # once marked, this instance refuses the account's cached sign-ins at once
+        current_app.extensions["tailspend"].authenticator.identities.forget_user(user_id)
 
 
 @blp.route("/users/me/identities")

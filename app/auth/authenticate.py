@@ -35,6 +35,12 @@ class IdentityCache:
         with self._lock:
             self._entries.clear()
 
+    def forget_user(self, user_id: str) -> None:
+        """Drop every entry of one user (their account is being deleted)."""
+        with self._lock:
+            for key in [k for k, (_, uid) in self._entries.items() if uid == user_id]:
+                del self._entries[key]
+
     def put(self, key: str, user_id: str) -> None:
         with self._lock:
             if len(self._entries) >= self._max:
@@ -71,20 +77,27 @@ class Authenticator:
         claims = verify_access_token(credential, jwks=self._jwks, issuer=self._issuer,
                                      client_id=self._client_id)
         identity_key = Identity.key(self._provider, claims["sub"])
-        user_id = self._user_for(identity_key)
+        user_id, deleting = self._user_for(identity_key)
         return Principal(user_id=user_id, identity_key=identity_key,
-                         is_admin=_in_group(claims, ADMIN_GROUP))
+                         is_admin=_in_group(claims, ADMIN_GROUP), deleting=deleting)
 
-    def _user_for(self, identity_key: str) -> str:
+    def _user_for(self, identity_key: str) -> Tuple[str, bool]:
+        """(UserId, whether the account is being deleted).
+
+        Account deletion flags the identity rows, read here anyway on a cache miss, so the
+        check costs no call; the deleting process drops its cache entries at once, and
+        other warm instances notice within the cache's TTL. Flagged rows are not cached."""
         user_id = self.identities.get(identity_key)
         if user_id:
-            return user_id
+            return user_id, False
         try:
             identity = Identity.get(identity_key)
         except Identity.DoesNotExist:
             raise Unauthenticated("This sign-in is not linked to an account.") from None
+        if identity.Deleting:
+            return identity.UserId, True
         self.identities.put(identity_key, identity.UserId)
-        return identity.UserId
+        return identity.UserId, False
 
 
 def _in_group(claims: dict, group: str) -> bool:

@@ -18,6 +18,8 @@ class Principal:
     is_admin: bool = False
     scopes: Optional[FrozenSet[str]] = None  # None: unrestricted (app sign-in)
     credential_id: str = field(default="")
+    # The account is being deleted: only the view that finishes the deletion admits it.
+    deleting: bool = False
 
     def __post_init__(self) -> None:
         if not self.credential_id:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 from app.logs import logger
+from app.services.account.deletion import resume_stalled_deletions
 from app.services.groups.delete import resume_pending_deletes
 from app.services.groups.join_request_prune import prune_decided_join_requests
 from app.services.ledger.orphan_comments import sweep_orphan_comments
@@ -16,6 +17,7 @@ SWEEPS = {
     "orphanComments": sweep_orphan_comments,
     "joinRequests": prune_decided_join_requests,
     "invitations": expire_invitations,
+    "accountDeletes": resume_stalled_deletions,
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 from typing import Optional
 
-from app.errors import Conflict, Invalid, NotFound, concurrent_update
+from app.errors import Conflict, Invalid, NotFound, account_deleting, concurrent_update
 from app.services.core import paging
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
@@ -27,10 +27,15 @@ def with_test_flag(profile: Profile, test_domain: str) -> Profile:
 
 
 def get_profile(user_id: str) -> Profile:
+    """The caller's profile; one being deleted answers 401 (the read a route makes anyway
+    doubles as the deletion check for a caller whose identity another instance cached)."""
     try:
-        return Profile.get(*Profile.key(user_id))
+        profile = Profile.get(*Profile.key(user_id))
     except (Profile.DoesNotExist, ValueError):
         raise NotFound("No profile for this account.") from None
+    if profile.deleting:
+        raise account_deleting()
+    return profile
 
 
 def update_profile(user_id: str, *, display_name: Optional[str] = None,

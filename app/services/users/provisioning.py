@@ -9,7 +9,7 @@ import logging
 from typing import List, Optional
 
 
-from app.errors import Conflict
+from app.errors import Conflict, account_deleting
 from app.logs import logger
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
@@ -78,6 +78,9 @@ def _user_of(identity_key: str, verified_only: bool = False) -> Optional[str]:
         return None
     if verified_only and row.Verified is False:
         return None  # hand-linked, never vouched for by the IdP: it must not capture a sign-in
+    if row.Deleting:
+        # No sign-in (nor a new pool subject linked to it) while the account is being deleted.
+        raise account_deleting()
     return row.UserId
 
 

@@ -1,0 +1,1 @@
+"""Account deletion: a resumable, ordered sweep of everything a user left behind."""
