@@ -201,10 +201,17 @@ def test_a_failure_mid_rewrite_keeps_the_lock_and_the_same_call_resumes(client, 
     assert stored_nets(owner.gid) == balances.recompute(owner.gid).nets
 
 
-def test_personal_access_tokens_cannot_transfer(client):
-    operation = client.get("/openapi.json").get_json()["paths"][
-        "/groups/{groupId}/participants/{participantId}/transfer"]["post"]
-    assert operation["x-pat-scope"] == "none"
+def test_an_owners_personal_access_token_cannot_transfer(client, owner, trio):
+    """Even with every scope: a transfer rewrites the group's history (app-only, @no_pat)."""
+    source, target, _, _ = trio
+    minted = client.post("/developer/tokens", headers=owner.headers, json={
+        "name": "script", "scopes": ["groups:read", "expenses:write", "settlements:write"],
+        "expiresInDays": 1}).get_json()
+    reply = move(client, owner, source, target,
+                 headers={"Authorization": f"Bearer {minted['token']}"})
+    assert reply.status_code == 403
+    assert reply.get_json()["error"]["details"]["reason"] == "PAT_NOT_ALLOWED"
+    assert participant(owner.gid, source).TransferTarget is None
 
 
 def _owner_access(owner):
