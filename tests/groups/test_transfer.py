@@ -142,9 +142,21 @@ def test_a_user_source_is_unlocked_and_stays(client, owner, join, add_guest):
     assert client.get(f"/groups/{owner.gid}", headers=member.headers).status_code == 200
 
 
-def test_refusals(client, owner, trio, add_guest, join):
+def test_pages_the_filter_emptied_are_paged_past(client, owner, trio, monkeypatch):
+    """One row per page: comment rows share EXPENSE#, so most pages come back empty."""
+    source, target, both, only = trio
+    for expense_id in (both["expenseId"], only["expenseId"]):
+        for n in range(3):
+            reply = client.post(f"/groups/{owner.gid}/expenses/{expense_id}/comments",
+                                json={"body": f"c{n}"}, headers=owner.headers)
+            assert reply.status_code == 201, reply.get_json()
+    monkeypatch.setattr(transfer, "PAGE_SIZE", 1)
+    assert move(client, owner, source, target).get_json()["expenses"] == 2
+    assert not names(owner.gid, source)
+
+
+def test_refusals(client, owner, trio, join):
     source, target, _, _ = trio
-    third = add_guest("Third")
     assert move(client, owner, source, source).status_code == 400
     assert move(client, owner, source, "a" * 8 + "-aaaa-4aaa-8aaa-" + "a" * 12).get_json()[
         "error"]["code"] == "PARTICIPANT_UNAVAILABLE"
