@@ -22,10 +22,8 @@ A settlement between the source and the target would become a payment to oneself
 has no effect on the merged net: it is deleted with its balance effect reversed."""
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from types import SimpleNamespace
-from typing import Callable, List, Optional
+from dataclasses import dataclass
+from typing import List, Optional
 
 from app.errors import (Conflict, DomainError, Invalid, concurrent_update, not_found,
                         participant_unavailable, transfer_in_progress)
@@ -36,11 +34,10 @@ from app.services.groups.join_requests import cancel_takeovers_of
 from app.services.groups.membership import (GUEST, USER, change_counts, get_participant,
                                             require_live_group, require_still_owner)
 from app.services.groups.participants import REFERENCING_ROWS, participant_ids_in
-from app.services.groups.transfer_merge import merge_body
+from app.services.groups.transfer_rows import RowChange, RowChanged, change_for
 from app.services.ledger import balances, guards as money_guards
 from app.services.people.upkeep import drop_for_removed_guest
-from models.groups import (Expense, ExpenseTemplateMap, GroupItem, Participant,
-                           RecurringExpense, Settlement)
+from models.groups import GroupItem, Participant
 
 # Rows per rewrite transaction (each is one item; the balance row and three checks join
 # them), and a cap on their summed size well inside DynamoDB's 4 MB per transaction.
@@ -52,12 +49,6 @@ MAX_PASSES = 6
 # Rows a rewrite query asks for per page (None: DynamoDB's 1 MB pages); tests shrink it to
 # prove that pages the EntityType filter emptied (comments under EXPENSE#) are paged past.
 PAGE_SIZE: Optional[int] = None
-
-
-class _RowChanged(Conflict):
-    """A rewritten row's version moved (or it was deleted) since the pass read it."""
-
-    code = "CONCURRENT_UPDATE"
 
 
 class _LockLost(Conflict):
@@ -73,7 +64,6 @@ class Outcome:
     settlements_deleted: int = 0
     recurring: int = 0
     passes: int = 0
-    skipped: List[str] = field(default_factory=list)
 
 
 # --- the use case --------------------------------------------------------------------------
@@ -151,17 +141,6 @@ def _why_source_refused(old: Optional[dict], target_id: str) -> DomainError:
 
 # --- 2. rewrite ----------------------------------------------------------------------------
 
-@dataclass
-class _Change:
-    """One row's part of a rewrite transaction."""
-
-    kind: str
-    add: Callable[[Transaction], object]
-    delta: dict
-    size: int
-    settlements: int = 0
-
-
 def _rewrite_pass(access: Access, source_id: str, target_id: str, outcome: Outcome) -> int:
     """Rewrite every row naming the source; returns how many such rows the pass met."""
     met = 0
@@ -170,7 +149,7 @@ def _rewrite_pass(access: Access, source_id: str, target_id: str, outcome: Outco
                                         range_key_condition=GroupItem.SK.startswith(prefix),
                                         filter_condition=GroupItem.EntityType == kind,
                                         page_size=PAGE_SIZE):
-            changes = [_change_for(raw, source_id, target_id) for raw in page
+            changes = [change_for(raw, source_id, target_id) for raw in page
                        if source_id in participant_ids_in(raw)]
             met += len(changes)
             for batch in _batches(changes):
@@ -178,8 +157,8 @@ def _rewrite_pass(access: Access, source_id: str, target_id: str, outcome: Outco
     return met
 
 
-def _batches(changes: List[_Change]):
-    batch: List[_Change] = []
+def _batches(changes: List[RowChange]):
+    batch: List[RowChange] = []
     size = 0
     for change in changes:
         if batch and (len(batch) == BATCH_ROWS or size + change.size > BATCH_BYTES):
@@ -191,12 +170,12 @@ def _batches(changes: List[_Change]):
         yield batch
 
 
-def _commit(access: Access, source_id: str, target_id: str, batch: List[_Change],
+def _commit(access: Access, source_id: str, target_id: str, batch: List[RowChange],
             outcome: Outcome) -> None:
     """The batch in one transaction; if a row changed meanwhile, each row on its own."""
     try:
         money_guards.commit(_transaction(access, source_id, target_id, batch), access.group)
-    except _RowChanged:
+    except RowChanged:
         if len(batch) == 1:
             return  # the next pass reads it again
         for change in batch:
@@ -218,7 +197,7 @@ def _commit(access: Access, source_id: str, target_id: str, batch: List[_Change]
 
 
 def _transaction(access: Access, source_id: str, target_id: str,
-                 batch: List[_Change]) -> Transaction:
+                 batch: List[RowChange]) -> Transaction:
     tx = Transaction()
     money_guards.check_group(tx, access.group)
     tx.check(Participant, access.group_id, Participant.sort_key(source_id),
@@ -233,55 +212,6 @@ def _transaction(access: Access, source_id: str, target_id: str,
     balances.add_to_balance(tx, access.group_id, {k: v for k, v in delta.items() if v},
                             settlements=sum(change.settlements for change in batch))
     return tx
-
-
-def _change_for(raw: dict, source_id: str, target_id: str) -> _Change:
-    row = GroupItem.from_raw_data(raw)
-    size = len(json.dumps(raw))
-    changed = _RowChanged("Changed meanwhile.")
-    now = now_iso()
-    if isinstance(row, Settlement):
-        return _settlement_change(row, source_id, target_id, size, changed, now)
-    if isinstance(row, Expense):
-        payments, items = merge_body(row.Payments, row.Items, source_id, target_id)
-        new = SimpleNamespace(Payments=payments, Items=items)
-        version = int(row.Version)
-        key = Expense(row.GroupId, row.SK)
-        actions = [Expense.Payments.set(payments), Expense.Items.set(items),
-                   Expense.Version.set(version + 1), Expense.UpdatedAt.set(now)]
-        return _Change("expenses", lambda tx: tx.update(
-            key, actions, condition=Expense.Version == version, on_fail=changed),
-            balances.deltas(balances.expense_nets(row), balances.expense_nets(new)), size)
-    body = row.Template
-    payments, items = merge_body(body.Payments, body.Items, source_id, target_id)
-    template = ExpenseTemplateMap(Description=body.Description, Category=body.Category,
-                                  Amount=int(body.Amount), Payments=payments, Items=items)
-    key = RecurringExpense(row.GroupId, row.SK)
-    condition = (RecurringExpense.UpdatedAt == row.UpdatedAt if row.UpdatedAt
-                 else RecurringExpense.UpdatedAt.does_not_exist())
-    # A template moves no money; the balance row's revision still moves (see templates.py).
-    return _Change("recurring", lambda tx: tx.update(
-        key, [RecurringExpense.Template.set(template), RecurringExpense.UpdatedAt.set(now)],
-        condition=condition, on_fail=changed), {}, size)
-
-
-def _settlement_change(row: Settlement, source_id: str, target_id: str, size: int,
-                       changed: Conflict, now: str) -> _Change:
-    version, amount = int(row.Version), int(row.Amount)
-    old = balances.settlement_nets(row.PayerId, row.PayeeId, amount)
-    key = Settlement(row.GroupId, row.SK)
-    if {row.PayerId, row.PayeeId} == {source_id, target_id}:
-        reverse = {pid: -value for pid, value in old.items()}
-        return _Change("settlement_deleted", lambda tx: tx.delete(
-            key, condition=Settlement.Version == version, on_fail=changed),
-            reverse, size, settlements=-1)
-    payer = target_id if row.PayerId == source_id else row.PayerId
-    payee = target_id if row.PayeeId == source_id else row.PayeeId
-    actions = [Settlement.PayerId.set(payer), Settlement.PayeeId.set(payee),
-               Settlement.Version.set(version + 1), Settlement.UpdatedAt.set(now)]
-    return _Change("settlements", lambda tx: tx.update(
-        key, actions, condition=Settlement.Version == version, on_fail=changed),
-        balances.deltas(old, balances.settlement_nets(payer, payee, amount)), size)
 
 
 # --- 3. finish -----------------------------------------------------------------------------

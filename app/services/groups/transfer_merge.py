@@ -67,7 +67,8 @@ def _values_for(mode: str, amount: int, rows: List[list], both: bool) -> tuple:
 
 
 def merge_item(item: ItemMap, source: str, target: str) -> Optional[ItemMap]:
-    """The item with the source's split folded into the target's; None if the source owes nothing here."""
+    """The item with the source's split folded into the target's; None if the source owes
+    nothing here."""
     entries = [(s.ParticipantId, int(s.Value or 0), int(s.Amount)) for s in item.Splits or []]
     ids = [pid for pid, _, _ in entries]
     rows = _merged(entries, source, target)
