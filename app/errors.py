@@ -141,6 +141,12 @@ def participant_unavailable(participant_id: str) -> Conflict:
                     code="PARTICIPANT_UNAVAILABLE", details={"participantId": participant_id})
 
 
+def transfer_in_progress(message: str = "This participant is being transferred; "
+                                        "let the transfer finish.") -> Conflict:
+    """A participant transfer holds the participant (as its source or its target)."""
+    return Conflict(message, code="TRANSFER_IN_PROGRESS")
+
+
 def already_member(who: str = "You are") -> Conflict:
     return Conflict(f"{who} already a participant of this group.", code="ALREADY_MEMBER")
 

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from app.api.context import group_access, principal
 from app.api.idempotency import idempotent
-from app.api.pat import pat_scope
+from app.api.pat import no_pat, pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema,
                                 GuestCreateSchema, ParticipantListSchema,
-                                ParticipantPatchSchema, ParticipantSchema)
-from app.services.groups import delete as group_delete, groups, participants
+                                ParticipantPatchSchema, ParticipantSchema,
+                                ParticipantTransferResultSchema, ParticipantTransferSchema)
+from app.services.groups import delete as group_delete, groups, participants, transfer
 from app.rules import MAX_GROUP_PARTICIPANTS
 from app.services.core.access import authorize
 
@@ -120,3 +121,30 @@ def leave_group(group_id):
     """Leave the group, under the same rules as a removal."""
     access = authorize(principal().user_id, str(group_id))
     participants.leave_group(access)
+
+
+TRANSFER_DESCRIPTION = (
+    "Moves every expense payment and split, settlement side and recurring template reference "
+    "of the source to the target, then removes the source if it is a guest, or unlocks it if "
+    "it is a user (who stays a participant). Where both appear in one expense their payments "
+    "and owed shares are summed (nobody else's share moves by a minor unit); a settlement "
+    "between the two is deleted (a payment to oneself). While it runs, writes naming the "
+    "source get 409 PARTICIPANT_UNAVAILABLE. If it fails part-way the source stays locked: "
+    "the same call (same target) resumes it.")
+
+
+@blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>/transfer",
+           methods=["POST"])
+@blp.arguments(ParticipantTransferSchema)
+@blp.response(200, ParticipantTransferResultSchema)
+@blp.doc(description=TRANSFER_DESCRIPTION)
+@errors(blp, FORBIDDEN, NOT_FOUND,
+        (409, "TRANSFER_IN_PROGRESS (the source is being transferred to someone else, or "
+              "someone into it), PARTICIPANT_UNAVAILABLE (the target is missing or itself "
+              "mid-transfer) or CONCURRENT_UPDATE (call again: it resumes)."))
+@no_pat
+def transfer_participant(body, group_id, participant_id):
+    """Transfer a participant's history to another participant (OWNER)."""
+    access = authorize(principal().user_id, str(group_id), "OWNER")
+    return transfer.transfer_participant(access, str(participant_id),
+                                         body["targetParticipantId"])

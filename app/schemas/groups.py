@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from app.schemas.common import CURRENCY, DerivedBoolean, DerivedInteger, OmitNone, Strict, page_schema
+from app.schemas.common import (CURRENCY, DerivedBoolean, DerivedInteger, Id, OmitNone, Strict,
+                                 page_schema)
 
 NAME = [validate.Length(min=1, max=100), validate.Regexp(r"\S", error="Must not be blank.")]
 GUEST_ROLE = validate.OneOf(["MEMBER", "VIEWER"])
@@ -62,6 +63,27 @@ class ParticipantPatchSchema(Strict):
     role = fields.String(validate=validate.OneOf(ROLES), metadata={
         "description": "OWNER only for USER participants; a guest may be MEMBER or VIEWER."})
     displayName = fields.String(validate=NAME, metadata={"description": "Guests only."})
+
+
+class ParticipantTransferSchema(Strict):
+    targetParticipantId = Id(required=True, metadata={
+        "description": "Who receives every reference; must exist in the group and not be "
+                       "mid-transfer itself."})
+
+
+class ParticipantTransferResultSchema(Strict):
+    sourceParticipantId = fields.String(required=True)
+    targetParticipantId = fields.String(required=True)
+    sourceRemoved = fields.Boolean(required=True, metadata={
+        "description": "true: the source was a guest and is gone; false: a user, unlocked "
+                       "and still a participant (now without expenses)."})
+    expenses = fields.Integer(required=True, metadata={
+        "description": "Expenses this call rewrote (a resumed call counts only its part)."})
+    settlements = fields.Integer(required=True)
+    settlementsDeleted = fields.Integer(required=True, metadata={
+        "description": "Settlements between source and target: a payment to oneself once "
+                       "merged, deleted with their balance effect."})
+    recurring = fields.Integer(required=True)
 
 
 class InviteSchema(Strict):

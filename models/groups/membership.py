@@ -106,6 +106,9 @@ class Participant(GroupItem, discriminator="PARTICIPANT"):
     InvitedUserId = UnicodeAttribute(null=True)
     InviteExpiresAt = UnicodeAttribute(null=True)
     TransferTarget = UnicodeAttribute(null=True)
+    # Transfers under way INTO this participant: while > 0 it can be neither removed nor
+    # made the source of a transfer (its lock would otherwise strand theirs).
+    IncomingTransfers = NumberAttribute(null=True)
 
     @staticmethod
     def sort_key(participant_id: str) -> str:

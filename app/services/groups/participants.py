@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from app.errors import Conflict, Invalid, participant_changed
+from app.errors import Conflict, Invalid, participant_changed, transfer_in_progress
 from app.services.core.access import Access, require_role
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
@@ -114,8 +114,10 @@ def leave_group(access: Access) -> None:
 def _remove(access: Access, target: Participant, actor: Optional[Access]) -> None:
     group_id, participant_id = access.group_id, target.ParticipantId
     if target.TransferTarget:
-        raise Conflict("This participant is being transferred; let the transfer finish.",
-                       code="TRANSFER_IN_PROGRESS")
+        raise transfer_in_progress()
+    if int(target.IncomingTransfers or 0):
+        raise transfer_in_progress("Another participant is being transferred into this one; "
+                                   "let that transfer finish.")
     revision = balance_revision(group_id)
     if is_referenced(group_id, participant_id):
         raise Conflict("Expenses, settlements or recurring expenses name this participant; "
@@ -123,7 +125,9 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     tx = Transaction()
     tx.delete(Participant(group_id, target.SK),
               condition=((Participant.Type == target.Type) & (Participant.Role == target.Role)
-                         & Participant.TransferTarget.does_not_exist()),
+                         & Participant.TransferTarget.does_not_exist()
+                         & (Participant.IncomingTransfers.does_not_exist()
+                            | (Participant.IncomingTransfers == 0))),
               on_fail=participant_changed())
     if target.Type == USER:
         tx.delete(UserMember(group_id, UserMember.sort_key(target.UserId)))
@@ -155,7 +159,7 @@ def is_referenced(group_id: str, participant_id: str, *, page_size: Optional[int
     One key-condition query per row kind with an EntityType filter (comments share the
     EXPENSE# prefix); pages whose rows were all filtered out are paged past, not taken as
     the end."""
-    return any(participant_id in _participant_ids(item)
+    return any(participant_id in participant_ids_in(item)
                for prefix, kind in REFERENCING_ROWS
                for item in _raw_rows(group_id, prefix, kind, page_size))
 
@@ -167,7 +171,7 @@ def _raw_rows(group_id: str, prefix: str, kind, page_size: Optional[int]) -> Ite
         yield from page
 
 
-def _participant_ids(raw_item: dict) -> set:
+def participant_ids_in(raw_item: dict) -> set:
     """Every participant id inside a raw (DynamoDB-JSON) item, at any depth.
 
     Walking the raw item rather than model fields keeps the check right whatever shape a

@@ -1,0 +1,95 @@
+"""Renaming one participant to another inside stored payments and itemised splits.
+
+A transfer must not move a single minor unit between anyone but the source and the target,
+so every rewrite keeps each split's stored owed amount: where only the source appears it is
+renamed, and where both appear their payment amounts and owed amounts are summed into one
+entry (at the earlier of the two positions, so the order others' rounding depended on is
+kept). The split's ``value`` is rewritten so that re-resolving the item (a later partial
+edit does) yields exactly the stored amounts: the mode is kept when summed values reproduce
+them (SHARES and PERCENT weights, EXACT units), EQUAL becomes SHARES with the merged entry
+weighing 2, and anything rounding would move falls back to EXACT with the owed amounts."""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from app.errors import Invalid
+from app.money.splits import resolve_item
+from models.groups import ItemMap, PaymentMap, SplitMap
+
+
+def _merged(entries: Sequence[tuple], source: str, target: str) -> Optional[List[list]]:
+    """[pid, value, amount] rows with source folded into target; None if source is absent."""
+    ids = [pid for pid, _, _ in entries]
+    if source not in ids:
+        return None
+    rows: List[list] = []
+    at: Optional[int] = None
+    for pid, value, amount in entries:
+        if pid not in (source, target):
+            rows.append([pid, value, amount])
+        elif at is None:
+            at = len(rows)
+            rows.append([target, value, amount])
+        else:
+            rows[at][1] += value
+            rows[at][2] += amount
+    return rows
+
+
+def merge_payments(payments: Sequence[PaymentMap], source: str,
+                   target: str) -> Optional[List[PaymentMap]]:
+    """The payments with the source's folded into the target's; None if the source paid nothing."""
+    rows = _merged([(p.ParticipantId, 0, int(p.Amount)) for p in payments or []], source, target)
+    if rows is None:
+        return None
+    return [PaymentMap(ParticipantId=pid, Amount=amount) for pid, _, amount in rows]
+
+
+def _values_for(mode: str, amount: int, rows: List[list], both: bool) -> tuple:
+    """(mode, values) that re-resolve to the rows' owed amounts exactly."""
+    owed = [row[2] for row in rows]
+    if not both:
+        return mode, [row[1] for row in rows]  # a plain rename resolves as it did
+    if mode == "EQUAL":
+        if len(rows) == 1:
+            return "EQUAL", [0]
+        # Each row weighs as many of the original equal splits as it stands for (2 merged).
+        candidate = ("SHARES", [row[3] for row in rows])
+    else:
+        candidate = (mode, [row[1] for row in rows])
+    try:
+        splits = [(row[0], value) for row, value in zip(rows, candidate[1])]
+        if resolve_item(amount, candidate[0], splits) == owed:
+            return candidate
+    except Invalid:
+        pass
+    return "EXACT", owed
+
+
+def merge_item(item: ItemMap, source: str, target: str) -> Optional[ItemMap]:
+    """The item with the source's split folded into the target's; None if the source owes
+    nothing here."""
+    entries = [(s.ParticipantId, int(s.Value or 0), int(s.Amount)) for s in item.Splits or []]
+    ids = [pid for pid, _, _ in entries]
+    rows = _merged(entries, source, target)
+    if rows is None:
+        return None
+    both = target in ids
+    if both and item.SplitMode == "EQUAL":
+        for row in rows:
+            row.append(2 if row[0] == target else 1)
+    mode, values = _values_for(item.SplitMode, int(item.Amount), rows, both)
+    return ItemMap(Name=item.Name, Amount=int(item.Amount), SplitMode=mode,
+                   Splits=[SplitMap(ParticipantId=row[0], Value=value, Amount=row[2])
+                           for row, value in zip(rows, values)])
+
+
+def merge_body(payments: Sequence[PaymentMap], items: Sequence[ItemMap], source: str,
+               target: str) -> Optional[tuple]:
+    """(payments, items) with the source folded into the target, or None if it names no source."""
+    new_payments = merge_payments(payments, source, target)
+    new_items = [merge_item(item, source, target) for item in items or []]
+    if new_payments is None and all(item is None for item in new_items):
+        return None
+    return (new_payments if new_payments is not None else list(payments or []),
+            [new or old for new, old in zip(new_items, items or [])])

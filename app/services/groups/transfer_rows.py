@@ -1,0 +1,87 @@
+"""One row's part of a transfer's rewrite transaction: the versioned write that renames (or
+merges) the source into the target, and the balance delta that write implies.
+
+Each write is conditioned on the version the pass read (Version for expenses and
+settlements, UpdatedAt for recurring templates), so the delta computed from that read is
+exactly the one the committed write causes; a row changed meanwhile fails with
+:class:`RowChanged` and is read again by the next pass."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Callable
+
+from app.errors import Conflict
+from app.services.core.clock import now_iso
+from app.services.core.transactions import Transaction
+from app.services.groups.transfer_merge import merge_body
+from app.services.ledger import balances
+from models.groups import (Expense, ExpenseTemplateMap, GroupItem, RecurringExpense,
+                           Settlement)
+
+
+class RowChanged(Conflict):
+    """A rewritten row's version moved (or it was deleted) since the pass read it."""
+
+    code = "CONCURRENT_UPDATE"
+
+
+@dataclass
+class RowChange:
+    """One row's part of a rewrite transaction."""
+
+    kind: str
+    add: Callable[[Transaction], object]
+    delta: dict
+    size: int
+    settlements: int = 0
+
+
+def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
+    row = GroupItem.from_raw_data(raw)
+    size = len(json.dumps(raw))
+    changed = RowChanged("Changed meanwhile.")
+    now = now_iso()
+    if isinstance(row, Settlement):
+        return _settlement_change(row, source_id, target_id, size, changed, now)
+    if isinstance(row, Expense):
+        payments, items = merge_body(row.Payments, row.Items, source_id, target_id)
+        new = SimpleNamespace(Payments=payments, Items=items)
+        version = int(row.Version)
+        key = Expense(row.GroupId, row.SK)
+        actions = [Expense.Payments.set(payments), Expense.Items.set(items),
+                   Expense.Version.set(version + 1), Expense.UpdatedAt.set(now)]
+        return RowChange("expenses", lambda tx: tx.update(
+            key, actions, condition=Expense.Version == version, on_fail=changed),
+            balances.deltas(balances.expense_nets(row), balances.expense_nets(new)), size)
+    body = row.Template
+    payments, items = merge_body(body.Payments, body.Items, source_id, target_id)
+    template = ExpenseTemplateMap(Description=body.Description, Category=body.Category,
+                                  Amount=int(body.Amount), Payments=payments, Items=items)
+    key = RecurringExpense(row.GroupId, row.SK)
+    condition = (RecurringExpense.UpdatedAt == row.UpdatedAt if row.UpdatedAt
+                 else RecurringExpense.UpdatedAt.does_not_exist())
+    # A template moves no money; the balance row's revision still moves (see templates.py).
+    return RowChange("recurring", lambda tx: tx.update(
+        key, [RecurringExpense.Template.set(template), RecurringExpense.UpdatedAt.set(now)],
+        condition=condition, on_fail=changed), {}, size)
+
+
+def _settlement_change(row: Settlement, source_id: str, target_id: str, size: int,
+                       changed: Conflict, now: str) -> RowChange:
+    version, amount = int(row.Version), int(row.Amount)
+    old = balances.settlement_nets(row.PayerId, row.PayeeId, amount)
+    key = Settlement(row.GroupId, row.SK)
+    if {row.PayerId, row.PayeeId} == {source_id, target_id}:
+        reverse = {pid: -value for pid, value in old.items()}
+        return RowChange("settlement_deleted", lambda tx: tx.delete(
+            key, condition=Settlement.Version == version, on_fail=changed),
+            reverse, size, settlements=-1)
+    payer = target_id if row.PayerId == source_id else row.PayerId
+    payee = target_id if row.PayeeId == source_id else row.PayeeId
+    actions = [Settlement.PayerId.set(payer), Settlement.PayeeId.set(payee),
+               Settlement.Version.set(version + 1), Settlement.UpdatedAt.set(now)]
+    return RowChange("settlements", lambda tx: tx.update(
+        key, actions, condition=Settlement.Version == version, on_fail=changed),
+        balances.deltas(old, balances.settlement_nets(payer, payee, amount)), size)
