@@ -45,6 +45,8 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
                                   client_id=settings.client_id or "", identity_provider=provider,
                                   identities=IdentityCache())
     app.extensions["tailspend"] = Runtime(settings, authenticator, issuer)
+    from app.services.mcp import keys as mcp_keys  # signs MCP access tokens (see its doc)
+    mcp_keys.configure(local_key=issuer.private_key if issuer else None)
 
     from app.api import edge, errors, routes, spec
     errors.register(app)
