@@ -76,8 +76,8 @@ def _authenticate() -> None:
     bind_request(g.request_id)
     from flask import current_app
     view = current_app.view_functions.get(request.endpoint or "")
-    if (view is None or getattr(view, "public", False) or request.method == "OPTIONS"
-            or request.blueprint == "api-docs"):
+    if (view is None or getattr(view, "public", False) or getattr(view, "own_auth", False)
+            or request.method == "OPTIONS" or request.blueprint == "api-docs"):
         return
     runtime: Runtime = current_app.extensions["tailspend"]
     g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"))

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from app.api import (balances, comments, developer, expenses, export, groups, health, invite,
-                     join_requests, me, notifications, people, recurring, settlements, users)
+                     join_requests, mcp, me, notifications, people, recurring, settlements,
+                     users)
 from app.api.pat import PatPolicyPlugin
 from app.config import Settings
 
 AREAS = (health, users, me, groups, invite, join_requests, expenses, comments, settlements,
-         balances, export, recurring, people, notifications, developer)
+         balances, export, recurring, people, notifications, developer, mcp)
 
 
 def register(api, settings: Settings) -> None:
