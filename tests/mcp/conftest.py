@@ -40,13 +40,15 @@ class Mcp:
     user_id: str
     group_id: str
     me: str
+    email: str
     guests: List[str] = field(default_factory=list)
     next_id: int = 0
 
     def post(self, payload, *, token=None, headers=None):
         sent = {"Authorization": f"Bearer {token or self.token}", "Accept": ACCEPT,
                 **(headers or {})}
-        return self.client.post("/mcp", json=payload, headers=sent)
+        # buffered: the reply is closed at once, so its usage rows (written on close) land
+        return self.client.post("/mcp", json=payload, headers=sent, buffered=True)
 
     def rpc(self, method: str, params=None, **kwargs):
         self.next_id += 1
@@ -66,8 +68,11 @@ class Mcp:
 
 @pytest.fixture
 def mcp(client, sign_in):
+    """A new user (a fresh email: tables may be shared by a module) with a EUR group, two
+    guests and an MCP connection holding every scope."""
     access_tokens.grant_cache.clear()
-    headers, user_id = sign_in("ada@example.com", display_name="Ada")
+    email = f"ada-{uuid.uuid4().hex[:8]}@example.com"
+    headers, user_id = sign_in(email, display_name="Ada")
     group = client.post("/groups", json={"name": "Trip", "currency": "EUR"},
                         headers=headers).get_json()
     guests = [client.post(f"/groups/{group['groupId']}/participants",
@@ -75,4 +80,4 @@ def mcp(client, sign_in):
               for name in ("Bob", "Cy")]
     token, grant_id = grant_token(user_id)
     return Mcp(client, token, grant_id, user_id, group["groupId"], group["myParticipantId"],
-               guests)
+               email, guests)

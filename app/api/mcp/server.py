@@ -57,8 +57,8 @@ def handle():
 
 
 def _check_accept() -> None:
-    accept = request.accept_mimetypes
-    if request.headers.get("Accept") and not accept.accept_json and "*/*" not in accept:
+    if request.headers.get("Accept") and not request.accept_mimetypes.best_match(
+            ["application/json"]):
         raise http_error(406, INVALID_REQUEST,
                          "Accept must include application/json (text/event-stream is never sent).")
 
