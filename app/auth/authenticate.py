@@ -75,6 +75,13 @@ class Authenticator:
         return Principal(user_id=user_id, identity_key=identity_key,
                          is_admin=_in_group(claims, ADMIN_GROUP))
 
+    def user_for_client_token(self, credential: str, client_id: str) -> str:
+        """The user behind an access token from another app client of our pool (the MCP
+        consent flow's hosted-UI sign-in), checked like every other token but for its client."""
+        claims = verify_access_token(credential, jwks=self._jwks, issuer=self._issuer,
+                                     client_id=client_id)
+        return self._user_for(Identity.key(self._provider, claims["sub"]))
+
     def _user_for(self, identity_key: str) -> str:
         user_id = self.identities.get(identity_key)
         if user_id:

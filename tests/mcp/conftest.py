@@ -1,83 +1,98 @@
-"""Fixtures for the MCP server tests: a signed-in user with a group, and MCP tokens for them.
-
-Tokens are minted by the authorization server's own function (app.services.mcp.access_tokens)
-for an ACTIVE grant row, exactly what the OAuth flow ends with; the flow itself is tested by
-the OAuth tests and end to end by test_mcp_sdk_e2e."""
+"""OAuth flow helpers: a registered client, PKCE pairs, and the browser steps as a script."""
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass, field
-from typing import List
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from app.services.mcp import access_tokens
-from models.users import McpGrant
+from app.services.mcp import access_tokens, clients
 
-RESOURCE = "http://localhost/mcp"
-ALL = ("groups:read", "expenses:write", "settlements:write")
-ACCEPT = "application/json, text/event-stream"
-
-
-def grant_token(user_id: str, *, scopes=ALL, client_name: str = "OpenAI",
-                resource: str = RESOURCE, status: str = "ACTIVE") -> tuple:
-    """(token, grant id): an ACTIVE grant row and an access token bound to it."""
-    grant_id = str(uuid.uuid4())
-    McpGrant(*McpGrant.key(user_id, grant_id), GrantId=grant_id, Status=status,
-             Client=client_name, Scopes=" ".join(scopes), Resource=resource).save()
-    token = access_tokens.mint_access_token(user_id=user_id, grant_id=grant_id, scopes=scopes,
-                                            client_name=client_name, resource=resource)
-    return token, grant_id
+BASE = "http://localhost"
+RESOURCE = f"{BASE}/mcp"
+REDIRECT = "http://127.0.0.1:8765/callback"
+VERIFIER = "v" * 43 + "-verifier._~0123456789"
 
 
 @dataclass
-class Mcp:
-    """A caller of POST /mcp with one connection's token."""
-
+class Flow:
     client: object
-    token: str
-    grant_id: str
-    user_id: str
-    group_id: str
-    me: str
-    email: str
-    guests: List[str] = field(default_factory=list)
-    next_id: int = 0
+    client_id: str
+    redirect_uri: str = REDIRECT
 
-    def post(self, payload, *, token=None, headers=None):
-        sent = {"Authorization": f"Bearer {token or self.token}", "Accept": ACCEPT,
-                **(headers or {})}
-        # buffered: the reply is closed at once, so its usage rows (written on close) land
-        return self.client.post("/mcp", json=payload, headers=sent, buffered=True)
+    def authorize_url(self, **overrides) -> str:
+        params = {"response_type": "code", "client_id": self.client_id,
+                  "redirect_uri": self.redirect_uri, "state": "st-1",
+                  "code_challenge": create_s256_code_challenge(VERIFIER),
+                  "code_challenge_method": "S256", "scope": "groups:read expenses:write",
+                  "resource": RESOURCE}
+        params.update(overrides)
+        return "/oauth/authorize?" + urlencode({k: v for k, v in params.items() if v is not None})
 
-    def rpc(self, method: str, params=None, **kwargs):
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        return self.post(message, **kwargs)
+    def start(self, **overrides) -> str:
+        """GET authorize -> the request id of the stored, unapproved request."""
+        reply = self.client.get(self.authorize_url(**overrides))
+        assert reply.status_code == 302, reply.get_data(as_text=True)
+        return parse_qs(urlsplit(reply.headers["Location"]).query)["request"][0]
 
-    def call(self, name: str, arguments=None, **kwargs) -> dict:
-        """tools/call's result (asserting a 200 JSON-RPC success)."""
-        reply = self.rpc("tools/call", {"name": name, "arguments": arguments or {}}, **kwargs)
-        assert reply.status_code == 200, (reply.status_code, reply.get_data(as_text=True))
-        body = reply.get_json()
-        assert "result" in body, body
-        return body["result"]
+    def sign_in(self, request_id: str, email: str = "ann@example.com") -> None:
+        page = self.client.get(f"/oauth/login?request={request_id}").get_data(as_text=True)
+        reply = self.client.post("/oauth/login", data={
+            "request": request_id, "csrf": hidden(page, "csrf"), "email": email})
+        assert reply.status_code == 303, reply.get_data(as_text=True)
+
+    def consent_page(self, request_id: str):
+        return self.client.get(f"/oauth/consent?request={request_id}")
+
+    def decide(self, request_id: str, decision: str = "approve", csrf: str | None = None):
+        if csrf is None:
+            csrf = hidden(self.consent_page(request_id).get_data(as_text=True), "csrf")
+        return self.client.post("/oauth/consent", data={"request": request_id, "csrf": csrf,
+                                                        "decision": decision})
+
+    def code(self, email: str = "ann@example.com", **overrides) -> str:
+        request_id = self.start(**overrides)
+        self.sign_in(request_id, email)
+        reply = self.decide(request_id)
+        assert reply.status_code == 302, reply.get_data(as_text=True)
+        query = parse_qs(urlsplit(reply.headers["Location"]).query)
+        assert query["state"] == ["st-1"] and query["iss"] == [BASE]
+        return query["code"][0]
+
+    def exchange(self, code: str, **overrides):
+        form = {"grant_type": "authorization_code", "code": code, "code_verifier": VERIFIER,
+                "redirect_uri": self.redirect_uri, "client_id": self.client_id,
+                "resource": RESOURCE}
+        form.update(overrides)
+        return self.client.post("/oauth/token", data={k: v for k, v in form.items()
+                                                      if v is not None})
+
+    def tokens(self, email: str = "ann@example.com") -> dict:
+        reply = self.exchange(self.code(email))
+        assert reply.status_code == 200, reply.get_json()
+        return reply.get_json()
+
+    def refresh(self, refresh_token: str, **overrides):
+        form = {"grant_type": "refresh_token", "refresh_token": refresh_token,
+                "client_id": self.client_id}
+        form.update(overrides)
+        return self.client.post("/oauth/token", data=form)
+
+
+def hidden(page: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', page)
+    assert match, page
+    return match.group(1)
 
 
 @pytest.fixture
-def mcp(client, sign_in):
-    """A new user (a fresh email: tables may be shared by a module) with a EUR group, two
-    guests and an MCP connection holding every scope."""
+def oauth(app, client):
+    """A registered public client and the flow script for it."""
     access_tokens.grant_cache.clear()
-    email = f"ada-{uuid.uuid4().hex[:8]}@example.com"
-    headers, user_id = sign_in(email, display_name="Ada")
-    group = client.post("/groups", json={"name": "Trip", "currency": "EUR"},
-                        headers=headers).get_json()
-    guests = [client.post(f"/groups/{group['groupId']}/participants",
-                          json={"displayName": name}, headers=headers).get_json()["participantId"]
-              for name in ("Bob", "Cy")]
-    token, grant_id = grant_token(user_id)
-    return Mcp(client, token, grant_id, user_id, group["groupId"], group["myParticipantId"],
-               email, guests)
+    clients.clear_cache()
+    reply = client.post("/oauth/register", json={"client_name": "Claude",
+                                                 "redirect_uris": [REDIRECT]})
+    assert reply.status_code == 201, reply.get_json()
+    return Flow(client, reply.get_json()["client_id"])

@@ -19,7 +19,7 @@ from moto import mock_aws
 from tests.conftest import STAGE
 from tests.support.tables import create_all_tables
 from app.services.developer.limits import Limiter, Limits
-from tests.mcp.conftest import ACCEPT, RESOURCE, grant_token
+from tests.mcp.mcp_client import ACCEPT, grant_token, mcp  # noqa: F401 — mcp is a fixture
 
 EXPECTED_TOOLS = {"list_groups", "get_group", "get_balances", "list_expenses", "add_expense",
                   "record_settlement", "add_comment"}

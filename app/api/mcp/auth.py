@@ -10,16 +10,10 @@ from typing import Iterable, Optional
 
 from flask import g, request
 
+from app.api.oauth import SCOPES as ALL_SCOPES  # every scope a connection may hold
+from app.api.oauth_ui import base_url  # ``<base>``, as the authorization server names it
 from app.auth.principal import Principal
 from app.errors import DomainError, Forbidden, Unauthenticated
-
-# Every scope a connection may hold; a client that asks for these gets every tool.
-ALL_SCOPES = ("groups:read", "expenses:write", "settlements:write")
-
-
-def base_url() -> str:
-    """``<base>``: where this API is served, as the client reached it."""
-    return request.url_root.rstrip("/")
 
 
 def resource_url() -> str:
