@@ -24,7 +24,8 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/notifications/mutes/{groupId}", "/notifications/devices",
          "/notifications/devices/{deviceId}",
          "/groups/{groupId}/recurring", "/groups/{groupId}/recurring/{recurringId}",
-         "/developer/tokens", "/developer/tokens/{tokenId}", "/users/me/usage"}
+         "/developer/tokens", "/developer/tokens/{tokenId}", "/users/me/usage",
+         "/mcp"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):
