@@ -422,3 +422,22 @@ def test_the_protocol_and_tools_load_only_on_the_first_mcp_request():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "['app.api.mcp.jsonrpc']"
+
+
+# --- with the authorization server's real flow -----------------------------------------------
+
+def test_a_token_from_the_oauth_flow_works_until_the_user_disconnects(oauth, client, sign_in):
+    token = oauth.tokens("ann@example.com")["access_token"]
+    headers = {"Authorization": f"Bearer {token}", "Accept": ACCEPT}
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    assert client.post("/mcp", json=ping, headers=headers).get_json()["result"] == {}
+    # The flow asked for groups:read expenses:write (no settlements:write).
+    denied = client.post("/mcp", headers=headers, json={
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "record_settlement", "arguments": {}}})
+    assert denied.status_code == 403
+    app_headers = sign_in("ann@example.com")[0]
+    [connection] = client.get("/users/me/connections", headers=app_headers).get_json()["items"]
+    assert client.delete(f"/users/me/connections/{connection['grantId']}",
+                         headers=app_headers).status_code == 204
+    assert client.post("/mcp", json=ping, headers=headers).status_code == 401
