@@ -6,10 +6,10 @@ exactly to minor units by the tool before the REST schema validates the converte
 every limit and rule is the REST route's own. Results are the REST response schemas."""
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate
 
 from app.money.splits import SPLIT_MODES
-from app.schemas.common import Id, PageArgsSchema, Strict, StrictInteger
+from app.schemas.common import Id, PageArgsSchema, Strict
 from app.schemas.expenses import (CommentBodySchema, ExpenseCreateSchema, ExpenseListArgsSchema,
                                   ONE_FORM, NOT_BOTH_FORMS)
 from app.schemas.groups import GroupSchema, ParticipantSchema
@@ -108,6 +108,3 @@ class GroupRosterSchema(Strict):
     group = fields.Nested(GroupSchema, required=True)
     participants = fields.List(fields.Nested(ParticipantSchema), required=True)
 
-
-__all__ = ["GroupArgs", "ListGroupsArgs", "ListExpensesArgs", "AddExpenseArgs",
-           "RecordSettlementArgs", "AddCommentArgs", "GroupRosterSchema", "StrictInteger"]
