@@ -103,7 +103,7 @@ class OAuthRevokeFormSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
-    token = fields.String(required=True)
+    token = fields.String(required=True, validate=validate.Length(min=1))
     token_type_hint = fields.String()
     client_id = fields.String()
     OPENAPI_EXTRA = {"additionalProperties": {"type": "string"}}  # a form holds strings only
