@@ -22,7 +22,7 @@ from typing import Optional
 from authlib.oauth2.rfc6749.util import list_to_scope, scope_to_list
 from pynamodb.expressions.condition import Condition
 
-from app.errors import authorization_request_expired, concurrent_update
+from app.errors import OAuthError, authorization_request_expired, concurrent_update
 from app.services.core.clock import epoch, now_iso
 from app.services.core.transactions import Transaction
 from app.services.mcp import clients, secrets
@@ -71,8 +71,8 @@ def start(params: dict, *, resource: str, allow_private: bool) -> PendingRequest
     client_id = params.get("client_id") or ""
     try:
         client = clients.resolve(client_id, allow_private=allow_private)
-    except Exception as error:  # noqa: BLE001 (OAuthError: message for the page)
-        raise ClientRefused(getattr(error, "message", "Unknown client.")) from None
+    except OAuthError as error:
+        raise ClientRefused(error.message) from None
     redirect_uri = params.get("redirect_uri") or ""
     if redirect_uri not in client.redirect_uris:
         raise ClientRefused("The redirect_uri is not one this client registered.")
