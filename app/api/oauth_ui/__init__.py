@@ -156,11 +156,11 @@ def consent():
         return error_page("This form expired or did not come from TailSpend; start again.", 403)
     try:
         if request.form.get("decision") == "approve":
-            request_row, grant_id = flow.approve(request_id, user_id)
-            code = flow.issue_code(request_row, user_id, grant_id)
+            grant_id = flow.approve(pending, user_id)
+            code = flow.issue_code(pending, user_id, grant_id)
             params = {"code": code, "state": pending.state}
         else:
-            flow.deny(request_id)
+            flow.deny(pending)
             params = {"error": "access_denied", "error_description": "The user said no.",
                       "state": pending.state}
     except DomainError as error:
