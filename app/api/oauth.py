@@ -160,12 +160,16 @@ def token():
 @_form_doc(OAuthRevokeFormSchema)
 @blp.doc(security=[])
 @blp.response(200)
-@_oauth_errors((400, "Not form-encoded."), (413, "The body is over 64 KiB."))
+@_oauth_errors((400, "invalid_request: no token parameter, or not form-encoded."),
+               (413, "The body is over 64 KiB."), (415, "Not form-encoded."))
 @form_body
 @public
 def revoke():
-    """RFC 7009: revoke a refresh or access token (its whole connection); always 200."""
-    tokens.revoke_token(request.form.get("token") or "")
+    """RFC 7009: revoke a refresh or access token (its whole connection). Any token, ours or
+    not, valid or not, is a 200; only a request without a token is malformed (§2.2.1)."""
+    if request.mimetype != "application/x-www-form-urlencoded" or not request.form.get("token"):
+        raise OAuthError("invalid_request", "Send the token parameter, form-encoded.")
+    tokens.revoke_token(request.form["token"])
     return _no_store(jsonify({}))
 
 

@@ -12,7 +12,6 @@ import json
 import urllib.parse
 import urllib.request
 
-from authlib.oauth2.rfc7636 import create_s256_code_challenge
 from flask import Blueprint, current_app, request
 
 from app.api.context import public, settings
@@ -24,24 +23,11 @@ bp = Blueprint("oauth_cognito", __name__)
 TIMEOUT_S = 5.0
 
 
-def _verifier(request_id: str) -> str:
-    return (sessions.csrf_token(request_id, "cognito-pkce") * 2)[:64]
-
-
-def hosted_ui_url(request_id: str) -> str:
-    query = urllib.parse.urlencode({
-        "response_type": "code", "client_id": settings().mcp_cognito_client_id,
-        "redirect_uri": f"{base_url()}/oauth/callback", "state": request_id,
-        "scope": "openid email", "code_challenge_method": "S256",
-        "code_challenge": create_s256_code_challenge(_verifier(request_id))})
-    return f"{settings().cognito_domain}/oauth2/authorize?{query}"
-
-
 def _exchange(code: str, request_id: str) -> str:
     body = urllib.parse.urlencode({
         "grant_type": "authorization_code", "client_id": settings().mcp_cognito_client_id,
         "code": code, "redirect_uri": f"{base_url()}/oauth/callback",
-        "code_verifier": _verifier(request_id)}).encode()
+        "code_verifier": sessions.hosted_ui_verifier(request_id)}).encode()
     call = urllib.request.Request(f"{settings().cognito_domain}/oauth2/token", data=body,
                                   headers={"Content-Type": "application/x-www-form-urlencoded"})
     with urllib.request.urlopen(call, timeout=TIMEOUT_S) as reply:  # noqa: S310 (our pool)

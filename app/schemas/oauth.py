@@ -72,14 +72,19 @@ class OAuthTokenFormSchema(ma.Schema):
 
     grant_type = fields.String(required=True, validate=validate.OneOf(
         ("authorization_code", "refresh_token")))
-    code = fields.String(metadata={"description": "authorization_code: the code, once"})
-    code_verifier = fields.String(metadata={"description": "authorization_code: PKCE verifier"})
-    redirect_uri = fields.String(metadata={"description": "authorization_code: the same URI"})
-    client_id = fields.String()
-    refresh_token = fields.String(metadata={"description": "refresh_token: rotates"})
+    code = fields.String(validate=validate.Length(min=1),
+                         metadata={"description": "authorization_code: the code, once"})
+    code_verifier = fields.String(
+        validate=[validate.Length(min=43, max=128), validate.Regexp(r"^[A-Za-z0-9._~-]+$")],
+        metadata={"description": "authorization_code: the PKCE verifier (RFC 7636 §4.1)"})
+    redirect_uri = fields.String(validate=validate.Length(min=1),
+                                 metadata={"description": "authorization_code: the same URI"})
+    client_id = fields.String(validate=validate.Length(min=1))
+    refresh_token = fields.String(validate=validate.Length(min=1),
+                                  metadata={"description": "refresh_token: rotates"})
     resource = fields.String(metadata={"description": "<base>/mcp (RFC 8707)"})
     scope = fields.String()
-    OPENAPI_EXTRA = {"oneOf": [
+    OPENAPI_EXTRA = {"additionalProperties": {"type": "string"}, "oneOf": [
         {"properties": {"grant_type": {"enum": ["authorization_code"]}},
          "required": ["code", "code_verifier", "redirect_uri", "client_id"]},
         {"properties": {"grant_type": {"enum": ["refresh_token"]}},
@@ -98,9 +103,10 @@ class OAuthRevokeFormSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
-    token = fields.String(required=True)
+    token = fields.String(required=True, validate=validate.Length(min=1))
     token_type_hint = fields.String()
     client_id = fields.String()
+    OPENAPI_EXTRA = {"additionalProperties": {"type": "string"}}  # a form holds strings only
 
 
 class ConnectionSchema(Strict):

@@ -25,6 +25,10 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/notifications/devices/{deviceId}",
          "/groups/{groupId}/recurring", "/groups/{groupId}/recurring/{recurringId}",
          "/developer/tokens", "/developer/tokens/{tokenId}", "/users/me/usage",
+         "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp",
+         "/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/authorize",
+         "/oauth/token", "/oauth/revoke", "/users/me/connections",
+         "/users/me/connections/{grantId}",
          "/mcp"}
 
 

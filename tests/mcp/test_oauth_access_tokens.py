@@ -77,3 +77,23 @@ def test_a_revoked_or_missing_grant_stops_the_token(grant):
 def test_other_routes_refuse_mcp_tokens(client, grant):
     reply = client.get("/users/me", headers={"Authorization": f"Bearer {_mint()}"})
     assert reply.status_code == 401
+
+
+def test_the_aws_key_is_read_from_secrets_manager_on_first_use_only(grant):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    previous = keys.current().private_key
+    pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption())
+    reads = []
+    try:
+        keys._key = None  # a fresh (cold) process
+        keys.configure(env={"MCP_SIGNING_KEY_SECRET_ARN": "arn:aws:secretsmanager:x"},
+                       fetch=lambda arn: reads.append(arn) or pem)
+        assert reads == []  # the cold start did not pay for it
+        token = _mint()
+        assert at.verify_access_token(token, resource=RESOURCE).user_id == "u-1"
+        assert reads == ["arn:aws:secretsmanager:x"]
+    finally:
+        keys.use_key(previous)

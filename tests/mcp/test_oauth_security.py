@@ -174,8 +174,9 @@ def test_token_endpoint_speaks_rfc_6749_errors(client, oauth):
 
 def test_rfc_7009_revocation_always_answers_200_and_stops_the_connection(oauth, client):
     tokens = oauth.tokens()
-    for junk in ("", "garbage", "a.b.c"):
+    for junk in ("garbage", "a.b.c", "tsp_x_y"):
         assert client.post("/oauth/revoke", data={"token": junk}).status_code == 200
+    assert _refused(client.post("/oauth/revoke", data={}), "invalid_request")
     assert client.post("/oauth/revoke", data={"token": tokens["refresh_token"]}).status_code == 200
     assert _refused(oauth.refresh(tokens["refresh_token"]))
     with pytest.raises(Unauthenticated):

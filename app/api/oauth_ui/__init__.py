@@ -71,8 +71,9 @@ def to_sign_in(request_id: str):
         return _secure(redirect(f"{base_url()}/oauth/login?{urlencode({'request': request_id})}"))
     if not (settings().cognito_domain and settings().mcp_cognito_client_id):
         return error_page("Sign-in is not configured on this server.", 503)
-    from app.api import oauth_cognito
-    return _secure(redirect(oauth_cognito.hosted_ui_url(request_id)))
+    return _secure(redirect(sessions.hosted_ui_url(
+        domain=settings().cognito_domain, client_id=settings().mcp_cognito_client_id,
+        callback=f"{base_url()}/oauth/callback", request_id=request_id)))
 
 
 def _origin(uri: str) -> str:
@@ -155,11 +156,11 @@ def consent():
         return error_page("This form expired or did not come from TailSpend; start again.", 403)
     try:
         if request.form.get("decision") == "approve":
-            request_row, grant_id = flow.approve(request_id, user_id)
-            code = flow.issue_code(request_row, user_id, grant_id)
+            grant_id = flow.approve(pending, user_id)
+            code = flow.issue_code(pending, user_id, grant_id)
             params = {"code": code, "state": pending.state}
         else:
-            flow.deny(request_id)
+            flow.deny(pending)
             params = {"error": "access_denied", "error_description": "The user said no.",
                       "state": pending.state}
     except DomainError as error:

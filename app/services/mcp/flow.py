@@ -22,7 +22,7 @@ from typing import Optional
 from authlib.oauth2.rfc6749.util import list_to_scope, scope_to_list
 from pynamodb.expressions.condition import Condition
 
-from app.errors import authorization_request_expired, concurrent_update
+from app.errors import OAuthError, authorization_request_expired, concurrent_update
 from app.services.core.clock import epoch, now_iso
 from app.services.core.transactions import Transaction
 from app.services.mcp import clients, secrets
@@ -71,8 +71,8 @@ def start(params: dict, *, resource: str, allow_private: bool) -> PendingRequest
     client_id = params.get("client_id") or ""
     try:
         client = clients.resolve(client_id, allow_private=allow_private)
-    except Exception as error:  # noqa: BLE001 (OAuthError: message for the page)
-        raise ClientRefused(getattr(error, "message", "Unknown client.")) from None
+    except OAuthError as error:
+        raise ClientRefused(error.message) from None
     redirect_uri = params.get("redirect_uri") or ""
     if redirect_uri not in client.redirect_uris:
         raise ClientRefused("The redirect_uri is not one this client registered.")
@@ -125,18 +125,17 @@ def _request_live(_request_id: str) -> Condition:
     return (McpAuthRequest.UserId.exists()) & (McpAuthRequest.ExpiresAt > epoch())
 
 
-def deny(request_id: str) -> PendingRequest:
+def deny(request: PendingRequest) -> None:
     """Consume the request without a grant (the user said no)."""
-    request = pending(request_id)
-    Transaction().delete(McpAuthRequest(*McpAuthRequest.key(request_id)),
-                         condition=_request_live(request_id),
+    Transaction().delete(McpAuthRequest(*McpAuthRequest.key(request.request_id)),
+                         condition=_request_live(request.request_id),
                          on_fail=authorization_request_expired()).commit()
-    return request
 
 
-def approve(request_id: str, user_id: str) -> tuple:
-    """Consume the request and create a PENDING grant: ``(request, grant_id)``."""
-    request = pending(request_id)
+def approve(request: PendingRequest, user_id: str) -> str:
+    """Consume the request (read by :func:`pending`; the condition re-checks that it is still
+    there and unexpired) and create a PENDING grant; its id."""
+    request_id = request.request_id
     grant_id = str(uuid.uuid4())
     grant = McpGrant(*McpGrant.key(user_id, grant_id), GrantId=grant_id, Status=PENDING,
                      Client=request.client_name, ClientId=request.client_id,
@@ -147,7 +146,7 @@ def approve(request_id: str, user_id: str) -> tuple:
              condition=_request_live(request_id), on_fail=authorization_request_expired())
      .put(grant, condition=McpGrant.SK.does_not_exist(), on_fail=concurrent_update())
      .commit())
-    return request, grant_id
+    return grant_id
 
 
 def issue_code(request: PendingRequest, user_id: str, grant_id: str) -> str:

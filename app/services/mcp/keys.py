@@ -29,6 +29,7 @@ class SigningKey:
 
 _lock = threading.Lock()
 _key: Optional[SigningKey] = None
+_pending: Optional[Callable[[], bytes]] = None  # a Secrets Manager read, done on first use
 
 
 def _kid(key: rsa.RSAPrivateKey) -> str:
@@ -46,27 +47,31 @@ def _from_secrets_manager(arn: str) -> bytes:
 
 
 def use_key(key: rsa.RSAPrivateKey) -> None:
-    global _key
+    global _key, _pending
     with _lock:
-        _key = SigningKey(key, _kid(key))
+        _key, _pending = SigningKey(key, _kid(key)), None
 
 
 def configure(*, env: Mapping[str, str] = os.environ,
               local_key: Optional[rsa.RSAPrivateKey] = None,
               fetch: Callable[[str], bytes] = _from_secrets_manager) -> None:
-    """Load the signing key from the first source that has one (see the module doc)."""
-    pem: Optional[bytes] = None
+    """Choose the signing key's source (see the module doc). The Secrets Manager read waits
+    for the first MCP token minted or checked: most cold starts never need it."""
+    global _pending
     if env.get("MCP_SIGNING_KEY"):
-        pem = env["MCP_SIGNING_KEY"].encode()
+        use_key(serialization.load_pem_private_key(env["MCP_SIGNING_KEY"].encode(), None))
     elif env.get("MCP_SIGNING_KEY_SECRET_ARN"):
-        pem = fetch(env["MCP_SIGNING_KEY_SECRET_ARN"])
-    if pem is not None:
-        use_key(serialization.load_pem_private_key(pem, password=None))
+        arn = env["MCP_SIGNING_KEY_SECRET_ARN"]
+        with _lock:
+            _pending = lambda: fetch(arn)  # noqa: E731
     elif local_key is not None:
         use_key(local_key)
 
 
 def current() -> SigningKey:
+    if _key is None and _pending is not None:
+        pem = _pending()
+        use_key(serialization.load_pem_private_key(pem, password=None))
     if _key is None:
         raise RuntimeError("No MCP signing key is configured (MCP_SIGNING_KEY_SECRET_ARN).")
     return _key
