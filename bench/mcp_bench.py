@@ -30,7 +30,8 @@ def main() -> None:
         McpGrant(*McpGrant.key(user_id, grant_id), GrantId=grant_id, Status="ACTIVE",
                  Client="bench").save()
         token = access_tokens.mint_access_token(
-            user_id=user_id, grant_id=grant_id, client_name="bench", resource="http://localhost/mcp",
+            user_id=user_id, grant_id=grant_id, client_name="bench",
+            resource="http://localhost/mcp",
             scopes=["groups:read", "expenses:write", "settlements:write"])
         mcp_headers = {"Authorization": f"Bearer {token}", "Accept": ACCEPT}
 

@@ -157,7 +157,8 @@ def test_bad_params_are_code_32602(mcp, method, params):
 
 
 def test_http_level_refusals(mcp):
-    assert mcp.client.get("/mcp", headers={"Authorization": f"Bearer {mcp.token}"}).status_code == 405
+    auth = {"Authorization": f"Bearer {mcp.token}"}
+    assert mcp.client.get("/mcp", headers=auth).status_code == 405
     reply = mcp.rpc("ping", headers={"MCP-Protocol-Version": "1999-01-01"})
     assert reply.status_code == 400 and reply.get_json()["error"]["code"] == -32600
     assert mcp.rpc("ping", headers={"Accept": "text/html"}).status_code == 406

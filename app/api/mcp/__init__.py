@@ -38,8 +38,8 @@ DOC = {
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
         "oneOf": [_MESSAGE, {"type": "array", "items": _MESSAGE}]}}}},
     "responses": {
-        "200": _json("A JSON-RPC response (or a batch of them)",
-                     {"oneOf": [{"type": "object"}, {"type": "array", "items": {"type": "object"}}]}),
+        "200": _json("A JSON-RPC response (or a batch of them)", {"oneOf": [
+            {"type": "object"}, {"type": "array", "items": {"type": "object"}}]}),
         "202": {"description": "Only notifications or responses were sent: nothing to answer"},
         "400": _json("Not JSON (-32700) or an unsupported MCP-Protocol-Version (-32600)",
                      _RPC_ERROR),

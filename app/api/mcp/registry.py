@@ -10,71 +10,33 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Mapping, Optional
+from typing import Any, Dict, Optional
 
 from flask import g
 from marshmallow import ValidationError
 
-from app.api.mcp import auth
-from app.api.mcp.json_schema import json_schema, output_schema, with_formatted
-from app.api.pat import required_scope
+from app.api.mcp import auth, tools_read, tools_write
+from app.api.mcp.json_schema import with_formatted
+from app.api.mcp.tool import Tool
 from app.auth.principal import Principal
 from app.errors import DomainError, Invalid, RateLimited
 
 log = logging.getLogger("tailspend.mcp")
 
 
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    title: str
-    description: str
-    args: type  # marshmallow schema of the arguments
-    result: Any  # marshmallow schema (class or instance) the REST route answers with
-    rest_view: Callable  # the REST view this tool stands for: its PAT scope is the tool's
-    run: Callable[[Principal, dict], dict]  # (caller, loaded arguments) -> service result
-    creates: bool = False
-    args_extra: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def scope(self) -> Optional[str]:
-        return required_scope(self.rest_view)
-
-    def describe(self) -> dict:
-        annotations = {"title": self.title, "readOnlyHint": not self.creates,
-                       "destructiveHint": False, "idempotentHint": not self.creates,
-                       "openWorldHint": False}
-        return {"name": self.name, "title": self.title,
-                "description": f"{self.description} Needs the {self.scope} scope.",
-                "inputSchema": json_schema(self.args, extra=self.args_extra),
-                "outputSchema": output_schema(self.result), "annotations": annotations}
-
-
-TOOLS: Dict[str, Tool] = {}
+TOOLS: Dict[str, Tool] = {tool.name: tool for tool in (*tools_read.TOOLS, *tools_write.TOOLS)}
 _listing: Optional[list] = None
-
-
-def register(tool: Tool) -> Tool:
-    TOOLS[tool.name] = tool
-    return tool
-
-
-def _load_tools() -> None:
-    from app.api.mcp import tools_read, tools_write  # noqa: F401 — they register themselves
 
 
 def listing() -> list:
     """tools/list's ``tools``, built once per process (schema conversion is not free)."""
     global _listing
-    _load_tools()
     if _listing is None:
         _listing = [tool.describe() for tool in TOOLS.values()]
     return _listing
 
 
 def find(name: Any) -> Optional[Tool]:
-    _load_tools()
     return TOOLS.get(name) if isinstance(name, str) else None
 
 

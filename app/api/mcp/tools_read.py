@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from app.api import balances as balances_api, expenses as expenses_api, groups as groups_api, me
 from app.api.context import scope
-from app.api.mcp.registry import Tool, register
+from app.api.mcp.tool import Tool
 from app.schemas.balances import BalancesSchema
 from app.schemas.expenses import ExpensePageSchema
 from app.schemas.groups import HomeGroupPageSchema
@@ -42,31 +42,30 @@ def _list_expenses(caller, args: dict) -> dict:
                                                                 date_to))
 
 
-register(Tool(
-    name="list_groups", title="List my groups",
-    description="The user's expense groups with their currency, the user's role and "
-                "participant id, and the user's net balance in each (positive: the user is "
-                "owed money). Pages: pass nextCursor back as cursor.",
-    args=ListGroupsArgs, result=HomeGroupPageSchema, rest_view=me.my_groups, run=_list_groups))
-
-register(Tool(
-    name="get_group", title="Get a group and its members",
-    description="One group (name, currency, the user's role) and its roster: every "
-                "participant's id, display name, type (USER or GUEST) and role. Use the "
-                "participant ids in add_expense and record_settlement.",
-    args=GroupArgs, result=GroupRosterSchema, rest_view=groups_api.get_group, run=_get_group))
-
-register(Tool(
-    name="get_balances", title="Get balances and how to settle up",
-    description="Every participant's net balance in the group (positive: is owed money) and "
-                "the fewest payments that settle everyone up (transfers).",
-    args=GroupArgs, result=BalancesSchema, rest_view=balances_api.get_balances,
-    run=_get_balances))
-
-register(Tool(
-    name="list_expenses", title="List expenses",
-    description="A group's expenses, newest first by date; optional from/to dates "
-                "(YYYY-MM-DD, inclusive), limit (1-100) and cursor (nextCursor of the previous "
-                "page).",
-    args=ListExpensesArgs, result=ExpensePageSchema, rest_view=expenses_api.list_expenses,
-    run=_list_expenses))
+TOOLS = (
+    Tool(
+        name="list_groups", title="List my groups",
+        description="The user's expense groups with their currency, the user's role and "
+                    "participant id, and the user's net balance in each (positive: the user is "
+                    "owed money). Pages: pass nextCursor back as cursor.",
+        args=ListGroupsArgs, result=HomeGroupPageSchema, rest_view=me.my_groups, run=_list_groups),
+    Tool(
+        name="get_group", title="Get a group and its members",
+        description="One group (name, currency, the user's role) and its roster: every "
+                    "participant's id, display name, type (USER or GUEST) and role. Use the "
+                    "participant ids in add_expense and record_settlement.",
+        args=GroupArgs, result=GroupRosterSchema, rest_view=groups_api.get_group, run=_get_group),
+    Tool(
+        name="get_balances", title="Get balances and how to settle up",
+        description="Every participant's net balance in the group (positive: is owed money) and "
+                    "the fewest payments that settle everyone up (transfers).",
+        args=GroupArgs, result=BalancesSchema, rest_view=balances_api.get_balances,
+        run=_get_balances),
+    Tool(
+        name="list_expenses", title="List expenses",
+        description="A group's expenses, newest first by date; optional from/to dates "
+                    "(YYYY-MM-DD, inclusive), limit (1-100) and cursor (nextCursor of the previous "
+                    "page).",
+        args=ListExpensesArgs, result=ExpensePageSchema, rest_view=expenses_api.list_expenses,
+        run=_list_expenses),
+)

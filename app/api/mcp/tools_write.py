@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 
 from app.api import comments as comments_api, expenses as expenses_api
 from app.api import settlements as settlements_api
-from app.api.mcp.registry import Tool, register
+from app.api.mcp.tool import Tool
 from app.errors import Invalid
 from app.money.currencies import parse_minor
 from app.schemas.expenses import CommentSchema, ExpenseCreateSchema, ExpenseSchema
@@ -132,30 +132,31 @@ def _add_comment(caller, args: dict) -> dict:
                 lambda: comments.add_comment(access, args["expenseId"], args["body"]))
 
 
-register(Tool(
-    name="add_expense", title="Add an expense",
-    description="Record an expense in a group (the user needs the MEMBER role). Amounts are "
-                "decimal strings in the group currency (\"12.30\"), never more decimals than "
-                "the currency has. payments: who paid how much (they must add up to the total). "
-                "Either items (each with amount, splitMode and splits) or the shorthand "
-                "amount + splitMode + splits. splitMode EQUAL splits evenly; EXACT takes each "
-                "split's value as a decimal string; PERCENT takes basis points (2500 = 25%); "
-                "SHARES takes weights. Get participant ids from get_group. Send an "
-                "idempotencyKey and reuse it if you retry.",
-    args=AddExpenseArgs, args_extra=AddExpenseArgs.JSON_EXTRA, result=ExpenseSchema,
-    rest_view=expenses_api.create_expense, run=_add_expense, creates=True))
-
-register(Tool(
-    name="record_settlement", title="Record a payment between members",
-    description="Record that payerId paid payeeId back (MEMBER role): amount is a decimal "
-                "string in the group currency (\"25.00\"); optional date (YYYY-MM-DD) and "
-                "note. get_balances lists the payments that settle the group up.",
-    args=RecordSettlementArgs, result=SettlementSchema,
-    rest_view=settlements_api.create_settlement, run=_record_settlement, creates=True))
-
-register(Tool(
-    name="add_comment", title="Comment on an expense",
-    description="Add a comment to an expense (any participant may comment); @handle "
-                "mentions notify those group members.",
-    args=AddCommentArgs, result=CommentSchema, rest_view=comments_api.add_comment,
-    run=_add_comment, creates=True))
+TOOLS = (
+    Tool(
+        name="add_expense", title="Add an expense",
+        description="Record an expense in a group (the user needs the MEMBER role). Amounts are "
+                    "decimal strings in the group currency (\"12.30\"), never more decimals "
+                    "than the currency has. payments: who paid how much (they must add up to "
+                    "the total). "
+                    "Either items (each with amount, splitMode and splits) or the shorthand "
+                    "amount + splitMode + splits. splitMode EQUAL splits evenly; EXACT takes each "
+                    "split's value as a decimal string; PERCENT takes basis points (2500 = 25%); "
+                    "SHARES takes weights. Get participant ids from get_group. Send an "
+                    "idempotencyKey and reuse it if you retry.",
+        args=AddExpenseArgs, args_extra=AddExpenseArgs.JSON_EXTRA, result=ExpenseSchema,
+        rest_view=expenses_api.create_expense, run=_add_expense, creates=True),
+    Tool(
+        name="record_settlement", title="Record a payment between members",
+        description="Record that payerId paid payeeId back (MEMBER role): amount is a decimal "
+                    "string in the group currency (\"25.00\"); optional date (YYYY-MM-DD) and "
+                    "note. get_balances lists the payments that settle the group up.",
+        args=RecordSettlementArgs, result=SettlementSchema,
+        rest_view=settlements_api.create_settlement, run=_record_settlement, creates=True),
+    Tool(
+        name="add_comment", title="Comment on an expense",
+        description="Add a comment to an expense (any participant may comment); @handle "
+                    "mentions notify those group members.",
+        args=AddCommentArgs, result=CommentSchema, rest_view=comments_api.add_comment,
+        run=_add_comment, creates=True),
+)
