@@ -32,6 +32,18 @@ class Settings:
     cors_allow_origins: tuple = ()
     max_body_bytes: int = 64 * 1024
     jwks_refresh_seconds: int = 60
+    # MCP connector (OAuth). The public base URL names the issuer and the resource
+    # (<base>/mcp); unset, each request's own URL is used (right for local mode only).
+    public_base_url: Optional[str] = None
+    # Fetch Client ID Metadata Documents from private/loopback hosts: local mode only.
+    mcp_fetch_private: Optional[bool] = None
+    # AWS sign-in for the consent flow: the Cognito hosted UI domain and its app client.
+    cognito_domain: Optional[str] = None
+    mcp_cognito_client_id: Optional[str] = None
+
+    @property
+    def allow_private_client_fetch(self) -> bool:
+        return self.local_mode if self.mcp_fetch_private is None else self.mcp_fetch_private
 
     @property
     def issuer(self) -> str:
@@ -60,6 +72,9 @@ class Settings:
             cognito_client_id=env.get("COGNITO_CLIENT_ID") or None,
             test_account_domain=env.get("TEST_ACCOUNT_DOMAIN", DEFAULT_TEST_ACCOUNT_DOMAIN),
             cursor_secret=(env.get("CURSOR_SECRET") or "").encode(),
+            public_base_url=(env.get("PUBLIC_BASE_URL") or "").rstrip("/") or None,
+            cognito_domain=(env.get("COGNITO_DOMAIN") or "").rstrip("/") or None,
+            mcp_cognito_client_id=env.get("MCP_COGNITO_CLIENT_ID") or None,
             cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
                                      if o.strip() and o.strip() != "*"),
         )

@@ -46,6 +46,8 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
                                   client_id=settings.client_id or "", identity_provider=provider,
                                   identities=IdentityCache())
     app.extensions["tailspend"] = Runtime(settings, authenticator, issuer)
+    from app.services.mcp import keys as mcp_keys  # signs MCP access tokens (see its doc)
+    mcp_keys.configure(local_key=issuer.private_key if issuer else None)
 
     from app.api import edge, errors, routes, spec
     errors.register(app)
@@ -75,8 +77,8 @@ def _authenticate() -> None:
     bind_request(g.request_id)
     from flask import current_app
     view = current_app.view_functions.get(request.endpoint or "")
-    if (view is None or getattr(view, "public", False) or request.method == "OPTIONS"
-            or request.blueprint == "api-docs"):
+    if (view is None or getattr(view, "public", False) or getattr(view, "own_auth", False)
+            or request.method == "OPTIONS" or request.blueprint == "api-docs"):
         return
     runtime: Runtime = current_app.extensions["tailspend"]
     g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, MapAttribute,
-                                 NumberAttribute, UnicodeAttribute)
+from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, ListAttribute,
+                                 MapAttribute, NumberAttribute, UnicodeAttribute)
 from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
 from pynamodb.models import Model
 
@@ -20,6 +20,12 @@ MCP_CLEANUP_PREFIX = "MCPCLEANUP#"
 DELETING = "DELETING"
 # ScanRecoveryIndex bucket of profiles whose deletion a crash may have left half done.
 ACCOUNT_DELETE = "ACCOUNT_DELETE"
+# MCP rows outside any user's partition: each gets a partition of its own keyed by an id or
+# a hash, so lookups are one strongly consistent GetItem and nothing ever scans for them.
+MCP_REQUEST_PARTITION = "MCPREQ#"
+MCP_CODE_PARTITION = "MCPCODE#"
+MCP_REFRESH_PARTITION = "MCPRT#"
+MCP_CLIENT_PARTITION = "MCPCLIENT#"
 
 
 class ScanRecoveryIndex(GlobalSecondaryIndex):
@@ -129,11 +135,94 @@ class ChatSession(UserItem, discriminator="CHAT"):
 
 
 class McpGrant(UserItem, discriminator="MCP_GRANT"):
-    """An MCP connector grant (status checked on every request)."""
+    """An MCP connector grant in its owner's partition (status checked on every request).
+
+    PENDING once the user approved (no token yet), ACTIVE once a code was exchanged and the
+    token family bound (FamilyId), REVOKED on disconnect, revocation or refresh reuse. A
+    revoked grant never comes back: a new connection is a new grant with a new id."""
 
     GrantId = UnicodeAttribute()
     Status = UnicodeAttribute()
-    Client = UnicodeAttribute(null=True)
+    Client = UnicodeAttribute(null=True)  # the client's display name
+    ClientId = UnicodeAttribute(null=True)
+    Scopes = UnicodeAttribute(null=True)  # space-separated, as OAuth writes them
+    Resource = UnicodeAttribute(null=True)
+    FamilyId = UnicodeAttribute(null=True)
+    CodeIssued = BooleanAttribute(null=True)
+    LastUsedAt = UnicodeAttribute(null=True)
+
+    @staticmethod
+    def sort_key(grant_id: str) -> str:
+        return f"{MCP_GRANT_PREFIX}{grant_id}"
+
+    @classmethod
+    def key(cls, user_id: str, grant_id: str) -> tuple:
+        return user_id, cls.sort_key(grant_id)
+
+    @classmethod
+    def of_user(cls, user_id: str) -> Iterator["McpGrant"]:
+        return cls.query(user_id, cls.SK.startswith(MCP_GRANT_PREFIX), consistent_read=True)
+
+
+class McpAuthRequest(UserItem, discriminator="MCP_REQUEST"):
+    """An unapproved, anonymous authorization request (ExpiresAt: ten minutes)."""
+
+    ClientId = UnicodeAttribute()
+    ClientName = UnicodeAttribute()
+    RedirectUri = UnicodeAttribute()
+    CodeChallenge = UnicodeAttribute()
+    Scopes = UnicodeAttribute()
+    Resource = UnicodeAttribute()
+    State = UnicodeAttribute(null=True)
+
+    @staticmethod
+    def key(request_id: str) -> tuple:
+        return f"{MCP_REQUEST_PARTITION}{request_id}", "REQUEST"
+
+
+class McpCodeClaim(UserItem, discriminator="MCP_CODE"):
+    """An authorization code, by hash only; Used is set by the one exchange that claims it."""
+
+    OwnerUserId = UnicodeAttribute()
+    GrantId = UnicodeAttribute()
+    ClientId = UnicodeAttribute()
+    RedirectUri = UnicodeAttribute()
+    CodeChallenge = UnicodeAttribute()
+    Scopes = UnicodeAttribute()
+    Resource = UnicodeAttribute()
+    Used = BooleanAttribute(null=True)
+
+    @staticmethod
+    def key(code_hash: str) -> tuple:
+        return f"{MCP_CODE_PARTITION}{code_hash}", "CODE"
+
+
+class McpRefreshHash(UserItem, discriminator="MCP_REFRESH"):
+    """One refresh token of a family, by hash only; Used marks the one rotation that claimed
+    it (kept until ExpiresAt so a replay is recognised and revokes the family)."""
+
+    OwnerUserId = UnicodeAttribute()
+    GrantId = UnicodeAttribute()
+    FamilyId = UnicodeAttribute()
+    ClientId = UnicodeAttribute()
+    Scopes = UnicodeAttribute()
+    Resource = UnicodeAttribute()
+    Used = BooleanAttribute(null=True)
+
+    @staticmethod
+    def key(token_hash: str) -> tuple:
+        return f"{MCP_REFRESH_PARTITION}{token_hash}", "REFRESH"
+
+
+class McpClient(UserItem, discriminator="MCP_CLIENT"):
+    """A dynamically registered (RFC 7591) public client."""
+
+    ClientName = UnicodeAttribute()
+    RedirectUris = ListAttribute(of=UnicodeAttribute)
+
+    @staticmethod
+    def key(client_id: str) -> tuple:
+        return f"{MCP_CLIENT_PARTITION}{client_id}", "CLIENT"
 
 
 class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
@@ -161,3 +250,14 @@ class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
             last = rows.last_evaluated_key
             if not last:
                 return
+
+    @classmethod
+    def for_target(cls, owner_user_id: str, grant_id: str, target: UserItem,
+                   suffix: str) -> "McpCleanupPointer":
+        """The pointer to ``target`` (a row outside the owner's partition)."""
+        return cls(owner_user_id, cls.sort_key(grant_id, suffix), TargetUserId=target.UserId,
+                   TargetSK=target.SK)
+
+    @classmethod
+    def of_user(cls, user_id: str) -> Iterator["McpCleanupPointer"]:
+        return cls.query(user_id, cls.SK.startswith(MCP_CLEANUP_PREFIX), consistent_read=True)

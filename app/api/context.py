@@ -22,6 +22,12 @@ def unmetered(view):
     return view
 
 
+def own_auth(view):
+    """Mark a view that checks its own bearer credential (POST /mcp takes only MCP tokens)."""
+    view.own_auth = True
+    return view
+
+
 def form_body(view):
     """Mark a view that reads a form-encoded body (OAuth endpoints); every other body is JSON."""
     view.form_body = True

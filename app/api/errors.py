@@ -6,7 +6,7 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from app.errors import DomainError, RateLimited
+from app.errors import DomainError, OAuthError, RateLimited
 
 log = logging.getLogger("tailspend.errors")
 
@@ -27,6 +27,16 @@ def envelope(status: int, code: str, message: str, details=None, headers=None):
 def handle_domain_error(error: DomainError):
     headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited) else None
     return envelope(error.status, error.code, error.message, error.details, headers)
+
+
+def handle_oauth_error(error: OAuthError):
+    """RFC 6749 §5.2 / RFC 7591 §3.2.2 bodies: OAuth clients read ``error`` as a string."""
+    response = jsonify({"error": error.error, "error_description": error.message})
+    response.status_code = error.status
+    response.headers["Cache-Control"] = "no-store"
+    if error.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer error="invalid_client"'
+    return response
 
 
 def handle_http_exception(error: HTTPException):
@@ -66,6 +76,7 @@ def handle_unexpected(error: Exception):
 
 
 def register(app: Flask) -> None:
+    app.register_error_handler(OAuthError, handle_oauth_error)
     app.register_error_handler(DomainError, handle_domain_error)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Exception, handle_unexpected)

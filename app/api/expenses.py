@@ -21,6 +21,12 @@ EDIT_REFUSED = (409, "VERSION_CONFLICT (stale version) or PARTICIPANT_UNAVAILABL
 
 
 
+def listing_scope(group_id: str, date_from, date_to) -> str:
+    """The cursor scope of one expense listing (route, caller, group, filters): a cursor
+    works only for the listing that issued it (the MCP list_expenses tool shares it)."""
+    return scope(f"expenses:{group_id}:{date_from}:{date_to}")
+
+
 def _detail(access, expense_id: str) -> dict:
     return expenses.get_expense(access, expense_id, comments_cursor_scope=scope(
         expenses.comments_scope(access.group_id, expense_id)))
@@ -55,7 +61,7 @@ def list_expenses(args, group_id):
     date_from, date_to = args.get("from_"), args.get("to")
     return expenses.list_expenses(access, date_from=date_from, date_to=date_to,
                                   limit=args["limit"], cursor=args["cursor"],
-                                  scope=scope(f"expenses:{access.group_id}:{date_from}:{date_to}"))
+                                  scope=listing_scope(access.group_id, date_from, date_to))
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>")

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from app.api import (balances, comments, developer, expenses, export, groups, health, invite,
-                     join_requests, me, notifications, people, recurring, settlements, users)
+                     join_requests, mcp, me, notifications, oauth, oauth_cognito, oauth_ui,
+                     people, recurring, settlements, users)
 from app.api.pat import PatPolicyPlugin
 from app.config import Settings
 
 AREAS = (health, users, me, groups, invite, join_requests, expenses, comments, settlements,
-         balances, export, recurring, people, notifications, developer)
+         balances, export, recurring, people, notifications, developer, oauth, mcp)
 
 
 def register(api, settings: Settings) -> None:
@@ -16,3 +17,6 @@ def register(api, settings: Settings) -> None:
         api.register_blueprint(area.blp)
     if settings.local_mode:
         api.register_blueprint(health.local_blp)
+    # The consent flow's HTML pages: plain Flask blueprints, outside the JSON document.
+    api._app.register_blueprint(oauth_ui.bp)
+    api._app.register_blueprint(oauth_cognito.bp)

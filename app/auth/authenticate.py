@@ -8,7 +8,7 @@ from typing import Callable, Dict, Optional, Tuple
 from app.auth.jwks import JwksCache
 from app.auth.principal import Principal
 from app.auth.tokens import verify_access_token
-from app.errors import Unauthenticated
+from app.errors import Unauthenticated, account_deleting
 from models.identities import Identity
 
 PAT_PREFIX = "tsp_"
@@ -80,6 +80,16 @@ class Authenticator:
         user_id, deleting = self._user_for(identity_key)
         return Principal(user_id=user_id, identity_key=identity_key,
                          is_admin=_in_group(claims, ADMIN_GROUP), deleting=deleting)
+
+    def user_for_client_token(self, credential: str, client_id: str) -> str:
+        """The user behind an access token from another app client of our pool (the MCP
+        consent flow's hosted-UI sign-in), checked like every other token but for its client."""
+        claims = verify_access_token(credential, jwks=self._jwks, issuer=self._issuer,
+                                     client_id=client_id)
+        user_id, deleting = self._user_for(Identity.key(self._provider, claims["sub"]))
+        if deleting:
+            raise account_deleting()
+        return user_id
 
     def _user_for(self, identity_key: str) -> Tuple[str, bool]:
         """(UserId, whether the account is being deleted).

@@ -47,6 +47,11 @@ class LocalIssuer:
             handle.write(pem)
         return key
 
+    @property
+    def private_key(self) -> rsa.RSAPrivateKey:
+        """The signing key (local mode's MCP access tokens are signed with it too)."""
+        return self._key
+
     def jwks(self) -> dict:
         jwk = RSAAlgorithm.to_jwk(self._key.public_key(), as_dict=True)
         jwk.update({"kid": self.kid, "use": "sig", "alg": "RS256"})

@@ -17,6 +17,8 @@ def verify_access_token(token: str, *, jwks: JwksCache, issuer: str, client_id: 
         raise Unauthenticated("The access token is malformed.") from None
     if header.get("alg") != "RS256":
         raise Unauthenticated("The access token must be signed with RS256.")
+    if header.get("typ") == "at+jwt":  # an MCP connector token: only POST /mcp takes those
+        raise Unauthenticated("MCP access tokens are accepted only by the MCP endpoint.")
     kid = header.get("kid")
     try:
         key = jwks.key_for(kid) if isinstance(kid, str) else None
@@ -35,6 +37,8 @@ def verify_access_token(token: str, *, jwks: JwksCache, issuer: str, client_id: 
     # Cognito access tokens carry client_id, not aud: check it ourselves.
     if claims.get("token_use") != "access":
         raise Unauthenticated("An access token is required (not an id token).")
+    if "aud" in claims:  # audience-bound tokens (MCP) are for their audience only
+        raise Unauthenticated("The access token is bound to another audience.")
     if claims.get("client_id") != client_id:
         raise Unauthenticated("The access token was issued to another client.")
     return claims

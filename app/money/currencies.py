@@ -1,6 +1,8 @@
 """ISO 4217 currencies in circulation and their minor-unit exponents (amounts are minor units)."""
 from __future__ import annotations
 
+import re
+
 _ZERO = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"
 _THREE = "BHD IQD JOD KWD LYD OMR TND"
 _FOUR = "CLF UYW"
@@ -22,3 +24,26 @@ def format_minor(amount: int, currency: str) -> str:
     sign = "-" if amount < 0 else ""
     whole, fraction = divmod(abs(amount), 10 ** exponent)
     return f"{sign}{whole}.{fraction:0{exponent}d}" if exponent else f"{sign}{whole}"
+
+
+def parse_minor(text: str, currency: str) -> int:
+    """``"45.50", "EUR"`` -> ``4550``, exactly: the inverse of :func:`format_minor`.
+
+    Accepts an optional leading minus, digits, and at most the currency's number of decimals
+    (``"45.5"`` is 4550; ``"45.505"`` is refused for EUR rather than rounded, and any decimals
+    are refused for JPY). Raises ValueError for anything else: no exponents, signs other than
+    a leading minus, separators, spaces or floats."""
+    exponent = MINOR_UNITS.get(currency, 2)
+    match = _DECIMAL.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        raise ValueError("Must be a decimal number such as 12.30.")
+    sign, whole, fraction = match.group(1), match.group(2), match.group(3) or ""
+    if len(fraction) > exponent:
+        raise ValueError(f"{currency} has {exponent} decimal places; "
+                         f"send at most {exponent}." if exponent else
+                         f"{currency} has no decimal places; send a whole number.")
+    minor = int(whole) * 10 ** exponent + int(fraction.ljust(exponent, "0") or "0")
+    return -minor if sign else minor
+
+
+_DECIMAL = re.compile(r"(-)?([0-9]{1,30})(?:\.([0-9]{1,30}))?")

@@ -25,7 +25,12 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/notifications/mutes/{groupId}", "/notifications/devices",
          "/notifications/devices/{deviceId}", "/notifications/web-push-key",
          "/groups/{groupId}/recurring", "/groups/{groupId}/recurring/{recurringId}",
-         "/developer/tokens", "/developer/tokens/{tokenId}", "/users/me/usage"}
+         "/developer/tokens", "/developer/tokens/{tokenId}", "/users/me/usage",
+         "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp",
+         "/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/authorize",
+         "/oauth/token", "/oauth/revoke", "/users/me/connections",
+         "/users/me/connections/{grantId}",
+         "/mcp"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

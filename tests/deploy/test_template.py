@@ -667,9 +667,15 @@ def test_catch_all_route_has_no_gateway_authorizer_so_pats_reach_the_app():
 def test_api_function_reads_only_the_token_pepper_secret_and_gets_its_arn():
     function = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"]
     secret_policies = [p for p in function["Policies"] if "AWSSecretsManagerGetSecretValuePolicy" in p]
+    conditional = [p["Fn::If"] for p in function["Policies"] if "Fn::If" in p]
 
     assert secret_policies == [{"AWSSecretsManagerGetSecretValuePolicy": {
         "SecretArn": {"Ref": "TokenPepperSecret"}}}]
+    # ... and, when one is configured, the MCP token signing key (its ARN only, too).
+    assert conditional == [["HasMcpSigningKey", {"AWSSecretsManagerGetSecretValuePolicy": {
+        "SecretArn": {"Ref": "McpSigningKeySecretArn"}}}, {"Ref": "AWS::NoValue"}]]
+    assert function["Environment"]["Variables"]["MCP_SIGNING_KEY_SECRET_ARN"] == {
+        "Ref": "McpSigningKeySecretArn"}
     assert function["Environment"]["Variables"]["TOKEN_PEPPER_SECRET_ARN"] == {"Ref": "TokenPepperSecret"}
     assert "TOKEN_PEPPER" not in function["Environment"]["Variables"]  # never the value itself
 

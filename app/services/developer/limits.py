@@ -103,10 +103,12 @@ class Limiter:
         if not spent:
             raise _error(refusal)
 
-    def spend_pat(self, token_id: str, owner: str, *, create: bool) -> None:
-        """A PAT request: its token's window and the owner's daily budget, in one write."""
+    def spend_pat(self, token_id: str, owner: str, *, create: bool,
+                  subject_prefix: str = "PAT") -> None:
+        """A PAT request (or an MCP tool call, ``subject_prefix="MCP"`` with the grant id):
+        its credential's window and the owner's daily budget, in one write."""
         row, actions, condition, refusal = self._counter_update(
-            f"PAT#{token_id}", self.limits.pat_per_minute)
+            f"{subject_prefix}#{token_id}", self.limits.pat_per_minute)
         now = datetime.fromtimestamp(self._clock(), timezone.utc)
         day = now.strftime("%Y-%m-%d")
         tomorrow = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -130,4 +132,4 @@ class Limiter:
         except RateLimited:
             raise
         except (Conflict, PynamoDBException, BotoCoreError):  # unreachable table or a persistent conflict
-            log.warning("rate_limiter_unavailable", extra={"subject": "PAT"})
+            log.warning("rate_limiter_unavailable", extra={"subject": subject_prefix})

@@ -7,6 +7,12 @@ from app.auth.local_issuer import LocalIssuer, subject_for_email
 from app.services.users.provisioning import provision_user
 
 
+def local_user(*, email: str, display_name: Optional[str], test_domain: str) -> str:
+    """The UserId for a local sign-in (the OAuth consent flow's local sign-in form)."""
+    return provision_user(provider="local", subject=subject_for_email(email), email=email,
+                          display_name=display_name, test_domain=test_domain)
+
+
 def mint_token(issuer: LocalIssuer, *, email: str, display_name: Optional[str], admin: bool,
                test_domain: str) -> dict:
     """``{"accessToken", "userId"}``; the same e-mail always maps to the same user."""

@@ -1,0 +1,83 @@
+"""Marshmallow schemas -> JSON Schema (2020-12) for tool input and output schemas.
+
+The same converter that writes /openapi.json (apispec's), at OpenAPI 3.1 so nullable fields
+come out as JSON Schema type lists, with nested schemas inlined (a tool schema is one
+self-contained document). Imported only when a client lists or calls tools."""
+from __future__ import annotations
+
+import copy
+from typing import Any, Dict, Mapping, Optional
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from app.money.currencies import format_minor
+
+# Integer fields holding minor units, wherever they sit in a result; each gets a formatted
+# twin "<name>Formatted" ("12.30 EUR") beside it.
+MONEY_FIELDS = frozenset({"amount", "net", "myNet"})
+FORMATTED_SUFFIX = "Formatted"
+
+_plugin = MarshmallowPlugin(schema_name_resolver=lambda schema: None)
+APISpec("TailSpend MCP tools", "1", "3.1.0", plugins=[_plugin])
+
+
+def json_schema(schema, *, extra: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """The JSON Schema of a marshmallow schema (class or instance), nested schemas inlined."""
+    instance = schema() if isinstance(schema, type) else schema
+    document = copy.deepcopy(_plugin.converter.schema2jsonschema(instance))
+    _drop_openapi_keywords(document)
+    document.update(extra or {})
+    return document
+
+
+def output_schema(schema) -> Dict[str, Any]:
+    """The result schema: the REST response schema plus a formatted twin of each money field."""
+    document = json_schema(schema)
+    _add_formatted(document)
+    return document
+
+
+def with_formatted(value: Any, currency: Optional[str] = None) -> Any:
+    """The dumped result with ``<money>Formatted`` beside each money field, in the currency
+    named by the nearest enclosing ``currency`` field (or the one given)."""
+    if isinstance(value, list):
+        return [with_formatted(item, currency) for item in value]
+    if not isinstance(value, dict):
+        return value
+    currency = value.get("currency") if isinstance(value.get("currency"), str) else currency
+    result = {}
+    for key, item in value.items():
+        result[key] = with_formatted(item, currency)
+        if (key in MONEY_FIELDS and isinstance(item, int) and not isinstance(item, bool)
+                and currency):
+            result[key + FORMATTED_SUFFIX] = f"{format_minor(item, currency)} {currency}"
+    return result
+
+
+def _add_formatted(node: Any) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _add_formatted(item)
+        return
+    if not isinstance(node, dict):
+        return
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        for name in [n for n in properties if n in MONEY_FIELDS]:
+            properties[name + FORMATTED_SUFFIX] = {
+                "type": "string", "description": f"{name}, formatted with the currency code"}
+    for child in node.values():
+        _add_formatted(child)
+
+
+def _drop_openapi_keywords(node: Any) -> None:
+    """``example`` is OpenAPI's; JSON Schema 2020-12 spells it ``examples`` (a list)."""
+    if isinstance(node, list):
+        for item in node:
+            _drop_openapi_keywords(item)
+    elif isinstance(node, dict):
+        if "example" in node and not isinstance(node["example"], dict):
+            node["examples"] = [node.pop("example")]
+        for child in node.values():
+            _drop_openapi_keywords(child)

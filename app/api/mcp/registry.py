@@ -1,0 +1,99 @@
+"""The tool registry: what each tool is, its schemas, and how one call runs.
+
+A tool names the REST view it stands for; its scope is that view's PAT scope
+(app.api.pat), so a connection and a personal access token reach the same operations with
+the same scopes. One call: scope (403 insufficient_scope, an HTTP answer), then the shared
+daily developer budget and per-minute window (as a PAT spends them), then the arguments
+(the tool's schema), then the same service functions as the REST route. Our 4xx errors
+become tool results with ``isError`` so the assistant can read and fix them."""
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Dict, Optional
+
+from flask import g
+from marshmallow import ValidationError
+
+from app.api.mcp import auth, tools_read, tools_write
+from app.api.mcp.json_schema import with_formatted
+from app.api.mcp.tool import Dumped, Tool
+from app.auth.principal import Principal
+from app.errors import DomainError, Invalid, RateLimited
+
+log = logging.getLogger("tailspend.mcp")
+
+
+TOOLS: Dict[str, Tool] = {tool.name: tool for tool in (*tools_read.TOOLS, *tools_write.TOOLS)}
+_listing: Optional[list] = None
+
+
+def listing() -> list:
+    """tools/list's ``tools``, built once per process (schema conversion is not free)."""
+    global _listing
+    if _listing is None:
+        _listing = [tool.describe() for tool in TOOLS.values()]
+    return _listing
+
+
+def find(name: Any) -> Optional[Tool]:
+    return TOOLS.get(name) if isinstance(name, str) else None
+
+
+def call(tool: Tool, principal: Principal, arguments: dict) -> dict:
+    """One tools/call: a CallToolResult (success or isError); HTTP-level refusals raise."""
+    auth.require_scope(principal, tool.scope)  # 403 insufficient_scope: the client re-consents
+    try:
+        _spend(principal, create=tool.creates)
+        loaded = _load(tool, arguments)
+        schema = tool.result() if isinstance(tool.result, type) else tool.result
+        result = tool.run(principal, loaded)
+        structured = with_formatted(result if isinstance(result, Dumped) else schema.dump(result))
+    except DomainError as error:
+        _count(principal, created=False, failed=True)
+        return error_result(error)
+    _count(principal, created=tool.creates, failed=False)
+    return {"content": [{"type": "text", "text": json.dumps(structured, ensure_ascii=False)}],
+            "structuredContent": structured, "isError": False}
+
+
+def error_result(error: DomainError) -> dict:
+    details = dict(error.details)
+    if isinstance(error, RateLimited):
+        details["retryAfter"] = error.retry_after
+    body = {"error": {"code": error.code, "message": error.message, "details": details}}
+    text = f"{error.code}: {error.message}"
+    if details:
+        text += " " + json.dumps(details, ensure_ascii=False)
+    return {"content": [{"type": "text", "text": text}], "structuredContent": body,
+            "isError": True}
+
+
+def _load(tool: Tool, arguments: dict) -> dict:
+    try:
+        return tool.args().load(arguments)
+    except ValidationError as error:
+        raise Invalid("The arguments have invalid fields.",
+                      details=_flat(error.messages)) from None
+
+
+def _flat(messages: Any) -> dict:
+    return messages if isinstance(messages, dict) else {"_": messages}
+
+
+def _spend(principal: Principal, *, create: bool) -> None:
+    """The caller's per-minute window and the owner's daily budget, one write (as for PATs).
+
+    Over budget is a tool error (RATE_LIMITED with retryAfter), not an HTTP 429: MCP clients
+    treat HTTP errors as transport failures, while a tool error reaches the assistant, which
+    can tell its user when the budget resets."""
+    from app.api import developer_gate
+
+    developer_gate.runtime().limiter.spend_pat(principal.credential_id, principal.user_id,
+                                               create=create, subject_prefix="MCP")
+
+
+def _count(principal: Principal, *, created: bool, failed: bool) -> None:
+    """Queue one usage row update (tokenId = grant id, name = client), written after the reply."""
+    g.setdefault("mcp_usage", []).append((principal.user_id, principal.credential_id,
+                                          g.get("mcp_client_name"), created, failed))

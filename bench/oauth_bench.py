@@ -1,0 +1,73 @@
+"""DynamoDB calls per step of the MCP connector's OAuth flow, and per access-token check.
+
+Every request without a bearer token also pays one UpdateItem: the per-address rate window.
+Beyond it: authorize 2 (the registered client's row, the request Put; a metadata-document
+client's document is cached instead), approve 3 (the request GetItem, the approval
+TransactWrite, the code TransactWrite), exchange 3 (the code GetItem, the TransactWrite, the
+grant GetItem that names the client and warms the 5 s cache), refresh 3 (the refresh-hash
+GetItem, the grant GetItem, the TransactWrite); an access-token check is 1 GetItem cold and 0
+while the grant is cached (<= 5 s).
+
+Run: .venv/bin/python bench/oauth_bench.py"""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from support import bench_app, count_dynamodb_calls
+
+REDIRECT = "http://127.0.0.1:33418/cb"
+VERIFIER = "b" * 64
+
+
+def main() -> None:
+    from authlib.oauth2.rfc7636 import create_s256_code_challenge
+
+    from app.services.mcp import access_tokens
+
+    with bench_app() as (client, _sign_in):
+        client_id = client.post("/oauth/register", json={"redirect_uris": [REDIRECT]}
+                                ).get_json()["client_id"]
+        url = "/oauth/authorize?" + urlencode({
+            "response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT,
+            "code_challenge": create_s256_code_challenge(VERIFIER),
+            "code_challenge_method": "S256", "state": "s"})
+        with count_dynamodb_calls() as authorize:
+            reply = client.get(url)
+        request_id = parse_qs(urlsplit(reply.headers["Location"]).query)["request"][0]
+        page = client.get(f"/oauth/login?request={request_id}").get_data(as_text=True)
+        csrf = re.search(r'name="csrf" value="([^"]*)"', page).group(1)
+        client.post("/oauth/login", data={"request": request_id, "csrf": csrf,
+                                          "email": "bench@example.com"})
+        page = client.get(f"/oauth/consent?request={request_id}").get_data(as_text=True)
+        csrf = re.search(r'name="csrf" value="([^"]*)"', page).group(1)
+        with count_dynamodb_calls() as approve:
+            reply = client.post("/oauth/consent", data={"request": request_id, "csrf": csrf,
+                                                        "decision": "approve"})
+        code = parse_qs(urlsplit(reply.headers["Location"]).query)["code"][0]
+        access_tokens.grant_cache.clear()
+        with count_dynamodb_calls() as exchange:
+            tokens = client.post("/oauth/token", data={
+                "grant_type": "authorization_code", "code": code, "code_verifier": VERIFIER,
+                "redirect_uri": REDIRECT, "client_id": client_id}).get_json()
+        with count_dynamodb_calls() as refresh:
+            tokens = client.post("/oauth/token", data={
+                "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
+                "client_id": client_id}).get_json()
+        resource = "http://localhost/mcp"
+        access_tokens.grant_cache.clear()
+        with count_dynamodb_calls() as cold:
+            access_tokens.verify_access_token(tokens["access_token"], resource=resource)
+        with count_dynamodb_calls() as warm:
+            access_tokens.verify_access_token(tokens["access_token"], resource=resource)
+
+    print(f"GET /oauth/authorize (registered client):      {authorize}")
+    print(f"POST /oauth/consent approve (grant + code):     {approve}")
+    print(f"POST /oauth/token authorization_code:           {exchange}")
+    print(f"POST /oauth/token refresh_token:                {refresh}")
+    print(f"access-token check, grant not cached:           {cold}")
+    print(f"access-token check, grant cached (<= 5 s):      {warm}")
+
+
+if __name__ == "__main__":
+    main()
