@@ -57,6 +57,7 @@ def delete_me():
         delete_account(user_id)
     finally:  # once marked, this instance refuses the account's cached sign-ins at once
         current_app.extensions["tailspend"].authenticator.identities.forget_user(user_id)
+        current_app.extensions["developer"].verifier.forget_user(user_id)  # its PATs too
 
 
 @blp.route("/users/me/identities")

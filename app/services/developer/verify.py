@@ -68,6 +68,12 @@ class TokenVerifier:
         with self._lock:
             self._entries.pop(token_id, None)
 
+    def forget_user(self, user_id: str) -> None:
+        """Drop every cached token of one account (its deletion removes their rows)."""
+        with self._lock:
+            for token_id in [t for t, e in self._entries.items() if e.user_id == user_id]:
+                del self._entries[token_id]
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
