@@ -63,6 +63,13 @@ def test_the_server_enforces_every_documented_policy(client, owner, mint):
         url = re.sub(r"\{[a-zA-Z]+Id\}", ZERO, url)
         call = getattr(client, method)
         body = {} if method in ("post", "patch", "put") else None
+        if path == "/mcp":  # takes only MCP access tokens: a PAT is not a credential there
+            for headers in [everything, *only.values()]:
+                reply = call(url, headers=headers, json=body)
+                assert reply.status_code == 401, (method, path, reply.get_json())
+                assert "resource_metadata=" in reply.headers["WWW-Authenticate"]
+            checked += 1
+            continue
         if policy == "none":
             for headers in [everything, *only.values()]:
                 reply = call(url, headers=headers, json=body)
