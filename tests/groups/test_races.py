@@ -225,7 +225,8 @@ def test_two_takeovers_of_one_guest_one_wins_one_conflicts(world):
         assert codes(outcomes) == ["TARGET_NOT_GUEST"], outcomes
         winner = next(o for o in outcomes if isinstance(o, dict))
         claimed = check_and_tidy(world)[guest]
-        assert (claimed.Type, claimed.UserId) == ("USER", winner["request"]["applicantUserId"])
+        # The service returns rows now (the reply schema shapes them for the wire).
+        assert (claimed.Type, claimed.UserId) == ("USER", winner["request"].ApplicantUserId)
 
 
 def delayed(seconds: float, call):
