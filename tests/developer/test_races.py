@@ -4,35 +4,17 @@ Documented slack: zero. Each counter is one conditional ADD, so however many req
 exactly ``limit`` are admitted."""
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
-import models
-from app import create_app
-from app.config import Settings
 from tests.developer.conftest import pin_limits
+from tests.support import threads
 
 pytestmark = pytest.mark.race
 
 
-def _together(functions):
-    barrier = threading.Barrier(len(functions))
-
-    def run(function):
-        barrier.wait()
-        return function()
-
-    with ThreadPoolExecutor(len(functions)) as pool:
-        return list(pool.map(run, functions))
-
-
 @pytest.fixture
 def live_app(live_db, tmp_path):
-    stage = models.base.settings()["stage"]
-    return create_app(Settings(stage=stage, region="us-east-1", dynamodb_endpoint=live_db,
-                               local_mode=True, data_dir=str(tmp_path), cursor_secret=b"race"))
+    return threads.live_app(live_db, tmp_path)
 
 
 def _pat(app, *scopes):
@@ -53,12 +35,12 @@ def test_two_requests_at_the_budget_edge_exactly_the_budget_is_admitted(live_app
     pin_limits(live_app, daily_requests=3)
     assert [_get(live_app, pat)() for _ in range(2)] == [200, 200]  # one left in the budget
 
-    assert sorted(_together([_get(live_app, pat), _get(live_app, pat)])) == [200, 429]
+    assert sorted(threads.together([_get(live_app, pat), _get(live_app, pat)])) == [200, 429]
 
 
 def test_many_parallel_requests_never_exceed_the_per_token_limit(live_app):
     pat = _pat(live_app, "groups:read")
     pin_limits(live_app, pat_per_minute=4)
 
-    codes = _together([_get(live_app, pat) for _ in range(10)])
+    codes = threads.together([_get(live_app, pat) for _ in range(10)])
     assert codes.count(200) == 4 and codes.count(429) == 6

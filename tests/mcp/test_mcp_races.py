@@ -1,40 +1,22 @@
 """MCP tool calls racing, with real threads against the serialized embedded DynamoDB endpoint."""
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
-import models
-from app import create_app
-from app.config import Settings
 from app.services.developer.limits import Limiter, Limits
 from app.services.mcp import access_tokens
 from tests.mcp.mcp_client import ACCEPT, grant_token
+from tests.support import threads
 
 pytestmark = pytest.mark.race
 ROUNDS = 3
 RACERS = 4
 
 
-def _together(functions):
-    barrier = threading.Barrier(len(functions))
-
-    def run(function):
-        barrier.wait()
-        return function()
-
-    with ThreadPoolExecutor(len(functions)) as pool:
-        return list(pool.map(run, functions))
-
-
 @pytest.fixture
 def live(live_db, tmp_path):
     """An app on the live endpoint, a user with a group, and a connection's token."""
-    stage = models.base.settings()["stage"]
-    app = create_app(Settings(stage=stage, region="us-east-1", dynamodb_endpoint=live_db,
-                              local_mode=True, data_dir=str(tmp_path), cursor_secret=b"race"))
+    app = threads.live_app(live_db, tmp_path)
     access_tokens.grant_cache.clear()
     client = app.test_client()
     signed = client.post("/dev/tokens", json={"email": "racer@example.com"}).get_json()
@@ -67,7 +49,7 @@ def _expense_count(app, token, group) -> int:
 def test_concurrent_calls_with_one_idempotency_key_write_one_expense(live):
     app, token, group = live
     for round_ in range(ROUNDS):
-        results = _together([lambda: _add_expense(app, token, group, f"k{round_}")] * RACERS)
+        results = threads.together([lambda: _add_expense(app, token, group, f"k{round_}")] * RACERS)
         ids = {r["structuredContent"]["expenseId"] for r in results if not r["isError"]}
         errors = {r["structuredContent"]["error"]["code"] for r in results if r["isError"]}
         assert len(ids) == 1, results  # every success is the one expense (the rest replay)
@@ -80,7 +62,7 @@ def test_concurrent_creates_never_pass_the_daily_allowance(live):
     saved = app.extensions["developer"].limiter
     app.extensions["developer"].limiter = Limiter(Limits(daily_creates=2))
     try:
-        results = _together([lambda i=i: _add_expense(app, token, group, f"c{i}")
+        results = threads.together([lambda i=i: _add_expense(app, token, group, f"c{i}")
                              for i in range(RACERS + 1)])
     finally:
         app.extensions["developer"].limiter = saved

@@ -5,37 +5,19 @@ rotated by several at once: at most one rotation succeeds and, since the token w
 twice, the family ends revoked (RFC 9700 §4.14.2: reuse means theft)."""
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
-import models
-from app import create_app
-from app.config import Settings
 from app.services.mcp import access_tokens
 from tests.mcp.conftest import Flow
+from tests.support import threads
 
 pytestmark = pytest.mark.race
 RACERS = 4
 
 
-def _together(functions):
-    barrier = threading.Barrier(len(functions))
-
-    def run(function):
-        barrier.wait()
-        return function()
-
-    with ThreadPoolExecutor(len(functions)) as pool:
-        return list(pool.map(run, functions))
-
-
 @pytest.fixture
 def live_flow(live_db, tmp_path):
-    stage = models.base.settings()["stage"]
-    app = create_app(Settings(stage=stage, region="us-east-1", dynamodb_endpoint=live_db,
-                              local_mode=True, data_dir=str(tmp_path), cursor_secret=b"race"))
+    app = threads.live_app(live_db, tmp_path)
     access_tokens.grant_cache.clear()
     client = app.test_client()
     reply = client.post("/oauth/register", json={"redirect_uris": ["http://127.0.0.1:1/cb"]})
@@ -51,7 +33,7 @@ def test_a_code_exchanged_concurrently_yields_tokens_once(live_flow):
     app, flow = live_flow
     for _ in range(2):  # bounded rounds
         code = flow.code()
-        statuses = _together([lambda: _fresh(app, flow).exchange(code).status_code
+        statuses = threads.together([lambda: _fresh(app, flow).exchange(code).status_code
                               for _ in range(RACERS)])
         assert sorted(statuses) == [200] + [400] * (RACERS - 1)
 
@@ -60,7 +42,7 @@ def test_a_refresh_token_rotated_concurrently_revokes_its_family(live_flow):
     app, flow = live_flow
     for _ in range(2):
         tokens = flow.tokens()
-        replies = _together([lambda: _fresh(app, flow).refresh(tokens["refresh_token"])
+        replies = threads.together([lambda: _fresh(app, flow).refresh(tokens["refresh_token"])
                              for _ in range(RACERS)])
         statuses = sorted(r.status_code for r in replies)
         assert statuses.count(200) <= 1 and statuses.count(400) >= RACERS - 1
