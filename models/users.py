@@ -257,7 +257,3 @@ class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
         """The pointer to ``target`` (a row outside the owner's partition)."""
         return cls(owner_user_id, cls.sort_key(grant_id, suffix), TargetUserId=target.UserId,
                    TargetSK=target.SK)
-
-    @classmethod
-    def of_user(cls, user_id: str) -> Iterator["McpCleanupPointer"]:
-        return cls.query(user_id, cls.SK.startswith(MCP_CLEANUP_PREFIX), consistent_read=True)
