@@ -8,6 +8,7 @@ from typing import Optional
 
 from flask import Flask, g, request
 
+from app.api.routing import LazyBuilderRule
 from app.auth.authenticate import Authenticator, IdentityCache
 from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
@@ -31,6 +32,7 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     settings = bootstrap(settings)
 
     app = Flask(__name__, static_folder=None)  # no /static route: this is a JSON API
+    app.url_rule_class = LazyBuilderRule
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
 

@@ -1,22 +1,91 @@
-"""Every blueprint, registered in one place."""
+"""Every area of the API, declared in one place and loaded on first use (app.api.routing).
+
+``register`` adds every URL rule of ``app.api.route_table`` without importing a single area.
+After changing a route, regenerate the table::
+
+    .venv/bin/python -m app.api.routes
+
+(tests/platform/test_route_table.py fails, naming this command, while the table is stale).
+"""
 from __future__ import annotations
 
-from app.api import (balances, comments, developer, expenses, export, groups, health, invite,
-                     join_requests, mcp, me, notifications, oauth, oauth_cognito, oauth_ui,
-                     people, recurring, settlements, users)
-from app.api.pat import PatPolicyPlugin
+import pprint
+import sys
+from pathlib import Path
+
+from flask import Flask
+
+from app.api.routing import Area, AreaLoader
 from app.config import Settings
 
-AREAS = (health, users, me, groups, invite, join_requests, expenses, comments, settlements,
-         balances, export, recurring, people, notifications, developer, oauth, mcp)
+# In the order their operations appear in /openapi.json.
+AREAS = (
+    Area("health", "app.api.health"),
+    Area("users", "app.api.users"),
+    Area("me", "app.api.me"),
+    Area("groups", "app.api.groups"),
+    Area("invite", "app.api.invite"),
+    Area("join_requests", "app.api.join_requests"),
+    Area("expenses", "app.api.expenses"),
+    Area("comments", "app.api.comments"),
+    Area("settlements", "app.api.settlements"),
+    Area("balances", "app.api.balances"),
+    Area("export", "app.api.export"),
+    Area("recurring", "app.api.recurring"),
+    Area("people", "app.api.people"),
+    Area("notifications", "app.api.notifications"),
+    Area("developer", "app.api.developer"),
+    Area("oauth", "app.api.oauth", needs=("oauth_ui",)),
+    Area("mcp", "app.api.mcp"),
+    Area("local", "app.api.health", "local_blp", local_only=True),
+    # The consent flow's HTML pages: plain Flask blueprints, outside the JSON document.
+    Area("oauth_ui", "app.api.oauth_ui", "bp", documented=False),
+    Area("oauth_cognito", "app.api.oauth_cognito", "bp", documented=False, needs=("oauth_ui",)),
+)
 
 
 def register(api, settings: Settings) -> None:
-    PatPolicyPlugin.attach(api)  # documents every operation's PAT scope as it is registered
+    from app.api.pat import PatPolicyPlugin
+    from app.api.route_table import RULES
+
+    PatPolicyPlugin.attach(api)  # documents every operation's PAT scope as it is documented
+    loaders = {}
     for area in AREAS:
-        api.register_blueprint(area.blp)
-    if settings.local_mode:
-        api.register_blueprint(health.local_blp)
-    # The consent flow's HTML pages: plain Flask blueprints, outside the JSON document.
-    api._app.register_blueprint(oauth_ui.bp)
-    api._app.register_blueprint(oauth_cognito.bp)
+        if area.local_only and not settings.local_mode:
+            continue
+        loaders[area.name] = AreaLoader(api._app, area, loaders)
+        if area.documented:
+            api.document_later(area)
+    for rule, endpoint, options in RULES:
+        loader = loaders.get(endpoint.split(".", 1)[0])
+        if loader is not None:
+            api._app.add_url_rule(rule, endpoint, loader.lazy_view(endpoint), **options)
+
+
+def scan() -> tuple:
+    """Every rule of every area as Flask's blueprint registration hands it to the app."""
+    rules = []
+
+    class Recorder(Flask):
+        def add_url_rule(self, rule, endpoint=None, view_func=None,
+                         provide_automatic_options=None, **options):
+            if provide_automatic_options is not None:
+                raise RuntimeError(f"{endpoint}: provide_automatic_options is not carried")
+            rules.append((rule, endpoint, {k: v for k, v in options.items() if v is not None}))
+
+    scratch = Recorder(__name__, static_folder=None)
+    for area in AREAS:
+        scratch.register_blueprint(area.blueprint())
+    return tuple(rules)
+
+
+def write_table(path: Path = Path(__file__).with_name("route_table.py")) -> None:
+    path.write_text(
+        '"""Every URL rule of the API, generated from the blueprints by\n'
+        '`python -m app.api.routes`; do not edit by hand (see app/api/routes.py)."""\n\n'
+        f"RULES = {pprint.pformat(scan(), width=99)}\n")
+
+
+if __name__ == "__main__":
+    write_table()
+    print(f"wrote {len(scan())} rules", file=sys.stderr)

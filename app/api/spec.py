@@ -6,6 +6,7 @@ from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
 from app.api import docs_ui
+from app.api.routing import KeepsViews
 from app.schemas.common import ErrorEnvelopeSchema
 
 SPEC_OPTIONS = {
@@ -81,8 +82,8 @@ class TailSpendApi(Api):
 
     The OpenAPI document is built on first use, not at start: turning every schema into JSON
     Schema cost about 40% of a cold start, and most Lambda instances never serve /openapi.json.
-    Blueprints are registered with Flask at once (routing needs them); their documentation
-    waits in ``_undocumented`` until ``spec`` is read."""
+    Areas are loaded on first use (app.api.routing); their documentation waits in
+    ``_undocumented`` until ``spec`` is read, which loads them all."""
 
     ERROR_SCHEMA = ErrorEnvelopeSchema
 
@@ -94,27 +95,27 @@ class TailSpendApi(Api):
     @property
     def spec(self):
         while self._undocumented and self._spec is not None:
-            blp, name, parameters = self._undocumented.pop(0)
-            blp.register_views_in_doc(self, self._app, self._spec, name=name,
-                                      parameters=parameters)
-            self._spec.tag({"name": name, "description": blp.description})
+            area = self._undocumented.pop(0)
+            blp = area.blueprint()  # imports the area if no request has yet
+            self._app.extensions["flask-smorest"]["blp_name_to_api"][area.name] = self
+            blp.register_views_in_doc(self, self._app, self._spec, name=area.name,
+                                      parameters=None)
+            self._spec.tag({"name": area.name, "description": blp.description})
         return self._spec
 
     @spec.setter
     def spec(self, value):
         self._spec = value
 
-    def register_blueprint(self, blp, *, parameters=None, **options):
-        name = options.get("name", blp.name)
-        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
-        self._app.register_blueprint(blp, **options)
-        self._undocumented.append((blp, name, parameters))
+    def document_later(self, area) -> None:
+        """Document a lazily loaded area (app.api.routing) when the document is first read."""
+        self._undocumented.append(area)
 
     def _register_error_handlers(self):
         """Our own handlers (app.api.errors) own every error response."""
 
 
-class Blueprint(_Blueprint):
+class Blueprint(_Blueprint, KeepsViews):
     """Validation failures are 400 in our contract (webargs defaults to 422), and unknown
     query parameters are refused as the document's additionalProperties: false says."""
 

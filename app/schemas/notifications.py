@@ -4,7 +4,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from app.schemas.common import Id, Strict, StrictBoolean
+from app.schemas.common import Id, Schema, Strict, StrictBoolean
 
 EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION",
                "SETTLEMENT_ADDED", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
@@ -26,7 +26,7 @@ class NotificationSchema(Strict):
     readAt = fields.String(allow_none=True, attribute="read_at")
 
 
-class NotificationPageSchema(ma.Schema):
+class NotificationPageSchema(Schema):
     """A page of history, newest first, with the caller's unread count."""
 
     items = fields.List(fields.Nested(NotificationSchema), required=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from app.schemas.common import Strict
+from app.schemas.common import Schema, Strict
 
 SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write")
 # What app.services.mcp.clients.valid_redirect_uri accepts, as a pattern a client can read.
@@ -36,7 +36,7 @@ class AuthorizationServerSchema(Strict):
     authorization_response_iss_parameter_supported = fields.Boolean(required=True)
 
 
-class ClientRegistrationSchema(ma.Schema):
+class ClientRegistrationSchema(Schema):
     """RFC 7591 client metadata. Metadata we do not use is accepted and ignored, as §2 says."""
 
     class Meta:
@@ -63,7 +63,7 @@ class ClientRegisteredSchema(Strict):
     token_endpoint_auth_method = fields.String(required=True)
 
 
-class OAuthTokenFormSchema(ma.Schema):
+class OAuthTokenFormSchema(Schema):
     """application/x-www-form-urlencoded (documentation: the view reads the form itself, so
     every refusal is an RFC 6749 error)."""
 
@@ -99,7 +99,7 @@ class OAuthTokenSchema(Strict):
     scope = fields.String(required=True)
 
 
-class OAuthRevokeFormSchema(ma.Schema):
+class OAuthRevokeFormSchema(Schema):
     class Meta:
         unknown = ma.EXCLUDE
 

@@ -5,8 +5,6 @@ and tables are real (moto). One moto database serves the module (each test has i
 and group), which keeps the module at a few seconds of set-up instead of one per test."""
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import datetime, timezone
 
 import jsonschema
@@ -413,16 +411,6 @@ def test_decimals_beyond_the_currency_are_refused(currency, whole, fraction):
     else:
         assert parse_minor(text, currency) == whole * 10 ** exponent + int(
             fraction.ljust(exponent, "0"))
-
-
-# --- cold start ----------------------------------------------------------------------------
-
-def test_the_protocol_and_tools_load_only_on_the_first_mcp_request():
-    code = ("import sys, app.api.routes; "
-            "print(sorted(m for m in sys.modules if m.startswith(('app.api.mcp.', 'mcp'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "['app.api.mcp.jsonrpc']"
 
 
 # --- with the authorization server's real flow -----------------------------------------------
