@@ -6,7 +6,7 @@ the files come from the `flask-swagger-ui` wheel (requirements.txt) instead. Onl
 `dist` folder is used: the page itself stays flask-smorest's, fed by /openapi.json."""
 from __future__ import annotations
 
-import importlib.resources
+import functools
 
 from flask import Blueprint, send_from_directory
 
@@ -14,7 +14,6 @@ from app.api.context import public, unmetered
 
 # Relative to the page at /docs, so it also resolves under an API Gateway stage prefix.
 ASSETS_URL = "docs/assets/"
-DIST_DIR = str(importlib.resources.files("flask_swagger_ui") / "dist")
 
 blp = Blueprint("docs-ui", __name__)
 
@@ -27,4 +26,12 @@ SWAGGER_UI_CONFIG = {"validatorUrl": None}
 @unmetered
 def asset(filename: str):
     """One file of Swagger UI's distribution (404 outside it: send_from_directory refuses)."""
-    return send_from_directory(DIST_DIR, filename, max_age=3600)
+    return send_from_directory(_dist_dir(), filename, max_age=3600)
+
+
+@functools.cache
+def _dist_dir() -> str:
+    # Found on first use: importing the package and importlib.resources' readers is ~7 ms
+    # of every cold start otherwise, and few instances ever serve /docs.
+    import importlib.resources
+    return str(importlib.resources.files("flask_swagger_ui") / "dist")

@@ -96,9 +96,12 @@ class AreaLoader:
             blueprint = self.area.blueprint()
             _refuse_unsupported_hooks(blueprint)
             app, name = self.app, blueprint.name
-            # What Flask's blueprint registration would have added besides the rules: the
-            # blueprint itself (its template folder) and its error handlers.
-            app.blueprints.setdefault(name, blueprint)
+            # What Flask's blueprint registration would have added besides the rules: its
+            # template folder (Flask's template loader looks through app.blueprints; only a
+            # blueprint with templates joins it, so no other attach changes that dict while a
+            # page renders) and its error handlers.
+            if blueprint.template_folder:
+                app.blueprints.setdefault(name, blueprint)
             for code, handlers in blueprint.error_handler_spec.get(None, {}).items():
                 app.error_handler_spec[name][code].update(handlers)
             for endpoint, view in blueprint.views.items():
@@ -124,6 +127,8 @@ def _refuse_unsupported_hooks(blueprint) -> None:
     routes = len(getattr(blueprint, "views", {}))
     # Every deferred function of a blueprint here is one add_url_rule (app-wide hooks and
     # nested blueprints would add others).
+    if blueprint.has_static_folder:
+        used.append("static_folder")
     if used or nested or blueprint._blueprints or len(blueprint.deferred_functions) != routes:
         raise RuntimeError(f"blueprint {blueprint.name!r} uses hooks a lazily loaded area "
                            f"cannot attach: {used or nested or 'app-wide hooks'}")

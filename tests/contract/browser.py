@@ -124,7 +124,12 @@ class Browser:
             time.sleep(0.1)
 
     def click(self, element_js: str) -> None:
-        """A real mouse click (press + release) at the centre of the element JS yields."""
+        """A real mouse click (press + release) at the centre of the element JS yields.
+
+        Only once the page has loaded: a stylesheet arriving after the element's box was
+        measured moves the element, and the click lands beside it (seen: a sign-in button
+        clicked before consent.css applied, and the form never submitted)."""
+        self.wait_for("document.readyState === 'complete'", what="the page loaded")
         box = self.evaluate(f"""(() => {{ const e = {element_js};
             if (!e) return null; e.scrollIntoView({{block: 'center'}});
             const r = e.getBoundingClientRect();
