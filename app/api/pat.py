@@ -72,13 +72,6 @@ class PatPolicyPlugin(BasePlugin):
     def __init__(self, app) -> None:
         self._app = app
 
-    @classmethod
-    def attach(cls, api) -> None:
-        """Join a flask-smorest Api's spec; must precede blueprint registration."""
-        plugin = cls(api._app)
-        plugin.init_spec(api.spec)
-        api.spec.plugins.append(plugin)
-
     def init_spec(self, spec) -> None:
         super().init_spec(spec)
         spec.components.security_scheme(SCHEME, {

@@ -45,10 +45,8 @@ AREAS = (
 
 
 def register(api, settings: Settings) -> None:
-    from app.api.pat import PatPolicyPlugin
     from app.api.route_table import RULES
 
-    PatPolicyPlugin.attach(api)  # documents every operation's PAT scope as it is documented
     loaders = {}
     for area in AREAS:
         if area.local_only and not settings.local_mode:

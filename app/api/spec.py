@@ -6,6 +6,7 @@ from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
 from app.api import docs_ui
+from app.api.pat import PatPolicyPlugin
 from app.api.routing import KeepsViews
 from app.schemas.common import ErrorEnvelopeSchema
 
@@ -90,11 +91,22 @@ class TailSpendApi(Api):
     def __init__(self, app=None, **kwargs):
         self._undocumented: list = []
         self._spec = None
+        self._spec_args = None  # flask-smorest's spec arguments, until the spec is first read
         super().__init__(app, **kwargs)
+
+    def _init_spec(self, **kwargs):
+        # flask-smorest builds the APISpec and its ~60 default responses in init_app, every
+        # start; it waits here for the first read of ``spec`` (a /openapi.json or /docs).
+        self._spec_args = kwargs
 
     @property
     def spec(self):
-        while self._undocumented and self._spec is not None:
+        if self._spec is None and self._spec_args is not None:
+            # flask-smorest sets _spec, then reads spec while it adds responses: documenting
+            # the areas waits until _spec_args is cleared below.
+            super()._init_spec(**self._spec_args)
+            self._spec_args = None
+        while self._undocumented and self._spec is not None and self._spec_args is None:
             area = self._undocumented.pop(0)
             blp = area.blueprint()  # imports the area if no request has yet
             self._app.extensions["flask-smorest"]["blp_name_to_api"][area.name] = self
@@ -137,4 +149,5 @@ def configure(app) -> TailSpendApi:
         API_SPEC_OPTIONS=SPEC_OPTIONS,
     )
     app.register_blueprint(docs_ui.blp)
-    return TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin()]})
+    return TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
+                                                             PatPolicyPlugin(app)]})
