@@ -7,6 +7,8 @@ import pytest
 
 from app.errors import Conflict
 from app.schemas.recurring import RecurringSchema
+from app.services.core import transactions
+from app.services.groups import transfer
 from app.services.groups.participants import remove_participant
 from app.services.recurring import occurrences, templates
 from app.services.recurring.tick import run_bucket, run_tick
@@ -123,6 +125,42 @@ def test_a_deleted_participant_fails_the_slot_keeps_it_claimed_and_moves_on(grou
     row = _row(access, made["recurringId"])
     assert row.NextSlot == "2026-01-04" and row.ClaimedSlot is None
     assert tick(access, "2026-01-03T00:00:00Z")["failed"] == 0  # not re-attempted every hour
+
+
+def test_a_participant_mid_transfer_defers_the_slot_until_the_transfer_finishes(
+        group, monkeypatch):
+    access, ids = group
+    owner, source, target = ids
+    made = create(access, template_body(owner, 300, [owner, source], start="2026-01-01",
+                                        frequency="DAILY"))
+    # A transfer that dies after its lock: the source stays held (as a crashed Lambda leaves it).
+    real_run, calls = transactions.Transaction._run, []
+
+    def dies_after_the_lock(self):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("injected: the transfer died after its lock")
+        return real_run(self)
+
+    monkeypatch.setattr(transactions.Transaction, "_run", dies_after_the_lock)
+    with pytest.raises(RuntimeError):
+        transfer.transfer_participant(access, source, target)
+    monkeypatch.setattr(transactions.Transaction, "_run", real_run)
+
+    result = tick(access, "2026-01-01T00:00:00Z")
+    assert (result["created"], result["failed"], result["deferred"]) == (0, 0, 1)
+    row = _row(access, made["recurringId"])
+    assert (row.NextSlot, row.NextRunAt, row.ClaimedSlot) == (
+        "2026-01-01", "2026-01-01T00:00:00.000Z", None)  # still due, not skipped
+
+    transfer.transfer_participant(access, source, target)  # resumed: the template now names
+    result = tick(access, "2026-01-02T00:00:00Z")         # the target
+    assert (result["created"], result["deferred"]) == (2, 0)
+    assert slots(access.group_id) == ["2026-01-01", "2026-01-02"]
+    for expense in recorded(access.group_id):
+        named = {split.ParticipantId for item in expense.Items for split in item.Splits}
+        assert named == {owner, target}
+    assert_balance_matches_rows(access.group_id)
 
 
 def test_a_deleted_group_and_a_changed_currency_are_domain_failures(group):

@@ -12,7 +12,10 @@ Per slot, two DynamoDB calls:
 The lease makes a tick killed between 1 and 2 harmless: the row stays in the due index with
 NextRunAt = lease, so once the lease lapses the next tick sees ClaimedSlot and records that
 slot (the deterministic id keeps it to one expense). Domain failures release the slot to the
-next occurrence; transient ones roll NextRunAt back to the slot and re-raise.
+next occurrence; transient ones roll NextRunAt back to the slot and re-raise. A participant
+held by a transfer is transient too, but local to the template: its slot is rolled back and
+waits for the next tick (the transfer rewrites the template to the target meanwhile), and the
+rest of the bucket goes on.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from datetime import date, datetime, timedelta
 from typing import Optional
 
 
-from app.errors import Conflict, DomainError
+from app.errors import Conflict, DomainError, NotFound
 from app.logs import logger
 from app.services.core import outbox
 from app.services.core.clock import now_iso
@@ -31,6 +34,7 @@ from app.services.ledger import balances, guards as money_guards
 from app.services.recurring.schedule import iso
 from app.services.recurring.templates import schedule_of
 from app.services.core.conditional import update_if
+from app.services.groups.membership import get_participant
 from models.groups import Expense, Group, RecurringExpense
 
 LEASE = timedelta(minutes=15)
@@ -153,6 +157,13 @@ def run_slots(row: RecurringExpense, now: datetime, counts: Counter, budget: int
                 roll_back(row, prev, slot, lease)
                 counts["rolledBack"] += 1
                 raise
+            if _held_by_transfer(row.GroupId, error):
+                roll_back(row, prev, slot, lease)
+                counts["deferred"] += 1
+                logger.info("recurring.occurrence_deferred",
+                            extra={"recurringId": row.RecurringId, "groupId": row.GroupId,
+                                   "slot": slot, "reason": "participant transfer"})
+                return used
             already = isinstance(error, _AlreadyRecorded) or error.code == "DUPLICATE_EVENT"
             if not release(row, slot, lease, following, next_run_at):
                 counts["skipped"] += 1
@@ -170,3 +181,14 @@ def run_slots(row: RecurringExpense, now: datetime, counts: Counter, budget: int
             raise
         prev, slot = next_run_at, following.isoformat() if following else None
     return used
+
+
+def _held_by_transfer(group_id: str, error: DomainError) -> bool:
+    """The occurrence failed because a participant it names is mid-transfer (not gone)."""
+    if error.code != "PARTICIPANT_UNAVAILABLE":
+        return False
+    try:
+        participant = get_participant(group_id, (error.details or {}).get("participantId", ""))
+    except NotFound:
+        return False
+    return bool(participant.TransferTarget)

@@ -32,7 +32,7 @@ SNAPSHOT_PAGES = 5
 # wait for the next tick, oldest first.
 MAX_SLOTS_PER_RUN = 10_000
 REMINDER_AHEAD = timedelta(hours=24)
-COUNTS = ("due", "created", "failed", "skipped", "rolledBack", "reminders")
+COUNTS = ("due", "created", "failed", "skipped", "deferred", "rolledBack", "reminders")
 metrics = Metrics(namespace="TailSpend", service="recurring")
 
 
