@@ -77,13 +77,14 @@ def scan() -> tuple:
     return tuple(rules)
 
 
-def write_table(path: Path = Path(__file__).with_name("route_table.py")) -> None:
+def write_table(path: Path = Path(__file__).with_name("route_table.py")) -> int:
+    rules = scan()
     path.write_text(
         '"""Every URL rule of the API, generated from the blueprints by\n'
         '`python -m app.api.routes`; do not edit by hand (see app/api/routes.py)."""\n\n'
-        f"RULES = {pprint.pformat(scan(), width=99)}\n")
+        f"RULES = {pprint.pformat(rules, width=99)}\n")
+    return len(rules)
 
 
 if __name__ == "__main__":
-    write_table()
-    print(f"wrote {len(scan())} rules", file=sys.stderr)
+    print(f"wrote {write_table()} rules", file=sys.stderr)

@@ -1,8 +1,8 @@
 """Start-up that pays only for what a request uses: lazy URL builders and lazy areas.
 
-**URL builders.** werkzeug compiles two URL builders (Python source through ``ast`` and ``compile``) for every
-rule as it is added. With about a hundred routes that was roughly a sixth of the API's cold
-start, yet a request only ever matches URLs; builders serve ``url_for``, which a handful of
+**URL builders.** werkzeug compiles two URL builders (Python source through ``ast`` and
+``compile``) for every rule as it is added. With about a hundred routes that was roughly a
+sixth of the API's cold start, yet a request only ever matches URLs; builders serve ``url_for``, which a handful of
 HTML pages call and most Lambda instances never do. Matching is unchanged.
 
 Flask's documented hook is ``Flask.url_rule_class``; the builder itself is werkzeug's
@@ -118,17 +118,19 @@ _REGISTRIES = {"before_request": "before_request_funcs", "after_request": "after
 
 def _refuse_unsupported_hooks(blueprint) -> None:
     """A hook this loader would silently drop is a start-up error, not a missing check."""
-    hooks = {name: getattr(blueprint, attribute) for name, attribute in _REGISTRIES.items()}
     fresh = Blueprint("fresh", __name__)  # what every blueprint starts with (Flask's defaults)
-    used = [name for name, registry in hooks.items()
-            if {k: v for k, v in registry.items() if v}
-            != {k: v for k, v in getattr(fresh, _REGISTRIES[name]).items() if v}]
-    nested = [key for key in blueprint.error_handler_spec if key is not None]
-    routes = len(getattr(blueprint, "views", {}))
-    # Every deferred function of a blueprint here is one add_url_rule (app-wide hooks and
-    # nested blueprints would add others).
+
+    def filled(owner, attribute) -> dict:
+        return {key: funcs for key, funcs in getattr(owner, attribute).items() if funcs}
+
+    used = [name for name, attribute in _REGISTRIES.items()
+            if filled(blueprint, attribute) != filled(fresh, attribute)]
     if blueprint.has_static_folder:
         used.append("static_folder")
+    nested = [key for key in blueprint.error_handler_spec if key is not None]
+    # Every deferred function of a blueprint here is one add_url_rule (app-wide hooks and
+    # nested blueprints would add others).
+    routes = len(getattr(blueprint, "views", {}))
     if used or nested or blueprint._blueprints or len(blueprint.deferred_functions) != routes:
         raise RuntimeError(f"blueprint {blueprint.name!r} uses hooks a lazily loaded area "
                            f"cannot attach: {used or nested or 'app-wide hooks'}")

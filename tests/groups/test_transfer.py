@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.core import transactions
 from app.services.groups import participants as participant_service, transfer
 from app.services.ledger import balances
 from tests.groups.conftest import participant
 from tests.ledger.helpers import assert_balance_matches_rows, stored_nets
+from tests.support.faults import transaction_dies_at
 
 
 def expense(client, owner, payments, splits, mode="EQUAL", amount=None, **extra):
@@ -173,18 +173,9 @@ def test_a_failure_mid_rewrite_keeps_the_lock_and_the_same_call_resumes(client, 
     third = add_guest("Third")
     before = nets(client, owner)
     monkeypatch.setattr(transfer, "BATCH_ROWS", 1)
-    real_run, calls = transactions.Transaction._run, []
-
-    def failing_run(self):  # the lock commits, the first rewrite commits, the second dies
-        calls.append(1)
-        if len(calls) == 3:
-            raise RuntimeError("injected: the Lambda died here")
-        return real_run(self)
-
-    monkeypatch.setattr(transactions.Transaction, "_run", failing_run)
-    with pytest.raises(RuntimeError):
+    # The lock commits, the first rewrite commits, the second dies.
+    with transaction_dies_at(3), pytest.raises(RuntimeError):
         transfer.transfer_participant(_owner_access(owner), source, target)
-    monkeypatch.setattr(transactions.Transaction, "_run", real_run)
 
     assert participant(owner.gid, source).TransferTarget == target
     assert names(owner.gid, source)  # half done: one expense still names the source

@@ -110,4 +110,5 @@ def test_an_area_brings_its_error_handlers_and_views(monkeypatch):
     flask_app.add_url_rule("/fake", "fake.fake", loader.lazy_view("fake.fake"))
     reply = flask_app.test_client().get("/fake")
     assert (reply.status_code, reply.text) == (418, "handled by the area")
-    assert flask_app.view_functions["fake.fake"] is sys.modules["tests_fake_area"].blp.views["fake"]
+    real = sys.modules["tests_fake_area"].blp.views["fake"]
+    assert flask_app.view_functions["fake.fake"] is real

@@ -7,7 +7,6 @@ import pytest
 
 from app.errors import Conflict
 from app.schemas.recurring import RecurringSchema
-from app.services.core import transactions
 from app.services.groups import transfer
 from app.services.groups.participants import remove_participant
 from app.services.recurring import occurrences, templates
@@ -16,6 +15,7 @@ from models.groups import DUE_BUCKETS, Group, RecurringExpense
 from models.notifications import Event
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.recurring.helpers import recorded, slots, template_body
+from tests.support.faults import transaction_dies_at
 
 
 @pytest.fixture
@@ -127,25 +127,14 @@ def test_a_deleted_participant_fails_the_slot_keeps_it_claimed_and_moves_on(grou
     assert tick(access, "2026-01-03T00:00:00Z")["failed"] == 0  # not re-attempted every hour
 
 
-def test_a_participant_mid_transfer_defers_the_slot_until_the_transfer_finishes(
-        group, monkeypatch):
+def test_a_participant_mid_transfer_defers_the_slot_until_the_transfer_finishes(group):
     access, ids = group
     owner, source, target = ids
     made = create(access, template_body(owner, 300, [owner, source], start="2026-01-01",
                                         frequency="DAILY"))
     # A transfer that dies after its lock: the source stays held (as a crashed Lambda leaves it).
-    real_run, calls = transactions.Transaction._run, []
-
-    def dies_after_the_lock(self):
-        calls.append(1)
-        if len(calls) == 2:
-            raise RuntimeError("injected: the transfer died after its lock")
-        return real_run(self)
-
-    monkeypatch.setattr(transactions.Transaction, "_run", dies_after_the_lock)
-    with pytest.raises(RuntimeError):
+    with transaction_dies_at(2), pytest.raises(RuntimeError):
         transfer.transfer_participant(access, source, target)
-    monkeypatch.setattr(transactions.Transaction, "_run", real_run)
 
     result = tick(access, "2026-01-01T00:00:00Z")
     assert (result["created"], result["failed"], result["deferred"]) == (0, 0, 1)
