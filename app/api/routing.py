@@ -3,7 +3,8 @@
 **URL builders.** werkzeug compiles two URL builders (Python source through ``ast`` and
 ``compile``) for every rule as it is added. With about a hundred routes that was roughly a
 sixth of the API's cold start, yet a request only ever matches URLs; builders serve
-``url_for``, which a handful of HTML pages call and most Lambda instances never do. Matching is unchanged.
+``url_for``, which a handful of HTML pages call and most Lambda instances never do.
+Matching is unchanged.
 
 Flask's documented hook is ``Flask.url_rule_class``; the builder itself is werkzeug's
 ``Rule._compile_builder``, called unchanged on first use (tests/platform/test_routing.py
