@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
-from typing import Mapping, Optional
+from typing import Mapping, NamedTuple, Optional
 
 DEFAULT_TEST_ACCOUNT_DOMAIN = "integ.tailspend.kinesis.studio"
 # Local tokens name a fixed issuer, so tokens minted by `python -m app token` work whatever
@@ -15,9 +14,10 @@ def _flag(value: Optional[str]) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything configurable about one running TailSpend."""
+class Settings(NamedTuple):
+    """Everything configurable about one running TailSpend; ``settings._replace(...)`` changes
+    some. (A NamedTuple, not a frozen dataclass: the class is built at every cold start, and
+    a frozen dataclass of this size costs ten times as much to build.)"""
 
     stage: str = "dev"
     region: str = "us-east-1"
@@ -28,7 +28,7 @@ class Settings:
     cognito_client_id: Optional[str] = None
     local_client_id: str = "tailspend-local"
     test_account_domain: str = DEFAULT_TEST_ACCOUNT_DOMAIN
-    cursor_secret: bytes = field(default=b"", repr=False)
+    cursor_secret: bytes = b""  # never in repr (see __repr__)
     cors_allow_origins: tuple = ()
     max_body_bytes: int = 64 * 1024
     jwks_refresh_seconds: int = 60
@@ -40,6 +40,11 @@ class Settings:
     # AWS sign-in for the consent flow: the Cognito hosted UI domain and its app client.
     cognito_domain: Optional[str] = None
     mcp_cognito_client_id: Optional[str] = None
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
+                          if name != "cursor_secret")
+        return f"Settings({shown})"
 
     @property
     def allow_private_client_fetch(self) -> bool:
@@ -78,4 +83,4 @@ class Settings:
             cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
                                      if o.strip() and o.strip() != "*"),
         )
-        return replace(base, **overrides)
+        return base._replace(**overrides)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from dataclasses import dataclass
 from typing import Optional
 
 from flask import Flask, g, request
@@ -18,13 +17,12 @@ from app.bootstrap import bootstrap
 from app.logs import bind_request, bind_user, logger, unbind
 
 
-@dataclass
 class Runtime:
-    """What the views share for the life of the app."""
+    """What the views share for the life of the app (tests may swap its settings)."""
 
-    settings: Settings
-    authenticator: Authenticator
-    issuer: Optional[LocalIssuer]
+    def __init__(self, settings: Settings, authenticator: Authenticator,
+                 issuer: Optional[LocalIssuer]) -> None:
+        self.settings, self.authenticator, self.issuer = settings, authenticator, issuer
 
 
 def create_app(settings: Optional[Settings] = None) -> Flask:

@@ -1,4 +1,28 @@
-"""PynamoDB models: one module per table; key builders and access patterns live beside each model."""
-from models import (developer_tokens, groups, identities, notifications, people,  # noqa: F401
-                    rate_limits, users)
-from models.base import configure, connection, physical_name, registered_tables  # noqa: F401
+"""PynamoDB models: one module per table; key builders and access patterns live beside each model.
+
+Table modules are imported by the code that uses them, not here: a Lambda, or the API's
+first request to an area, pays only for the tables it touches (each model class costs
+PynamoDB's metaclass a scan of the class; all of them are a third of the API's own start-up).
+A module imported late still gets the current stage and endpoint: ``models.base.table``
+reads them when it registers the model."""
+from __future__ import annotations
+
+import importlib
+from typing import Dict, Type
+
+from pynamodb.models import Model
+
+from models import base
+from models.base import configure, connection, physical_name
+
+__all__ = ["TABLE_MODULES", "configure", "connection", "physical_name", "registered_tables"]
+
+TABLE_MODULES = ("developer_tokens", "groups", "identities", "notifications", "people",
+                 "rate_limits", "users")
+
+
+def registered_tables() -> Dict[str, Type[Model]]:
+    """Logical table name -> base model, every table imported (schema checks, table set-up)."""
+    for module in TABLE_MODULES:
+        importlib.import_module(f"models.{module}")
+    return base.registered_tables()

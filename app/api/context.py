@@ -1,4 +1,4 @@
-"""Per-request context for views: the caller, the services' settings, public-route marking."""
+"""Per-request context for views: the caller, the group access, the services' settings."""
 from __future__ import annotations
 
 from flask import current_app, g
@@ -6,32 +6,6 @@ from flask import current_app, g
 from app.auth.principal import Principal
 from app.config import Settings
 from app.services.core.access import Access, authorize
-
-
-def public(view):
-    """Mark a view as reachable without a bearer token."""
-    view.public = True
-    return view
-
-
-def unmetered(view):
-    """Mark a view that touches no table (liveness, the API description): it spends no
-    rate-limit window, so a health probe never depends on the rate-limit table; API
-    Gateway's stage throttle still bounds it."""
-    view.unmetered = True
-    return view
-
-
-def own_auth(view):
-    """Mark a view that checks its own bearer credential (POST /mcp takes only MCP tokens)."""
-    view.own_auth = True
-    return view
-
-
-def form_body(view):
-    """Mark a view that reads a form-encoded body (OAuth endpoints); every other body is JSON."""
-    view.form_body = True
-    return view
 
 
 def principal() -> Principal:

@@ -12,7 +12,7 @@ Order for every request:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import threading
 from typing import Optional
 
 from flask import Flask, current_app, g, request
@@ -20,18 +20,32 @@ from flask import Flask, current_app, g, request
 from app.api import pat
 from app.auth.principal import Principal
 from app.errors import RateLimited
-from app.services.developer import pepper, usage
+from app.services.developer import pepper
 from app.services.developer.limits import WINDOW_SECONDS, Limiter, Limits
-from app.services.developer.verify import TokenVerifier
 
 log = logging.getLogger("tailspend.developer")
 EXTENSION = "developer"
 
 
-@dataclass
 class DeveloperRuntime:
-    verifier: TokenVerifier
-    limiter: Limiter
+    """The app's rate limiter and PAT verifier.
+
+    The verifier (and PAT parsing) is imported when the first PAT arrives: app sign-ins, most
+    requests, never need it, so a cold start does not pay for it."""
+
+    def __init__(self, limiter: Limiter) -> None:
+        self.limiter = limiter
+        self._verifier = None
+        self._lock = threading.Lock()
+
+    @property
+    def verifier(self):
+        if self._verifier is None:
+            with self._lock:
+                if self._verifier is None:
+                    from app.services.developer.verify import TokenVerifier
+                    self._verifier = TokenVerifier()
+        return self._verifier
 
 
 def runtime() -> DeveloperRuntime:
@@ -44,7 +58,7 @@ def install(app: Flask, authenticator, *, local_data_dir: Optional[str] = None,
 
     Called after the factory registers its authentication hook, so ours run after it."""
     pepper.configure(local_data_dir=local_data_dir)
-    state = DeveloperRuntime(TokenVerifier(), Limiter(limits or Limits.from_env()))
+    state = DeveloperRuntime(Limiter(limits or Limits.from_env()))
     app.extensions[EXTENSION] = state
     authenticator.accept_pats(lambda credential: _principal(state.verifier.verify(credential)))
     app.before_request_funcs.setdefault(None, []).insert(0, _limit_anonymous)
@@ -113,6 +127,7 @@ def _after(response):
     if response.status_code == 429:
         _rate_limit_headers(response)
     if caller is not None and caller.kind == "pat":
+        from app.services.developer import usage  # PATs only: the users table, on first use
         created = _is_create() and response.status_code == 201
         failed = response.status_code >= 400
         user_id, token_id = caller.user_id, caller.credential_id

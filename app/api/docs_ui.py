@@ -10,7 +10,7 @@ import functools
 
 from flask import Blueprint, send_from_directory
 
-from app.api.context import public, unmetered
+from app.api.markers import public, unmetered
 
 # Relative to the page at /docs, so it also resolves under an API Gateway stage prefix.
 ASSETS_URL = "docs/assets/"

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.api.context import public, settings, unmetered
+from app.api.context import settings
+from app.api.markers import public, unmetered
 from app.api.spec import Blueprint
 from app.schemas.users import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
 from app.services.users import local_auth

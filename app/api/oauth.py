@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import jsonify, request
 
 from app.api import oauth_ui
-from app.api.context import form_body, principal, public, settings
+from app.api.context import principal, settings
+from app.api.markers import form_body, public
 from app.api.pat import no_pat
 from app.api.spec import Blueprint, errors
 from app.errors import OAuthError, oauth_invalid_client_metadata

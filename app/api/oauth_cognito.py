@@ -14,7 +14,8 @@ import urllib.request
 
 from flask import current_app, request
 
-from app.api.context import public, settings
+from app.api.context import settings
+from app.api.markers import public
 from app.api.oauth_ui import base_url, error_page, signed_in
 from app.api.routing import KeepsViews
 from app.errors import DomainError

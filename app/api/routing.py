@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from flask import Blueprint
 from werkzeug.routing import Rule
@@ -51,8 +51,7 @@ class KeepsViews(Blueprint):
         self.__dict__.setdefault("views", {})[endpoint or view_func.__name__] = view_func
 
 
-@dataclass(frozen=True)
-class Area:
+class Area(NamedTuple):
     """Where a blueprint lives, without importing it."""
 
     name: str  # the blueprint's name: the prefix of its endpoints

@@ -6,7 +6,7 @@ import time
 from typing import Callable, Dict, Optional, Tuple
 
 from app.auth.jwks import JwksCache
-from app.auth.principal import Principal
+from app.auth.principal import Principal, app_credential
 from app.auth.tokens import verify_access_token
 from app.errors import Unauthenticated, account_deleting
 from models.identities import Identity
@@ -79,6 +79,7 @@ class Authenticator:
         identity_key = Identity.key(self._provider, claims["sub"])
         user_id, deleting = self._user_for(identity_key)
         return Principal(user_id=user_id, identity_key=identity_key,
+                         credential_id=app_credential(user_id),
                          is_admin=_in_group(claims, ADMIN_GROUP), deleting=deleting)
 
     def user_for_client_token(self, credential: str, client_id: str) -> str:

@@ -8,7 +8,8 @@ import pytest
 
 from app.services.account import cognito
 from app.services.core.clock import now_iso
-from models.base import physical_name, registered_tables
+from models import registered_tables
+from models.base import physical_name
 from models.notifications import Notification
 from models.users import McpCleanupPointer, McpGrant
 

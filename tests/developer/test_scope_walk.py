@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from app.api.pat import SCOPES
 
 ZERO = "00000000-0000-4000-8000-000000000000"

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -121,7 +120,7 @@ def test_authorize_refuses_an_ssrf_client_id_outside_local_mode(oauth, app, clie
     documents("/client.json", {"client_id": local_url, "redirect_uris": [REDIRECT]})
     runtime = app.extensions["tailspend"]
     original = runtime.settings
-    runtime.settings = replace(original, mcp_fetch_private=False)  # as deployed
+    runtime.settings = original._replace(mcp_fetch_private=False)  # as deployed
     try:
         for client_id in (local_url, "https://169.254.169.254/latest/meta-data/iam",
                           "https://127.0.0.1/client.json"):

@@ -25,10 +25,9 @@ def test_discovery_documents_name_this_server(client):
 
 
 def test_public_base_url_names_issuer_and_resource(app, client):
-    from dataclasses import replace
     runtime = app.extensions["tailspend"]
     original = runtime.settings
-    runtime.settings = replace(original, public_base_url="https://api.tailspend.example")
+    runtime.settings = original._replace(public_base_url="https://api.tailspend.example")
     try:
         server = client.get("/.well-known/oauth-authorization-server").get_json()
         resource = client.get("/.well-known/oauth-protected-resource").get_json()

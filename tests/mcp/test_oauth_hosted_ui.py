@@ -2,7 +2,6 @@
 sends the browser to Cognito with PKCE and the request as state."""
 from __future__ import annotations
 
-from dataclasses import replace
 from urllib.parse import parse_qs, urlsplit
 
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
@@ -13,7 +12,7 @@ from app.services.mcp import sessions
 def _as_deployed(app, **changes):
     runtime = app.extensions["tailspend"]
     original = runtime.settings
-    runtime.settings = replace(original, local_mode=False, **changes)
+    runtime.settings = original._replace(local_mode=False, **changes)
     return runtime, original
 
 
@@ -35,7 +34,7 @@ def test_authorize_in_aws_goes_to_the_hosted_ui(oauth, app, client):
             sessions.hosted_ui_verifier(request_id))]
         assert client.get(f"/oauth/login?request={request_id}").status_code == 404  # local only
         assert client.get("/oauth/callback?state=nope&code=x").status_code == 400
-        runtime.settings = replace(runtime.settings, cognito_domain=None)
+        runtime.settings = runtime.settings._replace(cognito_domain=None)
         assert client.get(url).status_code == 503  # no sign-in configured: a page, no redirect
     finally:
         runtime.settings = original

@@ -1,5 +1,6 @@
 """Areas load on first use (app.api.routing): the rule table is current, start-up imports no
-area, a request imports only its own, and the app answers as with every blueprint up front."""
+area (nor the tables only areas use, nor the PAT verifier), a request imports only its own, and
+the app answers as with every blueprint up front."""
 from __future__ import annotations
 
 import json
@@ -50,10 +51,17 @@ def loaded():
 import app.handlers.api as handler
 before = loaded()
 third_party = sorted(m for m in ("authlib", "mcp", "jinja2.ext", "pywebpush") if m in sys.modules)
+tables = sorted(m for m in sys.modules if m.count(".") == 1 and m.startswith("models.")
+                and m != "models.base")
+own = sorted(m for m in ("app.services.developer.verify", "app.services.core.access")
+             if m in sys.modules)
 reply = handler.app.test_client().get("/health")
-print(json.dumps({"before": before, "third_party": third_party, "status": reply.status_code,
-                  "after": loaded()}))
+print(json.dumps({"before": before, "third_party": third_party, "tables": tables, "own": own,
+                  "status": reply.status_code, "after": loaded()}))
 """
+# What every request may need before its area runs: the caller's identity (authentication),
+# the rate-limit windows and developer budgets (the developer gate).
+START_UP_TABLES = ["models.developer_tokens", "models.identities", "models.rate_limits"]
 
 
 def test_start_up_imports_no_area_and_a_request_only_its_own(tmp_path):
@@ -63,6 +71,8 @@ def test_start_up_imports_no_area_and_a_request_only_its_own(tmp_path):
                          check=True).stdout
     seen = json.loads(out.strip().splitlines()[-1])
     assert seen["before"] == [] and seen["third_party"] == []
+    assert seen["tables"] == START_UP_TABLES  # the others load with areas (users: PATs)
+    assert seen["own"] == []  # the PAT verifier waits for a PAT; group access for a group view
     assert seen["status"] == 200
     assert seen["after"] == ["app.api.health"]
 

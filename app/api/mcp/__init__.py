@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import current_app
 from werkzeug.exceptions import HTTPException
 
-from app.api.context import own_auth
+from app.api.markers import own_auth
 from app.api.mcp.jsonrpc import HttpRpcError
 from app.api.spec import Blueprint
 from app.errors import DomainError, RateLimited

@@ -17,7 +17,8 @@ from urllib.parse import urlencode, urlsplit
 
 from flask import make_response, redirect, render_template, request, send_from_directory
 
-from app.api.context import form_body, public, settings
+from app.api.context import settings
+from app.api.markers import form_body, public
 from app.api.routing import KeepsViews
 from app.errors import DomainError
 from app.services.mcp import clients, flow, sessions

@@ -19,9 +19,8 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Mapping
+from typing import Callable, Mapping, NamedTuple
 
 from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
@@ -36,8 +35,7 @@ log = logging.getLogger("tailspend.limits")
 WINDOW_SECONDS = 60
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     # Signed-in app users are limited by the API stage's throttle; a per-user window costs a
     # DynamoDB write on every request (more than most reads it would guard), so it is off
     # unless RATE_LIMIT_APP_PER_MINUTE sets one. Tokens and anonymous callers always are.
@@ -57,8 +55,7 @@ class Limits:
         return cls(**{field: int(env[var]) for field, var in names.items() if env.get(var)})
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(NamedTuple):
     """Why a request was refused: the limit, and when to come back."""
 
     limit: int

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
-from typing import Callable, Mapping, Optional
+from typing import Callable, Mapping, NamedTuple, Optional
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 
-@dataclass(frozen=True)
-class SigningKey:
+class SigningKey(NamedTuple):
     private_key: rsa.RSAPrivateKey
     kid: str
 
