@@ -1,9 +1,15 @@
-"""Lambda SnapStart runtime hooks: per-process state that must not survive a snapshot restore.
+"""Lambda SnapStart runtime hooks: load everything before the snapshot; after a restore, reset
+per-process state that must not be shared.
 
-Every execution environment restored from one snapshot starts with the same memory. Whatever
-was seeded or opened during init would be shared by all of them: the `random` state (identical
-"random" sequences), pooled HTTP connections of boto/PynamoDB (sockets that died with the
-snapshot), and the fetched JWKS keys (possibly rotated since). The after-restore hook resets them.
+Before the snapshot: the API loads its areas, its OpenAPI document and its table modules on
+first use, so that a plain cold start pays only for what its first request needs. With SnapStart
+init is paid once, when the version is published, so the hook loads all of it there: every
+restored environment then starts with it in memory instead of loading it on its first request.
+
+After a restore: every execution environment restored from one snapshot starts with the same
+memory. Whatever was seeded or opened during init would be shared by all of them: the `random`
+state (identical "random" sequences), pooled HTTP connections of boto/PynamoDB (sockets that died
+with the snapshot), and the fetched JWKS keys (possibly rotated since). The hook resets them.
 
 `snapshot_restore_py` ships with the Lambda Python runtime only; elsewhere (tests, local mode)
 `register()` does nothing. Importing this module stays cheap: the heavy imports wait for the hook.
@@ -11,15 +17,23 @@ snapshot), and the fetched JWKS keys (possibly rotated since). The after-restore
 from __future__ import annotations
 
 import random
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
 
-def _runtime_register() -> Optional[Callable[[Callable[[], None]], object]]:
+def _runtime_hooks() -> Optional[Tuple[Callable[..., object], Callable[..., object]]]:
     try:
-        from snapshot_restore_py import register_after_restore
+        from snapshot_restore_py import register_after_restore, register_before_snapshot
     except ImportError:  # not running on a SnapStart-capable Lambda runtime
         return None
-    return register_after_restore
+    return register_before_snapshot, register_after_restore
+
+
+def before_snapshot(app) -> None:
+    """Load every area, the OpenAPI document and every table module into this app."""
+    import models
+    from app.api import routes
+    routes.load_everything(app)
+    models.registered_tables()
 
 
 def after_restore() -> None:
@@ -32,10 +46,12 @@ def after_restore() -> None:
     jwks.clear_all()
 
 
-def register() -> bool:
-    """Install `after_restore` as an after-restore hook; False when the runtime has none."""
-    register_after_restore = _runtime_register()
-    if register_after_restore is None:
+def register(app) -> bool:
+    """Install both hooks for this app; False when the runtime has none."""
+    hooks = _runtime_hooks()
+    if hooks is None:
         return False
+    register_before_snapshot, register_after_restore = hooks
+    register_before_snapshot(before_snapshot, app)
     register_after_restore(after_restore)
     return True

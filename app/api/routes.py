@@ -44,10 +44,14 @@ AREAS = (
 )
 
 
+EXTENSION = "tailspend.areas"
+
+
 def register(api, settings: Settings) -> None:
     from app.api.route_table import RULES
 
     loaders = {}
+    api._app.extensions[EXTENSION] = (api, loaders)
     for area in AREAS:
         if area.local_only and not settings.local_mode:
             continue
@@ -58,6 +62,15 @@ def register(api, settings: Settings) -> None:
         loader = loaders.get(endpoint.split(".", 1)[0])
         if loader is not None:
             api._app.add_url_rule(rule, endpoint, loader.lazy_view(endpoint), **options)
+
+
+def load_everything(app: Flask) -> None:
+    """Attach every area of this app and build its OpenAPI document now, as if each had served
+    a request (a SnapStart snapshot keeps them: app.snapstart)."""
+    api, loaders = app.extensions[EXTENSION]
+    for loader in loaders.values():
+        loader.attach()
+    api.spec  # noqa: B018 - reading it builds the document
 
 
 def scan() -> tuple:

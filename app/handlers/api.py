@@ -8,7 +8,7 @@ import awsgi
 from app import create_app, snapstart
 
 app = create_app()
-snapstart.register()  # no-op unless the Lambda runtime offers SnapStart hooks
+snapstart.register(app)  # no-op unless the Lambda runtime offers SnapStart hooks
 
 # aws-wsgi builds the WSGI environ itself and fails on text WSGI can't carry (a lone UTF-16
 # surrogate in the query string) before our app sees the request: answer that one as 400.

@@ -1,6 +1,7 @@
 """app/snapstart.py: the after-restore hook resets what a snapshot would otherwise share."""
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -61,17 +62,62 @@ def test_after_restore_clears_every_jwks_cache():
 def test_register_is_a_no_op_off_lambda(monkeypatch):
     monkeypatch.setitem(sys.modules, "snapshot_restore_py", None)  # import fails as off Lambda
 
-    assert snapstart.register() is False
+    assert snapstart.register(object()) is False
 
 
-def test_register_installs_after_restore_with_the_runtime_hooks(monkeypatch):
+def _fake_runtime(monkeypatch) -> list:
+    """snapshot_restore_py as the Lambda runtime ships it: hooks take a callable and its args."""
     registered = []
     runtime = types.ModuleType("snapshot_restore_py")
-    runtime.register_after_restore = registered.append
+    runtime.register_before_snapshot = lambda func, *args: registered.append(("before", func, args))
+    runtime.register_after_restore = lambda func, *args: registered.append(("after", func, args))
     monkeypatch.setitem(sys.modules, "snapshot_restore_py", runtime)
+    return registered
 
-    assert snapstart.register() is True
-    assert registered == [snapstart.after_restore]
+
+def test_register_installs_both_hooks_with_the_runtime(monkeypatch):
+    registered = _fake_runtime(monkeypatch)
+    app = object()
+
+    assert snapstart.register(app) is True
+    assert registered == [("before", snapstart.before_snapshot, (app,)),
+                          ("after", snapstart.after_restore, ())]
+
+
+SNAPSHOT_PROBE = """
+import json, sys
+import app.handlers.api as handler
+from app import snapstart
+from app.api import routes
+from app.api.routing import LazyView
+def lazy_views():
+    return sorted(e for e, v in handler.app.view_functions.items() if isinstance(v, LazyView))
+before = {"lazy": len(lazy_views()), "groups": "models.groups" in sys.modules}
+snapstart.before_snapshot(handler.app)
+api, _ = handler.app.extensions[routes.EXTENSION]
+areas = sorted({a.module for a in routes.AREAS if not a.local_only})
+reply = handler.app.test_client().get("/openapi.json")
+print(json.dumps({"before": before, "lazy": lazy_views(), "spec_built": api._spec is not None,
+                  "areas_missing": [m for m in areas if m not in sys.modules],
+                  "tables_missing": [t for t in ("groups", "notifications", "people", "users")
+                                     if "models." + t not in sys.modules],
+                  "openapi": reply.status_code, "paths": len(reply.get_json()["paths"])}))
+"""
+
+
+def test_before_snapshot_loads_every_area_the_document_and_every_table(tmp_path):
+    env = {"TAILSPEND_STAGE": "probe", "AWS_DEFAULT_REGION": "us-east-1", "PATH": "/usr/bin:/bin",
+           "COGNITO_USER_POOL_ID": "us-east-1_probe", "COGNITO_CLIENT_ID": "probe",
+           "CURSOR_SECRET": "probe", "LOG_LEVEL": "WARNING"}  # as deployed: not local mode
+    out = subprocess.run([sys.executable, "-c", SNAPSHOT_PROBE], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    seen = json.loads(out.strip().splitlines()[-1])
+
+    assert seen["before"] == {"lazy": seen["before"]["lazy"], "groups": False}
+    assert seen["before"]["lazy"] > 50  # lazy before the hook ...
+    assert seen["lazy"] == [] and seen["spec_built"]  # ... and nothing left to load after it
+    assert seen["areas_missing"] == [] and seen["tables_missing"] == []
+    assert seen["openapi"] == 200 and seen["paths"] > 50
 
 
 def test_importing_the_module_stays_cheap():
@@ -84,17 +130,15 @@ def test_importing_the_module_stays_cheap():
 
 @pytest.fixture
 def api_module(monkeypatch):
-    registered = []
-    runtime = types.ModuleType("snapshot_restore_py")
-    runtime.register_after_restore = registered.append
-    monkeypatch.setitem(sys.modules, "snapshot_restore_py", runtime)
+    registered = _fake_runtime(monkeypatch)
     monkeypatch.delitem(sys.modules, "app.handlers.api", raising=False)
     import app.handlers.api as api
     yield api, registered
     sys.modules.pop("app.handlers.api", None)
 
 
-def test_api_handler_registers_the_hook_at_init(api_module):
-    _, registered = api_module
+def test_api_handler_registers_the_hooks_at_init(api_module):
+    api, registered = api_module
 
-    assert registered == [snapstart.after_restore]
+    assert registered == [("before", snapstart.before_snapshot, (api.app,)),
+                          ("after", snapstart.after_restore, ())]
