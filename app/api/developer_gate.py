@@ -21,22 +21,38 @@ from app.api import pat
 from app.auth.principal import Principal
 from app.errors import RateLimited
 from app.services.developer import pepper
-from app.services.developer.limits import WINDOW_SECONDS, Limiter, Limits
+from app.services.developer.quotas import WINDOW_SECONDS, Limits
 
 log = logging.getLogger("tailspend.developer")
 EXTENSION = "developer"
 
 
 class DeveloperRuntime:
-    """The app's rate limiter and PAT verifier.
+    """The app's rate limits, its limiter and its PAT verifier.
 
-    The verifier (and PAT parsing) is imported when the first PAT arrives: app sign-ins, most
-    requests, never need it, so a cold start does not pay for it."""
+    The limiter (with the rate-limit and developer-budget tables) loads with the first request
+    that spends from a window, and the verifier (PAT parsing) with the first PAT: a signed-in
+    app user's request, most traffic, needs neither, so a cold start does not pay for them."""
 
-    def __init__(self, limiter: Limiter) -> None:
-        self.limiter = limiter
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._limiter = None
         self._verifier = None
         self._lock = threading.Lock()
+
+    @property
+    def limiter(self):
+        if self._limiter is None:
+            with self._lock:
+                if self._limiter is None:
+                    from app.services.developer.limits import Limiter
+                    self._limiter = Limiter(self.limits)
+        return self._limiter
+
+    @limiter.setter
+    def limiter(self, limiter) -> None:
+        """Swap the limiter (tests tighten or lift the limits)."""
+        self._limiter, self.limits = limiter, limiter.limits
 
     @property
     def verifier(self):
@@ -58,7 +74,7 @@ def install(app: Flask, authenticator, *, local_data_dir: Optional[str] = None,
 
     Called after the factory registers its authentication hook, so ours run after it."""
     pepper.configure(local_data_dir=local_data_dir)
-    state = DeveloperRuntime(Limiter(limits or Limits.from_env()))
+    state = DeveloperRuntime(limits or Limits.from_env())
     app.extensions[EXTENSION] = state
     authenticator.accept_pats(lambda credential: _principal(state.verifier.verify(credential)))
     app.before_request_funcs.setdefault(None, []).insert(0, _limit_anonymous)
@@ -96,7 +112,12 @@ def _limit_anonymous() -> None:
         return
     if view is None or getattr(view, "public", False) or not request.headers.get("Authorization"):
         g.ip_limited = True
-        runtime().limiter.spend(f"IP#{source_ip()}", runtime().limiter.limits.ip_per_minute)
+        _spend_ip()
+
+
+def _spend_ip() -> None:
+    state = runtime()
+    state.limiter.spend(f"IP#{source_ip()}", state.limits.ip_per_minute)
 
 
 def _is_create() -> bool:
@@ -108,18 +129,18 @@ def _check_caller() -> None:
     if caller is None:
         return
     pat.enforce(_view(), caller)
-    limiter = runtime().limiter
+    state = runtime()
     if caller.kind == "pat":
-        limiter.spend_pat(caller.credential_id, caller.user_id, create=_is_create())
-    elif limiter.limits.app_per_minute:
-        limiter.spend(f"USER#{caller.user_id}", limiter.limits.app_per_minute)
+        state.limiter.spend_pat(caller.credential_id, caller.user_id, create=_is_create())
+    elif state.limits.app_per_minute:  # off by default: then the limiter is not even loaded
+        state.limiter.spend(f"USER#{caller.user_id}", state.limits.app_per_minute)
 
 
 def _after(response):
     caller: Optional[Principal] = g.get("principal")
     if response.status_code == 401 and caller is None and not g.get("ip_limited"):
         try:
-            runtime().limiter.spend(f"IP#{source_ip()}", runtime().limiter.limits.ip_per_minute)
+            _spend_ip()
         except RateLimited as error:
             from app.api.errors import handle_domain_error
             response = handle_domain_error(error)

@@ -6,6 +6,8 @@ USERMEMBER guard pointing at it; the guest's expense untouched; no live reservat
 behind by a consumed or withdrawn invitation."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from app.errors import DomainError
@@ -80,16 +82,27 @@ def test_two_users_claiming_one_handle_leave_one_owner(world):
         assert Profile.get(*Profile.key(loser), consistent_read=True).Handle is None
 
 
+# Revoke holds a shorter path than accept and wins a plain race nearly every time on a slow
+# machine; starting it later by a growing offset sweeps the overlap from "revoke first" through
+# truly interleaved to "accept first", so both outcomes are met in every run.
+REVOKE_OFFSETS = (0.0, 0.005, 0.01, 0.02, 0.04, 0.08)
+
+
 def test_accept_racing_revoke_ends_in_exactly_one_of_them(world):
     seen = set()
-    for _ in range(ROUNDS):
+    for round_no in range(ROUNDS):
         guest, invitee = new_id(), new_id()
         row, invitation = _reserved(world, guest, invitee)
         expense = _expense_naming(world, guest)
         put_all(world, _discoverable(invitee), row, invitation, expense)
-        accepted, revoked = race(
-            lambda: invitations.accept(invitee, world.gid),
-            lambda: invitations.revoke(authorize(world.owner, world.gid, "OWNER"), invitee))
+        owner = authorize(world.owner, world.gid, "OWNER")
+        offset = REVOKE_OFFSETS[round_no % len(REVOKE_OFFSETS)]
+
+        def revoke_later():
+            time.sleep(offset)
+            return invitations.revoke(owner, invitee)
+
+        accepted, revoked = race(lambda: invitations.accept(invitee, world.gid), revoke_later)
         failed = codes([accepted, revoked])
         assert len(failed) == 1 and failed[0] in ("INVITATION_CHANGED", "NOT_FOUND"), failed
         slot = _slot_invariants(world, guest, expense)

@@ -53,15 +53,17 @@ before = loaded()
 third_party = sorted(m for m in ("authlib", "mcp", "jinja2.ext", "pywebpush") if m in sys.modules)
 tables = sorted(m for m in sys.modules if m.count(".") == 1 and m.startswith("models.")
                 and m != "models.base")
-own = sorted(m for m in ("app.services.developer.verify", "app.services.core.access")
+own = sorted(m for m in ("app.services.developer.verify", "app.services.developer.limits",
+                         "app.services.developer.usage", "app.services.core.access")
              if m in sys.modules)
 reply = handler.app.test_client().get("/health")
 print(json.dumps({"before": before, "third_party": third_party, "tables": tables, "own": own,
                   "status": reply.status_code, "after": loaded()}))
 """
-# What every request may need before its area runs: the caller's identity (authentication),
-# the rate-limit windows and developer budgets (the developer gate).
-START_UP_TABLES = ["models.developer_tokens", "models.identities", "models.rate_limits"]
+# What a signed-in app user's request needs before its area runs: the caller's identity. The
+# rate-limit windows and developer budgets load with the first request that spends from them
+# (anonymous callers, PATs), the other tables with the areas that use them.
+START_UP_TABLES = ["models.identities"]
 
 
 def test_start_up_imports_no_area_and_a_request_only_its_own(tmp_path):
@@ -71,8 +73,8 @@ def test_start_up_imports_no_area_and_a_request_only_its_own(tmp_path):
                          check=True).stdout
     seen = json.loads(out.strip().splitlines()[-1])
     assert seen["before"] == [] and seen["third_party"] == []
-    assert seen["tables"] == START_UP_TABLES  # the others load with areas (users: PATs)
-    assert seen["own"] == []  # the PAT verifier waits for a PAT; group access for a group view
+    assert seen["tables"] == START_UP_TABLES
+    assert seen["own"] == []  # the PAT checks and the limiter wait for their first use
     assert seen["status"] == 200
     assert seen["after"] == ["app.api.health"]
 

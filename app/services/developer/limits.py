@@ -17,10 +17,9 @@ The limiter fails open: if its tables cannot be reached the request goes ahead a
 from __future__ import annotations
 
 import logging
-import os
 import time
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Mapping, NamedTuple
+from typing import Callable, NamedTuple
 
 from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
@@ -28,31 +27,11 @@ from pynamodb.exceptions import PynamoDBException
 from app.errors import Conflict, RateLimited
 from app.services.core.transactions import Transaction
 from app.services.core.conditional import update_if
+from app.services.developer.quotas import WINDOW_SECONDS, Limits
 from models.developer_tokens import DeveloperBudget
 from models.rate_limits import RateCounter
 
 log = logging.getLogger("tailspend.limits")
-WINDOW_SECONDS = 60
-
-
-class Limits(NamedTuple):
-    # Signed-in app users are limited by the API stage's throttle; a per-user window costs a
-    # DynamoDB write on every request (more than most reads it would guard), so it is off
-    # unless RATE_LIMIT_APP_PER_MINUTE sets one. Tokens and anonymous callers always are.
-    app_per_minute: int = 0
-    pat_per_minute: int = 120
-    ip_per_minute: int = 120
-    daily_requests: int = 10_000
-    daily_creates: int = 1_000
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Limits":
-        names = {"app_per_minute": "RATE_LIMIT_APP_PER_MINUTE",
-                 "pat_per_minute": "RATE_LIMIT_PAT_PER_MINUTE",
-                 "ip_per_minute": "RATE_LIMIT_IP_PER_MINUTE",
-                 "daily_requests": "DEV_DAILY_REQUEST_BUDGET",
-                 "daily_creates": "DEV_DAILY_CREATE_ALLOWANCE"}
-        return cls(**{field: int(env[var]) for field, var in names.items() if env.get(var)})
 
 
 class Refusal(NamedTuple):

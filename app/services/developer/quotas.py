@@ -1,0 +1,31 @@
+"""The rate-limit and developer-budget numbers, read from the environment.
+
+Apart from the limiter (app.services.developer.limits), which needs the rate-limits and
+developer-tokens tables: the API reads these numbers at start-up and loads the limiter with the
+first request that spends from a window."""
+from __future__ import annotations
+
+import os
+from typing import Mapping, NamedTuple
+
+WINDOW_SECONDS = 60
+
+
+class Limits(NamedTuple):
+    # Signed-in app users are limited by the API stage's throttle; a per-user window costs a
+    # DynamoDB write on every request (more than most reads it would guard), so it is off
+    # unless RATE_LIMIT_APP_PER_MINUTE sets one. Tokens and anonymous callers always are.
+    app_per_minute: int = 0
+    pat_per_minute: int = 120
+    ip_per_minute: int = 120
+    daily_requests: int = 10_000
+    daily_creates: int = 1_000
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Limits":
+        names = {"app_per_minute": "RATE_LIMIT_APP_PER_MINUTE",
+                 "pat_per_minute": "RATE_LIMIT_PAT_PER_MINUTE",
+                 "ip_per_minute": "RATE_LIMIT_IP_PER_MINUTE",
+                 "daily_requests": "DEV_DAILY_REQUEST_BUDGET",
+                 "daily_creates": "DEV_DAILY_CREATE_ALLOWANCE"}
+        return cls(**{field: int(env[var]) for field, var in names.items() if env.get(var)})
