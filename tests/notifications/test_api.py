@@ -1,7 +1,7 @@
 """The /notifications routes: history, unread count, read marks, preferences, devices."""
 from __future__ import annotations
 
-from models.notifications import Device, DeviceToken, NotificationItem
+from models.notifications import Device, DeviceToken, NotificationItem, Preferences
 from tests.notifications.test_worker import add_expense, duo, history  # noqa: F401
 
 
@@ -108,3 +108,52 @@ def test_a_gone_native_token_removes_the_device(duo, deliver, recorder):
     deliver()
     assert list(Device.of_user(duo.bob)) == []
     assert NotificationItem.raw_get(*DeviceToken.key("bob-phone")) is None
+
+
+def test_switches_patch_in_one_write_keeping_the_others_and_the_mutes(duo):
+    """The first PATCH writes the whole map, later ones single entries; the reply is the row
+    as written, so it always equals a fresh GET."""
+    client, headers, user_id = duo.client, duo.bob_h, duo.bob
+
+    def patch(body) -> dict:
+        reply = client.patch("/notifications/preferences", json=body, headers=headers)
+        assert reply.status_code == 200, reply.get_json()
+        assert reply.get_json() == client.get("/notifications/preferences",
+                                              headers=headers).get_json()
+        return reply.get_json()
+
+    def stored() -> dict:
+        raw = NotificationItem.raw_get(*Preferences.key(user_id))
+        return {name: value["BOOL"] for name, value in raw["Types"]["M"].items()}
+
+    assert NotificationItem.raw_get(*Preferences.key(user_id)) is None
+    first = patch({"types": {"EXPENSE_ADDED": False}})
+    assert stored() == {"EXPENSE_ADDED": False}
+    assert [n for n, on in first["types"].items() if not on] == ["EXPENSE_ADDED"]
+
+    patch({"types": {"MENTION": False}})
+    assert stored() == {"EXPENSE_ADDED": False, "MENTION": False}
+
+    assert client.put(f"/notifications/mutes/{duo.gid}", headers=headers).status_code == 204
+    both = patch({"types": {"EXPENSE_ADDED": True}, "mutedGroupIds": []})
+    assert stored() == {"EXPENSE_ADDED": True, "MENTION": False}
+    assert both["mutedGroupIds"] == [] and both["types"]["MENTION"] is False
+
+    # A row made by a mute (it has an empty map) takes switches and a new mute set at once.
+    headers, user_id = duo.olive_h, duo.olive
+    assert client.put(f"/notifications/mutes/{duo.gid}", headers=headers).status_code == 204
+    patch({"types": {"SETTLEMENT_ADDED": False}, "mutedGroupIds": [duo.gid]})
+    assert stored() == {"SETTLEMENT_ADDED": False}
+
+
+def test_switches_land_on_a_row_that_has_no_map_yet(client, sign_in):
+    """"Mark all read" makes the PREFS row without a switch map: the entry write is refused
+    on its condition and the whole-map write takes over, in the same PATCH."""
+    headers, user_id = sign_in("reader@example.com")
+    assert client.post("/notifications/read", json={"all": True}, headers=headers).status_code == 200
+    assert "Types" not in NotificationItem.raw_get(*Preferences.key(user_id))
+    reply = client.patch("/notifications/preferences", json={"types": {"MENTION": False}},
+                         headers=headers)
+    assert reply.status_code == 200 and reply.get_json()["types"]["MENTION"] is False
+    raw = NotificationItem.raw_get(*Preferences.key(user_id))
+    assert raw["Types"] == {"M": {"MENTION": {"BOOL": False}}} and "ReadAllBefore" in raw

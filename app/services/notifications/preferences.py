@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Optional
 
 from app.services.core.access import authorize
+from app.services.core.conditional import update_if
 from app.services.core.outbox import EVENT_TYPES
 from models.notifications import NotificationItem, Preferences
 
@@ -31,8 +32,29 @@ def get_preferences(user_id: str) -> dict:
     return view(_row(user_id))
 
 
-def _update(user_id: str, actions: list) -> None:
-    Preferences(*Preferences.key(user_id)).update(actions=_ensure_actions() + actions)
+def _update(user_id: str, actions: list) -> Preferences:
+    """Apply ``actions`` (creating the row if needed); the row as written (ALL_NEW)."""
+    row = Preferences(*Preferences.key(user_id))
+    row.update(actions=_ensure_actions() + actions)
+    return row
+
+
+def _set_switches(user_id: str, types: Mapping[str, bool], actions: list) -> Preferences:
+    """Set switches, plus ``actions``, in one UpdateItem once the Types map exists.
+
+    DynamoDB can't create a map and set entries in it in one expression (the paths overlap),
+    so the first PATCH of a row writes the whole map instead: each attempt is conditioned on
+    the map being there or not, and a lost race to create it retries on the other path."""
+    entries = [Preferences.Types[name].set(bool(on)) for name, on in sorted(types.items())]
+    whole = Preferences.Types.set({name: bool(on) for name, on in types.items()})
+    kind = Preferences.EntityType.set(Preferences)
+    row = Preferences(*Preferences.key(user_id))
+    for _attempt in range(2):
+        if update_if(row, [kind, *entries, *actions], Preferences.Types.exists()):
+            return row
+        if update_if(row, [kind, whole, *actions], Preferences.Types.does_not_exist()):
+            return row
+    raise RuntimeError("the PREFS row's switch map kept appearing and vanishing")  # row deleted
 
 
 def mute(user_id: str, group_id: str) -> None:
@@ -48,22 +70,23 @@ def unmute(user_id: str, group_id: str) -> None:
 
 def update_preferences(user_id: str, *, types: Optional[Mapping[str, bool]] = None,
                        muted_group_ids: Optional[Iterable[str]] = None) -> dict:
-    """Set the given switches; bring the muted set to ``muted_group_ids`` by ADD/DELETE."""
-    current = _row(user_id)
+    """Set the given switches; bring the muted set to ``muted_group_ids`` by ADD/DELETE.
+
+    One UpdateItem whose new image is the reply; reading the row first only when the muted set
+    is given (the ADD/DELETE are relative to it)."""
+    actions = []
     if muted_group_ids is not None:
+        current = _row(user_id)
         wanted = set(muted_group_ids)
         had = set(current.MutedGroupIds or ()) if current is not None else set()
         for group_id in sorted(wanted - had):
             authorize(user_id, group_id)
-        actions = []
         if wanted - had:
             actions.append(Preferences.MutedGroupIds.add(wanted - had))
         if had - wanted:
             actions.append(Preferences.MutedGroupIds.delete(had - wanted))
-        if actions:
-            _update(user_id, actions)
+        if not types and not actions:
+            return view(current)
     if types:
-        _update(user_id, [])  # the map must exist before its entries can be set
-        Preferences(*Preferences.key(user_id)).update(
-            actions=[Preferences.Types[name].set(bool(on)) for name, on in sorted(types.items())])
-    return get_preferences(user_id)
+        return view(_set_switches(user_id, types, actions))
+    return view(_update(user_id, actions))
