@@ -57,4 +57,4 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	$(LAMBDA_PYTHON) -m compileall -q -j 0 --invalidation-mode unchecked-hash "$(ARTIFACTS_DIR)"
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .aws-sam
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam .bench

@@ -29,11 +29,14 @@ def _runtime_hooks() -> Optional[Tuple[Callable[..., object], Callable[..., obje
 
 
 def before_snapshot(app) -> None:
-    """Load every area, the OpenAPI document and every table module into this app."""
+    """Load every area, the OpenAPI document, every table module and the developer gate's
+    rate limiter and PAT verifier into this app."""
     import models
-    from app.api import routes
+    from app.api import developer_gate, routes
     routes.load_everything(app)
     models.registered_tables()
+    gate = app.extensions[developer_gate.EXTENSION]
+    gate.limiter, gate.verifier  # noqa: B018 - each loads on first read
 
 
 def after_restore() -> None:

@@ -101,6 +101,9 @@ print(json.dumps({"before": before, "lazy": lazy_views(), "spec_built": api._spe
                   "areas_missing": [m for m in areas if m not in sys.modules],
                   "tables_missing": [t for t in ("groups", "notifications", "people", "users")
                                      if "models." + t not in sys.modules],
+                  "gate_missing": [m for m in ("app.services.developer.limits",
+                                               "app.services.developer.verify")
+                                   if m not in sys.modules],
                   "openapi": reply.status_code, "paths": len(reply.get_json()["paths"])}))
 """
 
@@ -117,6 +120,7 @@ def test_before_snapshot_loads_every_area_the_document_and_every_table(tmp_path)
     assert seen["before"]["lazy"] > 50  # lazy before the hook ...
     assert seen["lazy"] == [] and seen["spec_built"]  # ... and nothing left to load after it
     assert seen["areas_missing"] == [] and seen["tables_missing"] == []
+    assert seen["gate_missing"] == []
     assert seen["openapi"] == 200 and seen["paths"] > 50
 
 
