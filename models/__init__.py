@@ -8,6 +8,7 @@ reads them when it registers the model."""
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import Dict, Type
 
 from pynamodb.models import Model
@@ -15,14 +16,13 @@ from pynamodb.models import Model
 from models import base
 from models.base import configure, connection, physical_name
 
-__all__ = ["TABLE_MODULES", "configure", "connection", "physical_name", "registered_tables"]
-
-TABLE_MODULES = ("developer_tokens", "groups", "identities", "notifications", "people",
-                 "rate_limits", "users")
+__all__ = ["configure", "connection", "physical_name", "registered_tables"]
 
 
 def registered_tables() -> Dict[str, Type[Model]]:
-    """Logical table name -> base model, every table imported (schema checks, table set-up)."""
-    for module in TABLE_MODULES:
-        importlib.import_module(f"models.{module}")
+    """Logical table name -> base model, every table module imported (every module here but
+    ``base`` is one table): for schema checks and table set-up."""
+    for module in pkgutil.iter_modules(__path__):
+        if module.name != "base":
+            importlib.import_module(f"{__name__}.{module.name}")
     return base.registered_tables()

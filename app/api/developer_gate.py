@@ -40,14 +40,20 @@ class DeveloperRuntime:
         self._verifier = None
         self._lock = threading.Lock()
 
+    def _once(self, attribute: str, build):
+        """The value in ``attribute``, built by ``build()`` on the first read (once per app)."""
+        if getattr(self, attribute) is None:
+            with self._lock:
+                if getattr(self, attribute) is None:
+                    setattr(self, attribute, build())
+        return getattr(self, attribute)
+
     @property
     def limiter(self):
-        if self._limiter is None:
-            with self._lock:
-                if self._limiter is None:
-                    from app.services.developer.limits import Limiter
-                    self._limiter = Limiter(self.limits)
-        return self._limiter
+        def build():
+            from app.services.developer.limits import Limiter
+            return Limiter(self.limits)
+        return self._once("_limiter", build)
 
     @limiter.setter
     def limiter(self, limiter) -> None:
@@ -56,12 +62,10 @@ class DeveloperRuntime:
 
     @property
     def verifier(self):
-        if self._verifier is None:
-            with self._lock:
-                if self._verifier is None:
-                    from app.services.developer.verify import TokenVerifier
-                    self._verifier = TokenVerifier()
-        return self._verifier
+        def build():
+            from app.services.developer.verify import TokenVerifier
+            return TokenVerifier()
+        return self._once("_verifier", build)
 
 
 def runtime() -> DeveloperRuntime:

@@ -1,7 +1,6 @@
 """app/snapstart.py: the after-restore hook resets what a snapshot would otherwise share."""
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -13,6 +12,7 @@ import models
 from app import snapstart
 from app.auth.jwks import JwksCache
 from models.base import connection
+from tests.support.probe import probe
 
 SIGNING_KEY = {"keys": [{"kty": "oct", "kid": "k1", "k": "c2VjcmV0LXNpZ25pbmcta2V5LWZvci10ZXN0cw"}]}
 
@@ -109,12 +109,10 @@ print(json.dumps({"before": before, "lazy": lazy_views(), "spec_built": api._spe
 
 
 def test_before_snapshot_loads_every_area_the_document_and_every_table(tmp_path):
-    env = {"TAILSPEND_STAGE": "probe", "AWS_DEFAULT_REGION": "us-east-1", "PATH": "/usr/bin:/bin",
-           "COGNITO_USER_POOL_ID": "us-east-1_probe", "COGNITO_CLIENT_ID": "probe",
-           "CURSOR_SECRET": "probe", "LOG_LEVEL": "WARNING"}  # as deployed: not local mode
-    out = subprocess.run([sys.executable, "-c", SNAPSHOT_PROBE], env=env, capture_output=True,
-                         text=True, check=True).stdout
-    seen = json.loads(out.strip().splitlines()[-1])
+    seen = probe(SNAPSHOT_PROBE, {  # as deployed: not local mode
+        "TAILSPEND_STAGE": "probe", "AWS_DEFAULT_REGION": "us-east-1",
+        "COGNITO_USER_POOL_ID": "us-east-1_probe", "COGNITO_CLIENT_ID": "probe",
+        "CURSOR_SECRET": "probe", "LOG_LEVEL": "WARNING"})
 
     assert seen["before"] == {"lazy": seen["before"]["lazy"], "groups": False}
     assert seen["before"]["lazy"] > 50  # lazy before the hook ...
@@ -125,9 +123,9 @@ def test_before_snapshot_loads_every_area_the_document_and_every_table(tmp_path)
 
 
 def test_importing_the_module_stays_cheap():
-    probe = ("import sys, app.snapstart; "
-             "print(sorted(m for m in ('flask', 'pynamodb', 'botocore', 'jwt') if m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    code = ("import sys, app.snapstart; "
+            "print(sorted(m for m in ('flask', 'pynamodb', 'botocore', 'jwt') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
 
     assert result.stdout.strip() == "[]"
 

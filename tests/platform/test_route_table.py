@@ -3,8 +3,6 @@ area (nor the tables only areas use, nor the PAT verifier), a request imports on
 the app answers as with every blueprint up front."""
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import types
 
@@ -14,6 +12,7 @@ from flask import Flask
 from app import create_app
 from app.api import route_table, routes
 from app.api.routing import Area, AreaLoader, KeepsViews
+from tests.support.probe import probe
 
 AREA_MODULES = sorted({area.module for area in routes.AREAS})
 
@@ -67,11 +66,8 @@ START_UP_TABLES = ["models.identities"]
 
 
 def test_start_up_imports_no_area_and_a_request_only_its_own(tmp_path):
-    env = {"TAILSPEND_LOCAL": "1", "TAILSPEND_STAGE": "probe", "TAILSPEND_DATA_DIR": str(tmp_path),
-           "AWS_DEFAULT_REGION": "us-east-1", "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True,
-                         check=True).stdout
-    seen = json.loads(out.strip().splitlines()[-1])
+    seen = probe(PROBE, {"TAILSPEND_LOCAL": "1", "TAILSPEND_STAGE": "probe",
+                         "TAILSPEND_DATA_DIR": str(tmp_path), "AWS_DEFAULT_REGION": "us-east-1"})
     assert seen["before"] == [] and seen["third_party"] == []
     assert seen["tables"] == START_UP_TABLES
     assert seen["own"] == []  # the PAT checks and the limiter wait for their first use
