@@ -273,6 +273,16 @@ def test_access_logs_are_json_lines_with_request_id_status_and_latency():
     assert not [v for v in line.values() if "header" in v.lower() or "querystring" in v.lower()]
 
 
+def test_the_stage_waits_for_the_account_role_access_logs_need():
+    resources = translated()["Resources"]
+
+    assert resources["RestApi"]["DependsOn"] in ("ApiGatewayAccountReady", ["ApiGatewayAccountReady"])
+    assert "RestApi" in json.dumps(resources["RestApiStage"])  # the stage follows the API
+    assert resources["ApiGatewayAccountReady"]["Metadata"]["Account"] == {
+        "Fn::If": ["CreateApiGatewayAccount", {"Ref": "ApiGatewayAccount"}, ""]}
+    assert resources["ApiGatewayAccount"]["Condition"] == "CreateApiGatewayAccount"
+
+
 def test_a_waf_web_acl_with_a_rate_rule_and_the_common_rules_guards_the_stage():
     acl = _resources("AWS::WAFv2::WebACL")["ApiWebAcl"]
     association = _resources("AWS::WAFv2::WebACLAssociation")["ApiWebAclAssociation"]
