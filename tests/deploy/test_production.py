@@ -128,6 +128,43 @@ def test_the_lines_the_failure_filters_count_are_the_ones_the_workers_write():
     assert stream in Path(batch.__file__).read_text()
 
 
+def test_a_failed_stream_record_writes_the_line_its_metric_filter_counts():
+    """Run the real worker on a poison record and match its log lines with the filter."""
+    import importlib
+    import logging
+
+    from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
+
+    from app.logs import logger
+
+    pattern = {f["Properties"]["LogGroupName"]["Ref"]: f["Properties"]["FilterPattern"]
+               for f in _resources("AWS::Logs::MetricFilter").values()}["NotificationWorkerLogGroup"]
+    wanted = re.fullmatch(r'\{ \$\.message = "([^"]+)" \}', pattern).group(1)
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(json.loads(logger.registered_formatter.format(record)))
+
+    image = {"PK": {"S": "EVENT#x"}, "SK": {"S": "EVENT"}, "EntityType": {"S": "EVENT"}}
+    record = {"eventID": "1", "eventName": "INSERT", "eventSource": "aws:dynamodb",
+              "dynamodb": {"Keys": {"PK": image["PK"], "SK": image["SK"]}, "NewImage": image,
+                           "SequenceNumber": "100", "StreamViewType": "NEW_IMAGE"},
+              "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/t/stream/x"}
+    worker = importlib.import_module("app.handlers.notifications")
+    keep = Keep()
+    logging.getLogger(logger.name).addHandler(keep)
+    try:
+        # A batch whose every record failed fails the invocation (Lambda's Errors metric); the
+        # line is written per failed record either way.
+        with pytest.raises(BatchProcessingError):
+            worker.lambda_handler({"Records": [record]}, None)
+    finally:
+        logging.getLogger(logger.name).removeHandler(keep)
+
+    assert [line["message"] for line in lines].count(wanted) == 1
+
+
 def test_throttles_of_every_function_but_the_single_slot_sweep_are_alarmed():
     throttled = {m["MetricStat"]["Metric"]["Dimensions"][0]["Value"]["Ref"]
                  for m in _alarms()["FunctionThrottlesAlarm"]["Metrics"] if "MetricStat" in m}
