@@ -165,6 +165,45 @@ def test_a_failed_stream_record_writes_the_line_its_metric_filter_counts():
     assert [line["message"] for line in lines].count(wanted) == 1
 
 
+def test_a_failed_bucket_message_writes_the_line_its_metric_filter_counts(monkeypatch):
+    """The real bucket worker, its tables missing (moto, none created): the bucket fails."""
+    import importlib
+    import logging
+
+    from moto import mock_aws
+
+    from app.logs import logger
+
+    pattern = {f["Properties"]["LogGroupName"]["Ref"]: f["Properties"]["FilterPattern"]
+               for f in _resources("AWS::Logs::MetricFilter").values()}["RecurringBucketWorkerLogGroup"]
+    wanted = re.fullmatch(r'\{ \$\.message = "([^"]+)" \}', pattern).group(1)
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(json.loads(logger.registered_formatter.format(record)))
+
+    for name, value in {"AWS_DEFAULT_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "testing",
+                        "AWS_SECRET_ACCESS_KEY": "testing"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("DYNAMODB_ENDPOINT", raising=False)
+    event = {"Records": [{"messageId": "m1", "body": json.dumps(
+        {"bucket": "DUE#0", "now": "2026-01-01T00:00:00Z"})}]}
+    keep = Keep()
+    logging.getLogger(logger.name).addHandler(keep)
+    try:
+        with mock_aws():
+            import models
+            models.configure(stage="missing", region="us-east-1", host=None)
+            result = importlib.import_module("app.handlers.recurring_bucket").run_bucket_messages(event)
+    finally:
+        logging.getLogger(logger.name).removeHandler(keep)
+        models.configure(stage="test", region="us-east-1", host=None)
+
+    assert result == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
+    assert [line["message"] for line in lines].count(wanted) == 1
+
+
 def test_throttles_of_every_function_but_the_single_slot_sweep_are_alarmed():
     throttled = {m["MetricStat"]["Metric"]["Dimensions"][0]["Value"]["Ref"]
                  for m in _alarms()["FunctionThrottlesAlarm"]["Metrics"] if "MetricStat" in m}
