@@ -157,3 +157,33 @@ def test_the_maintenance_sweep_can_push_what_it_redispatches():
     sweep = json.dumps([p for p in _functions()["MaintenanceFunction"]["Properties"]["Policies"]
                         if "Fn::If" in p])
     assert worker == sweep
+
+
+# ---------------------------------------------------------------- the walk itself
+
+
+def test_the_walk_follows_lazy_imports_but_not_a_parent_packages_functions():
+    provisioning = code_needs.reachable("app.handlers.provisioning")
+    api = code_needs.reachable("app.handlers.api")
+
+    # app/__init__ imports the Flask factory inside create_app, which only the API calls.
+    assert "app.factory" not in provisioning and "app.factory" in api
+    # the API's blueprints are loaded by name (app/api/route_table.py)
+    assert "app.api.groups" in api
+    assert not [m for m in api | provisioning if m.startswith("app.local")]
+
+
+def test_the_walk_reads_settings_through_constants_mappings_and_settings_fields():
+    tick = code_needs.env_reads("app.handlers.hourly")
+    provisioning = code_needs.env_reads("app.handlers.provisioning")
+
+    assert "RECURRING_BUCKET_QUEUE_URL" in tick  # os.environ[QUEUE_URL_ENV]
+    assert "TEST_ACCOUNT_DOMAIN" in provisioning and "TEST_ACCOUNT_DOMAIN" not in tick  # a field used
+    assert "COGNITO_CLIENT_ID" not in provisioning  # read by Settings.from_env, used by the API only
+    assert "RATE_LIMIT_PAT_PER_MINUTE" in code_needs.env_reads("app.handlers.api")  # a dict of names
+
+
+def test_the_walk_maps_boto3_calls_to_iam_actions():
+    assert code_needs.aws_actions("app.handlers.hourly") == {"sqs:SendMessage"}  # SendMessageBatch
+    assert code_needs.aws_actions("app.handlers.provisioning") == set()
+    assert "cognito-idp:AdminDeleteUser" in code_needs.aws_actions("app.handlers.maintenance")
