@@ -225,6 +225,7 @@ def test_a_prod_deploy_must_name_who_receives_alarms():
 
     assert rule["RuleCondition"] == {"Fn::Equals": [{"Ref": "Stage"}, "prod"]}
     assert rule["Assertions"][0]["Assert"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "AlarmEmail"}, ""]}]}
+    assert translated()["Rules"]["ProdAlarmsReachSomeone"] == rule  # SAM hands it to CloudFormation
     # samconfig's prod placeholder fails the parameter's pattern until it is replaced.
     placeholder = _overrides("prod")["AlarmEmail"]
     assert not re.fullmatch(template["Parameters"]["AlarmEmail"]["AllowedPattern"], placeholder)
