@@ -4,10 +4,11 @@
 PYTHON ?= python3
 VENV := .venv
 SAM_VENV := .venv-sam
+CHECKOV_VENV := .venv-checkov
 PY := $(VENV)/bin/python
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: dev test bench validate build clean
+.PHONY: dev test bench validate build clean checkov
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,19 +22,29 @@ $(SAM_VENV)/.installed: requirements-sam.txt
 	$(SAM_VENV)/bin/python -m pip install --quiet -r requirements-sam.txt
 	touch $@
 
+# checkov has its own venv: its pins clash with the app's and SAM's.
+$(CHECKOV_VENV)/.installed: requirements-checkov.txt
+	test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements-checkov.txt
+	touch $@
+
+# IaC security scan; each accepted finding is skipped beside its resource, with the reason.
+checkov: $(CHECKOV_VENV)/.installed
+	$(CHECKOV_VENV)/bin/checkov --quiet --compact --skip-download --framework cloudformation -f template.yaml
+
 # make dev PORT=3001 DB_PORT=8001: another API / embedded DynamoDB port (defaults 3000 / 8000).
 PORT ?= 3000
 DB_PORT ?= 8000
 dev: $(VENV)/.installed
 	$(PY) -m app serve --port $(PORT) --db-port $(DB_PORT)
 
-test: $(VENV)/.installed $(SAM_VENV)/.installed
+test: $(VENV)/.installed $(SAM_VENV)/.installed checkov
 	$(PY) -m pytest -n 2
 
 bench: $(VENV)/.installed
 	$(PY) bench/run_all.py
 
-validate: $(VENV)/.installed $(SAM_VENV)/.installed
+validate: $(VENV)/.installed $(SAM_VENV)/.installed checkov
 	$(SAM_VENV)/bin/sam validate --lint
 	$(SAM_VENV)/bin/sam validate --region us-east-1
 	$(VENV)/bin/cfn-lint template.yaml
@@ -57,4 +68,4 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	$(LAMBDA_PYTHON) -m compileall -q -j 0 --invalidation-mode unchecked-hash "$(ARTIFACTS_DIR)"
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .aws-sam .bench
+	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) .aws-sam .bench

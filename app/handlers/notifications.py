@@ -5,10 +5,12 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
                                                    process_partial_response)
 
 from app.bootstrap import bootstrap
+from app.logs import logger
 from app.services.notifications.stream import handle_stream_record
 
 bootstrap()
-processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+# Given our logger, the processor logs each failed record (the template counts those lines).
+processor = BatchProcessor(event_type=EventType.DynamoDBStreams, logger=logger)
 
 
 def handle_record(record) -> None:

@@ -1,0 +1,189 @@
+"""Each function gets exactly the settings, AWS actions and tables its code can use.
+
+Derived from the code (tests/deploy/code_needs.py walks the modules each handler loads), not
+from a list kept by hand, so a sweep that starts pushing, or a function that stops touching a
+table, changes what the template must give. Generic over the template's functions: a new one
+is checked as soon as it is declared."""
+from __future__ import annotations
+
+import fnmatch
+import json
+
+import pytest
+
+from app.local.template_tables import load_template
+from tests.deploy import code_needs
+from tests.deploy.sam_translate import translated
+
+# Read by the code, never set by the template, everywhere: (name, why).
+NOT_SET_IN_AWS = {
+    "AWS_REGION": "set by the Lambda runtime",
+    "AWS_DEFAULT_REGION": "set by the Lambda runtime",
+    "TAILSPEND_DATA_DIR": "local mode's data directory",
+    "CURSOR_SECRET": "local mode and tests; AWS passes CURSOR_SECRET_ARN",
+    "TOKEN_PEPPER": "tests and ad-hoc runs; AWS passes TOKEN_PEPPER_SECRET_ARN",
+    "MCP_SIGNING_KEY": "tests and ad-hoc runs; AWS passes MCP_SIGNING_KEY_SECRET_ARN",
+    "VAPID_PRIVATE_KEY": "local mode; AWS passes VAPID_PRIVATE_KEY_PARAMETER",
+    "RATE_LIMIT_APP_PER_MINUTE": "optional tuning (defaults in app/services/developer/quotas.py)",
+    "RATE_LIMIT_PAT_PER_MINUTE": "optional tuning",
+    "RATE_LIMIT_IP_PER_MINUTE": "optional tuning",
+    "DEV_DAILY_REQUEST_BUDGET": "optional tuning",
+    "DEV_DAILY_CREATE_ALLOWANCE": "optional tuning",
+}
+# Set by the template, read by a library rather than our code.
+LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}
+# Set by the template ahead of the code that reads it (helper ops: the cursor key by ARN).
+PENDING_CODE = {"ApiFunction": {"CURSOR_SECRET_ARN"}}
+
+_PUSH_SETTINGS = {"VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT", "SNS_IOS_APPLICATION_ARN",
+                  "SNS_ANDROID_APPLICATION_ARN"}
+_PUSH_ACTIONS = {"ssm:GetParameter", "sns:CreatePlatformEndpoint", "sns:Publish", "sns:DeleteEndpoint"}
+# Reachable by module but never run in AWS, per function: {"env"|"actions"|"tables": {...}}, why.
+NEVER_IN_AWS = {
+    "ApiFunction": ({"env": _PUSH_SETTINGS, "actions": _PUSH_ACTIONS},
+                    "the API imports push.py for its platform constants (device registration); "
+                    "only the stream worker and the outbox sweep send"),
+    "HourlyTickFunction": ({"tables": {"groups", "notifications"}},
+                           "RECURRING_BUCKET_QUEUE_URL is set, so run_tick only fans out; running "
+                           "every bucket in-process is local mode's"),
+    "RecurringBucketWorkerFunction": ({"env": {"RECURRING_BUCKET_QUEUE_URL"},
+                                       "actions": {"sqs:SendMessage"}},
+                                      "tick.py holds the fan-out too; the worker only runs buckets"),
+}
+
+_TABLE_POLICIES = {"DynamoDBCrudPolicy", "DynamoDBReadPolicy"}
+
+
+def _functions() -> dict:
+    return {name: r for name, r in load_template()["Resources"].items()
+            if r["Type"] == "AWS::Serverless::Function"}
+
+
+FUNCTIONS = sorted(_functions())
+
+
+def _handler_module(function: str) -> str:
+    return _functions()[function]["Properties"]["Handler"].rsplit(".", 1)[0]
+
+
+def _exempt(function: str, kind: str) -> set:
+    return set(NEVER_IN_AWS.get(function, ({}, ""))[0].get(kind, set()))
+
+
+def _template_env(function: str) -> set:
+    template = load_template()
+    names = set(template["Globals"]["Function"]["Environment"]["Variables"])
+    own = _functions()[function]["Properties"].get("Environment", {}).get("Variables", {})
+    return names | set(own)
+
+
+def test_exemptions_name_only_what_the_code_really_reaches():
+    """Each exemption must still be true of the code, or it is dropped."""
+    for function, (kinds, reason) in NEVER_IN_AWS.items():
+        root = _handler_module(function)
+        derived = {"env": code_needs.env_reads(root), "actions": code_needs.aws_actions(root),
+                   "tables": code_needs.tables(root)}
+        for kind, names in kinds.items():
+            assert names <= derived[kind], (function, kind, names - derived[kind], reason)
+    every = set().union(*[code_needs.env_reads(_handler_module(f)) for f in FUNCTIONS])
+    assert set(NOT_SET_IN_AWS) <= every, set(NOT_SET_IN_AWS) - every
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_function_gets_exactly_the_settings_its_code_reads(function):
+    derived = code_needs.env_reads(_handler_module(function)) - set(NOT_SET_IN_AWS)
+    needed = derived - _exempt(function, "env")
+    given = _template_env(function) - LIBRARY_SETTINGS - PENDING_CODE.get(function, set())
+
+    assert not needed - given, f"{function} reads settings the template does not give it"
+    assert not given - needed, f"{function} is given settings its code never reads"
+
+
+def _granted_actions(function: str) -> set:
+    """Actions of the role's inline policies that come from the function's Policies, DynamoDB
+    (checked per table below) and the event sources' own grants left out."""
+    role = translated()["Resources"][f"{function}Role"]["Properties"]
+    actions = set()
+    for policy in role.get("Policies", []):
+        while "Fn::If" in policy:  # a conditional policy: what it grants when on
+            policy = policy["Fn::If"][1]
+        name = policy["PolicyName"]
+        if not name.startswith(f"{function}RolePolicy"):
+            continue  # SAM's grants for event sources and failure destinations
+        for statement in policy["PolicyDocument"]["Statement"]:
+            listed = statement["Action"]
+            actions.update([listed] if isinstance(listed, str) else listed)
+    return {a for a in actions if not a.startswith("dynamodb:")}
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_function_may_call_exactly_the_aws_actions_its_code_calls(function):
+    needed = code_needs.aws_actions(_handler_module(function)) - _exempt(function, "actions")
+    granted = _granted_actions(function)
+
+    missing = {a for a in needed if not any(fnmatch.fnmatchcase(a, g) for g in granted)}
+    extra = {g for g in granted if not any(fnmatch.fnmatchcase(a, g) for a in needed)}
+    assert not missing, f"{function} calls {missing} without permission"
+    assert not extra, f"{function} may call {extra}, which its code never does"
+
+
+def _table_resource(logical: str) -> str:
+    for name, resource in load_template()["Resources"].items():
+        if resource["Type"] == "AWS::DynamoDB::Table" and \
+                resource["Properties"]["TableName"] == {"Fn::Sub": f"tailspend-${{Stage}}-{logical}"}:
+            return name
+    raise AssertionError(logical)
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_function_reaches_exactly_the_tables_its_code_uses(function):
+    needed = {_table_resource(t) for t in
+              code_needs.tables(_handler_module(function)) - _exempt(function, "tables")}
+    policies = _functions()[function]["Properties"].get("Policies", [])
+    granted = {body["TableName"]["Ref"] for policy in policies for kind, body in policy.items()
+               if kind in _TABLE_POLICIES}
+
+    assert granted == needed, function
+
+
+def test_the_maintenance_sweep_can_push_what_it_redispatches():
+    """The outbox re-dispatch pushes: the settings and grants the worker has, it has too."""
+    derived = code_needs.env_reads("app.handlers.maintenance")
+    assert _PUSH_SETTINGS <= derived
+    assert _PUSH_ACTIONS <= code_needs.aws_actions("app.handlers.maintenance")
+    assert _PUSH_SETTINGS <= _template_env("MaintenanceFunction")
+    worker = json.dumps([p for p in _functions()["NotificationWorkerFunction"]["Properties"]["Policies"]
+                         if "Fn::If" in p])
+    sweep = json.dumps([p for p in _functions()["MaintenanceFunction"]["Properties"]["Policies"]
+                        if "Fn::If" in p])
+    assert worker == sweep
+
+
+# ---------------------------------------------------------------- the walk itself
+
+
+def test_the_walk_follows_lazy_imports_but_not_a_parent_packages_functions():
+    provisioning = code_needs.reachable("app.handlers.provisioning")
+    api = code_needs.reachable("app.handlers.api")
+
+    # app/__init__ imports the Flask factory inside create_app, which only the API calls.
+    assert "app.factory" not in provisioning and "app.factory" in api
+    # the API's blueprints are loaded by name (app/api/route_table.py)
+    assert "app.api.groups" in api
+    assert not [m for m in api | provisioning if m.startswith("app.local")]
+
+
+def test_the_walk_reads_settings_through_constants_mappings_and_settings_fields():
+    tick = code_needs.env_reads("app.handlers.hourly")
+    provisioning = code_needs.env_reads("app.handlers.provisioning")
+
+    assert "RECURRING_BUCKET_QUEUE_URL" in tick  # os.environ[QUEUE_URL_ENV]
+    assert "TEST_ACCOUNT_DOMAIN" in provisioning and "TEST_ACCOUNT_DOMAIN" not in tick  # a field used
+    assert "COGNITO_CLIENT_ID" not in provisioning  # read by Settings.from_env, used by the API only
+    assert "RATE_LIMIT_PAT_PER_MINUTE" in code_needs.env_reads("app.handlers.api")  # a dict of names
+
+
+def test_the_walk_maps_boto3_calls_to_iam_actions():
+    assert code_needs.aws_actions("app.handlers.hourly") == {"sqs:SendMessage"}  # SendMessageBatch
+    assert code_needs.aws_actions("app.handlers.provisioning") == set()
+    assert "cognito-idp:AdminDeleteUser" in code_needs.aws_actions("app.handlers.maintenance")

@@ -1,0 +1,443 @@
+"""What only shows in AWS (issue 19): read from template.yaml and from SAM's translation of it."""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from app.local.template_tables import load_template
+from tests.deploy.sam_translate import translated
+
+REPO = Path(__file__).resolve().parents[2]
+CHECKOV = REPO / ".venv-checkov" / "bin" / "checkov"
+
+
+def _resources(kind: str) -> dict:
+    return {n: r for n, r in load_template()["Resources"].items() if r["Type"] == kind}
+
+
+def _function(name: str) -> dict:
+    return load_template()["Resources"][name]["Properties"]
+
+
+def _overrides(env: str) -> dict:
+    config = tomllib.loads((REPO / "samconfig.toml").read_text())
+    return dict(item.split("=", 1) for item in
+                shlex.split(config[env]["deploy"]["parameters"]["parameter_overrides"]))
+
+
+# ---------------------------------------------------------------- the stage throttle
+
+
+def test_sam_makes_only_the_named_stage():
+    resources = translated()["Resources"].values()
+    stages = [r["Properties"] for r in resources if r["Type"] == "AWS::ApiGateway::Stage"]
+    deployments = [r["Properties"] for r in resources if r["Type"] == "AWS::ApiGateway::Deployment"]
+
+    # A deployment's StageName creates a stage of its own, without MethodSettings: SAM's
+    # unthrottled "Stage" stage came from there.
+    assert deployments and not [d for d in deployments if "StageName" in d]
+    assert [s["StageName"] for s in stages] == [{"Ref": "Stage"}]
+    (setting,) = stages[0]["MethodSettings"]
+    assert (setting["ResourcePath"], setting["HttpMethod"]) == ("/*", "*")
+    assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottleRateLimit"}
+
+
+def test_the_gateway_may_invoke_the_api_from_its_own_stage_only():
+    resources = translated()["Resources"]
+    permissions = {n: r["Properties"] for n, r in resources.items()
+                   if r["Type"] == "AWS::Lambda::Permission"
+                   and r["Properties"]["Principal"] == "apigateway.amazonaws.com"}
+
+    assert list(permissions) == ["ApiInvokePermission"]
+    permission = permissions["ApiInvokePermission"]
+    assert permission["FunctionName"] == {"Ref": "ApiFunctionAliaslive"}
+    assert permission["SourceArn"]["Fn::Sub"].endswith(":${RestApi}/${Stage}/*/*")
+
+
+def test_every_route_invokes_the_live_alias():
+    paths = translated()["Resources"]["RestApi"]["Properties"]["Body"]["paths"]
+    routes = {(path, method): spec["x-amazon-apigateway-integration"]
+              for path, methods in paths.items() for method, spec in methods.items()}
+
+    assert set(routes) == {("/health", "get"), ("/openapi.json", "get"), ("/docs", "get"),
+                           ("/{proxy+}", "x-amazon-apigateway-any-method"), ("/{proxy+}", "options")}
+    for route, integration in routes.items():
+        assert integration["type"] == "aws_proxy" and integration["httpMethod"] == "POST", route
+        assert integration["uri"]["Fn::Sub"].endswith(
+            "/functions/${ApiFunction.Arn}:" + load_template()["Resources"]["ApiFunction"][
+                "Properties"]["AutoPublishAlias"] + "/invocations"), route
+
+
+# ---------------------------------------------------------------- alarms
+
+
+def _alarms() -> dict:
+    return {n: a["Properties"] for n, a in _resources("AWS::CloudWatch::Alarm").items()}
+
+
+def test_every_alarm_notifies_on_alarm_and_on_recovery():
+    for name, alarm in _alarms().items():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
+        assert alarm["OKActions"] == [{"Ref": "AlarmTopic"}], name
+
+
+def test_api_5xx_and_p99_latency_are_alarmed_on_the_stage():
+    alarms = _alarms()
+    dimensions = [{"Name": "ApiName", "Value": {"Fn::Sub": "tailspend-${Stage}-api"}},
+                  {"Name": "Stage", "Value": {"Ref": "Stage"}}]
+
+    assert load_template()["Resources"]["RestApi"]["Properties"]["Name"] == {"Fn::Sub": "tailspend-${Stage}-api"}
+    five = alarms["Api5xxAlarm"]
+    assert (five["Namespace"], five["MetricName"], five["Dimensions"]) == ("AWS/ApiGateway", "5XXError", dimensions)
+    latency = alarms["ApiLatencyAlarm"]
+    assert (latency["MetricName"], latency["ExtendedStatistic"], latency["Dimensions"]) == (
+        "Latency", "p99", dimensions)
+    assert latency["Threshold"] == {"Ref": "ApiLatencyP99Milliseconds"}
+
+
+def test_failed_records_of_each_worker_are_counted_and_alarmed():
+    filters = {f["Properties"]["LogGroupName"]["Ref"]: f["Properties"]
+               for f in _resources("AWS::Logs::MetricFilter").values()}
+    alarms = {(a.get("Namespace") and json.dumps(a["Namespace"]), a.get("MetricName")) for a in _alarms().values()}
+    workers = {name: f for name, f in _resources("AWS::Serverless::Function").items()
+               if "ReportBatchItemFailures" in json.dumps(f["Properties"].get("Events", {}))}
+
+    assert set(workers) == {"NotificationWorkerFunction", "RecurringBucketWorkerFunction"}
+    for worker in workers:
+        group = worker.replace("Function", "LogGroup")
+        (metric,) = filters[group]["MetricTransformations"]
+        assert (json.dumps(metric["MetricNamespace"]), metric["MetricName"]) in alarms, worker
+
+
+def test_the_lines_the_failure_filters_count_are_the_ones_the_workers_write():
+    filters = {f["Properties"]["LogGroupName"]["Ref"]: f["Properties"]["FilterPattern"]
+               for f in _resources("AWS::Logs::MetricFilter").values()}
+    message = re.compile(r'\$\.message = "([^"]+)"')
+
+    bucket = message.search(filters["RecurringBucketWorkerLogGroup"]).group(1)
+    assert f'logger.exception("{bucket}"' in (REPO / "app/services/recurring/tick.py").read_text()
+    stream = message.search(filters["NotificationWorkerLogGroup"]).group(1)
+    assert "logger=logger" in (REPO / "app/handlers/notifications.py").read_text()
+    import aws_lambda_powertools.utilities.batch.base as batch
+    assert stream in Path(batch.__file__).read_text()
+
+
+def test_a_failed_stream_record_writes_the_line_its_metric_filter_counts():
+    """Run the real worker on a poison record and match its log lines with the filter."""
+    import importlib
+    import logging
+
+    from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
+
+    from app.logs import logger
+
+    pattern = {f["Properties"]["LogGroupName"]["Ref"]: f["Properties"]["FilterPattern"]
+               for f in _resources("AWS::Logs::MetricFilter").values()}["NotificationWorkerLogGroup"]
+    wanted = re.fullmatch(r'\{ \$\.message = "([^"]+)" \}', pattern).group(1)
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(json.loads(logger.registered_formatter.format(record)))
+
+    image = {"PK": {"S": "EVENT#x"}, "SK": {"S": "EVENT"}, "EntityType": {"S": "EVENT"}}
+    record = {"eventID": "1", "eventName": "INSERT", "eventSource": "aws:dynamodb",
+              "dynamodb": {"Keys": {"PK": image["PK"], "SK": image["SK"]}, "NewImage": image,
+                           "SequenceNumber": "100", "StreamViewType": "NEW_IMAGE"},
+              "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/t/stream/x"}
+    worker = importlib.import_module("app.handlers.notifications")
+    keep = Keep()
+    logging.getLogger(logger.name).addHandler(keep)
+    try:
+        # A batch whose every record failed fails the invocation (Lambda's Errors metric); the
+        # line is written per failed record either way.
+        with pytest.raises(BatchProcessingError):
+            worker.lambda_handler({"Records": [record]}, None)
+    finally:
+        logging.getLogger(logger.name).removeHandler(keep)
+
+    assert [line["message"] for line in lines].count(wanted) == 1
+
+
+def test_a_failed_bucket_message_writes_the_line_its_metric_filter_counts(monkeypatch):
+    """The real bucket worker, its tables missing (moto, none created): the bucket fails."""
+    import importlib
+    import logging
+
+    from moto import mock_aws
+
+    from app.logs import logger
+
+    pattern = {f["Properties"]["LogGroupName"]["Ref"]: f["Properties"]["FilterPattern"]
+               for f in _resources("AWS::Logs::MetricFilter").values()}["RecurringBucketWorkerLogGroup"]
+    wanted = re.fullmatch(r'\{ \$\.message = "([^"]+)" \}', pattern).group(1)
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(json.loads(logger.registered_formatter.format(record)))
+
+    for name, value in {"AWS_DEFAULT_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "testing",
+                        "AWS_SECRET_ACCESS_KEY": "testing"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("DYNAMODB_ENDPOINT", raising=False)
+    event = {"Records": [{"messageId": "m1", "body": json.dumps(
+        {"bucket": "DUE#0", "now": "2026-01-01T00:00:00Z"})}]}
+    keep = Keep()
+    logging.getLogger(logger.name).addHandler(keep)
+    try:
+        with mock_aws():
+            import models
+            models.configure(stage="missing", region="us-east-1", host=None)
+            result = importlib.import_module("app.handlers.recurring_bucket").run_bucket_messages(event)
+    finally:
+        logging.getLogger(logger.name).removeHandler(keep)
+        models.configure(stage="test", region="us-east-1", host=None)
+
+    assert result == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
+    assert [line["message"] for line in lines].count(wanted) == 1
+
+
+def test_throttles_of_every_function_but_the_single_slot_sweep_are_alarmed():
+    throttled = {m["MetricStat"]["Metric"]["Dimensions"][0]["Value"]["Ref"]
+                 for m in _alarms()["FunctionThrottlesAlarm"]["Metrics"] if "MetricStat" in m}
+
+    assert throttled == set(_resources("AWS::Serverless::Function")) - {"MaintenanceFunction"}
+
+
+def test_stream_iterator_age_is_alarmed():
+    alarm = _alarms()["NotificationStreamIteratorAgeAlarm"]
+
+    assert (alarm["MetricName"], alarm["Dimensions"][0]["Value"]) == (
+        "IteratorAge", {"Ref": "NotificationWorkerFunction"})
+    assert alarm["Threshold"] <= 15 * 60 * 1000
+
+
+def test_a_prod_deploy_must_name_who_receives_alarms():
+    template = load_template()
+    rule = template["Rules"]["ProdAlarmsReachSomeone"]
+
+    assert rule["RuleCondition"] == {"Fn::Equals": [{"Ref": "Stage"}, "prod"]}
+    assert rule["Assertions"][0]["Assert"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "AlarmEmail"}, ""]}]}
+    assert translated()["Rules"]["ProdAlarmsReachSomeone"] == rule  # SAM hands it to CloudFormation
+    # samconfig's prod placeholder fails the parameter's pattern until it is replaced.
+    placeholder = _overrides("prod")["AlarmEmail"]
+    assert not re.fullmatch(template["Parameters"]["AlarmEmail"]["AllowedPattern"], placeholder)
+
+
+def test_a_prod_deploy_turns_the_waf_on_and_shifts_traffic_by_canary():
+    prod, dev = _overrides("prod"), _overrides("dev")
+
+    assert prod["EnableWaf"] == "true"
+    assert prod.get("DeploymentType", "Canary10Percent5Minutes").startswith(("Canary", "Linear"))
+    assert dev["DeploymentType"] == "AllAtOnce"
+
+
+# ---------------------------------------------------------------- timeouts
+
+
+def test_provisioning_answers_within_cognitos_five_seconds():
+    assert _function("ProvisioningFunction")["Timeout"] <= 5
+
+
+def test_sqs_sources_keep_messages_invisible_six_times_the_function_timeout():
+    queues = _resources("AWS::SQS::Queue")
+    default = load_template()["Globals"]["Function"]["Timeout"]
+    for name, function in _resources("AWS::Serverless::Function").items():
+        for event in function["Properties"].get("Events", {}).values():
+            if event["Type"] == "SQS":
+                queue = queues[event["Properties"]["Queue"]["Fn::GetAtt"][0]]["Properties"]
+                timeout = function["Properties"].get("Timeout", default)
+                assert queue["VisibilityTimeout"] >= 6 * timeout, name
+                # room for every receive before the DLQ
+                receives = queue["RedrivePolicy"]["maxReceiveCount"]
+                assert queue["MessageRetentionPeriod"] >= receives * queue["VisibilityTimeout"], name
+
+
+def test_every_schedule_retries_then_parks_in_an_alarmed_queue():
+    resources = translated()["Resources"]
+    rules = {n: r["Properties"] for n, r in resources.items() if r["Type"] == "AWS::Events::Rule"}
+    alarmed = {a["Dimensions"][0]["Value"]["Fn::GetAtt"][0] for a in _alarms().values()
+               if a.get("MetricName") == "ApproximateNumberOfMessagesVisible"}
+
+    assert len(rules) == 3
+    for name, rule in rules.items():
+        (target,) = rule["Targets"]
+        assert target["DeadLetterConfig"]["Arn"] == {"Fn::GetAtt": ["ScheduleDeliveryFailuresQueue", "Arn"]}, name
+        assert 0 < target["RetryPolicy"]["MaximumRetryAttempts"] <= 5, name
+        assert rule["Name"]["Fn::Sub"].startswith("tailspend-${Stage}-"), name  # the queue policy's pattern
+    assert "ScheduleDeliveryFailuresQueue" in alarmed
+    (policy,) = _resources("AWS::SQS::QueuePolicy").values()
+    (statement,) = policy["Properties"]["PolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "events.amazonaws.com"}
+    assert statement["Condition"]["ArnLike"]["aws:SourceArn"]["Fn::Sub"].endswith(":rule/tailspend-${Stage}-*")
+
+
+def test_the_outbox_sweep_never_overlaps_itself():
+    maintenance = _function("MaintenanceFunction")
+    (outbox,) = [e["Properties"] for e in maintenance["Events"].values()
+                 if e["Properties"].get("Input") == '{"sweep": "outbox"}']
+
+    assert maintenance["ReservedConcurrentExecutions"] == 1
+    assert outbox["Schedule"] == "rate(5 minutes)"
+
+
+def test_the_notification_stream_runs_batches_of_a_shard_in_parallel():
+    (stream,) = [e["Properties"] for e in _function("NotificationWorkerFunction")["Events"].values()
+                 if e["Type"] == "DynamoDB"]
+
+    assert stream["ParallelizationFactor"] >= 5
+
+
+# ---------------------------------------------------------------- least privilege, push
+
+
+def test_create_platform_endpoint_names_the_two_platform_applications_only():
+    for function in ("NotificationWorkerFunction", "MaintenanceFunction"):
+        (mobile,) = [p["Fn::If"][1] for p in _function(function)["Policies"]
+                     if "Fn::If" in p and p["Fn::If"][0] == "HasMobilePush"]
+        create, endpoints = mobile["Statement"]
+        assert create["Action"] == "sns:CreatePlatformEndpoint"
+        assert [r["Fn::If"][1] for r in create["Resource"]] == [
+            {"Ref": "IosPlatformApplicationArn"}, {"Ref": "AndroidPlatformApplicationArn"}]
+        assert set(endpoints["Action"]) == {"sns:Publish", "sns:DeleteEndpoint"}
+        assert "*" not in json.dumps(endpoints["Resource"]).replace('/*"', '"'), function
+
+
+def test_the_code_deletes_a_dead_endpoint():
+    push = (REPO / "app/services/notifications/push.py").read_text()
+    assert "delete_endpoint(EndpointArn=" in push and '"EndpointDisabled"' in push
+
+
+# ---------------------------------------------------------------- data, secrets
+
+
+@pytest.mark.parametrize("name", ["UserPool", "TokenPepperSecret", "CursorSecret"])
+def test_accounts_and_keys_are_retained(name):
+    resource = load_template()["Resources"][name]
+    assert (resource["DeletionPolicy"], resource["UpdateReplacePolicy"]) == ("Retain", "Retain")
+
+
+def test_the_cursor_key_reaches_the_api_by_arn_never_as_a_value():
+    template = (REPO / "template.yaml").read_text()
+    api = _function("ApiFunction")
+
+    assert "{{resolve:" not in template
+    assert api["Environment"]["Variables"]["CURSOR_SECRET_ARN"] == {"Ref": "CursorSecret"}
+    assert "CURSOR_SECRET" not in api["Environment"]["Variables"]
+    assert {"AWSSecretsManagerGetSecretValuePolicy": {"SecretArn": {"Ref": "CursorSecret"}}} in api["Policies"]
+
+
+# ---------------------------------------------------------------- edge
+
+
+def test_access_logs_are_json_lines_with_request_id_status_and_latency():
+    api = load_template()["Resources"]["RestApi"]["Properties"]
+    setting = api["AccessLogSetting"]
+    groups = _resources("AWS::Logs::LogGroup")
+
+    assert setting["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogGroup", "Arn"]}
+    assert groups["ApiAccessLogGroup"]["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+    line = json.loads(setting["Format"].replace("\n", ""))
+    assert {line["requestId"], line["status"], line["latencyMs"]} == {
+        "$context.requestId", "$context.status", "$context.responseLatency"}
+    assert not [v for v in line.values() if "header" in v.lower() or "querystring" in v.lower()]
+
+
+def test_the_stage_waits_for_the_account_role_access_logs_need():
+    resources = translated()["Resources"]
+
+    assert resources["RestApi"]["DependsOn"] in ("ApiGatewayAccountReady", ["ApiGatewayAccountReady"])
+    assert "RestApi" in json.dumps(resources["RestApiStage"])  # the stage follows the API
+    assert resources["ApiGatewayAccountReady"]["Metadata"]["Account"] == {
+        "Fn::If": ["CreateApiGatewayAccount", {"Ref": "ApiGatewayAccount"}, ""]}
+    assert resources["ApiGatewayAccount"]["Condition"] == "CreateApiGatewayAccount"
+
+
+def test_a_waf_web_acl_with_a_rate_rule_and_the_common_rules_guards_the_stage():
+    acl = _resources("AWS::WAFv2::WebACL")["ApiWebAcl"]
+    association = _resources("AWS::WAFv2::WebACLAssociation")["ApiWebAclAssociation"]
+    rules = {r["Name"]: r["Statement"] for r in acl["Properties"]["Rules"]}
+
+    assert acl["Condition"] == association["Condition"] == "WafEnabled"
+    assert acl["Properties"]["Scope"] == "REGIONAL"
+    assert rules["per-ip-rate"]["RateBasedStatement"]["Limit"] == {"Ref": "WafRateLimitPer5Minutes"}
+    assert rules["aws-common"]["ManagedRuleGroupStatement"]["Name"] == "AWSManagedRulesCommonRuleSet"
+    assert association["Properties"]["ResourceArn"]["Fn::Sub"].endswith(
+        "/restapis/${RestApi}/stages/${RestApi.Stage}")
+
+
+def test_a_custom_domain_is_tls_1_2_mapped_to_the_stage_and_disables_execute_api():
+    template = load_template()
+    domain = template["Resources"]["ApiDomainName"]
+    mapping = template["Resources"]["ApiBasePathMapping"]
+    api = template["Resources"]["RestApi"]["Properties"]
+    base = _function("ApiFunction")["Environment"]["Variables"]["PUBLIC_BASE_URL"]
+
+    assert domain["Condition"] == mapping["Condition"] == "HasCustomDomain"
+    assert domain["Properties"]["SecurityPolicy"] == "TLS_1_2"
+    assert domain["Properties"]["RegionalCertificateArn"] == {"Ref": "CertificateArn"}
+    assert mapping["Properties"]["Stage"] == {"Ref": "RestApi.Stage"}
+    assert api["DisableExecuteApiEndpoint"] == {"Fn::If": ["HasCustomDomain", True, False]}
+    (server,) = translated()["Resources"]["RestApi"]["Properties"]["Body"]["servers"]
+    assert server["x-amazon-apigateway-endpoint-configuration"] == {
+        "disableExecuteApiEndpoint": {"Fn::If": ["HasCustomDomain", True, False]}}
+    # PublicBaseUrl, unset, follows the domain.
+    assert base == {"Fn::If": ["HasPublicBaseUrl", {"Ref": "PublicBaseUrl"},
+                               {"Fn::If": ["HasCustomDomain", {"Fn::Sub": "https://${DomainName}"}, ""]}]}
+    assert template["Rules"]["CustomDomainNeedsCertificate"]
+
+
+def test_the_api_alias_shifts_traffic_with_the_api_alarms_as_rollback_triggers():
+    api = _function("ApiFunction")
+    resources = translated()["Resources"]
+
+    assert api["DeploymentPreference"] == {"Type": {"Ref": "DeploymentType"},
+                                           "Alarms": [{"Ref": "Api5xxAlarm"}, {"Ref": "ApiLatencyAlarm"}]}
+    group = resources["ApiFunctionDeploymentGroup"]["Properties"]
+    assert group["AlarmConfiguration"]["Alarms"] == [{"Name": {"Ref": "Api5xxAlarm"}},
+                                                     {"Name": {"Ref": "ApiLatencyAlarm"}}]
+    assert load_template()["Parameters"]["DeploymentType"]["Default"].startswith("Canary")
+
+
+# ---------------------------------------------------------------- docs, checkov
+
+
+def test_docs_deploy_names_every_template_parameter():
+    doc = (REPO / "docs/deploy.md").read_text()
+    missing = [name for name in load_template()["Parameters"] if f"`{name}`" not in doc]
+
+    assert not missing
+
+
+def test_readme_deploy_section_counts_the_functions_and_links_the_deploy_doc():
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("## Deploy"):]
+    section = section[: section.find("\n## ", 4) if "\n## " in section[4:] else len(section)]
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+    assert f"{words[len(_resources('AWS::Serverless::Function'))]} functions" in section
+    assert "docs/deploy.md" in section
+    assert "authorizer" not in section.lower() or "no gateway authorizer" in section.lower()
+
+
+def test_checkov_finds_nothing_unsuppressed():
+    if not CHECKOV.exists():
+        pytest.fail(f"checkov not found at {CHECKOV}; `make test` installs it (requirements-checkov.txt)")
+    result = subprocess.run([str(CHECKOV), "--quiet", "--compact", "--skip-download", "--framework", "cloudformation",
+                             "-f", str(REPO / "template.yaml")], capture_output=True, text=True,
+                            timeout=600, check=False, cwd=REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_checkov_suppression_says_why():
+    for name, resource in load_template()["Resources"].items():
+        for skip in resource.get("Metadata", {}).get("checkov", {}).get("skip", []):
+            assert re.fullmatch(r"CKV2?_AWS_\d+", skip["id"]), name
+            assert len(skip["comment"]) > 20, (name, skip["id"])
