@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from typing import Optional
+from typing import Optional, Sequence
 
 from app.logs import logger
 from app.services.account.deletion import resume_stalled_deletions
@@ -36,15 +36,18 @@ def _outbox_deadline(remaining_s: Optional[float], alone: bool) -> Optional[floa
     return time.monotonic() + (usable if alone else usable / 2)
 
 
-def run_maintenance(only: Optional[str] = None, *, remaining_s: Optional[float] = None) -> dict:
+def run_maintenance(only: Optional[str] = None, *, remaining_s: Optional[float] = None,
+                    outbox_shards: Optional[Sequence[int]] = None) -> dict:
     """Run every sweep once (or just ``only``, e.g. the frequent outbox schedule); each is
     bounded per run and picks up where a crash left off. ``remaining_s``: the invocation's
-    time left (the Lambda context's), which bounds the outbox sweep."""
+    time left (the Lambda context's), which bounds the outbox sweep; ``outbox_shards``: the
+    outbox shards this run sweeps (all when omitted)."""
     result: dict = {}
     for name, sweep in SWEEPS.items():
         if only is None or only == name:
             if name == "outbox":
-                result.update(sweep(deadline=_outbox_deadline(remaining_s, only == name)))
+                result.update(sweep(deadline=_outbox_deadline(remaining_s, only == name),
+                                    shards=outbox_shards))
             else:
                 result.update(sweep())
     logger.info("maintenance_run", extra=result)

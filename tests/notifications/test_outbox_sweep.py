@@ -102,3 +102,15 @@ def test_two_sweeps_at_once_write_and_push_each_event_once(live_db):
     assert pending() == 0
     assert all(history_rows(user) == backlog.count for user in backlog.users)
     assert len(recorder.sent) == backlog.count * len(backlog.users)  # each push exactly once
+
+
+def test_runs_side_by_side_each_take_their_own_shards(app, recorder):
+    backlog = seed(24, recipients=1)
+    low = _handler().lambda_handler({"sweep": "outbox", "shards": list(range(8))}, _Context(300))
+    left = pending()
+    assert low["morePendingEvents"] is False and low["redispatchedEvents"] + left == backlog.count
+    assert all(int(event.PendingKey.split("#")[1]) >= 8
+               for shard in Event.shards() for event in Event.pending(shard, "9999"))
+    high = _handler().lambda_handler({"sweep": "outbox", "shards": list(range(8, 16))},
+                                     _Context(300))
+    assert high["redispatchedEvents"] == left and pending() == 0

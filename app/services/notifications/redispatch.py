@@ -1,10 +1,12 @@
 """The outbox sweep: deliver outbox events the stream worker never finished.
 
 Pages through every PendingEventsIndex shard for events still pending after STALE_SECONDS (the
-worker normally removes PendingKey within seconds), oldest first per shard, SHARD_WORKERS
-shards at once, until the run's time budget or MAX_EVENTS is spent; whatever is left is the
-next run's (``morePendingEvents``). Sized in bench/outbox_sweep_model.py: after an hour's
-outage at ~1M users the backlog drains within the hour.
+worker normally removes PendingKey within seconds), oldest first per shard, every shard at
+once, until the run's time budget or MAX_EVENTS is spent; whatever is left is the next run's
+(``morePendingEvents``). A run may take a subset of the shards (``shards``), so the schedule
+can start several runs side by side, each with its own CPU. Sized in
+bench/outbox_sweep_model.py: after an hour's outage at ~1M users the backlog drains within
+the hour.
 
 Two sweeps overlapping (or a sweep and a lagging stream worker) are harmless without any claim:
 event ids are deterministic and each recipient's history row is created under
@@ -16,7 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
+from typing import Optional, Sequence
 
 from app.logs import logger
 from app.services.core.clock import iso_in
@@ -25,7 +27,7 @@ from models.notifications import Event
 
 STALE_SECONDS = 5 * 60
 MAX_EVENTS = 50_000  # a safety cap; the time budget is what normally ends a run
-SHARD_WORKERS = 8  # shards swept at once: dispatch waits on DynamoDB and push, not the CPU
+SHARD_WORKERS = 16  # shards swept at once (all): dispatch mostly waits on DynamoDB and push
 PAGE_SIZE = 100
 # Without a caller's deadline (tests, the CLI): stop starting new events after this long.
 DEFAULT_BUDGET_S = 240.0
@@ -70,13 +72,16 @@ def _sweep_shard(run: _Run, shard: str, cutoff: str) -> None:
 
 
 def redispatch_pending(max_events: int = MAX_EVENTS, *, deadline: Optional[float] = None,
-                       workers: Optional[int] = None) -> dict:
+                       workers: Optional[int] = None,
+                       shards: Optional[Sequence[int]] = None) -> dict:
     """One sweep run. ``deadline`` (a ``time.monotonic()`` instant) is when to stop starting
-    events; events already started finish (each is bounded: push.SEND_DEADLINE_S)."""
+    events; events already started finish (each is bounded: push.SEND_DEADLINE_S). ``shards``:
+    the PendingEventsIndex shard numbers to sweep (all when omitted)."""
     if deadline is None:
         deadline = time.monotonic() + DEFAULT_BUDGET_S
     run, cutoff = _Run(deadline, max_events), iso_in(-STALE_SECONDS)
-    shards = Event.shards()
+    every = Event.shards()
+    shards = every if shards is None else [every[int(n)] for n in shards]
     with ThreadPoolExecutor(max_workers=min(workers or SHARD_WORKERS, len(shards)),
                             thread_name_prefix="outbox") as pool:
         for done in [pool.submit(_sweep_shard, run, shard, cutoff) for shard in shards]:
