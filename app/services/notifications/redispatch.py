@@ -5,7 +5,7 @@ worker normally removes PendingKey within seconds), oldest first per shard, ever
 once, until the run's time budget or MAX_EVENTS is spent; whatever is left is the next run's
 (``morePendingEvents``). A run may take a subset of the shards (``shards``), so the schedule
 can start several runs side by side, each with its own CPU. Sized in
-bench/outbox_sweep_model.py: after an hour's outage at ~1M users the backlog drains within
+bench/outbox_sweep_bench.py: after an hour's outage at ~1M users the backlog drains within
 the hour.
 
 Two sweeps overlapping (or a sweep and a lagging stream worker) are harmless without any claim:

@@ -1,4 +1,4 @@
-"""Outbox sweep sizing: `.venv/bin/python bench/outbox_sweep_model.py [N]` from the repo root.
+"""Outbox sweep sizing: `.venv/bin/python bench/outbox_sweep_bench.py [N]` from the repo root.
 
 Measures, on the embedded DynamoDB endpoint as `python -m app serve` runs it, what re-dispatching
 one outbox event costs (N EXPENSE_ADDED events in groups of four: three recipients with a
