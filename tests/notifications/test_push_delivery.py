@@ -199,7 +199,7 @@ def test_a_hanging_push_service_costs_the_record_one_deadline_and_others_get_the
         _restore(previous)
     assert sorted(path for path, _ in fast.received) == ["/sub/fast0", "/sub/fast1", "/sub/fast2"]
     assert [path for path, _ in slow.received] == ["/sub/slow"]
-    assert elapsed < 1.5 + 1.0, elapsed  # the deadline, plus the record's DynamoDB work
+    assert elapsed < 1.5 + 3.0, elapsed  # the deadline, plus the record's DynamoDB work (loaded CI)
     # The slow device was only slow: it stays registered.
     tokens = [json.loads(t)["endpoint"] for t in _devices(duo) if t.startswith("{")]
     assert slow.url + "/sub/slow" in tokens
