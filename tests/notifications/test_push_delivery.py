@@ -212,3 +212,36 @@ def test_each_push_has_short_connect_and_read_timeouts():
     config = push.SnsProvider({}).client.meta.config
     assert config.connect_timeout <= 5 and config.read_timeout <= 5
     assert config.max_pool_connections >= push.MAX_PARALLEL_SENDS
+
+
+class _LambdaContext:
+    """The one documented method of the Lambda context the worker reads."""
+
+    def __init__(self, remaining_s: float) -> None:
+        self.until = time.monotonic() + remaining_s
+
+    def get_remaining_time_in_millis(self) -> int:
+        return int((self.until - time.monotonic()) * 1000)
+
+
+def test_pushes_give_up_before_the_worker_invocation_times_out(duo):
+    from app.handlers import notifications
+
+    previous = _swap_provider(push.WebPushProvider(vapid.new_private_key(),
+                                                   "mailto:ops@example.com"))
+    slow = _Service(delay=30.0)
+    try:
+        _deliver()
+        subscribe(duo.client, duo.bob_h, slow.url + "/sub/slow")
+        add_expense(duo)
+        records = pending_records()
+        started = time.monotonic()
+        # 1 s left after the worker's margin: less than one record's push deadline (10 s).
+        result = notifications.lambda_handler(
+            {"Records": records}, _LambdaContext(notifications.END_MARGIN_S + 1.0))
+        elapsed = time.monotonic() - started
+    finally:
+        slow.close()
+        _restore(previous)
+    assert result["batchItemFailures"] == [] and pending_records() == []
+    assert elapsed < 1.0 + 3.0, elapsed

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import contextlib
+import contextvars
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -37,6 +39,10 @@ READ_TIMEOUT_S = 5.0
 # One record's pushes: at most this many at once, and all of them within this deadline.
 MAX_PARALLEL_SENDS = 16
 SEND_DEADLINE_S = 10.0
+# The invocation's own end (time.monotonic()), when the caller set one: no record's pushes
+# may keep a batch past the function's timeout (a timed-out batch is retried whole).
+_invocation_end: contextvars.ContextVar = contextvars.ContextVar("push_invocation_end",
+                                                                 default=None)
 # What from_env reads: every function that dispatches events (the notification worker and the
 # maintenance function's outbox sweep) needs these settings and PUSH_AWS_ACTIONS.
 PUSH_ENVIRONMENT = ("VAPID_PRIVATE_KEY", "VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT",
@@ -252,6 +258,9 @@ def send_all(sender: Provider, deliveries: Sequence[Delivery], *,
         return []
     started = time.monotonic()
     deadline_s = SEND_DEADLINE_S if deadline_s is None else deadline_s
+    end = _invocation_end.get()
+    if end is not None:
+        deadline_s = max(0.0, min(deadline_s, end - started))
     pool = ThreadPoolExecutor(max_workers=min(max_workers or MAX_PARALLEL_SENDS, len(deliveries)),
                               thread_name_prefix="push")
     try:
@@ -264,6 +273,17 @@ def send_all(sender: Provider, deliveries: Sequence[Delivery], *,
     if TIMED_OUT in outcomes:
         logger.warning("push.deadline_passed", extra={"abandoned": outcomes.count(TIMED_OUT)})
     return outcomes
+
+
+@contextlib.contextmanager
+def invocation_ends_in(seconds: Optional[float]):
+    """Within the block, no :func:`send_all` waits past ``seconds`` from now (None: no bound
+    beyond SEND_DEADLINE_S)."""
+    token = _invocation_end.set(None if seconds is None else time.monotonic() + max(0.0, seconds))
+    try:
+        yield
+    finally:
+        _invocation_end.reset(token)
 
 
 def _vapid_private_key(env) -> Optional[str]:
