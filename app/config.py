@@ -1,8 +1,9 @@
-"""Settings, read once from the environment into a frozen object."""
+"""Settings, read once from the environment into a frozen object; secrets read at run time."""
 from __future__ import annotations
 
 import os
-from typing import Mapping, NamedTuple, Optional
+import threading
+from typing import Dict, Mapping, NamedTuple, Optional
 
 DEFAULT_TEST_ACCOUNT_DOMAIN = "integ.tailspend.kinesis.studio"
 # Local tokens name a fixed issuer, so tokens minted by `python -m app token` work whatever
@@ -28,7 +29,10 @@ class Settings(NamedTuple):
     cognito_client_id: Optional[str] = None
     local_client_id: str = "tailspend-local"
     test_account_domain: str = DEFAULT_TEST_ACCOUNT_DOMAIN
-    cursor_secret: bytes = b""  # never in repr (see __repr__)
+    cursor_secret: bytes = b""  # never in repr (see __repr__); local mode and tests
+    # AWS: the Secrets Manager secret holding the cursor key, read on first use (secret_string),
+    # so the key never sits in the function's configuration.
+    cursor_key_arn: Optional[str] = None
     cors_allow_origins: tuple = ()
     max_body_bytes: int = 64 * 1024
     jwks_refresh_seconds: int = 60
@@ -77,6 +81,7 @@ class Settings(NamedTuple):
             cognito_client_id=env.get("COGNITO_CLIENT_ID") or None,
             test_account_domain=env.get("TEST_ACCOUNT_DOMAIN", DEFAULT_TEST_ACCOUNT_DOMAIN),
             cursor_secret=(env.get("CURSOR_SECRET") or "").encode(),
+            cursor_key_arn=env.get("CURSOR_SECRET_ARN") or None,
             public_base_url=(env.get("PUBLIC_BASE_URL") or "").rstrip("/") or None,
             cognito_domain=(env.get("COGNITO_DOMAIN") or "").rstrip("/") or None,
             mcp_cognito_client_id=env.get("MCP_COGNITO_CLIENT_ID") or None,
@@ -84,3 +89,29 @@ class Settings(NamedTuple):
                                      if o.strip() and o.strip() != "*"),
         )
         return base._replace(**overrides)
+
+
+_secrets: Dict[str, str] = {}
+_secrets_lock = threading.Lock()
+
+
+def secret_string(arn: str) -> str:
+    """A Secrets Manager secret's SecretString, read (GetSecretValue) once per container.
+
+    Under the lock, so concurrent first requests make one call; a failed read is not cached
+    (the next use tries again) and raises: a missing secret must never become an empty key."""
+    with _secrets_lock:
+        if arn not in _secrets:
+            import boto3  # only in AWS: local mode and tests pass the value itself
+
+            value = boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+            if not value:
+                raise RuntimeError(f"secret {arn} is empty")
+            _secrets[arn] = value
+        return _secrets[arn]
+
+
+def forget_secrets() -> None:
+    """Drop the cached secret values (tests; a rotation picked up without a new container)."""
+    with _secrets_lock:
+        _secrets.clear()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from typing import Optional
 
@@ -14,7 +15,8 @@ from app.auth.local_issuer import LocalIssuer
 from app.config import Settings
 from app.errors import account_deleting
 from app.bootstrap import bootstrap
-from app.logs import bind_request, bind_user, logger, unbind
+from app.logs import (bind_request, bind_user, client_request_id, logger, platform_request_id,
+                      unbind)
 
 
 class Runtime:
@@ -63,6 +65,9 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     app.teardown_request(lambda _error: unbind())
     app.after_request(_cors)
     app.after_request(_log_request)
+    # First of all before_request hooks (the developer gate put its own at the front): every
+    # reply, even a 429 from the gate, has its ids and its latency.
+    app.before_request_funcs.setdefault(None, []).insert(0, _begin_request)
     return app
 
 
@@ -72,9 +77,14 @@ def _snake_case_path_ids(endpoint, values) -> None:
         values[name[:-2] + "_id"] = values.pop(name)
 
 
+def _begin_request() -> None:
+    g.started = time.perf_counter()
+    g.request_id = platform_request_id(request.environ.get("awsgi.event"),
+                                       request.environ.get("awsgi.context")) or str(uuid.uuid4())
+    bind_request(g.request_id, client_request_id(request.headers.get("X-Request-Id")))
+
+
 def _authenticate() -> None:
-    g.request_id = request.headers.get("X-Request-Id") or _lambda_request_id() or str(uuid.uuid4())
-    bind_request(g.request_id)
     from flask import current_app
     view = current_app.view_functions.get(request.endpoint or "")
     if (view is None or getattr(view, "public", False) or getattr(view, "own_auth", False)
@@ -85,11 +95,6 @@ def _authenticate() -> None:
     if g.principal.deleting and not getattr(view, "while_deleting", False):
         raise account_deleting()
     bind_user(g.principal.user_id)
-
-
-def _lambda_request_id() -> Optional[str]:
-    event = request.environ.get("awsgi.event") or {}
-    return (event.get("requestContext") or {}).get("requestId")
 
 
 _PREFLIGHT_HEADERS = {
@@ -115,9 +120,12 @@ def _cors(response):
 
 
 def _log_request(response):
+    """The one line per request: what, how it ended, how long it took (ms, in the app)."""
+    started = getattr(g, "started", None)
+    latency = round((time.perf_counter() - started) * 1000, 1) if started is not None else None
     logger.info("request", extra={"method": request.method, "path": request.path,
-                                  "status": response.status_code})
-    response.headers.setdefault("X-Request-Id", getattr(g, "request_id", ""))
+                                  "status": response.status_code, "latency_ms": latency})
+    response.headers["X-Request-Id"] = getattr(g, "request_id", "")
     return response
 
 

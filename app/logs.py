@@ -2,10 +2,17 @@
 
 Request ids live in Powertools' thread-safe keys (a ContextVar), not in ``append_keys``: the
 latter is one dict for the whole process, so under a threaded server one request's lines
-carried whichever request had set its ids last."""
+carried whichever request had set its ids last.
+
+``request_id`` is always the platform's (API Gateway's ``requestContext.requestId``, which its
+access logs and ``x-amzn-RequestId`` carry; else the Lambda invocation's; else a fresh UUID
+locally): anyone can send any ``X-Request-Id``, so a client's value is logged, length-capped
+and printable only, as ``client_request_id`` and never trusted as the id."""
 from __future__ import annotations
 
 import os
+import re
+from typing import Optional
 
 from aws_lambda_powertools import Logger
 
@@ -13,10 +20,33 @@ logger = Logger(service=os.environ.get("POWERTOOLS_SERVICE_NAME", "tailspend"),
                 level=os.environ.get("LOG_LEVEL", "INFO"))
 
 
-def bind_request(request_id: str) -> None:
+MAX_CLIENT_REQUEST_ID = 128
+_UNPRINTABLE = re.compile(r"[^\x21-\x7e]")
+
+
+def platform_request_id(event: Optional[dict], context: object = None) -> Optional[str]:
+    """The id the platform gave this request: API Gateway's, else the Lambda invocation's."""
+    found = ((event or {}).get("requestContext") or {}).get("requestId")
+    if isinstance(found, str) and found:
+        return found
+    found = getattr(context, "aws_request_id", None)
+    return found if isinstance(found, str) and found else None
+
+
+def client_request_id(value: Optional[str]) -> Optional[str]:
+    """A caller's own X-Request-Id as we log it: visible ASCII only, at most 128 characters."""
+    if not value:
+        return None
+    return _UNPRINTABLE.sub("?", value[:MAX_CLIENT_REQUEST_ID]) or None
+
+
+def bind_request(request_id: str, client_id: Optional[str] = None) -> None:
     """Start this thread's log context for a new request (drops any earlier request's keys)."""
     logger.thread_safe_clear_keys()
-    logger.thread_safe_append_keys(request_id=request_id)
+    keys = {"request_id": request_id}
+    if client_id:
+        keys["client_request_id"] = client_id
+    logger.thread_safe_append_keys(**keys)
 
 
 def bind_user(user_id: str) -> None:

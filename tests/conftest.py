@@ -18,6 +18,10 @@ from tests.support import botocore_cache  # noqa: E402
 
 botocore_cache.install()  # before any session exists: see the module for the measured why
 
+from tests.support import serial_moto  # noqa: E402
+
+serial_moto.install()  # in-process moto is not thread-safe; the code under test is threaded
+
 from moto import mock_aws  # noqa: E402
 
 import models  # noqa: E402

@@ -6,6 +6,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
+from app.services.notifications import push
 from app.services.notifications.stream import handle_stream_record
 
 bootstrap()
@@ -17,6 +18,13 @@ def handle_record(record) -> None:
     handle_stream_record(record.raw_event)
 
 
+# Kept back from the invocation's end: the last record's writes and the batch response.
+END_MARGIN_S = 5.0
+
+
 def lambda_handler(event, context):
-    return process_partial_response(event=event, record_handler=handle_record,
-                                    processor=processor, context=context)
+    remaining = (context.get_remaining_time_in_millis() / 1000 - END_MARGIN_S
+                 if context is not None else None)
+    with push.invocation_ends_in(remaining):  # pushes give up before the function times out
+        return process_partial_response(event=event, record_handler=handle_record,
+                                        processor=processor, context=context)

@@ -1,7 +1,8 @@
 """The maintenance run: each area's bounded, resumable sweep, with the counts it reports."""
 from __future__ import annotations
 
-from typing import Optional
+import time
+from typing import Optional, Sequence
 
 from app.logs import logger
 from app.services.account.deletion import resume_stalled_deletions
@@ -21,12 +22,33 @@ SWEEPS = {
 }
 
 
-def run_maintenance(only: Optional[str] = None) -> dict:
+# Seconds kept back from the invocation's deadline: events already started finish (each is
+# bounded by push.SEND_DEADLINE_S) and the result is returned before the function times out.
+DEADLINE_MARGIN_S = 30.0
+
+
+def _outbox_deadline(remaining_s: Optional[float], alone: bool) -> Optional[float]:
+    """When the outbox sweep stops starting events: all the invocation's time on the frequent
+    outbox schedule, half of it in the daily run (the other sweeps get the rest)."""
+    if remaining_s is None:
+        return None
+    usable = max(0.0, remaining_s - DEADLINE_MARGIN_S)
+    return time.monotonic() + (usable if alone else usable / 2)
+
+
+def run_maintenance(only: Optional[str] = None, *, remaining_s: Optional[float] = None,
+                    outbox_shards: Optional[Sequence[int]] = None) -> dict:
     """Run every sweep once (or just ``only``, e.g. the frequent outbox schedule); each is
-    bounded per run and picks up where a crash left off."""
+    bounded per run and picks up where a crash left off. ``remaining_s``: the invocation's
+    time left (the Lambda context's), which bounds the outbox sweep; ``outbox_shards``: the
+    outbox shards this run sweeps (all when omitted)."""
     result: dict = {}
     for name, sweep in SWEEPS.items():
         if only is None or only == name:
-            result.update(sweep())
+            if name == "outbox":
+                result.update(sweep(deadline=_outbox_deadline(remaining_s, only == name),
+                                    shards=outbox_shards))
+            else:
+                result.update(sweep())
     logger.info("maintenance_run", extra=result)
     return result

@@ -146,4 +146,4 @@ def test_in_aws_the_pepper_comes_from_secrets_manager_once(aws):
         pepper.configure(env={"TOKEN_PEPPER_SECRET_ARN": arn})
         assert pepper.get() == b"p" * 64
     finally:
-        pepper._pepper = saved  # the session app's pepper (random bytes, not an env string)
+        pepper.use(saved)  # the session app's pepper (random bytes, not an env string)

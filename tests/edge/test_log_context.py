@@ -68,9 +68,10 @@ def test_parallel_requests_log_their_own_ids(settings, sign_in, collect):
                      if line.get("message") == "request" and line.get("path") == "/users/me"]
     assert len(request_lines) == 2, collect.lines
     for line in request_lines:
-        name = line["request_id"].removeprefix("req-")
+        name = line["client_request_id"].removeprefix("req-")
         assert line["user_id"] == users[name][1], request_lines
-    assert {line["request_id"] for line in request_lines} == {"req-ann", "req-bob"}
+    assert {line["client_request_id"] for line in request_lines} == {"req-ann", "req-bob"}
+    assert len({line["request_id"] for line in request_lines}) == 2
 
 
 def test_ids_do_not_outlive_their_request(client, sign_in, collect):
@@ -80,3 +81,4 @@ def test_ids_do_not_outlive_their_request(client, sign_in, collect):
     logger.info("between requests")
     line = [entry for entry in collect.lines if entry.get("message") == "between requests"][-1]
     assert "request_id" not in line and "user_id" not in line
+    assert "client_request_id" not in line

@@ -88,6 +88,34 @@ def test_api_handler_uses_the_api_gateway_request_id(api):
     assert headers.get("X-Request-Id") == event["requestContext"]["requestId"]
 
 
+def test_api_handler_logs_the_platform_id_the_clients_apart_and_the_latency(api):
+    import logging
+
+    from app.logs import logger
+
+    lines = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            lines.append(json.loads(logger.registered_formatter.format(record)))
+
+    event = copy.deepcopy(canned_event("api_get_health.json"))
+    event["headers"]["X-Request-Id"] = "client-chosen"
+    event["multiValueHeaders"]["X-Request-Id"] = ["client-chosen"]
+    handler = Collect()
+    logger.addHandler(handler)
+    logger.setLevel("INFO")
+    try:
+        _, headers, _ = call(api, event)
+    finally:
+        logger.setLevel("WARNING")
+        logger.removeHandler(handler)
+    (line,) = [entry for entry in lines if entry.get("message") == "request"]
+    assert line["request_id"] == event["requestContext"]["requestId"] == headers["X-Request-Id"]
+    assert line["client_request_id"] == "client-chosen"
+    assert line["latency_ms"] >= 0 and line["status"] == 200
+
+
 def test_api_handler_get_users_me_with_a_real_local_token(api, token):
     status, _, body = call(api, with_token(canned_event("api_get_users_me.json"), token[0]))
     assert status == 200

@@ -498,8 +498,9 @@ def test_docs_page_is_served_without_auth(client):
 
 def test_every_response_carries_a_request_id(client):
     assert client.get("/health").headers.get("X-Request-Id")
-    assert client.get("/health", headers={"X-Request-Id": "abc-123"}).headers[
-        "X-Request-Id"] == "abc-123"
+    # Ours, never the caller's (theirs is logged as client_request_id).
+    echoed = client.get("/health", headers={"X-Request-Id": "abc-123"}).headers["X-Request-Id"]
+    assert echoed and echoed != "abc-123"
 
 
 # -- local-only routes ----------------------------------------------------------------------

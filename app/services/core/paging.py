@@ -11,23 +11,33 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Iterable, List, Optional
+from typing import Any, Callable, Iterable, List, Optional
 
 from app.errors import Invalid
 
-_key = {"secret": secrets.token_bytes(32)}
+_key: dict = {"secret": secrets.token_bytes(32), "load": None}
 DEFAULT_LIMIT = 25
 MAX_LIMIT = 100
 
 
-def configure(secret: bytes) -> None:
-    """Set the signing key (the app factory does this once)."""
+def configure(secret: bytes = b"", *, load: Optional[Callable[[], bytes]] = None) -> None:
+    """Set the signing key (bootstrap does this once): the key itself, or ``load``, which
+    fetches it when the first cursor is signed or checked (most requests never need one)."""
     if secret:
-        _key["secret"] = secret
+        _key.update(secret=secret, load=None)
+    elif load is not None:
+        _key["load"] = load
+
+
+def _secret() -> bytes:
+    load = _key["load"]
+    if load is not None:
+        _key.update(secret=load(), load=None)  # raises (and stays pending) if the read fails
+    return _key["secret"]
 
 
 def _sign(scope: str, payload: bytes) -> bytes:
-    return hmac.new(_key["secret"], scope.encode() + b"\x00" + payload, hashlib.sha256).digest()[:16]
+    return hmac.new(_secret(), scope.encode() + b"\x00" + payload, hashlib.sha256).digest()[:16]
 
 
 def encode(last_key: Optional[dict], scope: str) -> Optional[str]:

@@ -2,15 +2,14 @@
 
 A token reads ``tsp_<tokenId>_<secret>``: the token id (a UUID v4, the row's key) lets us
 fetch exactly one row, and the secret (32 bytes from ``secrets``, 256 bits, base64url) is
-checked against ``SecretHash`` = HMAC-SHA256(pepper, tokenId ":" secret) in constant time.
+checked against ``SecretHash`` = HMAC-SHA256(pepper, tokenId ":" secret) in constant time
+(the hash names its pepper's key id, so the pepper can rotate: see pepper.py).
 The plaintext exists only in the creation reply. Keying the HMAC by the token id as well
 binds a hash to its row, and the pepper means a leaked table (hashes included) cannot be
 turned into working tokens or brute-forced offline.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -28,7 +27,6 @@ from models.developer_tokens import AccessToken
 PREFIX = "tsp_"
 SCOPES = ("groups:read", "expenses:write", "settlements:write")
 SECRET_BYTES = 32
-HASH_SCHEME = "hmac-sha256:v1:"
 MAX_TOKENS_PER_USER = 50
 DEFAULT_EXPIRY_DAYS = 90
 _TOKEN_RE = re.compile(r"tsp_([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})_"
@@ -50,13 +48,13 @@ def parse(credential: str) -> Optional[ParsedToken]:
 
 
 def secret_hash(token_id: str, secret: str) -> str:
-    digest = hmac.new(pepper.get(), f"{token_id}:{secret}".encode(), hashlib.sha256).hexdigest()
-    return HASH_SCHEME + digest
+    """``hmac-sha256:<pepper kid>:<hex>`` under the current pepper (see pepper.py)."""
+    return pepper.hash_message(f"{token_id}:{secret}")
 
 
 def matches(parsed: ParsedToken, stored_hash: str) -> bool:
-    return hmac.compare_digest(secret_hash(parsed.token_id, parsed.secret).encode(),
-                               (stored_hash or "").encode())
+    """Under whichever pepper the stored hash names, while the ring still holds it."""
+    return pepper.check(f"{parsed.token_id}:{parsed.secret}", stored_hash or "")
 
 
 def iso(moment: datetime) -> str:

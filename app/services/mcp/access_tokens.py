@@ -58,15 +58,15 @@ def mint_access_token(*, user_id: str, grant_id: str, scopes: Iterable[str], cli
 def decode(token: str, *, resource: Optional[str]) -> dict:
     """Signature, expiry and (when ``resource`` is given) issuer and audience, else 401."""
     try:
-        key = keys.current()
+        keys.current()
     except RuntimeError:
         raise mcp_token_invalid("MCP access tokens are not accepted here.") from None
     try:
         header = jwt.get_unverified_header(token)
     except jwt.PyJWTError:
         raise mcp_token_invalid("The access token is malformed.") from None
-    if header.get("alg") != "RS256" or header.get("kid") != key.kid \
-            or header.get("typ") != TOKEN_TYPE:
+    key = keys.for_kid(header.get("kid"))  # the current key or, during a rotation, the previous
+    if header.get("alg") != "RS256" or key is None or header.get("typ") != TOKEN_TYPE:
         raise mcp_token_invalid("The access token was not issued by this server.")
     options = {"require": ["exp", "iat", "iss", "sub", "aud", "gid"]}
     try:

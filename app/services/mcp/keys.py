@@ -1,19 +1,30 @@
-"""The key that signs MCP access tokens (RS256).
+"""The keys that sign MCP access tokens (RS256), with key ids for rotation.
 
 Sources, first match wins, loaded once per process (cold start):
-- MCP_SIGNING_KEY: a PEM private key in the environment (tests, ad-hoc runs);
-- MCP_SIGNING_KEY_SECRET_ARN: a Secrets Manager secret holding the PEM (AWS; the template
-  passes the ARN from the McpSigningKeySecretArn parameter and grants GetSecretValue on it);
+- MCP_SIGNING_KEY: a PEM private key (or a key ring of them) in the environment (tests);
+- MCP_SIGNING_KEY_SECRET_ARN: a Secrets Manager secret holding the PEM or a key ring (AWS; the
+  template passes the ARN from the McpSigningKeySecretArn parameter and grants GetSecretValue
+  on it), read on first use and again every few minutes;
 - local mode: the local issuer's own key, passed in by the app factory.
-Without a key minting and verifying fail closed (Unauthenticated / RuntimeError)."""
+Without a key minting and verifying fail closed (Unauthenticated / RuntimeError).
+
+The secret is a PEM or a key ring of PEMs (app/services/core/keyring.py). Tokens are signed
+with the current key and carry its kid; a token verifies under any key of the ring, found by
+its kid. A plain PEM's kid is derived from its public key (``mcp-<sha256 prefix>``), and each
+ring key answers to that derived kid too, so tokens minted before the secret became a ring
+keep verifying while their key is listed. :func:`jwks` lists every public key with its kid.
+docs/rotation.md is the procedure."""
 from __future__ import annotations
 
+import base64
 import os
 import threading
-from typing import Callable, Mapping, NamedTuple, Optional
+from typing import Callable, Dict, List, Mapping, NamedTuple, Optional
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+
+from app.services.core import keyring
 
 
 class SigningKey(NamedTuple):
@@ -26,8 +37,10 @@ class SigningKey(NamedTuple):
 
 
 _lock = threading.Lock()
-_key: Optional[SigningKey] = None
-_pending: Optional[Callable[[], bytes]] = None  # a Secrets Manager read, done on first use
+_key: Optional[SigningKey] = None  # the current key
+_by_kid: Dict[str, SigningKey] = {}  # every key of the ring, by its kid and its derived kid
+_source: Optional[keyring.Refreshing] = None  # a Secrets Manager read, done on first use
+_installed: Optional[keyring.Ring] = None
 
 
 def _kid(key: rsa.RSAPrivateKey) -> str:
@@ -44,10 +57,28 @@ def _from_secrets_manager(arn: str) -> bytes:
     return boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"].encode()
 
 
-def use_key(key: rsa.RSAPrivateKey) -> None:
-    global _key, _pending
+def _install(ring: keyring.Ring) -> None:
+    """Load every PEM of the ring; a plain PEM (kid "") is named by its derived kid."""
+    global _key, _by_kid, _installed
+    by_kid: Dict[str, SigningKey] = {}
+    current = None
+    for kid, pem in ring.keys.items():
+        private = serialization.load_pem_private_key(pem.encode(), password=None)
+        derived = _kid(private)
+        key = SigningKey(private, kid or derived)
+        by_kid[derived] = by_kid[key.kid] = key
+        if kid == ring.current:
+            current = key
     with _lock:
-        _key, _pending = SigningKey(key, _kid(key)), None
+        _key, _by_kid, _installed = current, by_kid, ring
+
+
+def use_key(key: rsa.RSAPrivateKey) -> None:
+    """One fixed key (local mode, tests): no secret behind it."""
+    global _key, _by_kid, _source, _installed
+    signing = SigningKey(key, _kid(key))
+    with _lock:
+        _key, _by_kid, _source, _installed = signing, {signing.kid: signing}, None, None
 
 
 def configure(*, env: Mapping[str, str] = os.environ,
@@ -55,21 +86,53 @@ def configure(*, env: Mapping[str, str] = os.environ,
               fetch: Callable[[str], bytes] = _from_secrets_manager) -> None:
     """Choose the signing key's source (see the module doc). The Secrets Manager read waits
     for the first MCP token minted or checked: most cold starts never need it."""
-    global _pending
+    global _source
     if env.get("MCP_SIGNING_KEY"):
-        use_key(serialization.load_pem_private_key(env["MCP_SIGNING_KEY"].encode(), None))
+        _install(keyring.parse(env["MCP_SIGNING_KEY"], ""))
+        with _lock:
+            _source = None
     elif env.get("MCP_SIGNING_KEY_SECRET_ARN"):
         arn = env["MCP_SIGNING_KEY_SECRET_ARN"]
         with _lock:
-            _pending = lambda: fetch(arn)  # noqa: E731
+            _source = keyring.Refreshing(lambda: keyring.parse(fetch(arn).decode(), ""))
     elif local_key is not None:
         use_key(local_key)
 
 
+def _fresh() -> None:
+    source = _source
+    if source is not None:
+        ring = source.get()  # the first call reads the secret; later ones every few minutes
+        if ring is not _installed:
+            _install(ring)
+
+
 def current() -> SigningKey:
-    if _key is None and _pending is not None:
-        pem = _pending()
-        use_key(serialization.load_pem_private_key(pem, password=None))
+    """The key new tokens are signed with."""
+    _fresh()
     if _key is None:
         raise RuntimeError("No MCP signing key is configured (MCP_SIGNING_KEY_SECRET_ARN).")
     return _key
+
+
+def for_kid(kid: object) -> Optional[SigningKey]:
+    """The key a token's ``kid`` names, while the ring holds it (RuntimeError: no key at all)."""
+    current()
+    with _lock:
+        return _by_kid.get(kid) if isinstance(kid, str) else None
+
+
+def _b64(number: int) -> str:
+    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def jwks() -> dict:
+    """Every verifying key as a JWK Set (RFC 7517), the current one first."""
+    first = current()
+    with _lock:
+        keys: List[SigningKey] = [first] + [k for kid, k in _by_kid.items()
+                                            if kid == k.kid and k.kid != first.kid]
+    return {"keys": [{"kty": "RSA", "use": "sig", "alg": "RS256", "kid": key.kid,
+                      "n": _b64(key.public_key.public_numbers().n),
+                      "e": _b64(key.public_key.public_numbers().e)} for key in keys]}

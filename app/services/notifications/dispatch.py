@@ -4,13 +4,15 @@ Exactly-once history without a lock: each recipient's row has a key derived from
 (``NOTIF#<createdAt>#<eventId>``) and is created under attribute_not_exists, so a replay, a
 redelivered stream batch or the maintenance sweep racing the stream worker all find the row
 there and write nothing. Push follows the row: only the attempt that created a row pushes for
-it, so nothing is pushed twice (a crash between the two loses that push, never the row)."""
+it, so nothing is pushed twice (a crash between the two loses that push, never the row). An
+event's pushes go out together after its rows are written (see push.send_all)."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Dict, Iterable, List, Optional
 
 
+from app.errors import DomainError
 from app.logs import logger
 from app.services.core.clock import now_iso
 from app.services.notifications import push
@@ -89,13 +91,32 @@ def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
     return put_if(row, Notification.PK.does_not_exist())
 
 
-def _push(user_id: str, message: push.Message, counts: dict) -> None:
-    provider = push.provider()
-    for device in Device.of_user(user_id):
-        outcome = provider.send(device.Platform, device.Token, message)
+def _deliveries(user_id: str, message: push.Message) -> List[push.Delivery]:
+    return [push.Delivery(user_id, device, device.Platform, device.Token, message)
+            for device in Device.of_user(user_id)]
+
+
+def _push(deliveries: List[push.Delivery], counts: dict) -> None:
+    """Send one event's pushes together (bounded, with one deadline); drop dead devices.
+
+    Nothing here fails the event: its history rows are written, and a push is a side channel
+    (a provider that cannot even be built, e.g. an unreadable VAPID key, loses these pushes,
+    logged, rather than the record failing forever)."""
+    if not deliveries:
+        return
+    try:
+        provider = push.provider()
+    except Exception:  # noqa: BLE001 - see the docstring
+        logger.exception("push.provider_unavailable")
+        counts["failed"] = counts.get("failed", 0) + len(deliveries)
+        return
+    for delivery, outcome in zip(deliveries, push.send_all(provider, deliveries)):
         counts[outcome.lower()] = counts.get(outcome.lower(), 0) + 1
         if outcome == push.GONE:
-            remove_device(user_id, device)
+            try:
+                remove_device(delivery.user_id, delivery.device)
+            except DomainError:  # re-registered meanwhile: the new registration stands
+                logger.info("push.device_reregistered")
 
 
 def _mark_dispatched(event: Event) -> None:
@@ -128,14 +149,17 @@ def dispatch(event: Event) -> dict:
     payload = event.Payload.as_dict() if event.Payload is not None else {}
     title, body = render(event.Type, event.ActorUserId, payload, ctx)
     counts = {"recipients": 0, "written": 0}
+    message = push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
+                           notification_id(event.CreatedAt, event.EventId))
+    deliveries: List[push.Delivery] = []
     for user_id in recipients:
         if not wants(prefs.get(user_id), event.Type, event.GroupId):
             continue
         counts["recipients"] += 1
         if _write_history(user_id, event, title, body):
             counts["written"] += 1
-            _push(user_id, push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
-                                        notification_id(event.CreatedAt, event.EventId)), counts)
+            deliveries.extend(_deliveries(user_id, message))
+    _push(deliveries, counts)
     _mark_dispatched(event)
     logger.info("notification.dispatched", extra={"event_id": event.EventId, **counts})
     return counts

@@ -3,24 +3,52 @@
 A provider answers SENT, GONE (the token is dead: the caller removes the device) or FAILED
 (transient: logged, not retried). Push is a side channel: the history row is the record, so
 a failed push never fails the event, and a replayed event never pushes twice (the worker
-pushes only for history rows it created itself)."""
+pushes only for history rows it created itself).
+
+Pushes are slow peers we do not control, and the stream worker is serial per shard batch: one
+record's pushes go out together (:func:`send_all`, a bounded pool) with short connect/read
+timeouts and one deadline for the lot, so a push service that hangs costs a record at most
+``SEND_DEADLINE_S``, never the shard."""
 from __future__ import annotations
 
 import json
 import os
 import re
+import contextlib
+import contextvars
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Protocol
+from typing import Dict, List, Optional, Protocol, Sequence
 
 from app.logs import logger
 
 SENT, GONE, FAILED = "SENT", "GONE", "FAILED"
+TIMED_OUT = "TIMED_OUT"  # still running when the record's deadline passed: abandoned
 WEB, IOS, ANDROID = "WEB", "IOS", "ANDROID"
 PLATFORMS = (IOS, ANDROID, WEB)
 PUSH_TTL_SECONDS = 24 * 3600
 # SNS names the endpoint that already holds a token in its InvalidParameter message.
 _EXISTING_ENDPOINT = re.compile(r"Endpoint (arn:\S+) already exists")
+# Publish to an endpoint that is gone: InvalidParameter naming the TargetArn (AWS), NotFound.
+_NO_ENDPOINT = re.compile(r"TargetArn|[Ee]ndpoint does not exist|No endpoint found")
+# One push: connect and read timeouts (seconds). A push service answers in well under a second.
+CONNECT_TIMEOUT_S = 3.05
+READ_TIMEOUT_S = 5.0
+# One record's pushes: at most this many at once, and all of them within this deadline.
+MAX_PARALLEL_SENDS = 16
+SEND_DEADLINE_S = 10.0
+# The invocation's own end (time.monotonic()), when the caller set one: no record's pushes
+# may keep a batch past the function's timeout (a timed-out batch is retried whole).
+_invocation_end: contextvars.ContextVar = contextvars.ContextVar("push_invocation_end",
+                                                                 default=None)
+# What from_env reads: every function that dispatches events (the notification worker and the
+# maintenance function's outbox sweep) needs these settings and PUSH_AWS_ACTIONS.
+PUSH_ENVIRONMENT = ("VAPID_PRIVATE_KEY", "VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT",
+                    "SNS_IOS_APPLICATION_ARN", "SNS_ANDROID_APPLICATION_ARN", "TAILSPEND_LOCAL")
+PUSH_AWS_ACTIONS = ("ssm:GetParameter", "sns:CreatePlatformEndpoint", "sns:Publish",
+                    "sns:DeleteEndpoint")
 
 
 @dataclass(frozen=True)
@@ -61,7 +89,8 @@ class RecordingProvider:
 class WebPushProvider:
     """RFC 8030 push with RFC 8291 (aes128gcm) encryption and RFC 8292 VAPID, via pywebpush."""
 
-    def __init__(self, private_key: str, subject: str, timeout: float = 10.0) -> None:
+    def __init__(self, private_key: str, subject: str,
+                 timeout: tuple = (CONNECT_TIMEOUT_S, READ_TIMEOUT_S)) -> None:
         self.private_key, self.subject, self.timeout = private_key, subject, timeout
 
     def send(self, platform: str, token: str, message: Message) -> str:
@@ -98,7 +127,14 @@ class SnsProvider:
     def client(self):
         if self._client is None:
             import boto3
-            self._client = boto3.client("sns")
+            from botocore.config import Config
+
+            # botocore's defaults (60 s connect and read, 10 pooled connections) would let one
+            # stuck call hold a record far past SEND_DEADLINE_S, and starve the send pool.
+            self._client = boto3.client("sns", config=Config(
+                connect_timeout=CONNECT_TIMEOUT_S, read_timeout=READ_TIMEOUT_S,
+                retries={"mode": "standard", "max_attempts": 2},
+                max_pool_connections=MAX_PARALLEL_SENDS))
         return self._client
 
     @staticmethod
@@ -112,7 +148,7 @@ class SnsProvider:
         return json.dumps({"GCM": json.dumps(inner), "default": message.body})
 
     def send(self, platform: str, token: str, message: Message) -> str:
-        from botocore.exceptions import ClientError
+        from botocore.exceptions import BotoCoreError, ClientError
 
         arn = self.application_arns.get(platform)
         if not arn:
@@ -127,10 +163,18 @@ class SnsProvider:
                                 Message=self._payload(platform, message))
         except ClientError as error:
             code = error.response.get("Error", {}).get("Code")
-            if code == "EndpointDisabled":  # APNs/FCM rejected the token: the app is gone
+            text = error.response.get("Error", {}).get("Message", "")
+            if code == "EndpointDisabled" or (endpoint is not None and (
+                    code == "NotFound" or (code == "InvalidParameter"
+                                           and _NO_ENDPOINT.search(text)))):
+                # APNs/FCM rejected the token (SNS disabled the endpoint), or the endpoint is
+                # gone: the app is gone. Any other InvalidParameter is about our message.
                 self._forget(endpoint)
                 return GONE
             logger.warning("push.sns_failed", extra={"code": code})
+            return FAILED
+        except BotoCoreError:  # connect/read timeouts and connection errors
+            logger.warning("push.sns_unreachable")
             return FAILED
         return SENT
 
@@ -146,15 +190,28 @@ class SnsProvider:
                                                         Token=token)["EndpointArn"]
         except ClientError as error:
             text = error.response.get("Error", {}).get("Message", "")
-            existing = _EXISTING_ENDPOINT.search(text)
-            if error.response.get("Error", {}).get("Code") != "InvalidParameter" or not existing:
+            if error.response.get("Error", {}).get("Code") != "InvalidParameter":
                 raise
-            self._forget(existing.group(1))
-            return None
+            existing = _EXISTING_ENDPOINT.search(text)
+            if existing:
+                self._forget(existing.group(1))
+                return None
+            if "Token" in text:  # SNS refuses the token itself: it can never work
+                return None
+            raise
 
     def _forget(self, endpoint_arn: Optional[str]) -> None:
-        if endpoint_arn:
+        """Delete a dead endpoint. Best effort: the device row goes either way, and an endpoint
+        left behind is disabled and never published to again."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        if not endpoint_arn:
+            return
+        try:
             self.client.delete_endpoint(EndpointArn=endpoint_arn)
+        except (ClientError, BotoCoreError) as error:
+            code = getattr(error, "response", {}).get("Error", {}).get("Code")
+            logger.warning("push.sns_delete_failed", extra={"code": code})
 
 
 class PlatformRouter:
@@ -168,6 +225,65 @@ class PlatformRouter:
         if provider is None:
             return FAILED
         return provider.send(platform, token, message)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One push to send: to whom (for the caller's bookkeeping), where, what."""
+
+    user_id: str
+    device: object
+    platform: str
+    token: str
+    message: Message
+
+
+def _send_one(sender: Provider, delivery: Delivery) -> str:
+    try:
+        return sender.send(delivery.platform, delivery.token, delivery.message)
+    except Exception:  # noqa: BLE001 - a provider bug must not fail the event (push is a side channel)
+        logger.exception("push.send_crashed", extra={"platform": delivery.platform})
+        return FAILED
+
+
+def send_all(sender: Provider, deliveries: Sequence[Delivery], *,
+             max_workers: Optional[int] = None,
+             deadline_s: Optional[float] = None) -> List[str]:
+    """Send every delivery at once (at most ``max_workers`` in flight) and wait at most
+    ``deadline_s`` in all; the outcome of each, in order (TIMED_OUT for any still running).
+
+    Threads, not asyncio: pywebpush and boto3 block, and a send spends its time waiting on the
+    network. A send still running at the deadline is abandoned to its own socket timeouts."""
+    if not deliveries:
+        return []
+    started = time.monotonic()
+    deadline_s = SEND_DEADLINE_S if deadline_s is None else deadline_s
+    end = _invocation_end.get()
+    if end is not None:
+        deadline_s = max(0.0, min(deadline_s, end - started))
+    pool = ThreadPoolExecutor(max_workers=min(max_workers or MAX_PARALLEL_SENDS, len(deliveries)),
+                              thread_name_prefix="push")
+    try:
+        futures = [pool.submit(_send_one, sender, delivery) for delivery in deliveries]
+        wait(futures, timeout=max(0.0, deadline_s - (time.monotonic() - started)))
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    outcomes = [future.result() if future.done() and not future.cancelled() else TIMED_OUT
+                for future in futures]
+    if TIMED_OUT in outcomes:
+        logger.warning("push.deadline_passed", extra={"abandoned": outcomes.count(TIMED_OUT)})
+    return outcomes
+
+
+@contextlib.contextmanager
+def invocation_ends_in(seconds: Optional[float]):
+    """Within the block, no :func:`send_all` waits past ``seconds`` from now (None: no bound
+    beyond SEND_DEADLINE_S)."""
+    token = _invocation_end.set(None if seconds is None else time.monotonic() + max(0.0, seconds))
+    try:
+        yield
+    finally:
+        _invocation_end.reset(token)
 
 
 def _vapid_private_key(env) -> Optional[str]:
@@ -201,6 +317,8 @@ def from_env(env=os.environ) -> Provider:
         sns = SnsProvider(arns)
         for platform in arns:
             by_platform[platform] = sns
+    if not by_platform:  # a function deployed without PUSH_ENVIRONMENT silently pushes nothing
+        logger.warning("push.unconfigured")
     return PlatformRouter(by_platform)
 
 
