@@ -32,8 +32,10 @@ NOT_SET_IN_AWS = {
 }
 # Set by the template, read by a library rather than our code.
 LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}
-# Set by the template ahead of the code that reads it (helper ops: the cursor key by ARN).
-PENDING_CODE = {"ApiFunction": {"CURSOR_SECRET_ARN"}}
+# bootstrap() reads the cursor key's ARN for every entry point, but only the API signs page
+# cursors; every other function keeps a random per-process key and lists nothing.
+API_ONLY_SETTINGS = {"CURSOR_SECRET_ARN"}
+API_ONLY_ACTIONS = {"secretsmanager:GetSecretValue"}  # what reading that key by ARN calls
 
 _PUSH_SETTINGS = {"VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT", "SNS_IOS_APPLICATION_ARN",
                   "SNS_ANDROID_APPLICATION_ARN"}
@@ -67,7 +69,10 @@ def _handler_module(function: str) -> str:
 
 
 def _exempt(function: str, kind: str) -> set:
-    return set(NEVER_IN_AWS.get(function, ({}, ""))[0].get(kind, set()))
+    exempt = set(NEVER_IN_AWS.get(function, ({}, ""))[0].get(kind, set()))
+    if function != "ApiFunction":
+        exempt |= {"env": API_ONLY_SETTINGS, "actions": API_ONLY_ACTIONS}.get(kind, set())
+    return exempt
 
 
 def _template_env(function: str) -> set:
@@ -93,7 +98,7 @@ def test_exemptions_name_only_what_the_code_really_reaches():
 def test_function_gets_exactly_the_settings_its_code_reads(function):
     derived = code_needs.env_reads(_handler_module(function)) - set(NOT_SET_IN_AWS)
     needed = derived - _exempt(function, "env")
-    given = _template_env(function) - LIBRARY_SETTINGS - PENDING_CODE.get(function, set())
+    given = _template_env(function) - LIBRARY_SETTINGS
 
     assert not needed - given, f"{function} reads settings the template does not give it"
     assert not given - needed, f"{function} is given settings its code never reads"
@@ -184,6 +189,7 @@ def test_the_walk_reads_settings_through_constants_mappings_and_settings_fields(
 
 
 def test_the_walk_maps_boto3_calls_to_iam_actions():
-    assert code_needs.aws_actions("app.handlers.hourly") == {"sqs:SendMessage"}  # SendMessageBatch
-    assert code_needs.aws_actions("app.handlers.provisioning") == set()
+    # bootstrap's cursor-key read by ARN is reachable from every handler
+    assert code_needs.aws_actions("app.handlers.hourly") == {"sqs:SendMessage"} | API_ONLY_ACTIONS
+    assert code_needs.aws_actions("app.handlers.provisioning") == API_ONLY_ACTIONS
     assert "cognito-idp:AdminDeleteUser" in code_needs.aws_actions("app.handlers.maintenance")

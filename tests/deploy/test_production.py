@@ -266,7 +266,10 @@ def test_every_schedule_retries_then_parks_in_an_alarmed_queue():
     alarmed = {a["Dimensions"][0]["Value"]["Fn::GetAtt"][0] for a in _alarms().values()
                if a.get("MetricName") == "ApproximateNumberOfMessagesVisible"}
 
-    assert len(rules) == 3
+    schedules = [e for r in load_template()["Resources"].values()
+                 if r["Type"] == "AWS::Serverless::Function"
+                 for e in r["Properties"].get("Events", {}).values() if e["Type"] == "Schedule"]
+    assert len(rules) == len(schedules) >= 3  # SAM made one rule per schedule, no other
     for name, rule in rules.items():
         (target,) = rule["Targets"]
         assert target["DeadLetterConfig"]["Arn"] == {"Fn::GetAtt": ["ScheduleDeliveryFailuresQueue", "Arn"]}, name
@@ -279,13 +282,33 @@ def test_every_schedule_retries_then_parks_in_an_alarmed_queue():
     assert statement["Condition"]["ArnLike"]["aws:SourceArn"]["Fn::Sub"].endswith(":rule/tailspend-${Stage}-*")
 
 
-def test_the_outbox_sweep_never_overlaps_itself():
-    maintenance = _function("MaintenanceFunction")
-    (outbox,) = [e["Properties"] for e in maintenance["Events"].values()
-                 if e["Properties"].get("Input") == '{"sweep": "outbox"}']
+def test_the_outbox_schedules_split_the_shards_and_run_side_by_side():
+    import json
 
-    assert maintenance["ReservedConcurrentExecutions"] == 1
-    assert outbox["Schedule"] == "rate(5 minutes)"
+    from models.notifications import PENDING_SHARDS
+
+    maintenance = _function("MaintenanceFunction")
+    inputs = [json.loads(e["Properties"]["Input"]) for e in maintenance["Events"].values()
+              if "Input" in e["Properties"]]
+    outbox = [i["shards"] for i in inputs if i.get("sweep") == "outbox"]
+    swept = [shard for shards in outbox for shard in shards]
+
+    assert len(outbox) >= 2  # one run over every shard can't drain an hour's backlog in an hour
+    assert sorted(swept) == list(range(PENDING_SHARDS))  # each shard by exactly one schedule
+    # every schedule (and the daily run) has room to run; overlap of one schedule is harmless
+    assert maintenance["ReservedConcurrentExecutions"] == len(outbox) + 1
+    for event in maintenance["Events"].values():
+        if "Input" in event["Properties"]:
+            assert event["Properties"]["Schedule"] == "rate(5 minutes)"
+
+
+def test_a_stream_batch_fits_its_pushes_deadline():
+    from app.services.notifications.push import SEND_DEADLINE_S
+
+    worker = _function("NotificationWorkerFunction")
+    (stream,) = [e["Properties"] for e in worker["Events"].values() if e["Type"] == "DynamoDB"]
+
+    assert stream["BatchSize"] * SEND_DEADLINE_S <= worker["Timeout"]
 
 
 def test_the_notification_stream_runs_batches_of_a_shard_in_parallel():
