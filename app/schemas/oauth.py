@@ -8,8 +8,11 @@ from app.schemas.common import Schema, Strict
 
 SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write")
 # What app.services.mcp.clients.valid_redirect_uri accepts, as a pattern a client can read.
-REDIRECT_URI = (r"^(https://[^/?#@\s]+|http://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?)"
-                r"([/?][^#\s]*)?$")
+# Printable ASCII, no "#" and no backslash after the authority (the service reads it strictly,
+# by app.services.core.urls).
+REDIRECT_URI = (r"^(https://([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])"
+                r"|http://(localhost|127\.0\.0\.1|\[::1\]))(:[0-9]{1,5})?"
+                r"([/?][!-\"$-\[\]-~]*)?$")
 
 
 class ProtectedResourceSchema(Strict):
