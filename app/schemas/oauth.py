@@ -4,7 +4,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from app.schemas.common import Schema, Strict
+from app.schemas.common import DisplayName, Schema, Strict
 
 SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write")
 # What app.services.mcp.clients.valid_redirect_uri accepts, as a pattern a client can read.
@@ -48,7 +48,7 @@ class ClientRegistrationSchema(Schema):
     redirect_uris = fields.List(
         fields.String(validate=[validate.Length(min=1, max=2000), validate.Regexp(REDIRECT_URI)]),
         required=True, validate=validate.Length(min=1, max=10))
-    client_name = fields.String(validate=validate.Length(min=1, max=100))
+    client_name = DisplayName()
     token_endpoint_auth_method = fields.String(validate=validate.OneOf(("none",)))
     grant_types = fields.List(fields.String(validate=validate.OneOf(
         ("authorization_code", "refresh_token"))), validate=validate.Length(max=2))

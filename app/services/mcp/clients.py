@@ -23,6 +23,7 @@ from typing import Dict, Tuple
 from urllib.parse import urlsplit
 
 
+from app import names
 from app.errors import (oauth_invalid_client, oauth_invalid_client_metadata,
                         oauth_invalid_redirect_uri)
 from app.services.core import addresses, urls
@@ -89,7 +90,8 @@ def register(metadata: dict) -> dict:
                            ("response_types", {"code"})):
         if not set(metadata.get(field) or []) <= allowed:
             raise oauth_invalid_client_metadata(f"{field} may hold only {sorted(allowed)}.")
-    name = str(metadata.get("client_name") or "MCP client")[:100]
+    # The route's schema refused a name with control or format characters; NFC here.
+    name = (names.clean(str(metadata.get("client_name") or "")) or "MCP client")[:100]
     client_id = str(uuid.uuid4())
     McpClient(*McpClient.key(client_id), ClientName=name, RedirectUris=list(uris),
               CreatedAt=now_iso()).save()
@@ -159,8 +161,11 @@ def _parse_document(url: str, document: dict) -> ClientInfo:
         raise oauth_invalid_client("The client metadata document's redirect_uris are invalid.")
     if document.get("token_endpoint_auth_method", "none") != "none":
         raise oauth_invalid_client("Only public clients are supported.")
-    name = document.get("client_name")
-    name = name[:100] if isinstance(name, str) and name.strip() else urlsplit(url).hostname
+    name = names.clean(document.get("client_name")) if isinstance(
+        document.get("client_name"), str) else None
+    # A name the document cannot show safely (blank once its format characters are gone)
+    # is the document's host instead, which the consent page shows anyway.
+    name = name[:100] if name and name.strip() else urlsplit(url).hostname
     return ClientInfo(url, str(name), tuple(uris))
 
 
