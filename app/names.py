@@ -68,6 +68,29 @@ def refused_character(text: str) -> Optional[str]:
     return None
 
 
+def _bmp_class() -> str:
+    """The refused characters of the Basic Multilingual Plane as a regex class body (\\uXXXX
+    ranges, read alike by JSON Schema's ECMA-262 and Python), the joiners left out: what an
+    OpenAPI pattern can say of this rule. Astral format characters and the joiners' context
+    are the service's to check."""
+    codes = [code for code in range(0x10000) if not 0xD800 <= code <= 0xDFFF
+             and chr(code) not in (ZWNJ, ZWJ)
+             and unicodedata.category(chr(code)) in _REFUSED_CATEGORIES]
+    runs: list = []  # [first, last] of each run of consecutive code points
+    for code in codes:
+        if runs and code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "".join(f"\\u{first:04X}" + (f"-\\u{last:04X}" if last > first else "")
+                   for first, last in runs)
+
+
+_REFUSED_CLASS = _bmp_class()
+# Not blank, and none of the refused BMP characters (the OpenAPI pattern of a name).
+PATTERN = rf"^[^{_REFUSED_CLASS}]*[^{_REFUSED_CLASS}\s][^{_REFUSED_CLASS}]*$"
+
+
 def normalise(text: str) -> str:
     """``text`` in NFC; ValueError (MESSAGE, naming the character) when it holds one a name
     may not."""

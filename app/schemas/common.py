@@ -142,8 +142,10 @@ class DisplayName(fields.String):
     normalised, not blank."""
 
     def __init__(self, *, max_length: int = 100, **kwargs):
+        from app import names
+
         kwargs.setdefault("validate", [validate.Length(min=1, max=max_length),
-                                       validate.Regexp(r"\S", error="Must not be blank.")])
+                                       validate.Regexp(names.PATTERN, error="Must not be blank.")])
         metadata = kwargs.pop("metadata", {})
         note = ("Stored NFC-normalised; control (Cc), format (Cf: zero-width, bidi marks and "
                 "overrides) and line/paragraph separator characters are refused.")

@@ -7,11 +7,15 @@ from marshmallow import fields, validate
 from app.schemas.common import DisplayName, Schema, Strict
 
 SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write")
-# What app.services.mcp.clients.valid_redirect_uri accepts, as a pattern a client can read.
-# Printable ASCII, no "#" and no backslash after the authority (the service reads it strictly,
-# by app.services.core.urls).
-REDIRECT_URI = (r"^(https://([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])"
-                r"|http://(localhost|127\.0\.0\.1|\[::1\]))(:[0-9]{1,5})?"
+# What app.services.mcp.clients.valid_redirect_uri accepts, as a pattern a client can read
+# (narrower: https on a DNS name whose last label starts with a letter, never an IP literal):
+# printable ASCII, no "#" and no backslash (the service reads it strictly, by
+# app.services.core.urls).
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_LAST_LABEL = r"[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_PORT = r"(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+REDIRECT_URI = (rf"^(https://({_LABEL}\.)*{_LAST_LABEL}"
+                rf"|http://(localhost|127\.0\.0\.1|\[::1\]))(:{_PORT})?"
                 r"([/?][!-\"$-\[\]-~]*)?$")
 
 
