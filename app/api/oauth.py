@@ -125,9 +125,10 @@ def register():
 def authorize():
     """Start an authorization: validate, store the request (10 minutes), sign the user in."""
     params = {k: v for k, v in request.args.items()}
+    repeated = [name for name, values in request.args.lists() if len(values) > 1]
     base = oauth_ui.base_url()
     try:
-        pending = flow.start(params, resource=f"{base}/mcp",
+        pending = flow.start(params, resource=f"{base}/mcp", repeated=repeated,
                              allow_private=settings().allow_private_client_fetch)
     except flow.ClientRefused as refused:
         return oauth_ui.error_page(refused.message, 400)

@@ -134,3 +134,30 @@ class OmitNone:
             if data.get(name, 0) is None:
                 del data[name]
         return data
+
+
+class DisplayName(fields.String):
+    """A human-visible name (app.names): NFC-normalised on load; control, format and
+    bidirectional-override characters refused; 1..``max_length`` characters once
+    normalised, not blank."""
+
+    def __init__(self, *, max_length: int = 100, **kwargs):
+        from app import names
+
+        kwargs.setdefault("validate", [validate.Length(min=1, max=max_length),
+                                       validate.Regexp(names.PATTERN, error="Must not be blank.")])
+        metadata = kwargs.pop("metadata", {})
+        note = ("Stored NFC-normalised; control (Cc), format (Cf: zero-width, bidi marks and "
+                "overrides) and line/paragraph separator characters are refused.")
+        description = metadata.get("description")
+        metadata = {**metadata, "description": f"{description} {note}" if description else note}
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        from app import names
+
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return names.normalise(text)
+        except ValueError as error:
+            raise ma.ValidationError(str(error)) from None

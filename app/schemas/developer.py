@@ -3,14 +3,13 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import Strict, StrictInteger
+from app.schemas.common import DisplayName, Strict, StrictInteger
 
 SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write")
 
 
 class TokenCreateSchema(Strict):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=100),
-                                                  validate.Regexp(r"\S", error="Must not be blank.")])
+    name = DisplayName(required=True)
     expiresInDays = StrictInteger(load_default=90, validate=validate.Range(min=1, max=365))
     scopes = fields.List(fields.String(validate=validate.OneOf(SCOPE_CHOICES)), required=True,
                          validate=validate.Length(min=1, max=len(SCOPE_CHOICES)))

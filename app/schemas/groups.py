@@ -3,16 +3,15 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from app.schemas.common import (CURRENCY, DerivedBoolean, DerivedInteger, Id, OmitNone, Strict,
-                                 page_schema)
+from app.schemas.common import (CURRENCY, DerivedBoolean, DerivedInteger, DisplayName, Id,
+                                 OmitNone, Strict, page_schema)
 
-NAME = [validate.Length(min=1, max=100), validate.Regexp(r"\S", error="Must not be blank.")]
 GUEST_ROLE = validate.OneOf(["MEMBER", "VIEWER"])
 ROLES = ["OWNER", "MEMBER", "VIEWER"]
 
 
 class GroupCreateSchema(Strict):
-    name = fields.String(required=True, validate=NAME)
+    name = DisplayName(required=True)
     currency = fields.String(required=True, validate=CURRENCY)
 
 
@@ -48,12 +47,12 @@ class ParticipantListSchema(Strict):
 
 
 class GuestCreateSchema(Strict):
-    displayName = fields.String(required=True, validate=NAME)
+    displayName = DisplayName(required=True)
     role = fields.String(load_default="MEMBER", validate=GUEST_ROLE)
 
 
 class GroupPatchSchema(Strict):
-    name = fields.String(validate=NAME)
+    name = DisplayName()
     currency = fields.String(validate=CURRENCY, metadata={
         "description": "Only while the group has no expense or settlement "
                        "(otherwise 409 CURRENCY_LOCKED)."})
@@ -62,7 +61,7 @@ class GroupPatchSchema(Strict):
 class ParticipantPatchSchema(Strict):
     role = fields.String(validate=validate.OneOf(ROLES), metadata={
         "description": "OWNER only for USER participants; a guest may be MEMBER or VIEWER."})
-    displayName = fields.String(validate=NAME, metadata={"description": "Guests only."})
+    displayName = DisplayName(metadata={"description": "Guests only."})
 
 
 class ParticipantTransferSchema(Strict):

@@ -4,12 +4,19 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from app.schemas.common import Schema, Strict
+from app.schemas.common import DisplayName, Schema, Strict
 
 SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write")
-# What app.services.mcp.clients.valid_redirect_uri accepts, as a pattern a client can read.
-REDIRECT_URI = (r"^(https://[^/?#@\s]+|http://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?)"
-                r"([/?][^#\s]*)?$")
+# What app.services.mcp.clients.valid_redirect_uri accepts, as a pattern a client can read
+# (narrower: https on a DNS name whose last label starts with a letter, never an IP literal):
+# printable ASCII, no "#" and no backslash (the service reads it strictly, by
+# app.services.core.urls).
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_LAST_LABEL = r"[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_PORT = r"(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+REDIRECT_URI = (rf"^(https://({_LABEL}\.)*{_LAST_LABEL}"
+                rf"|http://(localhost|127\.0\.0\.1|\[::1\]))(:{_PORT})?"
+                r"([/?][!-\"$-\[\]-~]*)?$")
 
 
 class ProtectedResourceSchema(Strict):
@@ -45,7 +52,7 @@ class ClientRegistrationSchema(Schema):
     redirect_uris = fields.List(
         fields.String(validate=[validate.Length(min=1, max=2000), validate.Regexp(REDIRECT_URI)]),
         required=True, validate=validate.Length(min=1, max=10))
-    client_name = fields.String(validate=validate.Length(min=1, max=100))
+    client_name = DisplayName()
     token_endpoint_auth_method = fields.String(validate=validate.OneOf(("none",)))
     grant_types = fields.List(fields.String(validate=validate.OneOf(
         ("authorization_code", "refresh_token"))), validate=validate.Length(max=2))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.schemas.common import (CURRENCY, DerivedBoolean, PageArgsSchema, Strict, StrictBoolean,
-                                page_schema)
+from app.schemas.common import (CURRENCY, DerivedBoolean, DisplayName, PageArgsSchema, Strict,
+                                StrictBoolean, page_schema)
 
 
 class ProfileSchema(Strict):
@@ -24,8 +24,7 @@ class AdminUserSchema(ProfileSchema):
 
 
 class ProfilePatchSchema(Strict):
-    displayName = fields.String(validate=[validate.Length(min=1, max=100),
-                                          validate.Regexp(r"\S", error="Must not be blank.")])
+    displayName = DisplayName()
     defaultCurrency = fields.String(validate=CURRENCY)
     OPENAPI_EXTRA = {"minProperties": 1}  # what _something_to_change enforces
 
@@ -64,7 +63,7 @@ AdminUserPageSchema = page_schema(AdminUserSchema, "AdminUserPage")
 
 class DevTokenRequestSchema(Strict):
     email = fields.Email(required=True, validate=validate.Length(max=254))
-    displayName = fields.String(validate=validate.Length(min=1, max=100))
+    displayName = DisplayName()
     admin = StrictBoolean(load_default=False)
 
 

@@ -50,7 +50,6 @@ PROTOCOL_ERRORS = [
     ({"code_challenge_method": None}, "invalid_request"),  # absent means plain (RFC 7636)
     ({"code_challenge_method": "plain"}, "invalid_request"),
     ({"response_type": "token"}, "unsupported_response_type"),
-    ({"resource": "https://other.example/mcp"}, "invalid_target"),
     ({"scope": "groups:read admin"}, "invalid_scope"),
 ]
 

@@ -180,7 +180,7 @@ class _Service:
 def test_a_hanging_push_service_costs_the_record_one_deadline_and_others_get_theirs(
         duo, monkeypatch):
     key = vapid.new_private_key()
-    previous = _swap_provider(push.WebPushProvider(key, "mailto:ops@example.com"))
+    previous = _swap_provider(push.WebPushProvider(key, "mailto:ops@example.com", local=True))
     slow, fast = _Service(delay=30.0), _Service()
     monkeypatch.setattr(push, "SEND_DEADLINE_S", 1.5)
     try:
@@ -206,7 +206,7 @@ def test_a_hanging_push_service_costs_the_record_one_deadline_and_others_get_the
 
 
 def test_each_push_has_short_connect_and_read_timeouts():
-    provider = push.WebPushProvider(vapid.new_private_key(), "mailto:ops@example.com")
+    provider = push.WebPushProvider(vapid.new_private_key(), "mailto:ops@example.com", local=True)
     connect, read = provider.timeout
     assert connect <= 5 and read <= 5
     config = push.SnsProvider({}).client.meta.config
@@ -228,7 +228,7 @@ def test_pushes_give_up_before_the_worker_invocation_times_out(duo):
     from app.handlers import notifications
 
     previous = _swap_provider(push.WebPushProvider(vapid.new_private_key(),
-                                                   "mailto:ops@example.com"))
+                                                   "mailto:ops@example.com", local=True))
     slow = _Service(delay=30.0)
     try:
         _deliver()

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 
 import pytest
 
+from app.services.recurring import schedule
 from app.services.recurring.tick import run_bucket
 from models.groups import Balance, RecurringExpense
 from tests.recurring.helpers import template_body
@@ -128,8 +130,11 @@ def test_expense_list_and_detail_show_the_template(client, owner):
     assert template["lastDate"] == "2026-02-01" and template["nextDate"] == "2026-03-01"
 
 
-def test_schedule_patch_affects_only_future_occurrences(client, owner):
+def test_schedule_patch_affects_only_future_occurrences(client, owner, monkeypatch):
     headers, gid, base, _ = owner
+    # A history recorded in 2020, edited today: the template was created in 2020.
+    monkeypatch.setattr(schedule, "window_now",
+                        lambda: datetime(2020, 6, 1, tzinfo=timezone.utc))
     made = _create(client, owner, start="2020-01-01", frequency="YEARLY").get_json()
     run_bucket(RecurringExpense.bucket_of(gid), "2020-06-01T00:00:00Z")  # records 2020-01-01
     template = client.get(f"{base}/recurring/{made['recurringId']}", headers=headers).get_json()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime, timezone
 
 import pytest
 
@@ -9,7 +10,7 @@ from app.errors import Conflict
 from app.schemas.recurring import RecurringSchema
 from app.services.groups import transfer
 from app.services.groups.participants import remove_participant
-from app.services.recurring import occurrences, templates
+from app.services.recurring import occurrences, schedule, templates
 from app.services.recurring.tick import run_bucket, run_tick
 from models.groups import DUE_BUCKETS, Group, RecurringExpense
 from models.notifications import Event
@@ -98,8 +99,10 @@ def test_count_and_end_date_finish_the_template_and_drop_it_from_the_index(group
     assert list(RecurringExpense.due_recurring.query(bucket)) == []
 
 
-def test_paused_templates_leave_the_due_index_and_resume_from_today(group):
+def test_paused_templates_leave_the_due_index_and_resume_from_today(group, monkeypatch):
     access, ids = group
+    # Created in 2020 (inside its startDate window then), paused over the years since.
+    monkeypatch.setattr(schedule, "window_now", lambda: datetime(2020, 1, 1, tzinfo=timezone.utc))
     made = create(access, template_body(ids[0], 100, ids, start="2020-01-01",
                                                            frequency="YEARLY"))
     paused = update(access, made["recurringId"], made["updatedAt"],

@@ -12,7 +12,6 @@ loopback host, so tests can serve a document from a local HTTP server."""
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import json
 import socket
 import ssl
@@ -24,8 +23,10 @@ from typing import Dict, Tuple
 from urllib.parse import urlsplit
 
 
+from app import names
 from app.errors import (oauth_invalid_client, oauth_invalid_client_metadata,
                         oauth_invalid_redirect_uri)
+from app.services.core import addresses, urls
 from app.services.core.clock import epoch, now_iso
 from models.users import McpClient
 
@@ -45,15 +46,12 @@ class ClientInfo:
 
 
 def valid_redirect_uri(uri: object) -> bool:
-    """https anywhere, or http on a loopback host (native apps); no fragment, no userinfo."""
-    if not isinstance(uri, str) or not uri or len(uri) > MAX_URI_LENGTH:
-        return False
+    """https anywhere, or http on a loopback host (native apps), read strictly
+    (app.services.core.urls: no ``\\``, userinfo, fragment, spaces or controls), so the
+    host the consent page shows is the host the browser sends the code to."""
     try:
-        parts = urlsplit(uri)
-        parts.port  # noqa: B018 (raises on a bad port)
-    except ValueError:
-        return False
-    if parts.fragment or "@" in parts.netloc or not parts.hostname:
+        parts = urls.split(uri, max_length=MAX_URI_LENGTH)
+    except urls.BadUrl:
         return False
     if parts.scheme == "https":
         return True
@@ -92,7 +90,8 @@ def register(metadata: dict) -> dict:
                            ("response_types", {"code"})):
         if not set(metadata.get(field) or []) <= allowed:
             raise oauth_invalid_client_metadata(f"{field} may hold only {sorted(allowed)}.")
-    name = str(metadata.get("client_name") or "MCP client")[:100]
+    # The route's schema refused a name with control or format characters; NFC here.
+    name = (names.clean(str(metadata.get("client_name") or "")) or "MCP client")[:100]
     client_id = str(uuid.uuid4())
     McpClient(*McpClient.key(client_id), ClientName=name, RedirectUris=list(uris),
               CreatedAt=now_iso()).save()
@@ -162,24 +161,25 @@ def _parse_document(url: str, document: dict) -> ClientInfo:
         raise oauth_invalid_client("The client metadata document's redirect_uris are invalid.")
     if document.get("token_endpoint_auth_method", "none") != "none":
         raise oauth_invalid_client("Only public clients are supported.")
-    name = document.get("client_name")
-    name = name[:100] if isinstance(name, str) and name.strip() else urlsplit(url).hostname
+    name = names.clean(document.get("client_name")) if isinstance(
+        document.get("client_name"), str) else None
+    # A name the document cannot show safely (blank once its format characters are gone)
+    # is the document's host instead, which the consent page shows anyway.
+    name = name[:100] if name and name.strip() else urlsplit(url).hostname
     return ClientInfo(url, str(name), tuple(uris))
 
 
 def public_address(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    """The one SSRF rule (app.services.core.addresses), wrapped forms of IPv4 included."""
+    return addresses.is_public(address)
 
 
 def fetch_document(url: str, *, allow_private: bool) -> dict:
     """GET the metadata document at ``url`` under the SSRF rules above."""
     try:
-        parts = urlsplit(url)
+        parts = urls.split(url, max_length=MAX_URI_LENGTH)
         port = parts.port
-    except ValueError:
+    except ValueError:  # urls.BadUrl too
         raise oauth_invalid_client("The client_id is not a valid URL.") from None
     host = parts.hostname
     plain_http_ok = allow_private and host in LOOPBACK_HOSTS
@@ -188,14 +188,14 @@ def fetch_document(url: str, *, allow_private: bool) -> dict:
         raise oauth_invalid_client("A client_id URL must be https with a path.")
     port = port or (443 if parts.scheme == "https" else 80)
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
+        resolved = (addresses.resolve(host, port) if allow_private
+                    else addresses.public_addresses(host, port))
+    except addresses.Unresolvable:
         raise oauth_invalid_client("The client_id host does not resolve.") from None
-    addresses = [info[4][0] for info in infos]
-    if not addresses or not (allow_private or all(public_address(a) for a in addresses)):
-        raise oauth_invalid_client("The client_id URL points at a private address.")
+    except addresses.Refused:
+        raise oauth_invalid_client("The client_id URL points at a private address.") from None
     target = parts.path + (f"?{parts.query}" if parts.query else "")
-    connection = _PinnedConnection(parts.scheme, host, addresses[0], port)
+    connection = _PinnedConnection(parts.scheme, host, resolved[0], port)
     try:
         connection.request("GET", target, headers={"Accept": "application/json",
                                                    "User-Agent": "TailSpend-OAuth/1"})

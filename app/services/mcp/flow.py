@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterable, Optional
 
 from authlib.oauth2.rfc6749.util import list_to_scope, scope_to_list
 from pynamodb.expressions.condition import Condition
@@ -34,6 +34,12 @@ SCOPES = ("groups:read", "expenses:write", "settlements:write")
 PENDING, ACTIVE, REVOKED = "PENDING", "ACTIVE", "REVOKED"
 MAX_STATE = 500
 MAX_CHALLENGE = 128
+# RFC 6749 §4.1.2.1: the only errors sent back to the (verified) redirect URI; any other
+# refusal (invalid_target of RFC 8707, whose registration names no authorization-code
+# response) is an error page, so the authorization endpoint redirects no more than it must.
+REDIRECTABLE = frozenset({"invalid_request", "unauthorized_client", "access_denied",
+                          "unsupported_response_type", "invalid_scope", "server_error",
+                          "temporarily_unavailable"})
 
 
 class ClientRefused(Exception):
@@ -66,20 +72,35 @@ class PendingRequest:
     code_challenge: str = ""
 
 
-def start(params: dict, *, resource: str, allow_private: bool) -> PendingRequest:
-    """Validate GET /oauth/authorize and store the unapproved request."""
+def start(params: dict, *, resource: str, allow_private: bool,
+          repeated: Iterable[str] = ()) -> PendingRequest:
+    """Validate GET /oauth/authorize and store the unapproved request.
+
+    ``repeated`` names the parameters the query sent more than once (RFC 6749 §3.1 forbids
+    it): a repeated client_id or redirect_uri leaves the redirect target ambiguous, so it is
+    a page; any other is invalid_request."""
+    repeated = set(repeated)
+    if repeated & {"client_id", "redirect_uri"}:
+        raise ClientRefused("client_id and redirect_uri may be sent only once.")
     client_id = params.get("client_id") or ""
     try:
         client = clients.resolve(client_id, allow_private=allow_private)
     except OAuthError as error:
         raise ClientRefused(error.message) from None
     redirect_uri = params.get("redirect_uri") or ""
-    if redirect_uri not in client.redirect_uris:
+    # Strict here too: a client registered before the strict parser may hold a URI that a
+    # browser reads differently (app.services.core.urls).
+    if redirect_uri not in client.redirect_uris or not clients.valid_redirect_uri(redirect_uri):
         raise ClientRefused("The redirect_uri is not one this client registered.")
     state = params.get("state")
 
-    def refuse(error: str, description: str) -> RedirectableError:
+    def refuse(error: str, description: str) -> Exception:
+        if error not in REDIRECTABLE:  # not an authorization-code error response: a page
+            return ClientRefused(description)
         return RedirectableError(error, description, redirect_uri, state)
+
+    if repeated:
+        raise refuse("invalid_request", f"{', '.join(sorted(repeated))} sent more than once.")
 
     if state is not None and len(state) > MAX_STATE:
         raise refuse("invalid_request", "state is too long.")

@@ -6,11 +6,11 @@ person's notifications to the next."""
 from __future__ import annotations
 
 import json
-from urllib.parse import urlparse
 
 from app.errors import Invalid, concurrent_update, not_found
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
+from app.services.notifications import endpoints
 from app.services.notifications.push import PLATFORMS, WEB
 from app.services.core.conditional import update_if
 from models.notifications import Device, DeviceToken, NotificationItem
@@ -23,7 +23,8 @@ def _invalid(message: str) -> Invalid:
 
 
 def check_token(platform: str, token: str, *, allow_http: bool = False) -> None:
-    """A WEB token is a PushSubscription JSON: an https endpoint and p256dh/auth keys."""
+    """A WEB token is a PushSubscription JSON: a push service's https endpoint and
+    p256dh/auth keys; ``allow_http`` is local mode (its loopback exception)."""
     if platform not in PLATFORMS:
         raise Invalid("Unknown platform.", details={"platform": ["Must be IOS, ANDROID or WEB."]})
     if not token or len(token) > MAX_TOKEN:
@@ -39,10 +40,12 @@ def check_token(platform: str, token: str, *, allow_http: bool = False) -> None:
         ok = False
     if not ok:
         raise _invalid("A WEB token is a PushSubscription: {endpoint, keys: {p256dh, auth}}.")
-    url = urlparse(endpoint)
-    # The worker POSTs to this URL: only https push services (plain http in local mode only).
-    if not url.hostname or url.scheme not in (("https", "http") if allow_http else ("https",)):
-        raise _invalid("The subscription endpoint must be an https URL.")
+    # The worker POSTs to this URL: a public https push service; local mode (allow_http)
+    # also a loopback one, over http too (notifications.endpoints).
+    try:
+        endpoints.check_registration(endpoint, local=allow_http)
+    except endpoints.Refused as refused:
+        raise _invalid(str(refused)) from None
 
 
 def _raced():

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Protocol, Sequence
 
 from app.logs import logger
+from app.services.core import addresses
+from app.services.notifications import endpoints
 
 SENT, GONE, FAILED = "SENT", "GONE", "FAILED"
 TIMED_OUT = "TIMED_OUT"  # still running when the record's deadline passed: abandoned
@@ -90,8 +92,10 @@ class WebPushProvider:
     """RFC 8030 push with RFC 8291 (aes128gcm) encryption and RFC 8292 VAPID, via pywebpush."""
 
     def __init__(self, private_key: str, subject: str,
-                 timeout: tuple = (CONNECT_TIMEOUT_S, READ_TIMEOUT_S)) -> None:
+                 timeout: tuple = (CONNECT_TIMEOUT_S, READ_TIMEOUT_S), *,
+                 local: bool = False) -> None:
         self.private_key, self.subject, self.timeout = private_key, subject, timeout
+        self.local = local  # local mode's loopback exception (notifications.endpoints)
 
     def send(self, platform: str, token: str, message: Message) -> str:
         from pywebpush import WebPushException, webpush
@@ -100,10 +104,19 @@ class WebPushProvider:
             subscription = json.loads(token)
         except ValueError:
             return GONE  # registration validates this; a row that fails it can never work
+        try:  # SSRF: resolve and check the host right before the POST (see endpoints)
+            endpoints.check_before_send(subscription.get("endpoint"), local=self.local)
+        except endpoints.Refused:
+            logger.warning("push.web_endpoint_refused")
+            return GONE
+        except addresses.Unresolvable:
+            logger.warning("push.web_unresolvable")
+            return FAILED
         try:
             webpush(subscription, json.dumps(message.data()), vapid_private_key=self.private_key,
                     vapid_claims={"sub": self.subject}, content_encoding="aes128gcm",
-                    ttl=PUSH_TTL_SECONDS, timeout=self.timeout)
+                    ttl=PUSH_TTL_SECONDS, timeout=self.timeout,
+                    requests_session=endpoints.session())  # follows no redirect
         except WebPushException as error:
             status = getattr(error.response, "status_code", None)
             if status in (404, 410):  # the push service forgot the subscription
@@ -308,7 +321,8 @@ def from_env(env=os.environ) -> Provider:
         recorder = RecordingProvider()
         by_platform = {IOS: recorder, ANDROID: recorder, WEB: recorder}
     if key:
-        by_platform[WEB] = WebPushProvider(key, env.get("VAPID_SUBJECT") or "mailto:ops@tailspend.app")
+        by_platform[WEB] = WebPushProvider(key, env.get("VAPID_SUBJECT") or "mailto:ops@tailspend.app",
+                                           local=local)
     if local:
         return PlatformRouter(by_platform)
     arns = {IOS: env.get("SNS_IOS_APPLICATION_ARN"), ANDROID: env.get("SNS_ANDROID_APPLICATION_ARN")}

@@ -47,6 +47,11 @@ def render(event_type: str, actor_user_id: str, payload: Optional[Mapping],
     group = ctx.group_name or "your group"
     what = _what(payload, ctx)
     suffix = f" {what}" if what else ""
+    if event_type == "EXPENSE_ADDED" and int(payload.get("occurrences") or 1) > 1:
+        # One recurring template's catch-up, summed up in one event (recurring.occurrences).
+        return (f"New expenses in {group}",
+                f"Recurring{suffix or ' expense'} was recorded {int(payload['occurrences'])} "
+                f"times, for {payload.get('firstSlot')} to {payload.get('slot')}.")
     if event_type == "EXPENSE_ADDED":
         return f"New expense in {group}", f"{who} added{suffix or ' an expense'}."
     if event_type == "EXPENSE_UPDATED":

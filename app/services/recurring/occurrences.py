@@ -9,6 +9,13 @@ Per slot, two DynamoDB calls:
    head and every participant, and the template moved to its next slot (conditioned on the
    lease and ClaimedSlot, so only the claimant can release it).
 
+Notifications: a template with several slots due in one run (catch-up after a start in
+the past or a tick outage) must not notify every member once per slot. Only the last slot a
+run records carries an EXPENSE_ADDED event, in its own TransactWrite, and that event sums the
+run up (``occurrences``, ``firstSlot``); the others are recorded silently. If that last slot
+is not recorded after all (a domain failure, another tick), a summary for the last one that
+was is written on its own afterwards, under the same event id, so it exists at most once.
+
 The lease makes a tick killed between 1 and 2 harmless: the row stays in the due index with
 NextRunAt = lease, so once the lease lapses the next tick sees ClaimedSlot and records that
 slot (the deterministic id keeps it to one expense). Domain failures release the slot to the
@@ -21,8 +28,9 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Optional
+from typing import List, Optional, Tuple
 
 
 from app.errors import Conflict, DomainError, NotFound
@@ -38,6 +46,10 @@ from app.services.groups.membership import get_participant
 from models.groups import Expense, Group, RecurringExpense
 
 LEASE = timedelta(minutes=15)
+# Slots one template records per run at most, so one template's catch-up cannot take its
+# bucket's whole run (tick.MAX_SLOTS_PER_RUN); the rest follow on the next hourly runs. A
+# month of daily occurrences: a year of daily backfill (the startDate window) takes 12 runs.
+MAX_SLOTS_PER_TEMPLATE_RUN = 31
 # Fixed forever: changing it would give an already-recorded slot a second expense id.
 OCCURRENCE_NAMESPACE = uuid.UUID("6f1c2a54-9b1e-4c55-8a43-0d3c6a1f7e21")
 
@@ -82,9 +94,24 @@ def _held(slot: str, lease: str):
     return (RecurringExpense.NextRunAt == lease) & (RecurringExpense.ClaimedSlot == slot)
 
 
+def _add_summary(tx: Transaction, row: RecurringExpense, expense_id: str, slot: str,
+                 run: list) -> None:
+    """The run's one EXPENSE_ADDED: for its last occurrence, naming how many it recorded."""
+    body = row.Template
+    outbox.add_event(tx, "EXPENSE_ADDED", scope_id=row.GroupId, resource_id=expense_id,
+                     revision=1, actor_user_id=row.CreatedBy or "recurring",
+                     group_id=row.GroupId,
+                     payload={"recurringId": row.RecurringId, "slot": slot,
+                              "description": body.Description, "amount": body.Amount,
+                              "occurrences": len(run) + 1, "firstSlot": (run or [slot])[0]})
+
+
 def materialise(row: RecurringExpense, slot: str, lease: str, following: Optional[date],
-                next_run_at: Optional[str]) -> str:
-    """Record the occurrence and release the slot in one TransactWrite; returns the expense id."""
+                next_run_at: Optional[str], summary: Optional[list] = None) -> str:
+    """Record the occurrence and release the slot in one TransactWrite; returns the expense id.
+
+    ``summary`` (the slots this run recorded before, oldest first) makes it the run's last
+    occurrence, which carries the run's one EXPENSE_ADDED; None records it silently."""
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
     body = row.Template
     expense = Expense(row.GroupId, Expense.sort_key(expense_id), ExpenseId=expense_id,
@@ -102,10 +129,8 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=_AlreadyRecorded("This occurrence is already recorded."))
     balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1)
-    outbox.add_event(tx, "EXPENSE_ADDED", scope_id=row.GroupId, resource_id=expense_id,
-                     revision=1, actor_user_id=row.CreatedBy or "recurring",
-                     group_id=row.GroupId,
-                     payload={"recurringId": row.RecurringId, "slot": slot})
+    if summary is not None:
+        _add_summary(tx, row, expense_id, slot, summary)
     tx.update(RecurringExpense(row.GroupId, row.SK),
               _advance_actions(row, slot, following, next_run_at), condition=_held(slot, lease),
               on_fail=_TemplateChanged("The template changed during the claim."))
@@ -131,11 +156,42 @@ def roll_back(row: RecurringExpense, prev: str, slot: str, lease: str) -> None:
                          extra={"recurringId": row.RecurringId, "slot": slot})
 
 
+@dataclass
+class _Run:
+    """What one run did to one template: the slots it recorded and whether it notified."""
+
+    recorded: List[Tuple[str, str]] = field(default_factory=list)  # (slot, expense id)
+    notified: bool = False
+
+
 def run_slots(row: RecurringExpense, now: datetime, counts: Counter, budget: int) -> int:
-    """Record every due slot of one template read in the snapshot, oldest first.
+    """Record the due slots of one template read in the snapshot, oldest first: at most
+    MAX_SLOTS_PER_TEMPLATE_RUN of them, with one EXPENSE_ADDED for the lot.
 
     Returns how many slots it used of ``budget``. After each of our own conditioned writes
     the row's state is known exactly, so later slots need no re-read."""
+    run = _Run()
+    try:
+        return _record_due(row, now, counts, min(budget, MAX_SLOTS_PER_TEMPLATE_RUN), run)
+    finally:
+        if run.recorded and not run.notified:
+            _summary_after(row, run.recorded)
+
+
+def _summary_after(row: RecurringExpense, recorded: List[Tuple[str, str]]) -> None:
+    """The run's last slot was not recorded: sum the run up on the last one that was."""
+    slot, expense_id = recorded[-1]
+    tx = Transaction()
+    _add_summary(tx, row, expense_id, slot, [s for s, _ in recorded[:-1]])
+    try:
+        tx.commit()
+    except Exception:  # noqa: BLE001 — a lost summary loses a notification, never a row
+        logger.exception("recurring.summary_failed",
+                         extra={"recurringId": row.RecurringId, "slot": slot})
+
+
+def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: int,
+                run: _Run) -> int:
     schedule = schedule_of(row)
     now_text, lease = iso(now), iso(now + LEASE)
     prev, slot, used = row.NextRunAt, row.ClaimedSlot or row.NextSlot, 0
@@ -146,8 +202,13 @@ def run_slots(row: RecurringExpense, now: datetime, counts: Counter, budget: int
         used += 1
         following = schedule.after(date.fromisoformat(slot))
         next_run_at = schedule.run_at(following) if following else None
+        # This run's last slot: the next one is not due yet, or the budget ends here.
+        last = used == budget or not next_run_at or next_run_at > now_text
         try:
-            materialise(row, slot, lease, following, next_run_at)
+            expense_id = materialise(row, slot, lease, following, next_run_at,
+                                     [s for s, _ in run.recorded] if last else None)
+            run.recorded.append((slot, expense_id))
+            run.notified = last
             counts["created"] += 1
         except _TemplateChanged:
             counts["skipped"] += 1  # deleted, or re-claimed after our lease lapsed

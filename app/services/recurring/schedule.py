@@ -9,7 +9,7 @@ never drags the later ones back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Iterator, Optional
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -21,6 +21,13 @@ FREQUENCIES = {"DAILY": rrule.DAILY, "WEEKLY": rrule.WEEKLY, "MONTHLY": rrule.MO
                "YEARLY": rrule.YEARLY}
 MAX_INTERVAL = 1000
 MAX_COUNT = 10000
+# The window a new startDate must fall in, counted from today in the template's zone. A
+# start in the past is recorded back to it on the first ticks (catch-up), so the window
+# bounds that work: one year back covers "this started at my last rent day a year ago"
+# (366 days: a year that holds a 29 February); ten years ahead is far beyond any plan and
+# keeps every run instant well inside datetime's year range (0001-9999).
+START_PAST_DAYS = 366
+START_AHEAD_DAYS = 3660
 
 
 @dataclass(frozen=True)
@@ -72,8 +79,29 @@ class Schedule:
 
 
 def iso(moment: datetime) -> str:
-    """The schema's timestamp format: UTC, millisecond precision, literal Z."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    """The schema's timestamp format: UTC, millisecond precision, literal Z.
+
+    isoformat always writes four year digits (strftime's %Y does not below 1000 on glibc),
+    so lexical order stays time order in the due index."""
+    utc = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return utc.isoformat(timespec="milliseconds") + "Z"
+
+
+def window_now() -> datetime:
+    """The instant the startDate window is counted from (a seam the tests pin)."""
+    return datetime.now(timezone.utc)
+
+
+def check_start_window(start_date: str, time_zone: str) -> None:
+    """A new startDate lies within START_PAST_DAYS before and START_AHEAD_DAYS after today."""
+    today = window_now().astimezone(ZoneInfo(check_time_zone(time_zone))).date()
+    earliest = today - timedelta(days=START_PAST_DAYS)
+    latest = today + timedelta(days=START_AHEAD_DAYS)
+    if not earliest <= date.fromisoformat(start_date) <= latest:
+        message = (f"startDate must be from {earliest.isoformat()} to {latest.isoformat()}: "
+                   f"at most {START_PAST_DAYS} days back (missed occurrences are recorded "
+                   f"on the next ticks) and {START_AHEAD_DAYS} days ahead.")
+        raise Invalid(message, details={"startDate": [message]})
 
 
 def parse_instant(value: str) -> datetime:

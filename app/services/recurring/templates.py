@@ -86,6 +86,7 @@ def _guarded(access: Access, draft: expense_input.Draft) -> Transaction:
 def create_template(access: Access, body: Mapping[str, Any]) -> Template:
     """A new active template; its first run is local midnight of its first occurrence."""
     schedule = _schedule(body)
+    schedules.check_start_window(body["startDate"], schedule.time_zone)
     draft = expense_input.build({**{k: body.get(k) for k in EXPENSE_FIELDS},
                                  "date": body["startDate"]})
     recurring_id, now = new_id(), now_iso()
@@ -192,6 +193,8 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
     if patch.get("count"):
         fields["endDate"] = patch.get("endDate")
     new = _schedule(fields)
+    if "startDate" in patch:
+        schedules.check_start_window(fields["startDate"], new.time_zone)
     stored = SimpleNamespace(Description=current.Template.Description, Date=fields["startDate"],
                              Category=current.Template.Category,
                              Payments=current.Template.Payments, Items=current.Template.Items)

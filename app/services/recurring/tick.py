@@ -6,7 +6,8 @@ locally (no queue configured) the same :func:`run_bucket` runs for every bucket 
 
 Per bucket: read a bounded snapshot of the due rows (a few pages) before mutating any of
 them — claims move rows within the index being paged, which could skip or revisit rows —
-process it serially, and repeat until nothing is due or the per-run bound is reached.
+process it serially, and repeat until nothing is due or the per-run bound is reached. Each
+template is worked once per run, for at most occurrences.MAX_SLOTS_PER_TEMPLATE_RUN slots.
 """
 from __future__ import annotations
 
@@ -40,45 +41,50 @@ def resolve_now(now: Optional[str]) -> datetime:
     return parse_instant(now) if now else datetime.now(timezone.utc)
 
 
-def _snapshot(bucket: str, until: str) -> Tuple[List[RecurringExpense], bool]:
-    """(rows, more): at most SNAPSHOT_PAGES pages of due rows, read in full before any is
-    changed; ``more`` says the bound cut the due set short."""
+def _snapshot(bucket: str, until: str,
+              start: Optional[dict] = None) -> Tuple[List[RecurringExpense], Optional[dict]]:
+    """(rows, resume): at most SNAPSHOT_PAGES pages of due rows from ``start``, read in full
+    before any is changed; ``resume`` is where the bound cut the due set short (None: read
+    to the end)."""
     rows: List[RecurringExpense] = []
-    start = None
     for _ in range(SNAPSHOT_PAGES):
         page = RecurringExpense.due_page(bucket, until, limit=SNAPSHOT_PAGE, start_key=start)
         rows.extend(page)
         start = page.last_evaluated_key
         if not start:
-            return rows, False
-    return rows, True
+            return rows, None
+    return rows, start
 
 
 def run_bucket(bucket: str, now: Optional[str] = None, *,
                max_slots: int = MAX_SLOTS_PER_RUN) -> dict:
-    """Record every due slot of one bucket (bounded), then its reminders; returns counts.
+    """Record the due slots of one bucket (bounded), then its reminders; returns counts.
 
-    Each row of a snapshot is worked until it is no longer due (or the bound is reached), so
-    only a snapshot the page bound cut short calls for another read. A transient failure
-    re-raises after rolling its slot back, so the bucket is retried."""
+    Each template is worked once per run, until it is no longer due or its per-run cap is
+    reached, so a snapshot the page bound cut short is followed by the next one from where
+    it stopped (only rows this run worked move in the index, and those are not worked
+    again). A transient failure re-raises after rolling its slot back, so the bucket is
+    retried."""
     moment = resolve_now(now)
     until = iso(moment)
     counts: Counter = Counter(dict.fromkeys(COUNTS, 0))
     budget = max_slots
+    worked: set = set()
     try:
-        more = True
-        while more and budget > 0:
-            snapshot, more = _snapshot(bucket, until)
+        resume: Optional[dict] = None
+        while budget > 0:
+            snapshot, resume = _snapshot(bucket, until, resume)
+            snapshot = [row for row in snapshot if (row.GroupId, row.SK) not in worked]
             counts["due"] += len(snapshot)
-            before = counts["created"] + counts["failed"]
             for row in snapshot:
+                worked.add((row.GroupId, row.SK))
                 budget -= run_slots(row, moment, counts, budget)
                 if budget <= 0:
                     logger.warning("recurring.run_bound_reached",
                                    extra={"bucket": bucket, "bound": max_slots})
                     break
-            if counts["created"] + counts["failed"] == before:
-                break  # every row was taken by another tick: nothing left for this one
+            if resume is None:
+                break
         counts["reminders"] = create_reminders(bucket, moment)
     finally:
         # Nested: "created" and friends are reserved LogRecord attribute names.

@@ -9,6 +9,7 @@ import logging
 from typing import List, Optional
 
 
+from app import names
 from app.errors import Conflict, account_deleting
 from app.logs import logger
 from app.services.core.clock import new_id, now_iso
@@ -103,7 +104,8 @@ def _create_account(user_id: str, request_key: str, provider: str, subject: str,
     now = now_iso()
     email = email.strip()
     profile = Profile(user_id, "PROFILE", Email=email,
-                      DisplayName=(display_name or email.split("@")[0] or "New user")[:100],
+                      DisplayName=(names.clean(display_name) or email.split("@")[0]
+                                   or "New user")[:100],
                       CreatedAt=now, UpdatedAt=now, Discoverable=False)
     if is_test_email(email, test_domain):
         profile.IsTestAccount = True  # omitted entirely for real users
