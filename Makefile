@@ -38,15 +38,16 @@ validate: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam validate --region us-east-1
 	$(VENV)/bin/cfn-lint template.yaml
 
-# The Lambda package's architecture. Unset, it is template.yaml's Architecture default
-# (arm64), which plain `sam build` also uses. `make build LAMBDA_ARCHITECTURE=x86_64` builds both the
-# template's functions and the wheels for x86_64; deploy with the same Architecture (plain
-# `sam build --parameter-overrides Architecture=x86_64` needs LAMBDA_ARCHITECTURE=x86_64 in the
-# environment too: SAM tells the make target nothing but ARTIFACTS_DIR).
+# The Lambda package's architecture. Unset, it is template.yaml's Architecture default (arm64),
+# which plain `sam build` also uses. `make build LAMBDA_ARCHITECTURE=x86_64` builds both the
+# template's functions and the wheels for x86_64 (deploy with the same Architecture). Plain
+# `sam build --parameter-overrides Architecture=x86_64` needs LAMBDA_ARCHITECTURE=x86_64 in
+# the environment too: SAM tells the make target nothing but ARTIFACTS_DIR (aws-sam-cli#3349).
 LAMBDA_ARCHITECTURE ?=
 export LAMBDA_ARCHITECTURE
+SAM_BUILD_FLAGS = $(if $(LAMBDA_ARCHITECTURE),--parameter-overrides Architecture=$(LAMBDA_ARCHITECTURE))
 build: $(SAM_VENV)/.installed
-	$(SAM_VENV)/bin/sam build $(if $(LAMBDA_ARCHITECTURE),--parameter-overrides Architecture=$(LAMBDA_ARCHITECTURE))
+	$(SAM_VENV)/bin/sam build $(SAM_BUILD_FLAGS)
 
 # `sam build` calls build-<LogicalId> (BuildMethod: makefile, build_in_source) with
 # ARTIFACTS_DIR set. One pattern rule serves every function of template.yaml (their logical
