@@ -17,6 +17,10 @@ app/local) and models/, precompiled for 3.12:
 SAM passes the make target nothing but ARTIFACTS_DIR (aws-sam-cli#3349), so the architecture
 is --architecture (the Makefile's LAMBDA_ARCHITECTURE) or else the default of template.yaml's
 `Architecture` parameter: `sam build` without overrides and this step agree by construction.
+
+Two caches under .aws-sam (so `make clean` drops them): the wheels of one lock for one
+architecture (a warm build needs no network), and the assembled package keyed by a hash of
+every input (SAM builds each makefile function on its own, all at once: they share one).
 """
 from __future__ import annotations
 
