@@ -54,6 +54,10 @@ def _script():
 
 
 def _make(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """make in the repo, with only the variables given here (not those of a `make test` that
+    runs this, which MAKEFLAGS would pass on)."""
+    env = {name: value for name, value in (env or os.environ).items()
+           if name not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "LAMBDA_ARCHITECTURE")}
     return subprocess.run(["make", "--no-print-directory", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=900)
 
@@ -141,6 +145,14 @@ def test_without_python_3_12_the_build_says_what_to_install(tmp_path):
     assert "needs Python 3.12" in found.stderr and "LAMBDA_PYTHON=" in found.stderr
 
 
+def test_a_named_lambda_python_that_is_not_3_12_is_refused(tmp_path):
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path), "LAMBDA_PYTHON": sys.executable}
+    found = subprocess.run([sys.executable, str(ROOT / "scripts" / "lambda_package.py"),
+                            "--find-python"], env=env, capture_output=True, text=True)
+    assert found.returncode == 1
+    assert f"LAMBDA_PYTHON={sys.executable} is not a working Python 3.12" in found.stderr
+
+
 # ---------------------------------------------------------------- architecture
 
 
@@ -155,7 +167,7 @@ def test_architecture_is_one_parameter_every_function_uses():
 
 
 def test_make_build_passes_one_architecture_to_sam_and_the_package_step():
-    plain = _make("-n", "build", env={**os.environ, "LAMBDA_ARCHITECTURE": ""})
+    plain = _make("-n", "build")
     assert plain.returncode == 0 and "--parameter-overrides" not in plain.stdout
     chosen = _make("-n", "build", "LAMBDA_ARCHITECTURE=x86_64")
     assert "sam build --parameter-overrides Architecture=x86_64" in chosen.stdout
