@@ -49,23 +49,35 @@ validate: $(VENV)/.installed $(SAM_VENV)/.installed checkov
 	$(SAM_VENV)/bin/sam validate --region us-east-1
 	$(VENV)/bin/cfn-lint template.yaml
 
+# The Lambda package's architecture. Unset, it is template.yaml's Architecture default (arm64),
+# which plain `sam build` also uses. `make build LAMBDA_ARCHITECTURE=x86_64` builds both the
+# template's functions and the wheels for x86_64 (deploy with the same Architecture). Plain
+# `sam build --parameter-overrides Architecture=x86_64` needs LAMBDA_ARCHITECTURE=x86_64 in
+# the environment too: SAM tells the make target nothing but ARTIFACTS_DIR (aws-sam-cli#3349).
+LAMBDA_ARCHITECTURE ?=
+export LAMBDA_ARCHITECTURE
+SAM_BUILD_FLAGS = $(if $(LAMBDA_ARCHITECTURE),--parameter-overrides Architecture=$(LAMBDA_ARCHITECTURE))
 build: $(SAM_VENV)/.installed
-	$(SAM_VENV)/bin/sam build
+	$(SAM_VENV)/bin/sam build $(SAM_BUILD_FLAGS)
 
-# `sam build` calls these (BuildMethod: makefile, build_in_source): the package holds only
-# app/, models/ and the runtime requirements, built for Lambda's arm64 Python 3.12.
-LAMBDA_PYTHON ?= python3.12
-LAMBDA_FUNCTIONS := ApiFunction ProvisioningFunction HourlyTickFunction NotificationWorkerFunction MaintenanceFunction
-.PHONY: $(addprefix build-,$(LAMBDA_FUNCTIONS))
-$(addprefix build-,$(LAMBDA_FUNCTIONS)):
-	python3 -m pip install --quiet -r requirements.txt -t "$(ARTIFACTS_DIR)" \
-	  --platform manylinux2014_aarch64 --implementation cp --python-version 3.12 --only-binary=:all:
-	cp -R app models "$(ARTIFACTS_DIR)/"
-	find "$(ARTIFACTS_DIR)" -name __pycache__ -prune -exec rm -rf {} +
-	rm -rf "$(ARTIFACTS_DIR)/app/local"
-	# Ship bytecode for the runtime's Python: Lambda's file system is read-only, so without it
-	# every cold start compiles our sources (and pip's pyc are for the build host's Python).
-	$(LAMBDA_PYTHON) -m compileall -q -j 0 --invalidation-mode unchecked-hash "$(ARTIFACTS_DIR)"
+# `sam build` calls build-<LogicalId> (BuildMethod: makefile, build_in_source) with
+# ARTIFACTS_DIR set. One pattern rule serves every function of template.yaml (their logical
+# ids end in Function; tests/deploy/test_package.py checks each has its target). The package
+# holds the locked runtime requirements, app/ (without app/local) and models/, precompiled by
+# the runtime's Python 3.12 (LAMBDA_PYTHON; found on PATH or under pyenv when unset).
+LAMBDA_PYTHON ?=
+export LAMBDA_PYTHON
+.PHONY: lock lambda-python
+build-%Function:
+	$(PYTHON) scripts/lambda_package.py "$(ARTIFACTS_DIR)"
+
+# The Python 3.12 the package step uses (the package test runs handlers with it too).
+lambda-python:
+	@$(PYTHON) scripts/lambda_package.py --find-python
+
+# Rewrite requirements.lock after editing requirements.txt (a test fails until you do).
+lock: $(VENV)/.installed
+	$(PYTHON) scripts/lambda_lock.py $(VENV)/bin/uv
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) .aws-sam .bench
