@@ -9,6 +9,7 @@ import types
 import pytest
 
 import models
+from models import pynamodb_adapter
 from app import snapstart
 from app.auth.jwks import JwksCache
 from models.base import connection
@@ -29,13 +30,13 @@ def test_after_restore_reseeds_random():
 
 def test_after_restore_drops_cached_dynamodb_connections(aws):
     model = models.registered_tables()["groups"]
-    cached_model_connection = model._get_connection()
+    cached_model_connection = pynamodb_adapter.table_connection(model)
     cached_transaction_connection = connection()
-    assert model._get_connection() is cached_model_connection
+    assert pynamodb_adapter.table_connection(model) is cached_model_connection
 
     snapstart.after_restore()
 
-    assert model._get_connection() is not cached_model_connection
+    assert pynamodb_adapter.table_connection(model) is not cached_model_connection
     assert connection() is not cached_transaction_connection
     assert model.Meta.table_name == "tailspend-test-groups"  # configuration kept
 
