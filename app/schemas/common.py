@@ -9,15 +9,7 @@ from app.money.splits import MAX_AMOUNT
 
 
 class Schema(ma.Schema):
-    """The base of every TailSpend schema: an instance is never changed after it is built.
-
-    flask-smorest deep-copies each view's documentation dict at every decorator (arguments,
-    response, alt_response, route), and those dicts hold schema instances: copying their
-    fields again and again was about a quarter of the API's cold start. Nothing mutates a
-    schema instance once built, so a copy may be the instance itself."""
-
-    def __deepcopy__(self, memo):
-        return self
+    """The base of every TailSpend schema."""
 
 
 class Strict(Schema):
