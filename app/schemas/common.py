@@ -42,10 +42,10 @@ class StrictInteger(fields.Integer):
     def __init__(self, **kwargs):
         super().__init__(strict=True, **kwargs)
 
-    def _validated(self, value):
+    def _deserialize(self, value, attr, data, **kwargs):  # marshmallow's custom-field hook
         if isinstance(value, bool):  # True == 1 in Python: check the type itself
             raise self.make_error("invalid")
-        return super()._validated(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Money(StrictInteger):
