@@ -4,11 +4,10 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from typing import Optional
+from typing import Iterable, Optional
 
 from flask import Flask, g, request
 
-from app.api.routing import LazyBuilderRule
 from app.auth.authenticate import Authenticator, IdentityCache
 from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
@@ -20,22 +19,18 @@ from app.logs import (bind_request, bind_user, client_request_id, logger, platfo
 
 
 class Runtime:
-    """What the views share for the life of the app (tests may swap its settings)."""
+    """What every app of one process shares (tests may swap its settings): the settings, the
+    authenticator with its JWKS and identity caches, the local issuer, the developer gate."""
 
     def __init__(self, settings: Settings, authenticator: Authenticator,
-                 issuer: Optional[LocalIssuer]) -> None:
+                 issuer: Optional[LocalIssuer], developer=None) -> None:
         self.settings, self.authenticator, self.issuer = settings, authenticator, issuer
+        self.developer = developer
 
 
-def create_app(settings: Optional[Settings] = None) -> Flask:
-    """Build the API for these settings (read from the environment when omitted)."""
+def start(settings: Optional[Settings] = None) -> Runtime:
+    """Once per process: models, keys and the caches every app of the process shares."""
     settings = bootstrap(settings)
-
-    app = Flask(__name__, static_folder=None)  # no /static route: this is a JSON API
-    app.url_rule_class = LazyBuilderRule
-    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    app.json.sort_keys = False
-
     issuer = None
     if settings.local_mode:
         issuer = LocalIssuer(settings.data_dir, settings.issuer, settings.client_id)
@@ -47,19 +42,37 @@ def create_app(settings: Optional[Settings] = None) -> Flask:
     authenticator = Authenticator(jwks=jwks, issuer=settings.issuer,
                                   client_id=settings.client_id or "", identity_provider=provider,
                                   identities=IdentityCache())
-    app.extensions["tailspend"] = Runtime(settings, authenticator, issuer)
     from app.services.mcp import keys as mcp_keys  # signs MCP access tokens (see its doc)
     mcp_keys.configure(local_key=issuer.private_key if issuer else None)
+    from app.api import developer_gate  # PATs, scopes, rate limits, usage
+    developer = developer_gate.start(
+        authenticator, local_data_dir=settings.data_dir if settings.local_mode else None)
+    return Runtime(settings, authenticator, issuer, developer)
 
-    from app.api import edge, errors, routes, spec
+
+def create_app(settings: Optional[Settings] = None, *, areas: Optional[Iterable[str]] = None,
+               runtime: Optional[Runtime] = None) -> Flask:
+    """Build the API for these settings (read from the environment when omitted).
+
+    ``areas``: the names of the areas it serves (app.api.routes.AREAS; those they need come
+    along). Omitted: every area and the OpenAPI document (/openapi.json, /docs), as local mode
+    and the tests run it; the deployed handler builds one app per area (app.api.dispatch), all
+    sharing one ``runtime``."""
+    runtime = runtime or start(settings)
+    settings = runtime.settings
+
+    app = Flask(__name__, static_folder=None)  # no /static route: this is a JSON API
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.json.sort_keys = False
+    app.extensions["tailspend"] = runtime
+
+    from app.api import developer_gate, edge, errors, routes, spec
     errors.register(app)
-    api = spec.configure(app)
-    routes.register(api, settings)
+    api = spec.configure(app) if areas is None else None
+    routes.register(app, routes.served(settings.local_mode, areas), api)
     app.url_value_preprocessor(_snake_case_path_ids)
-    app.before_request(_authenticate)
-    from app.api import developer_gate  # PATs, scopes, rate limits, usage (after _authenticate)
-    developer_gate.install(app, authenticator,
-                           local_data_dir=settings.data_dir if settings.local_mode else None)
+    # Anonymous rate windows, then authentication, then the caller's PAT policy and window.
+    developer_gate.install(app, runtime.developer, authenticate=_authenticate)
     app.before_request(edge.check_request)  # after auth: a stranger gets 401, not body errors
     app.wsgi_app = edge.guard_wsgi_text(app.wsgi_app)
     app.teardown_request(lambda _error: unbind())

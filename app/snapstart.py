@@ -1,10 +1,11 @@
 """Lambda SnapStart runtime hooks: load everything before the snapshot; after a restore, reset
 per-process state that must not be shared.
 
-Before the snapshot: the API loads its areas, its OpenAPI document and its table modules on
-first use, so that a plain cold start pays only for what its first request needs. With SnapStart
-init is paid once, when the version is published, so the hook loads all of it there: every
-restored environment then starts with it in memory instead of loading it on its first request.
+Before the snapshot: the API builds the app of each area, its OpenAPI document and its table
+modules on first use, so that a plain cold start pays only for what its first request needs.
+With SnapStart init is paid once, when the version is published, so the hook loads all of it
+there: every restored environment then starts with it in memory instead of loading it on its
+first request.
 
 After a restore: every execution environment restored from one snapshot starts with the same
 memory. Whatever was seeded or opened during init would be shared by all of them: the `random`
@@ -29,13 +30,13 @@ def _runtime_hooks() -> Optional[Tuple[Callable[..., object], Callable[..., obje
 
 
 def before_snapshot(app) -> None:
-    """Load every area, the OpenAPI document, every table module and the developer gate's
-    rate limiter and PAT verifier into this app."""
+    """Build the app of every area and of the OpenAPI document (``app``: the handler's
+    app.api.dispatch.AreaDispatcher), load every table module and the developer gate's rate
+    limiter and PAT verifier."""
     import models
-    from app.api import developer_gate, routes
-    routes.load_everything(app)
+    app.load_everything()
     models.registered_tables()
-    gate = app.extensions[developer_gate.EXTENSION]
+    gate = app.runtime.developer
     gate.limiter, gate.verifier  # noqa: B018 - each loads on first read
 
 

@@ -21,8 +21,8 @@ __all__ = ["configure", "connection", "physical_name", "registered_tables"]
 
 def registered_tables() -> Dict[str, Type[Model]]:
     """Logical table name -> base model, every table module imported (every module here but
-    ``base`` is one table): for schema checks and table set-up."""
+    ``base`` and ``pynamodb_adapter`` is one table): for schema checks and table set-up."""
     for module in pkgutil.iter_modules(__path__):
-        if module.name != "base":
+        if module.name not in ("base", "pynamodb_adapter"):
             importlib.import_module(f"{__name__}.{module.name}")
     return base.registered_tables()

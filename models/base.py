@@ -14,6 +14,8 @@ from pynamodb.attributes import UnicodeAttribute
 from pynamodb.connection import Connection
 from pynamodb.models import Model
 
+from models import pynamodb_adapter
+
 _settings = {
     "stage": os.environ.get("TAILSPEND_STAGE", "dev"),
     "region": os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
@@ -55,14 +57,8 @@ def configure(*, stage: Optional[str] = None, region: Optional[str] = None,
         model.Meta.table_name = physical_name(name)
         model.Meta.region = _settings["region"]
         model.Meta.host = _settings["host"]
-        _reset_connections(model)
+        pynamodb_adapter.drop_connection(model)
     _connection_cache.clear()
-
-
-def _reset_connections(model: Type[Model]) -> None:
-    model._connection = None
-    for sub in model.__subclasses__():
-        _reset_connections(sub)
 
 
 _connection_cache: List[Connection] = []
@@ -121,12 +117,12 @@ class RawAccess:
 
     @classmethod
     def _key_names(cls) -> tuple:
-        return cls._hash_keyname, cls._range_keyname
+        return pynamodb_adapter.key_names(cls)
 
     @classmethod
     def raw_get(cls, hash_key: str, range_key: str, *, consistent_read: bool = True) -> Optional[dict]:
-        return cls._get_connection().get_item(hash_key, range_key,
-                                              consistent_read=consistent_read).get("Item")
+        return pynamodb_adapter.table_connection(cls).get_item(
+            hash_key, range_key, consistent_read=consistent_read).get("Item")
 
     @classmethod
     def raw_page(cls, hash_key: str, *, range_key_condition=None, filter_condition=None,
@@ -135,7 +131,7 @@ class RawAccess:
         """One page of a partition query: (raw items, LastEvaluatedKey or None).
 
         With ``keys_only`` the items are plain (hash, range) tuples."""
-        page = cls._get_connection().query(
+        page = pynamodb_adapter.table_connection(cls).query(
             hash_key, range_key_condition=range_key_condition,
             filter_condition=filter_condition, consistent_read=consistent_read,
             attributes_to_get=list(cls._key_names()) if keys_only else None,
@@ -167,9 +163,9 @@ class RawAccess:
         """One page of a table Scan: (raw items, LastEvaluatedKey or None).
 
         Only for bounded, cursor-resumed maintenance sweeps: never on a request path."""
-        page = cls._get_connection().scan(filter_condition=filter_condition,
-                                          attributes_to_get=attributes, limit=page_size,
-                                          exclusive_start_key=start, consistent_read=False)
+        page = pynamodb_adapter.table_connection(cls).scan(
+            filter_condition=filter_condition, attributes_to_get=attributes, limit=page_size,
+            exclusive_start_key=start, consistent_read=False)
         return page.get("Items", []), page.get("LastEvaluatedKey")
 
     @classmethod
@@ -182,8 +178,8 @@ class RawAccess:
         found: Dict[tuple, dict] = {}
 
         def send(pending: list) -> dict:
-            reply = cls._get_connection().batch_get_item(pending,
-                                                         consistent_read=consistent_read)
+            reply = pynamodb_adapter.table_connection(cls).batch_get_item(
+                pending, consistent_read=consistent_read)
             for item in reply.get("Responses", {}).get(table_name, []):
                 found[(item[hash_name]["S"], item[range_name]["S"])] = item
             return reply
@@ -202,11 +198,12 @@ class RawAccess:
         table_name = cls.Meta.table_name
         hash_name, range_name = cls._key_names()
         keys = [{hash_name: {"S": h}, range_name: {"S": r}} for h, r in keys]
+        connection = pynamodb_adapter.table_connection(cls)
 
         def leftover(reply: dict) -> list:
             unprocessed = (reply.get("UnprocessedItems") or {}).get(table_name) or []
             return [request["DeleteRequest"]["Key"] for request in unprocessed]
 
         for start in range(0, len(keys), BATCH_WRITE_LIMIT):
-            _until_processed(lambda pending: cls._get_connection().batch_write_item(
-                delete_items=pending), keys[start:start + BATCH_WRITE_LIMIT], leftover)
+            _until_processed(lambda pending: connection.batch_write_item(delete_items=pending),
+                             keys[start:start + BATCH_WRITE_LIMIT], leftover)

@@ -8,6 +8,7 @@ from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, ListA
 from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
 from pynamodb.models import Model
 
+from models import pynamodb_adapter
 from models.base import RawAccess, table
 
 PROFILE = "PROFILE"
@@ -84,7 +85,7 @@ class Profile(UserItem, discriminator="PROFILE"):
         """UserIds of profiles whose deletion is due to be resumed, oldest first.
 
         ScanRecoveryIndex projects keys only (no EntityType), so this reads it raw."""
-        page = cls._get_connection().query(
+        page = pynamodb_adapter.table_connection(cls).query(
             ACCOUNT_DELETE, range_key_condition=cls.RecoveryDueAt <= until,
             index_name=ScanRecoveryIndex.Meta.index_name, limit=limit)
         return [item["UserId"]["S"] for item in page.get("Items", [])]

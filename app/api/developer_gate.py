@@ -72,19 +72,24 @@ def runtime() -> DeveloperRuntime:
     return current_app.extensions[EXTENSION]
 
 
-def install(app: Flask, authenticator, *, local_data_dir: Optional[str] = None,
-            limits: Optional[Limits] = None) -> DeveloperRuntime:
-    """Wire PAT verification into the authenticator and the checks around every request.
-
-    Called after the factory registers its authentication hook, so ours run after it."""
+def start(authenticator, *, local_data_dir: Optional[str] = None,
+          limits: Optional[Limits] = None) -> DeveloperRuntime:
+    """Once per process: the pepper, the limits, and PAT verification in the authenticator."""
     pepper.configure(local_data_dir=local_data_dir)
     state = DeveloperRuntime(limits or Limits.from_env())
-    app.extensions[EXTENSION] = state
     authenticator.accept_pats(lambda credential: _principal(state.verifier.verify(credential)))
-    app.before_request_funcs.setdefault(None, []).insert(0, _limit_anonymous)
+    return state
+
+
+def install(app: Flask, state: DeveloperRuntime, *, authenticate) -> None:
+    """The checks around every request of this app, in the order of the module doc, with the
+    app's ``authenticate`` hook between the anonymous and the caller's checks (Flask runs
+    before_request hooks in the order they are registered)."""
+    app.extensions[EXTENSION] = state
+    app.before_request(_limit_anonymous)
+    app.before_request(authenticate)
     app.before_request(_check_caller)
     app.after_request(_after)
-    return state
 
 
 def _principal(token) -> Principal:

@@ -12,16 +12,15 @@ import json
 import urllib.parse
 import urllib.request
 
-from flask import current_app, request
+from flask import Blueprint, current_app, request
 
 from app.api.context import settings
 from app.api.markers import public
 from app.api.oauth_ui import base_url, error_page, signed_in
-from app.api.routing import KeepsViews
 from app.errors import DomainError
 from app.services.mcp import flow, sessions
 
-bp = KeepsViews("oauth_cognito", __name__)
+bp = Blueprint("oauth_cognito", __name__)
 TIMEOUT_S = 5.0
 
 

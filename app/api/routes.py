@@ -1,7 +1,10 @@
-"""Every area of the API, declared in one place and loaded on first use (app.api.routing).
+"""Every area of the API, declared in one place, and the URL rules each one serves.
 
-``register`` adds every URL rule of ``app.api.route_table`` without importing a single area.
-After changing a route, regenerate the table::
+An app built by ``create_app`` registers the blueprints of the areas it serves the normal way
+(``register``). The deployed handler builds one small app per area on the first request to it
+(app.api.dispatch), choosing the area by path from ``app.api.route_table``: a table of every
+rule, generated from the blueprints so that choosing imports no area. After changing a route,
+regenerate it::
 
     .venv/bin/python -m app.api.routes
 
@@ -9,14 +12,33 @@ After changing a route, regenerate the table::
 """
 from __future__ import annotations
 
+import importlib
 import pprint
 import sys
 from pathlib import Path
+from typing import Iterable, NamedTuple, Optional
 
 from flask import Flask
 
-from app.api.routing import Area, AreaLoader
-from app.config import Settings
+
+class Area(NamedTuple):
+    """Where a blueprint lives, without importing it."""
+
+    name: str  # the blueprint's name: the prefix of its endpoints
+    module: str
+    attribute: str = "blp"
+    documented: bool = True  # in /openapi.json (the HTML pages are not)
+    local_only: bool = False
+    # Areas served in the same app: their templates render in this one's pages.
+    needs: tuple = ()
+
+    def blueprint(self):
+        blueprint = getattr(importlib.import_module(self.module), self.attribute)
+        if blueprint.name != self.name:
+            raise RuntimeError(f"{self.module}.{self.attribute} is named {blueprint.name!r}, "
+                               f"declared as {self.name!r}")
+        return blueprint
+
 
 # In the order their operations appear in /openapi.json.
 AREAS = (
@@ -42,35 +64,28 @@ AREAS = (
     Area("oauth_ui", "app.api.oauth_ui", "bp", documented=False),
     Area("oauth_cognito", "app.api.oauth_cognito", "bp", documented=False, needs=("oauth_ui",)),
 )
+BY_NAME = {area.name: area for area in AREAS}
 
 
-EXTENSION = "tailspend.areas"
+def served(local_mode: bool, names: Optional[Iterable[str]] = None) -> list:
+    """The areas an app serves, in declaration order: ``names`` and the areas they need (every
+    area when omitted); the local-only ones in local mode only."""
+    wanted = None
+    if names is not None:
+        wanted = set(names)
+        wanted |= {need for name in names for need in BY_NAME[name].needs}
+    return [area for area in AREAS if (wanted is None or area.name in wanted)
+            and (local_mode or not area.local_only)]
 
 
-def register(api, settings: Settings) -> None:
-    from app.api.route_table import RULES
-
-    loaders = {}
-    api._app.extensions[EXTENSION] = (api, loaders)
-    for area in AREAS:
-        if area.local_only and not settings.local_mode:
-            continue
-        loaders[area.name] = AreaLoader(api._app, area, loaders)
-        if area.documented:
-            api.document_later(area)
-    for rule, endpoint, options in RULES:
-        loader = loaders.get(endpoint.split(".", 1)[0])
-        if loader is not None:
-            api._app.add_url_rule(rule, endpoint, loader.lazy_view(endpoint), **options)
-
-
-def load_everything(app: Flask) -> None:
-    """Attach every area of this app and build its OpenAPI document now, as if each had served
-    a request (a SnapStart snapshot keeps them: app.snapstart)."""
-    api, loaders = app.extensions[EXTENSION]
-    for loader in loaders.values():
-        loader.attach()
-    api.spec  # noqa: B018 - reading it builds the document
+def register(app: Flask, areas: list, api=None) -> None:
+    """Register each area's blueprint; with a flask-smorest ``api``, documented ones through
+    it, so that they are in its OpenAPI document."""
+    for area in areas:
+        if api is not None and area.documented:
+            api.register_blueprint(area.blueprint())
+        else:
+            app.register_blueprint(area.blueprint())
 
 
 def scan() -> tuple:
@@ -80,8 +95,6 @@ def scan() -> tuple:
     class Recorder(Flask):
         def add_url_rule(self, rule, endpoint=None, view_func=None,
                          provide_automatic_options=None, **options):
-            if provide_automatic_options is not None:
-                raise RuntimeError(f"{endpoint}: provide_automatic_options is not carried")
             rules.append((rule, endpoint, {k: v for k, v in options.items() if v is not None}))
 
     scratch = Recorder(__name__, static_folder=None)

@@ -1,13 +1,17 @@
-"""flask-smorest wiring: our error envelope in the document, bearer auth by default."""
+"""flask-smorest wiring: our error envelope in the document, bearer auth by default.
+
+Only an app that serves the OpenAPI document (``create_app`` with every area) has an Api;
+the deployed per-area apps (app.api.dispatch) register the same blueprints without one."""
 from __future__ import annotations
 
 from apispec import BasePlugin
+from flask import current_app, json
 from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
 from app.api import docs_ui
+from app.api import errors as error_replies
 from app.api.pat import PatPolicyPlugin
-from app.api.routing import KeepsViews
 from app.schemas.common import ErrorEnvelopeSchema
 
 SPEC_OPTIONS = {
@@ -79,55 +83,32 @@ class ContractPlugin(BasePlugin):
 
 
 class TailSpendApi(Api):
-    """flask-smorest Api documenting our envelope as the error schema.
-
-    The OpenAPI document is built on first use, not at start: turning every schema into JSON
-    Schema cost about 40% of a cold start, and most Lambda instances never serve /openapi.json.
-    Areas are loaded on first use (app.api.routing); their documentation waits in
-    ``_undocumented`` until ``spec`` is read, which loads them all."""
+    """flask-smorest Api documenting our envelope as the error schema; our handler
+    (app.api.errors) answers every HTTP error, as in an app without this Api."""
 
     ERROR_SCHEMA = ErrorEnvelopeSchema
 
-    def __init__(self, app=None, **kwargs):
-        self._undocumented: list = []
-        self._spec = None
-        self._spec_args = None  # flask-smorest's spec arguments, until the spec is first read
-        super().__init__(app, **kwargs)
-
-    def _init_spec(self, **kwargs):
-        # flask-smorest builds the APISpec and its ~60 default responses in init_app, every
-        # start; it waits here for the first read of ``spec`` (a /openapi.json or /docs).
-        self._spec_args = kwargs
-
-    @property
-    def spec(self):
-        if self._spec is None and self._spec_args is not None:
-            # flask-smorest sets _spec, then reads spec while it adds responses: documenting
-            # the areas waits until _spec_args is cleared below.
-            super()._init_spec(**self._spec_args)
-            self._spec_args = None
-        while self._undocumented and self._spec is not None and self._spec_args is None:
-            area = self._undocumented.pop(0)
-            blp = area.blueprint()  # imports the area if no request has yet
-            self._app.extensions["flask-smorest"]["blp_name_to_api"][area.name] = self
-            blp.register_views_in_doc(self, self._app, self._spec, name=area.name,
-                                      parameters=None)
-            self._spec.tag({"name": area.name, "description": blp.description})
-        return self._spec
-
-    @spec.setter
-    def spec(self, value):
-        self._spec = value
-
-    def document_later(self, area) -> None:
-        """Document a lazily loaded area (app.api.routing) when the document is first read."""
-        self._undocumented.append(area)
-
-    def _register_error_handlers(self):
-        """Our own handlers (app.api.errors) own every error response."""
+    def handle_http_exception(self, error):
+        return error_replies.handle_http_exception(error)
 
 
-class Blueprint(_Blueprint, KeepsViews):
+def finalize(document: dict) -> dict:
+    """The one place the finished OpenAPI document is changed before it is served."""
+    return document
+
+
+def serve_document(app, api: TailSpendApi) -> None:
+    """/openapi.json: flask-smorest's document as ``finalize`` leaves it (the same JSON text
+    as flask-smorest's own view writes)."""
+
+    @app.endpoint("api-docs.openapi_json")
+    def openapi_json():
+        return current_app.response_class(
+            json.dumps(finalize(api.spec.to_dict()), indent=2, sort_keys=False),
+            mimetype="application/json")
+
+
+class Blueprint(_Blueprint):
     """Validation failures are 400 in our contract (webargs defaults to 422), and unknown
     query parameters are refused as the document's additionalProperties: false says."""
 
@@ -149,5 +130,7 @@ def configure(app) -> TailSpendApi:
         API_SPEC_OPTIONS=SPEC_OPTIONS,
     )
     app.register_blueprint(docs_ui.blp)
-    return TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
-                                                             PatPolicyPlugin(app)]})
+    api = TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
+                                                            PatPolicyPlugin(app)]})
+    serve_document(app, api)
+    return api

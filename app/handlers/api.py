@@ -1,13 +1,18 @@
-"""API Gateway REST (v1 proxy) events -> the Flask app, through aws-wsgi."""
+"""API Gateway REST (v1 proxy) events -> the app of the request's area, through aws-wsgi."""
 from __future__ import annotations
 
+import functools
 import json
 
 import awsgi
 
-from app import create_app, snapstart
+from app import snapstart
+from app.api.dispatch import AreaDispatcher
+from app.factory import create_app, start
 
-app = create_app()
+_runtime = start()
+# One app per area, built on the first request to it (see app.api.dispatch).
+app = AreaDispatcher(_runtime, functools.partial(create_app, runtime=_runtime))
 snapstart.register(app)  # no-op unless the Lambda runtime offers SnapStart hooks
 
 # aws-wsgi builds the WSGI environ itself and fails on text WSGI can't carry (a lone UTF-16

@@ -15,7 +15,8 @@ keeps the partition asked for. Both grow with all the data ever written. Here:
   moto keeps every stream record forever, which grows a long-running server's memory without
   bound (local mode reads no streams; sequence numbers stay monotonic).
 
-``install()`` is idempotent and process-wide."""
+``install()`` is idempotent and process-wide. This is the one module that patches moto;
+tests/local/test_engine_shape.py fails when a moto upgrade changes a function patched here."""
 from __future__ import annotations
 
 import bisect

@@ -9,15 +9,7 @@ from app.money.splits import MAX_AMOUNT
 
 
 class Schema(ma.Schema):
-    """The base of every TailSpend schema: an instance is never changed after it is built.
-
-    flask-smorest deep-copies each view's documentation dict at every decorator (arguments,
-    response, alt_response, route), and those dicts hold schema instances: copying their
-    fields again and again was about a quarter of the API's cold start. Nothing mutates a
-    schema instance once built, so a copy may be the instance itself."""
-
-    def __deepcopy__(self, memo):
-        return self
+    """The base of every TailSpend schema."""
 
 
 class Strict(Schema):
@@ -50,10 +42,10 @@ class StrictInteger(fields.Integer):
     def __init__(self, **kwargs):
         super().__init__(strict=True, **kwargs)
 
-    def _validated(self, value):
+    def _deserialize(self, value, attr, data, **kwargs):  # marshmallow's custom-field hook
         if isinstance(value, bool):  # True == 1 in Python: check the type itself
             raise self.make_error("invalid")
-        return super()._validated(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Money(StrictInteger):

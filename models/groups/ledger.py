@@ -6,6 +6,7 @@ from typing import Iterator, Optional
 from pynamodb.attributes import (BooleanAttribute, ListAttribute, MapAttribute, NumberAttribute,
                                  UnicodeAttribute, UnicodeSetAttribute)
 
+from models import pynamodb_adapter
 from models.groups.base import ExpenseIdIndex, GroupItem
 from models.groups.keys import (BALANCE, COMMENT_SEGMENT, EXPENSE_HEAD_SUFFIX, EXPENSE_PREFIX,
                                 NET_PREFIX, SETTLEMENT_PREFIX)
@@ -83,8 +84,8 @@ class Expense(GroupItem, discriminator="EXPENSE"):
 
         Queried through the raw connection: a polymorphic query would add an EntityType
         filter that a KEYS_ONLY projection cannot satisfy."""
-        data = cls._get_connection().query(expense_id, index_name=ExpenseIdIndex.Meta.index_name,
-                                           limit=1)
+        data = pynamodb_adapter.table_connection(cls).query(
+            expense_id, index_name=ExpenseIdIndex.Meta.index_name, limit=1)
         for item in data.get("Items", []):
             return item["GroupId"]["S"], item["SK"]["S"]
         return None

@@ -8,7 +8,7 @@ import pytest
 
 from app.services.account import cognito
 from app.services.core.clock import now_iso
-from models import registered_tables
+from models import pynamodb_adapter, registered_tables
 from models.base import physical_name
 from models.notifications import Notification
 from models.users import McpCleanupPointer, McpGrant
@@ -178,6 +178,6 @@ def rows_naming(*needles: str) -> list:
                     if path and path[0] in HISTORY_ATTRIBUTES.get(logical, ()):
                         continue
                     found.append((logical, {k: v for k, v in item.items()
-                                            if k in (model._hash_keyname, model._range_keyname)},
+                                            if k in pynamodb_adapter.key_names(model)},
                                   path))
     return found

@@ -9,6 +9,7 @@ import types
 import pytest
 
 import models
+from models import pynamodb_adapter
 from app import snapstart
 from app.auth.jwks import JwksCache
 from models.base import connection
@@ -29,13 +30,13 @@ def test_after_restore_reseeds_random():
 
 def test_after_restore_drops_cached_dynamodb_connections(aws):
     model = models.registered_tables()["groups"]
-    cached_model_connection = model._get_connection()
+    cached_model_connection = pynamodb_adapter.table_connection(model)
     cached_transaction_connection = connection()
-    assert model._get_connection() is cached_model_connection
+    assert pynamodb_adapter.table_connection(model) is cached_model_connection
 
     snapstart.after_restore()
 
-    assert model._get_connection() is not cached_model_connection
+    assert pynamodb_adapter.table_connection(model) is not cached_model_connection
     assert connection() is not cached_transaction_connection
     assert model.Meta.table_name == "tailspend-test-groups"  # configuration kept
 
@@ -88,17 +89,15 @@ SNAPSHOT_PROBE = """
 import json, sys
 import app.handlers.api as handler
 from app import snapstart
-from app.api import routes
-from app.api.routing import LazyView
-def lazy_views():
-    return sorted(e for e, v in handler.app.view_functions.items() if isinstance(v, LazyView))
-before = {"lazy": len(lazy_views()), "groups": "models.groups" in sys.modules}
+from app.api import dispatch, routes
+before = {"apps": len(handler.app.apps), "groups": "models.groups" in sys.modules}
 snapstart.before_snapshot(handler.app)
-api, _ = handler.app.extensions[routes.EXTENSION]
-areas = sorted({a.module for a in routes.AREAS if not a.local_only})
+areas = [a for a in routes.AREAS if not a.local_only]
 reply = handler.app.test_client().get("/openapi.json")
-print(json.dumps({"before": before, "lazy": lazy_views(), "spec_built": api._spec is not None,
-                  "areas_missing": [m for m in areas if m not in sys.modules],
+print(json.dumps({"before": before,
+                  "apps_missing": [a.name for a in areas if a.name not in handler.app.apps],
+                  "document_built": dispatch.DOCUMENT in handler.app.apps,
+                  "areas_missing": [a.module for a in areas if a.module not in sys.modules],
                   "tables_missing": [t for t in ("groups", "notifications", "people", "users")
                                      if "models." + t not in sys.modules],
                   "gate_missing": [m for m in ("app.services.developer.limits",
@@ -108,15 +107,14 @@ print(json.dumps({"before": before, "lazy": lazy_views(), "spec_built": api._spe
 """
 
 
-def test_before_snapshot_loads_every_area_the_document_and_every_table(tmp_path):
+def test_before_snapshot_builds_every_areas_app_the_document_and_every_table(tmp_path):
     seen = probe(SNAPSHOT_PROBE, {  # as deployed: not local mode
         "TAILSPEND_STAGE": "probe", "AWS_DEFAULT_REGION": "us-east-1",
         "COGNITO_USER_POOL_ID": "us-east-1_probe", "COGNITO_CLIENT_ID": "probe",
         "CURSOR_SECRET": "probe", "LOG_LEVEL": "WARNING"})
 
-    assert seen["before"] == {"lazy": seen["before"]["lazy"], "groups": False}
-    assert seen["before"]["lazy"] > 50  # lazy before the hook ...
-    assert seen["lazy"] == [] and seen["spec_built"]  # ... and nothing left to load after it
+    assert seen["before"] == {"apps": 0, "groups": False}  # nothing built before the hook ...
+    assert seen["apps_missing"] == [] and seen["document_built"]  # ... everything after it
     assert seen["areas_missing"] == [] and seen["tables_missing"] == []
     assert seen["gate_missing"] == []
     assert seen["openapi"] == 200 and seen["paths"] > 50

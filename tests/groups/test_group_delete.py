@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from models import base as model_base
+from models import pynamodb_adapter
 from app.services.groups import delete as group_delete
 from models.groups import Comment, Group, GroupItem, Participant
 
@@ -91,7 +92,7 @@ def test_delete_over_request_budget_answers_accepted(client, owner, monkeypatch)
 def test_unprocessed_batch_items_are_retried(owner, monkeypatch):
     add_filler_rows(owner.gid, 3)
     group_delete.tombstone(owner.gid)
-    connection = GroupItem._get_connection()
+    connection = pynamodb_adapter.table_connection(GroupItem)
     real = connection.batch_write_item
     calls = []
 

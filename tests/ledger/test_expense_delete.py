@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from models import base as model_base
+from models import pynamodb_adapter
 from app.services.ledger import expense_delete
 from app.services.core.access import authorize
 from models.groups import Comment, GroupItem
@@ -52,7 +53,7 @@ def test_a_thread_of_3000_comments_is_deleted_completely(group):
 def test_unprocessed_batch_items_are_retried_until_empty(group, monkeypatch):
     expense = group.add_expense(900)
     seed_comments(group.group_id, expense["expenseId"], 120, author=group.user_id)
-    connection = GroupItem._get_connection()
+    connection = pynamodb_adapter.table_connection(GroupItem)
     real = connection.batch_write_item
     calls = []
 

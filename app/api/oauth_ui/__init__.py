@@ -15,16 +15,15 @@ from pathlib import Path
 from typing import Optional
 from urllib.parse import urlencode, urlsplit
 
-from flask import make_response, redirect, render_template, request, send_from_directory
+from flask import Blueprint, make_response, redirect, render_template, request, send_from_directory
 
 from app.api.context import settings
 from app.api.markers import form_body, public
-from app.api.routing import KeepsViews
 from app.errors import DomainError
 from app.services.mcp import clients, flow, sessions
 from app.services.users import local_auth
 
-bp = KeepsViews("oauth_ui", __name__, template_folder="templates")
+bp = Blueprint("oauth_ui", __name__, template_folder="templates")
 STATIC = Path(__file__).parent / "static"
 COOKIE = "tailspend_mcp_session"
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s]{1,60}$")

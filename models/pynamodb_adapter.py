@@ -1,0 +1,45 @@
+"""The two PynamoDB hooks TailSpend needs that PynamoDB 6.1 has no public API for.
+
+1. **A model's table connection** (``Model._get_connection()``): PynamoDB's low-level
+   ``TableConnection`` serializes keys from a table description, which it otherwise fetches with
+   a DescribeTable call per table and cold start; the model's own connection is built from the
+   model's key schema and indexes instead. ``RawAccess`` (models/base.py) needs it for rows a
+   model instance can't hold and for key-only reads of KEYS_ONLY indexes.
+2. **Re-pointing a model** (``Model._connection = None``): PynamoDB caches a model's connection
+   and rebuilds it only when ``Meta.table_name`` changes (see the comment in
+   ``pynamodb.models.Model._get_connection``); after ``models.configure`` changes the host or
+   region, or a SnapStart restore, it must be built again.
+
+Nothing else reaches into PynamoDB. tests/platform/test_pynamodb_adapter.py fails loudly when a
+PynamoDB upgrade changes either hook's shape.
+"""
+from __future__ import annotations
+
+from typing import Type
+
+from pynamodb.connection import TableConnection
+from pynamodb.models import Model
+
+
+def table_connection(model: Type[Model]) -> TableConnection:
+    """The model's cached connection to its table, keys serialized from the model's schema."""
+    return model._get_connection()
+
+
+def drop_connection(model: Type[Model]) -> None:
+    """Forget the model's cached connection (and its subclasses'): the next call builds one
+    from its current ``Meta`` (host, region, table name)."""
+    model._connection = None
+    for sub in model.__subclasses__():
+        drop_connection(sub)
+
+
+def key_names(model: Type[Model]) -> tuple:
+    """(hash key, range key) attribute names, from PynamoDB's public attribute API."""
+    hash_name = range_name = None
+    for attribute in model.get_attributes().values():
+        if attribute.is_hash_key:
+            hash_name = attribute.attr_name
+        elif attribute.is_range_key:
+            range_name = attribute.attr_name
+    return hash_name, range_name

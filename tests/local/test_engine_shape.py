@@ -1,0 +1,44 @@
+"""app/local/engine.py patches four moto functions; this fails loudly when moto changes them.
+
+engine.py's transaction body is a copy of moto's with only the backup/rollback replaced, and
+its Query and stream hooks wrap moto's own: after a moto upgrade that changes any of them, the
+copy would silently diverge. Re-read each changed function, bring engine.py in line with it,
+then pin the new fingerprints here."""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib
+import inspect
+
+import moto
+import pytest
+
+# (module, class, function) -> sha256 (first 16 hex) of the function's source text in moto.
+PATCHED = {
+    ("moto.dynamodb.models", "DynamoDBBackend", "transact_write_items"): "c3c395e934006404",
+    ("moto.dynamodb.models.table", "Table", "query"): "7c7c449c0d26f159",
+    ("moto.dynamodb.models.table", "Table", "all_items"): "98389d15573959bc",
+    ("moto.dynamodb.models.table", "StreamShard", "add"): "498b08ea3de09288",
+}
+MOTO_VERSION = "5.2.5"
+
+
+def fingerprint(module: str, cls: str, function: str) -> str:
+    """From moto's source file, not the class: engine.install() may have replaced it."""
+    source = inspect.getsource(importlib.import_module(module))
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == function:
+                    text = ast.get_source_segment(source, item)
+                    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    raise AssertionError(f"moto {moto.__version__} has no {module}.{cls}.{function}: "
+                         "app/local/engine.py patches it")
+
+
+@pytest.mark.parametrize("target", sorted(PATCHED), ids=".".join)
+def test_the_moto_functions_engine_patches_are_the_ones_it_was_written_against(target):
+    assert fingerprint(*target) == PATCHED[target], (
+        f"moto {moto.__version__} (engine.py was written against {MOTO_VERSION}) changed "
+        f"{'.'.join(target)}: re-check app/local/engine.py against it, then update PATCHED")
