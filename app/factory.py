@@ -71,6 +71,9 @@ def create_app(settings: Optional[Settings] = None, *, areas: Optional[Iterable[
     api = spec.configure(app) if areas is None else None
     routes.register(app, routes.served(settings.local_mode, areas), api)
     app.url_value_preprocessor(_snake_case_path_ids)
+    # First of all before_request hooks (Flask runs them in registration order): every reply,
+    # even a 429 from the developer gate, has its ids and its latency.
+    app.before_request(_begin_request)
     # Anonymous rate windows, then authentication, then the caller's PAT policy and window.
     developer_gate.install(app, runtime.developer, authenticate=_authenticate)
     app.before_request(edge.check_request)  # after auth: a stranger gets 401, not body errors
@@ -78,9 +81,6 @@ def create_app(settings: Optional[Settings] = None, *, areas: Optional[Iterable[
     app.teardown_request(lambda _error: unbind())
     app.after_request(_cors)
     app.after_request(_log_request)
-    # First of all before_request hooks (the developer gate put its own at the front): every
-    # reply, even a 429 from the gate, has its ids and its latency.
-    app.before_request_funcs.setdefault(None, []).insert(0, _begin_request)
     return app
 
 
