@@ -37,8 +37,9 @@ def delete_group(access: Access) -> bool:
         return False  # the tombstone already hides the group; a re-run finishes
 
 
-def tombstone(group_id: str) -> None:
-    """Mark the head DELETING (under attribute_exists) so every read path treats it as gone.
+def tombstone(group_id: str, condition=None) -> None:
+    """Mark the head DELETING (under attribute_exists, and ``condition`` when given) so every
+    read path treats it as gone.
 
     The same write files the head under the due index's GROUP_DELETE bucket, due a little
     later: if this request's sweep does not finish, the maintenance job resumes it."""
@@ -46,7 +47,8 @@ def tombstone(group_id: str) -> None:
               [Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso()),
                Group.DueBucket.set(DELETE_BUCKET),
                Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
-              Group.SK.exists(), on_fail=group_not_found())
+              Group.SK.exists() if condition is None else Group.SK.exists() & condition,
+              on_fail=group_not_found())
 
 
 def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional[int] = None,
