@@ -79,6 +79,8 @@ class Profile(UserItem, discriminator="PROFILE"):
     # DELETING once account deletion has begun: the account is gone for every request, and
     # the row stays (the deletion's tombstone, removed last) until the sweep finishes.
     Status = UnicodeAttribute(null=True)
+    # The step a deletion run stopped in when its budget ran out: the next run starts there.
+    DeletionStep = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(user_id: str) -> tuple:

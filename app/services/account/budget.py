@@ -21,7 +21,12 @@ SWEEP_PAGES_PER_UNIT = 1
 
 
 class OutOfBudget(Exception):
-    """The run's budget is spent; the deletion is resumable from where it stopped."""
+    """The run's budget is spent; the deletion is resumable from where it stopped (``at``:
+    a finer resume point than the step, when the step knows one)."""
+
+    def __init__(self, at: Optional[str] = None) -> None:
+        super().__init__(at)
+        self.at = at
 
 
 class Budget:

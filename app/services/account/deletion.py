@@ -85,14 +85,15 @@ def delete_account(user_id: str, *, budget: Optional[Budget] = None,
     elif not steps.renew(user_id):
         return Progress(True)  # finished by another run meanwhile
     counts: dict = {}
-    for name, step in STEPS:
+    for name, step in STEPS[_resume_index(profile):]:
         if name == "mark" and profile.deleting:
             continue
         try:
             if name != "mark":
                 budget.spend()
             counts[name] = step(profile, budget)
-        except OutOfBudget:
+        except OutOfBudget as stop:
+            steps.pause_at(user_id, stop.at or name)
             logger.info("account.delete_paused", extra={"user_id": user_id, "at": name})
             return Progress(False, counts)
         except Exception as error:
@@ -105,6 +106,15 @@ def delete_account(user_id: str, *, budget: Optional[Budget] = None,
             after_step(name)
     logger.info("account.deleted", extra={"user_id": user_id, "counts": counts})
     return Progress(True, counts)
+
+
+def _resume_index(profile: Profile) -> int:
+    """Where the last run stopped for want of budget (a crash records nothing: from the top)."""
+    names = [name for name, _ in STEPS]
+    stopped = (profile.DeletionStep or "").split("#", 1)[0]  # lateSweep#<n>: that step
+    if profile.deleting and stopped in names:
+        return names.index(stopped)
+    return 0
 
 
 def resume_stalled_deletions(limit: int = SWEEP_LIMIT, *,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from app.services.account.budget import Budget, unlimited
+from app.services.account.budget import Budget, OutOfBudget, unlimited
 from app.services.core.clock import iso_in, now_iso
 from app.services.core.conditional import delete_if, update_if
 from app.services.core.transactions import Transaction
@@ -77,12 +77,22 @@ def renew(user_id: str) -> bool:
                      Profile.Status == DELETING)
 
 
+def pause_at(user_id: str, step_name: str) -> None:
+    """A run out of budget records where it stopped, so the next one does not pay again for
+    the steps before (with a small budget it would never get past them)."""
+    update_if(Profile(*Profile.key(user_id)),
+              [Profile.DeletionStep.set(step_name),
+               Profile.RecoveryDueAt.set(iso_in(RESUME_AFTER_SECONDS))],
+              Profile.Status == DELETING)
+
+
 def unmark(profile: Profile) -> None:
     """Undo :func:`mark` (only when the groups step refuses before anything is removed)."""
     tx = Transaction()
     tx.update(Profile(*Profile.key(profile.UserId)),
               [Profile.Status.remove(), Profile.RecoveryState.remove(),
-               Profile.RecoveryDueAt.remove()], condition=Profile.Status == DELETING)
+               Profile.RecoveryDueAt.remove(), Profile.DeletionStep.remove()],
+              condition=Profile.Status == DELETING)
     for row in Identity.for_user(profile.UserId):
         tx.update(Identity(row.IdentityKey), [Identity.Deleting.remove()],
                   condition=Identity.UserId == profile.UserId)
@@ -250,10 +260,27 @@ def late_sweep(profile: Profile, budget: Optional[Budget] = None) -> int:
     at the mark (each conditions on a live profile), but a row committed just before it
     may reach an index (tokens by owner, requests by applicant, memberships) only later;
     this pass reads every such index and partition again, so nothing of it outlives the
-    deletion. It finds nothing in the common case, at the cost of its reads."""
-    return sum(step(profile, budget) for step in (
-        groups, developer, join_requests, join_history, reservations, invitations,
-        sent_invitations, people, notifications, mcp_pointers, user_partition))
+    deletion. It finds nothing in the common case, at the cost of its reads. A run out of
+    budget records which finder it stopped at (``lateSweep#<n>``), the next goes on there."""
+    budget, removed = budget or unlimited(), 0
+    for index in range(_late_start(profile), len(LATE_FINDERS)):
+        try:
+            removed += LATE_FINDERS[index](profile, budget)
+        except OutOfBudget:
+            raise OutOfBudget(at=f"{LATE_SWEEP}#{index}") from None
+    return removed
+
+
+LATE_SWEEP = "lateSweep"
+LATE_FINDERS = (groups, developer, join_requests, join_history, reservations, invitations,
+                sent_invitations, people, notifications, mcp_pointers, user_partition)
+
+
+def _late_start(profile: Profile) -> int:
+    step = profile.DeletionStep or ""
+    if not step.startswith(LATE_SWEEP + "#"):
+        return 0
+    return min(int(step.rsplit("#", 1)[1]), len(LATE_FINDERS) - 1)
 
 
 # --- 7. sign-in: the directory user, the identities, then the profile ----------------------

@@ -52,12 +52,14 @@ def tombstone(group_id: str, condition=None) -> None:
 
 
 def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional[int] = None,
-          after_page: Optional[Callable[[int], None]] = None) -> bool:
+          after_page: Optional[Callable[[int], None]] = None, last: tuple = ()) -> bool:
     """Delete every row of a DELETING group, head last; True when finished.
 
     Stops early (False) after ``max_pages`` query pages; a rerun continues. Passes repeat
     until one finds nothing but the head, so a row written while a pass was under way is
-    not orphaned. ``after_page`` is called with the page count (tests interrupt there)."""
+    not orphaned. The sort keys in ``last`` go just before the head (a caller's way back to
+    the group, e.g. a departing user's own participant row, found through their index).
+    ``after_page`` is called with the page count (tests interrupt there)."""
     head = GroupItem.raw_get(group_id, META)
     if head is None:
         return True  # the head goes last: no head, nothing left
@@ -70,7 +72,7 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
                                         page_size=page_size or QUERY_PAGE_SIZE):
             if max_pages is not None and pages >= max_pages:
                 return False
-            rows = [key for key in keys if key[1] != META]
+            rows = [key for key in keys if key[1] != META and key[1] not in last]
             GroupItem.raw_batch_delete(rows)
             swept_any = swept_any or bool(rows)
             pages += 1
@@ -78,6 +80,7 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
                 after_page(pages)
         if not swept_any:
             break
+    GroupItem.raw_batch_delete([(group_id, sort_key) for sort_key in last])
     # Conditional: a sweep must never remove the head of a live group.
     delete_if(Group(*Group.key(group_id)), Group.Status == DELETING)
     return True
