@@ -86,16 +86,26 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
     return True
 
 
+# A maintenance run resumes at most this many overdue deletes, each at most this many query
+# pages; one left unfinished moves to the back of the due index, so no run reads unbounded.
+RESUME_LIMIT = 20
+RESUME_PAGES = 50
+
+
 def resume_pending_deletes() -> dict:
-    """Finish every tombstoned group whose sweep is overdue (the maintenance job's task)."""
+    """Finish tombstoned groups whose sweep is overdue (the maintenance job's task), within
+    RESUME_LIMIT groups and RESUME_PAGES pages each per run."""
     finished = unfinished = 0
-    for head in list(Group.pending_deletes(now_iso())):
+    for head in list(Group.pending_deletes(now_iso(), limit=RESUME_LIMIT)):
         try:
-            done = sweep(head.GroupId)
+            done = sweep(head.GroupId, max_pages=RESUME_PAGES)
         except SweepIncomplete:
             done = False
         finished += done
         unfinished += not done
         if not done:
+            update_if(Group(*Group.key(head.GroupId)),
+                      [Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
+                      Group.Status == DELETING)
             logger.warning("group_delete.still_unfinished", extra={"group_id": head.GroupId})
     return {"resumedGroupDeletes": finished, "unfinishedGroupDeletes": unfinished}
