@@ -8,6 +8,7 @@ embedded endpoint."""
 from __future__ import annotations
 
 import contextlib
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -104,12 +105,21 @@ def test_an_accept_after_the_fence_is_refused_and_the_group_goes(aws):
     assert UserMember.count(world.gid) == 0
 
 
+def _later(seconds, call):
+    def run():
+        time.sleep(seconds)
+        return call()
+    return run
+
+
 @pytest.mark.race
 def test_accepting_while_the_sole_owner_deletes_never_strands_the_joiner(live_db):
-    for _ in range(6):
+    # The accept starts a little later each round, so rounds land before, inside and after
+    # the deletion's fence (which comes a dozen calls into it).
+    for delay in (0.0, 0.01, 0.02, 0.025, 0.03, 0.035, 0.04, 0.08):
         world = _setup()
         deleted, accepted = race(lambda: _delete(world.v),
-                                 lambda: invitations.accept(world.w, world.gid))
+                                 _later(delay, lambda: invitations.accept(world.w, world.gid)))
         head = _head(world.gid)
         if isinstance(accepted, DomainError):  # W lost: the group went with V
             assert deleted.done and head is None, (deleted, accepted)

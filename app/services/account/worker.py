@@ -31,14 +31,20 @@ def use_local_runner(runner: Optional[Callable[[str], object]]) -> None:
 def continue_later(user_id: str) -> None:
     """Hand the rest of a started deletion to the worker (queue, or local runner)."""
     url = os.environ.get(QUEUE_URL_ENV)
-    if url:
-        import boto3
+    try:
+        if url:
+            import boto3
 
-        boto3.client("sqs").send_message(QueueUrl=url, MessageBody=json.dumps({"userId": user_id}))
-    elif "local" in _runner:
-        _runner["local"](user_id)
-    else:  # nothing to hand it to: the resume sweep takes it up once it is due
-        logger.info("account.delete_left_for_resume", extra={"user_id": user_id})
+            boto3.client("sqs").send_message(QueueUrl=url,
+                                             MessageBody=json.dumps({"userId": user_id}))
+            return
+        if "local" in _runner:
+            _runner["local"](user_id)
+            return
+    except Exception:  # noqa: BLE001 — the account is marked: the resume sweep takes it up
+        logger.exception("account.delete_handoff_failed", extra={"user_id": user_id})
+        return
+    logger.info("account.delete_left_for_resume", extra={"user_id": user_id})
 
 
 def parse(event: dict) -> Iterator[Tuple[str, str]]:
