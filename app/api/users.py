@@ -43,8 +43,8 @@ def while_deleting(view):
 
 DELETE_DESCRIPTION = (
     "Marks the account DELETING (from then on every request with its tokens is 401), then "
-    "sweeps what it left behind inside this request for at most a few seconds "
-    "(Settings.account_delete_seconds, 5 s). 204: everything is gone. 202 "
+    "sweeps what it left behind inside this request for 5 s (no new unit of work starts "
+    "after that; Settings.account_delete_seconds). 204: everything is gone. 202 "
     "`{status: DELETING}`: the account is already gone for every request, and the "
     "account-deletion worker finishes the sweep (normally within a minute; a stalled one is "
     "resumed within five). A retry of this call goes on with the sweep too.")
