@@ -136,7 +136,9 @@ def serve(args) -> int:
     from app import create_app
     from app.local import server_info, vapid_key
     from app.local.stream_poller import start_notifications_poller
-    from app.local.triggers import Scheduler, run_hourly_tick, run_maintenance, run_outbox_sweep
+    from app.local.triggers import (Scheduler, run_account_deletion_resume, run_hourly_tick,
+                                    run_maintenance, run_outbox_sweep, start_account_deletion)
+    from app.services.account import worker as account_deletion_worker
 
     endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
@@ -149,6 +151,9 @@ def serve(args) -> int:
     scheduler.on_the_hour(run_hourly_tick, "hourly-tick")
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
     scheduler.every(300, run_outbox_sweep, "outbox-sweep")
+    # DELETE /users/me answering 202 hands the rest to the worker: here, on a thread.
+    account_deletion_worker.use_local_runner(start_account_deletion)
+    scheduler.every(300, run_account_deletion_resume, "account-deletion-resume")
     poller = start_notifications_poller(endpoint)
     threading.Thread(target=http.serve_forever, daemon=True).start()
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,

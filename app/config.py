@@ -44,6 +44,10 @@ class Settings(NamedTuple):
     # AWS sign-in for the consent flow: the Cognito hosted UI domain and its app client.
     cognito_domain: Optional[str] = None
     mcp_cognito_client_id: Optional[str] = None
+    # DELETE /users/me sweeps inside the request for at most this long (and at most this many
+    # units of work, when set), then answers 202 and the account-deletion worker goes on.
+    account_delete_seconds: float = 5.0
+    account_delete_units: Optional[int] = None
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()

@@ -158,7 +158,3 @@ class GroupInvitation(PeopleItem, discriminator="GROUPINVITE"):
         """A group's invitations by invitee (GroupInvitesIndex; eventually consistent)."""
         return cls.group_invites.query(group_id, **kwargs)
 
-    @classmethod
-    def all_rows(cls, **kwargs) -> Iterator["GroupInvitation"]:
-        """Every invitation in the table, for the maintenance expiry sweep (a Scan)."""
-        return cls.scan(**kwargs)

@@ -1,6 +1,7 @@
 """Users: one partition per user — profile, daily developer usage, chat credit, MCP grants."""
 from __future__ import annotations
 
+import hashlib
 from typing import Iterator
 
 from pynamodb.attributes import (BooleanAttribute, DiscriminatorAttribute, ListAttribute,
@@ -18,6 +19,14 @@ LEDGER_PREFIX = "LEDGER#"
 CHAT_PREFIX = "CHAT#"
 MCP_GRANT_PREFIX = "MCPGRANT#"
 MCP_CLEANUP_PREFIX = "MCPCLEANUP#"
+# Pointers in a user's partition to rows elsewhere that name the user, so account deletion
+# finds them without a Scan: each join request the user submitted (GroupData), each
+# invitation the user sent (People; also filed in ScanRecoveryIndex by its expiry).
+JOIN_REQUEST_POINTER_PREFIX = "JOINREQPTR#"
+SENT_INVITATION_PREFIX = "SENTINVITE#"
+# ScanRecoveryIndex buckets of sent invitations by expiry, sharded like the outbox.
+INVITE_EXPIRY = "INVITE_EXPIRY"
+INVITE_EXPIRY_SHARDS = 8
 DELETING = "DELETING"
 # ScanRecoveryIndex bucket of profiles whose deletion a crash may have left half done.
 ACCOUNT_DELETE = "ACCOUNT_DELETE"
@@ -71,6 +80,8 @@ class Profile(UserItem, discriminator="PROFILE"):
     # DELETING once account deletion has begun: the account is gone for every request, and
     # the row stays (the deletion's tombstone, removed last) until the sweep finishes.
     Status = UnicodeAttribute(null=True)
+    # The step a deletion run stopped in when its budget ran out: the next run starts there.
+    DeletionStep = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(user_id: str) -> tuple:
@@ -79,6 +90,11 @@ class Profile(UserItem, discriminator="PROFILE"):
     @property
     def deleting(self) -> bool:
         return self.Status == DELETING
+
+    @classmethod
+    def live_condition(cls):
+        """The profile exists and no deletion has begun (for a ConditionCheck on it)."""
+        return cls.UserId.exists() & (cls.Status.does_not_exist() | (cls.Status != DELETING))
 
     @classmethod
     def pending_deletions(cls, until: str, limit: int) -> list:
@@ -242,15 +258,7 @@ class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
     @classmethod
     def pages_of(cls, user_id: str, page_size: int) -> Iterator[list]:
         """A user's pointers, a page at a time (strongly consistent)."""
-        last = None
-        while True:
-            rows = cls.query(user_id, cls.SK.startswith(MCP_CLEANUP_PREFIX), limit=page_size,
-                             consistent_read=True, last_evaluated_key=last)
-            page = list(rows)
-            yield page
-            last = rows.last_evaluated_key
-            if not last:
-                return
+        return _pointer_pages(cls, user_id, MCP_CLEANUP_PREFIX, page_size)
 
     @classmethod
     def for_target(cls, owner_user_id: str, grant_id: str, target: UserItem,
@@ -258,3 +266,87 @@ class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
         """The pointer to ``target`` (a row outside the owner's partition)."""
         return cls(owner_user_id, cls.sort_key(grant_id, suffix), TargetUserId=target.UserId,
                    TargetSK=target.SK)
+
+
+def _pointer_pages(cls, user_id: str, prefix: str, page_size: int) -> Iterator[list]:
+    """One user's rows under ``prefix``, a page at a time (strongly consistent)."""
+    last = None
+    while True:
+        rows = cls.query(user_id, cls.SK.startswith(prefix), limit=page_size,
+                         consistent_read=True, last_evaluated_key=last)
+        page = list(rows)
+        yield page
+        last = rows.last_evaluated_key
+        if not last:
+            return
+
+
+class JoinRequestPointer(UserItem, discriminator="JOINREQ_POINTER"):
+    """Written with the join request it names (same transaction, applicant's partition):
+    account deletion follows it to the request and the applicant's lock in that group,
+    whatever became of the request (pending, decided, or in a group the user left)."""
+
+    GroupId = UnicodeAttribute()
+    RequestId = UnicodeAttribute()
+
+    @staticmethod
+    def sort_key(group_id: str, request_id: str) -> str:
+        return f"{JOIN_REQUEST_POINTER_PREFIX}{group_id}#{request_id}"
+
+    @classmethod
+    def build(cls, user_id: str, group_id: str, request_id: str) -> "JoinRequestPointer":
+        return cls(user_id, cls.sort_key(group_id, request_id), GroupId=group_id,
+                   RequestId=request_id)
+
+    @classmethod
+    def pages_of(cls, user_id: str, page_size: int) -> Iterator[list]:
+        return _pointer_pages(cls, user_id, JOIN_REQUEST_POINTER_PREFIX, page_size)
+
+
+class SentInvitation(UserItem, discriminator="SENT_INVITE"):
+    """Written with each direct invitation (same transaction, inviter's partition): account
+    deletion withdraws what the user sent, and the expiry sweep finds due invitations
+    through ScanRecoveryIndex (RecoveryState ``INVITE_EXPIRY#<shard>``, due at expiry)."""
+
+    GroupId = UnicodeAttribute()
+    InviteeUserId = UnicodeAttribute()
+
+    @staticmethod
+    def sort_key(group_id: str, invitee_user_id: str) -> str:
+        return f"{SENT_INVITATION_PREFIX}{group_id}#{invitee_user_id}"
+
+    @staticmethod
+    def parse_sort_key(sort_key: str) -> tuple:
+        """(group id, invitee user id) of a pointer's sort key."""
+        group_id, invitee = sort_key[len(SENT_INVITATION_PREFIX):].split("#", 1)
+        return group_id, invitee
+
+    @staticmethod
+    def shard_of(group_id: str, invitee_user_id: str) -> str:
+        digest = hashlib.sha256(f"{group_id}#{invitee_user_id}".encode()).digest()
+        return f"{INVITE_EXPIRY}#{int.from_bytes(digest[:4], 'big') % INVITE_EXPIRY_SHARDS}"
+
+    @staticmethod
+    def shards() -> list:
+        return [f"{INVITE_EXPIRY}#{n}" for n in range(INVITE_EXPIRY_SHARDS)]
+
+    @classmethod
+    def build(cls, inviter_id: str, group_id: str, invitee_user_id: str,
+              expires_at: str) -> "SentInvitation":
+        return cls(inviter_id, cls.sort_key(group_id, invitee_user_id), GroupId=group_id,
+                   InviteeUserId=invitee_user_id,
+                   RecoveryState=cls.shard_of(group_id, invitee_user_id),
+                   RecoveryDueAt=expires_at)
+
+    @classmethod
+    def pages_of(cls, user_id: str, page_size: int) -> Iterator[list]:
+        return _pointer_pages(cls, user_id, SENT_INVITATION_PREFIX, page_size)
+
+    @classmethod
+    def due(cls, shard: str, until: str, limit: int) -> list:
+        """(inviter id, sort key) of pointers due by ``until``, oldest first (one page; the
+        index projects keys only, so this reads it raw)."""
+        page = cls._get_connection().query(
+            shard, range_key_condition=cls.RecoveryDueAt <= until,
+            index_name=ScanRecoveryIndex.Meta.index_name, limit=limit)
+        return [(item["UserId"]["S"], item["SK"]["S"]) for item in page.get("Items", [])]

@@ -7,9 +7,11 @@ from app.api.context import principal, scope, settings
 from app.api.pat import no_pat
 from app.api.spec import FORBIDDEN, Blueprint, errors
 from app.errors import Forbidden
-from app.schemas.users import (AdminUserPageSchema, AdminUsersArgsSchema, IdentityLinkSchema,
-                               IdentityListSchema, IdentitySchema, ProfilePatchSchema,
-                               ProfileSchema)
+from app.schemas.users import (AccountDeletionSchema, AdminUserPageSchema, AdminUsersArgsSchema,
+                               IdentityLinkSchema, IdentityListSchema, IdentitySchema,
+                               ProfilePatchSchema, ProfileSchema)
+from app.services.account import worker as account_worker
+from app.services.account.budget import Budget
 from app.services.account.deletion import delete_account
 from app.services.users import profiles as users
 
@@ -39,8 +41,21 @@ def while_deleting(view):
     return view
 
 
+DELETE_DESCRIPTION = (
+    "Marks the account DELETING (from then on every request with its tokens is 401), then "
+    "sweeps what it left behind inside this request for 5 s (no new unit of work starts "
+    "after that; Settings.account_delete_seconds). 204: everything is gone. 202 "
+    "`{status: DELETING}`: the account is already gone for every request, and the "
+    "account-deletion worker finishes the sweep (normally within a minute; a stalled one is "
+    "resumed within five). A retry of this call goes on with the sweep too.")
+
+
 @blp.route("/users/me", methods=["DELETE"])
-@blp.response(204)
+@blp.response(204, description="The account and everything it left behind are deleted.")
+@blp.alt_response(202, schema=AccountDeletionSchema,
+                  description="The account is gone for every request; the rest of the sweep "
+                              "runs in the background.")
+@blp.doc(description=DELETE_DESCRIPTION)
 @errors(blp, (403, "FORBIDDEN: personal access tokens cannot delete an account."),
         (409, "SOLE_OWNER: the caller is the only owner of groups other users are in; "
               "details.groups lists them ({groupId, name})."))
@@ -48,16 +63,18 @@ def while_deleting(view):
 @while_deleting
 def delete_me():
     """Delete the account: memberships turn back into guests (history kept), groups where the
-    caller is the only user are deleted, everything else of the account is removed.
-
-    From the first write on, every request with this account's tokens is 401; a retry of
-    this call (or the maintenance job) finishes a deletion that was interrupted."""
-    user_id = principal().user_id
+    caller is the only user are deleted, everything else of the account is removed."""
+    user_id, config = principal().user_id, settings()
     try:
-        delete_account(user_id)
+        progress = delete_account(user_id, budget=Budget(seconds=config.account_delete_seconds,
+                                                         units=config.account_delete_units))
     finally:  # once marked, this instance refuses the account's cached sign-ins at once
         current_app.extensions["tailspend"].authenticator.identities.forget_user(user_id)
         current_app.extensions["developer"].verifier.forget_user(user_id)  # its PATs too
+    if progress.done:
+        return "", 204
+    account_worker.continue_later(user_id)
+    return AccountDeletionSchema().dump({"status": "DELETING"}), 202
 
 
 @blp.route("/users/me/identities")

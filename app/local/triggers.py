@@ -40,6 +40,32 @@ def run_outbox_sweep() -> dict:
                                        "sweep": "outbox"}, None)
 
 
+def run_account_deletion_resume() -> dict:
+    """The account-deletion worker's 5-minute schedule: resume stalled deletions."""
+    from app.handlers import account_deletion
+
+    return account_deletion.lambda_handler(canned_event("schedule_account_deletion.json"), None)
+
+
+def start_account_deletion(user_id: str) -> threading.Thread:
+    """Local stand-in for AccountDeletionQueue: the worker's handler, fed the canned SQS event
+    naming ``user_id``, on a thread of its own (as Lambda would, after DELETE answered 202)."""
+    from app.handlers import account_deletion
+
+    event = canned_event("account_deletion_sqs.json")
+    event["Records"][0]["body"] = json.dumps({"userId": user_id})
+
+    def run() -> None:
+        try:
+            account_deletion.lambda_handler(event, None)
+        except Exception:  # noqa: BLE001 — the resume schedule picks the deletion up again
+            log.exception("local.job_failed", extra={"job": "account-deletion"})
+
+    thread = threading.Thread(target=run, name="account-deletion", daemon=True)
+    thread.start()
+    return thread
+
+
 class Scheduler:
     """Runs each job every ``period`` seconds on a daemon thread until stopped."""
 

@@ -19,6 +19,13 @@ class ProfileSchema(Strict):
     createdAt = fields.String(allow_none=True, attribute="CreatedAt")
 
 
+class AccountDeletionSchema(Strict):
+    """202 of DELETE /users/me: the account is gone for every request; the rest is swept
+    in the background."""
+
+    status = fields.String(required=True, validate=validate.OneOf(["DELETING"]))
+
+
 class AdminUserSchema(ProfileSchema):
     isTestAccount = DerivedBoolean(lambda row: bool(row.IsTestAccount), required=True)
 

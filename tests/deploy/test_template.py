@@ -675,3 +675,75 @@ def test_stage_throttle_is_a_parameter_sized_in_thousands():
     assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottleRateLimit"}
     assert setting["ThrottlingBurstLimit"] == {"Ref": "ApiThrottleBurstLimit"}
     assert template["Parameters"]["ApiThrottleRateLimit"]["Default"] >= 1000
+
+
+# ---------------------------------------------------------------- account deletion worker
+# The worker is registered in the shared tables above from here (another helper edits those
+# tables concurrently); fold these lines into them when merging. Its schedule is checked by
+# its own test below: it also has an SQS event, which the scheduled-function test excludes.
+HANDLERS["AccountDeletionWorkerFunction"] = "app.handlers.account_deletion.lambda_handler"
+SCHEDULED_FAILURE_QUEUES["AccountDeletionWorkerFunction"] = "AccountDeletionFailuresQueue"
+WORK_QUEUES.add("AccountDeletionQueue")
+ACCOUNT_DELETION_TABLES = ("UsersTable", "IdentitiesTable", "GroupsTable", "DeveloperTokensTable",
+                           "PeopleTable", "NotificationsTable")
+
+
+def test_account_deletion_worker_takes_queue_messages_and_resumes_every_five_minutes():
+    worker = _resources("AWS::Serverless::Function")["AccountDeletionWorkerFunction"]["Properties"]
+    events = {e["Type"]: e["Properties"] for e in worker["Events"].values()}
+
+    assert set(events) == {"SQS", "Schedule"}
+    assert events["SQS"]["Queue"] == {"Fn::GetAtt": ["AccountDeletionQueue", "Arn"]}
+    assert events["SQS"]["BatchSize"] == 1
+    assert events["SQS"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert events["Schedule"]["Schedule"] == "rate(5 minutes)"
+    assert worker["EventInvokeConfig"]["DestinationConfig"]["OnFailure"] == {
+        "Type": "SQS", "Destination": {"Fn::GetAtt": ["AccountDeletionFailuresQueue", "Arn"]}}
+    assert worker["Environment"]["Variables"]["ACCOUNT_DELETION_QUEUE_URL"] == {
+        "Ref": "AccountDeletionQueue"}
+    table_policies = {(kind, body["TableName"]["Ref"]) for policy in worker["Policies"]
+                      for kind, body in policy.items() if kind.startswith("DynamoDB")}
+    assert table_policies == {(_CRUD, table) for table in ACCOUNT_DELETION_TABLES}
+
+
+def test_account_deletion_queue_is_six_worker_timeouts_visible_and_redrives_to_its_dlq():
+    worker = _resources("AWS::Serverless::Function")["AccountDeletionWorkerFunction"]["Properties"]
+    queue = _resources("AWS::SQS::Queue")["AccountDeletionQueue"]["Properties"]
+
+    assert queue["VisibilityTimeout"] >= 6 * worker["Timeout"]
+    assert queue["RedrivePolicy"] == {
+        "deadLetterTargetArn": {"Fn::GetAtt": ["AccountDeletionFailuresQueue", "Arn"]},
+        "maxReceiveCount": 3}
+    assert queue["SqsManagedSseEnabled"] is True
+
+
+def test_the_api_hands_deletions_to_the_queue_and_may_only_send_there():
+    api = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"]
+    (policy,) = [p["Properties"] for p in _resources("AWS::IAM::Policy").values()
+                 if p["Properties"]["Roles"] == [{"Ref": "ApiFunctionRole"}]]
+
+    assert api["Environment"]["Variables"]["ACCOUNT_DELETION_QUEUE_URL"] == {
+        "Ref": "AccountDeletionQueue"}
+    assert policy["PolicyDocument"]["Statement"] == [{
+        "Effect": "Allow", "Action": "sqs:SendMessage",
+        "Resource": {"Fn::GetAtt": ["AccountDeletionQueue", "Arn"]}}]
+
+
+def test_the_notification_worker_may_condition_check_profiles():
+    (policy,) = [p["Properties"] for p in _resources("AWS::IAM::Policy").values()
+                 if p["Properties"]["Roles"] == [{"Ref": "NotificationWorkerFunctionRole"}]]
+
+    assert policy["PolicyDocument"]["Statement"] == [{
+        "Effect": "Allow", "Action": "dynamodb:ConditionCheckItem",
+        "Resource": {"Fn::GetAtt": ["UsersTable", "Arn"]}}]
+
+
+def test_account_deletion_resources_are_one_block_with_a_header():
+    text = (REPO / "template.yaml").read_text()
+    start = text.index("# ================================================================ account deletion worker")
+    end = text.index("# ================================================================ end: account deletion worker")
+    names = [name for name in load_template()["Resources"]
+             if name.startswith("AccountDeletion") or name == "NotificationWorkerProfileCheckPolicy"]
+
+    assert len(names) == 9
+    assert all(start < text.index(f"\n  {name}:\n") < end for name in names)

@@ -147,3 +147,26 @@ def test_maintenance_resumes_an_unfinished_delete_once_it_is_due(client, owner, 
 
 def test_live_groups_are_never_listed_as_pending_deletes(owner):
     assert list(Group.pending_deletes("2999-01-01T00:00:00.000Z")) == []
+
+
+def test_a_maintenance_run_resumes_a_bounded_number_of_deletes_and_pages(owner, monkeypatch):
+    """Per run: at most RESUME_LIMIT groups and RESUME_PAGES pages each; an unfinished one
+    goes to the back of the due index, and later runs finish it."""
+    add_filler_rows(owner.gid, 12)
+    group_delete.tombstone(owner.gid)
+    monkeypatch.setattr(group_delete, "QUERY_PAGE_SIZE", 4)
+    monkeypatch.setattr(group_delete, "RESUME_PAGES", 1)
+    monkeypatch.setattr(group_delete, "RESUME_LIMIT", 1)
+    monkeypatch.setattr(group_delete, "now_iso", lambda: "2999-01-01T00:00:00.000Z")
+    before = Group.get(*Group.key(owner.gid)).NextRunAt
+
+    assert group_delete.resume_pending_deletes() == {"resumedGroupDeletes": 0,
+                                                     "unfinishedGroupDeletes": 1}
+    assert "META" in rows_of(owner.gid) and len(rows_of(owner.gid)) > 4
+    assert Group.get(*Group.key(owner.gid)).NextRunAt > before  # to the back of the queue
+    runs = 1
+    while rows_of(owner.gid):
+        group_delete.resume_pending_deletes()
+        runs += 1
+        assert runs < 20
+    assert runs > 2

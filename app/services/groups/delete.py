@@ -37,8 +37,9 @@ def delete_group(access: Access) -> bool:
         return False  # the tombstone already hides the group; a re-run finishes
 
 
-def tombstone(group_id: str) -> None:
-    """Mark the head DELETING (under attribute_exists) so every read path treats it as gone.
+def tombstone(group_id: str, condition=None) -> None:
+    """Mark the head DELETING (under attribute_exists, and ``condition`` when given) so every
+    read path treats it as gone.
 
     The same write files the head under the due index's GROUP_DELETE bucket, due a little
     later: if this request's sweep does not finish, the maintenance job resumes it."""
@@ -46,16 +47,19 @@ def tombstone(group_id: str) -> None:
               [Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso()),
                Group.DueBucket.set(DELETE_BUCKET),
                Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
-              Group.SK.exists(), on_fail=group_not_found())
+              Group.SK.exists() if condition is None else Group.SK.exists() & condition,
+              on_fail=group_not_found())
 
 
 def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional[int] = None,
-          after_page: Optional[Callable[[int], None]] = None) -> bool:
+          after_page: Optional[Callable[[int], None]] = None, last: tuple = ()) -> bool:
     """Delete every row of a DELETING group, head last; True when finished.
 
     Stops early (False) after ``max_pages`` query pages; a rerun continues. Passes repeat
     until one finds nothing but the head, so a row written while a pass was under way is
-    not orphaned. ``after_page`` is called with the page count (tests interrupt there)."""
+    not orphaned. The sort keys in ``last`` go just before the head (a caller's way back to
+    the group, e.g. a departing user's own participant row, found through their index).
+    ``after_page`` is called with the page count (tests interrupt there)."""
     head = GroupItem.raw_get(group_id, META)
     if head is None:
         return True  # the head goes last: no head, nothing left
@@ -68,7 +72,7 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
                                         page_size=page_size or QUERY_PAGE_SIZE):
             if max_pages is not None and pages >= max_pages:
                 return False
-            rows = [key for key in keys if key[1] != META]
+            rows = [key for key in keys if key[1] != META and key[1] not in last]
             GroupItem.raw_batch_delete(rows)
             swept_any = swept_any or bool(rows)
             pages += 1
@@ -76,21 +80,32 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
                 after_page(pages)
         if not swept_any:
             break
+    GroupItem.raw_batch_delete([(group_id, sort_key) for sort_key in last])
     # Conditional: a sweep must never remove the head of a live group.
     delete_if(Group(*Group.key(group_id)), Group.Status == DELETING)
     return True
 
 
+# A maintenance run resumes at most this many overdue deletes, each at most this many query
+# pages; one left unfinished moves to the back of the due index, so no run reads unbounded.
+RESUME_LIMIT = 20
+RESUME_PAGES = 50
+
+
 def resume_pending_deletes() -> dict:
-    """Finish every tombstoned group whose sweep is overdue (the maintenance job's task)."""
+    """Finish tombstoned groups whose sweep is overdue (the maintenance job's task), within
+    RESUME_LIMIT groups and RESUME_PAGES pages each per run."""
     finished = unfinished = 0
-    for head in list(Group.pending_deletes(now_iso())):
+    for head in list(Group.pending_deletes(now_iso(), limit=RESUME_LIMIT)):
         try:
-            done = sweep(head.GroupId)
+            done = sweep(head.GroupId, max_pages=RESUME_PAGES)
         except SweepIncomplete:
             done = False
         finished += done
         unfinished += not done
         if not done:
+            update_if(Group(*Group.key(head.GroupId)),
+                      [Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
+                      Group.Status == DELETING)
             logger.warning("group_delete.still_unfinished", extra={"group_id": head.GroupId})
     return {"resumedGroupDeletes": finished, "unfinishedGroupDeletes": unfinished}

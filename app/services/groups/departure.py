@@ -7,7 +7,8 @@ rerun after a crash only finishes what is left:
 - :func:`depart` turns the user's USER participant back into a GUEST that keeps its
   ParticipantId and display name (so history and balances do not move), removing its
   USERMEMBER guard and moving OwnerCount in the same transaction; a group in which the user
-  is the only user goes with the account (the resumable group delete);
+  is the only user goes with the account (the resumable group delete), fenced so nobody can
+  join it between the roster read and the tombstone (see :func:`_delete_if_still_alone`);
 - :func:`cancel_pending_requests` withdraws the user's pending join requests and locks."""
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import List, Optional
 
 from app.errors import Conflict, participant_changed, sole_owner
 from app.services.core.clock import now_iso
+from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
 from app.services.groups import delete as group_delete
 from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
@@ -23,6 +25,10 @@ from models.groups import (JOINREQ_PREFIX, Group, GroupItem, JoinLock, JoinReque
                            UserMember)
 
 DELETED, CONVERTED, GONE = "deleted", "converted", "gone"
+# Head status while a departing sole user's group is being fenced: still readable (only
+# DELETING hides a group), but every membership write conditions on Status = ACTIVE
+# (require_live_group, change_counts), so no one can join it until it is ACTIVE again.
+ACTIVE, CLOSING = "ACTIVE", "CLOSING"
 # A guest holds no role of its own: an owner turned guest becomes a plain member.
 GUEST_ROLE = "MEMBER"
 
@@ -60,26 +66,75 @@ def _sole_owner_with_others(rows: list, user_id: str) -> bool:
     return bool(others) and [p.UserId for p in owners] == [user_id]
 
 
-def depart(user_id: str, group_id: str) -> str:
-    """Take the user out of one group; returns DELETED, CONVERTED or GONE (nothing to do)."""
+def depart(user_id: str, group_id: str, *, max_pages: Optional[int] = None) -> str:
+    """Take the user out of one group; returns DELETED, CONVERTED or GONE (nothing to do).
+
+    A group the user is alone in is deleted (its sweep stops after ``max_pages`` query pages;
+    raises :class:`SweepIncomplete` then, and a rerun continues)."""
     head = _head(group_id)
     if head is None:
         return GONE
     if head.Status == group_delete.DELETING:
-        return DELETED if group_delete.sweep(group_id) else GONE
+        return _finish_sweep(group_id, user_id, max_pages)
     rows = roster(group_id)
-    mine = [p for p in rows if p.Type == USER and p.UserId == user_id]
-    if not [p for p in rows if p.Type == USER and p.UserId != user_id]:
-        # Nobody else signs in to this group: it goes with the account.
-        group_delete.tombstone(group_id)
-        group_delete.sweep(group_id)
-        return DELETED
+    if not _other_users(rows, user_id):
+        # Nobody else signs in to this group: it goes with the account, unless someone
+        # joined meanwhile (then it is reopened and the user leaves it like any other).
+        if _delete_if_still_alone(head, user_id):
+            return _finish_sweep(group_id, user_id, max_pages)
+        head, rows = _head(group_id), roster(group_id)
+    elif head.Status == CLOSING:  # a crash left the fence up after someone had joined
+        _reopen(group_id)
     _forget_requests(group_id, user_id)  # before the conversion, which ends our finding it
+    mine = [p for p in rows if p.Type == USER and p.UserId == user_id]
     if not mine:
         UserMember(group_id, UserMember.sort_key(user_id)).delete()  # a stray guard, if any
         return GONE
     _to_guest(head, mine[0], user_id)
     return CONVERTED
+
+
+SweepIncomplete = group_delete.SweepIncomplete
+
+
+def _finish_sweep(group_id: str, user_id: str, max_pages: Optional[int]) -> str:
+    """Sweep the tombstoned group; the user's participant row (what finds the group again,
+    through UserParticipantsIndex, if this stops early) and guard go last."""
+    mine = [row.SK for row in Participant.memberships(user_id, group_id)]
+    last = tuple(mine) + (UserMember.sort_key(user_id),)
+    if not group_delete.sweep(group_id, max_pages=max_pages, last=last):
+        raise SweepIncomplete(f"group {group_id}: sweep stopped at its page budget")
+    return DELETED
+
+
+def _other_users(rows: list, user_id: str) -> list:
+    return [p for p in rows if p.Type == USER and p.UserId != user_id]
+
+
+def _delete_if_still_alone(head: Group, user_id: str) -> bool:
+    """Fence, re-read, tombstone: True when the group was tombstoned with nobody else in it.
+
+    Every way into a group (an invitation accepted, a join request approved, a guest added)
+    commits only while the head is ACTIVE. So: (1) the head turns CLOSING, under ACTIVE;
+    (2) a strongly consistent roster read now sees every join that committed before the
+    fence, and no join can commit after it; (3) the tombstone conditions on the head still
+    being CLOSING, which nothing but this function changes. A joiner either lands before
+    (1), and the group is reopened for the user to leave like any other (409 SOLE_OWNER
+    when they are its only owner), or fails with 404 because the group is going."""
+    group_id = head.GroupId
+    if head.Status == ACTIVE and not update_if(
+            Group(*Group.key(group_id)), [Group.Status.set(CLOSING)], Group.Status == ACTIVE):
+        head = _head(group_id)  # changed meanwhile: only a delete of ours could have
+        return head is None or head.Status == group_delete.DELETING
+    if _other_users(roster(group_id), user_id):
+        _reopen(group_id)
+        return False
+    group_delete.tombstone(group_id, Group.Status.is_in(CLOSING, group_delete.DELETING))
+    return True
+
+
+def _reopen(group_id: str) -> None:
+    update_if(Group(*Group.key(group_id)), [Group.Status.set(ACTIVE)], Group.Status == CLOSING)
 
 
 def _forget_requests(group_id: str, user_id: str) -> None:

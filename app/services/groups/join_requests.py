@@ -19,7 +19,7 @@ from app.services.groups.membership import (GUEST, USER, change_counts,
                                             require_live_group, require_still_owner)
 from app.services.core.transactions import Transaction
 from models.groups import Group, GroupItem, JoinLock, JoinRequest, Participant, UserMember
-from models.users import Profile
+from models.users import JoinRequestPointer, Profile
 
 PENDING, APPROVED, DENIED, CANCELLED = "PENDING", "APPROVED", "DENIED", "CANCELLED"
 NEW, TAKEOVER = "NEW", "TAKEOVER"
@@ -121,6 +121,8 @@ def submit_join_request(user_id: str, group_id: str, *, code: str, mode: str,
     else:  # a DENIED lock: replaceable because the code was checked in this same transaction
         lock_condition = (JoinLock.LockType == DENIED) & (JoinLock.RequestId == lock.RequestId)
     tx.put(new_lock, condition=lock_condition, on_fail=request_pending())
+    # The applicant's pointer: their account deletion finds the request whatever it became.
+    tx.put(JoinRequestPointer.build(user_id, group_id, request_id))
     outbox.add_event(tx, "JOIN_REQUEST_SUBMITTED", scope_id=group_id, resource_id=request_id,
                      actor_user_id=user_id, group_id=group_id,
                      payload={"mode": mode, "applicantUserId": user_id})

@@ -19,7 +19,9 @@ from app.services.notifications import push
 from app.services.notifications.devices import remove_device
 from app.services.notifications.ids import notification_id
 from app.services.notifications.render import Context, render
-from app.services.core.conditional import put_if, update_if
+from app.errors import Conflict
+from app.services.core.conditional import update_if
+from app.services.core.transactions import Transaction
 from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, Participant
 from models.notifications import Device, Event, Notification, NotificationItem, Preferences
 from models.users import Profile
@@ -80,15 +82,30 @@ def wants(prefs: Optional[Preferences], event_type: str, group_id: Optional[str]
     return types.get(event_type, True) is not False
 
 
+_SKIPPED = ("ALREADY_WRITTEN", "RECIPIENT_GONE")
+
+
 def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
-    """Create the recipient's row; False when an earlier attempt already did."""
+    """Create the recipient's row; False when an earlier attempt already did, or when the
+    recipient's account is gone or being deleted (nothing may land in a swept partition)."""
     row = Notification(*Notification.key(user_id, event.CreatedAt, event.EventId),
                        NotificationId=notification_id(event.CreatedAt, event.EventId),
                        Type=event.Type, Title=title, Body=body, GroupId=event.GroupId,
                        ResourceId=event.ResourceId, CreatedAt=event.CreatedAt,
                        EventId=event.EventId,
                        ExpiresAt=_epoch(event.CreatedAt) + HISTORY_SECONDS)
-    return put_if(row, Notification.PK.does_not_exist())
+    tx = Transaction()
+    tx.check(Profile, *Profile.key(user_id), condition=Profile.live_condition(),
+             on_fail=Conflict("The recipient's account is gone.", code="RECIPIENT_GONE"))
+    tx.put(row, condition=Notification.PK.does_not_exist(),
+           on_fail=Conflict("Already delivered.", code="ALREADY_WRITTEN"))
+    try:
+        tx.commit()
+        return True
+    except Conflict as error:
+        if error.code in _SKIPPED:
+            return False
+        raise
 
 
 def _deliveries(user_id: str, message: push.Message) -> List[push.Delivery]:

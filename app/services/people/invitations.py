@@ -21,11 +21,11 @@ from app.services.core.transactions import Transaction
 from app.services.groups.membership import (GUEST, USER, change_counts, get_participant,
                                             require_live_group, require_still_owner)
 from app.services.people import friends
-from app.services.people.upkeep import (clear_reservation, display_name, load_invitation,
-                                        repair_legacy)
+from app.services.people.upkeep import (clear_reservation, display_name, drop_sent_pointer,
+                                        load_invitation, repair_legacy)
 from models.groups import Participant, UserMember
 from models.people import GroupInvitation
-from models.users import Profile
+from models.users import Profile, SentInvitation
 
 INVITE_TTL_SECONDS = 14 * 24 * 3600
 INVITE_ROLES = ("MEMBER", "VIEWER")
@@ -105,6 +105,8 @@ def invite(access: Access, invitee_id: str, *, role: str,
     tx.put(row, condition=(GroupInvitation.PK.does_not_exist()
                            | (GroupInvitation.ExpiresAt <= now)),
            on_fail=invitation_pending())
+    # The inviter's pointer: their account deletion withdraws it, the expiry sweep finds it.
+    tx.put(SentInvitation.build(access.user_id, group_id, invitee_id, expires))
     outbox.add_event(tx, "GROUP_INVITATION", scope_id=group_id, resource_id=invitee_id,
                      revision=now, actor_user_id=access.user_id, group_id=group_id,
                      recipients={invitee_id},
@@ -191,6 +193,7 @@ def accept(user_id: str, group_id: str) -> dict:
     tx.put(UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=row.ParticipantId,
                       Role=row.Role, CreatedAt=now),
            condition=UserMember.SK.does_not_exist(), on_fail=already_member())
+    drop_sent_pointer(tx, row)
     tx.commit()
     guest.Type, guest.UserId, guest.DisplayName, guest.Role = USER, user_id, name, row.Role
     guest.ClaimedAt = now
@@ -219,6 +222,7 @@ def _withdraw(row: GroupInvitation, owner: Optional[Access] = None) -> None:
               condition=(GroupInvitation.CreatedAt == row.CreatedAt),
               on_fail=invitation_changed())
     clear_reservation(tx, row)
+    drop_sent_pointer(tx, row)
     if owner is not None:
         require_still_owner(tx, owner)
     tx.commit()

@@ -1,0 +1,75 @@
+"""The rest of an account deletion, after DELETE /users/me answered 202: a queue and a worker.
+
+Deployed, ACCOUNT_DELETION_QUEUE_URL names the queue (template.yaml's AccountDeletionQueue):
+:func:`continue_later` sends ``{"userId"}`` and the AccountDeletionWorker runs
+:func:`run_messages`, one account per message within WORKER_SECONDS, sending a continuation
+message when even that was not enough. Locally (no queue) a runner installed by local mode
+feeds the same handler an SQS-shaped event on a thread. Should a message be lost, the resume
+sweep (every five minutes) finds the account by its due time."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Callable, Iterator, Optional, Tuple
+
+from app.logs import logger
+from app.services.account.budget import WORKER_SECONDS, Budget
+from app.services.account.deletion import delete_account, resume_stalled_deletions
+
+QUEUE_URL_ENV = "ACCOUNT_DELETION_QUEUE_URL"
+_runner: dict = {}
+
+
+def use_local_runner(runner: Optional[Callable[[str], object]]) -> None:
+    """Local mode: ``runner(user_id)`` takes the place of the queue (None: no runner)."""
+    if runner is None:
+        _runner.pop("local", None)
+    else:
+        _runner["local"] = runner
+
+
+def continue_later(user_id: str) -> None:
+    """Hand the rest of a started deletion to the worker (queue, or local runner)."""
+    url = os.environ.get(QUEUE_URL_ENV)
+    try:
+        if url:
+            import boto3
+
+            boto3.client("sqs").send_message(QueueUrl=url,
+                                             MessageBody=json.dumps({"userId": user_id}))
+            return
+        if "local" in _runner:
+            _runner["local"](user_id)
+            return
+    except Exception:  # noqa: BLE001 — the account is marked: the resume sweep takes it up
+        logger.exception("account.delete_handoff_failed", extra={"user_id": user_id})
+        return
+    logger.info("account.delete_left_for_resume", extra={"user_id": user_id})
+
+
+def parse(event: dict) -> Iterator[Tuple[str, str]]:
+    """(messageId, userId) per SQS record."""
+    for record in event.get("Records", []):
+        yield record["messageId"], json.loads(record["body"])["userId"]
+
+
+def run_messages(event: dict, seconds: float = WORKER_SECONDS) -> dict:
+    """One deletion per record within the worker's budget; failed ones are redelivered."""
+    failures = []
+    for message_id, user_id in parse(event):
+        try:
+            if not delete_account(user_id, budget=Budget(seconds=seconds)).done:
+                continue_later(user_id)
+        except Exception as error:  # noqa: BLE001 — only this message is retried
+            if getattr(error, "code", None) == "SOLE_OWNER":
+                # Someone joined a group of theirs meanwhile: the account was handed back.
+                logger.warning("account.delete_refused", extra={"user_id": user_id})
+                continue
+            logger.exception("account.delete_failed", extra={"user_id": user_id})
+            failures.append({"itemIdentifier": message_id})
+    return {"batchItemFailures": failures}
+
+
+def run_schedule(seconds: float = WORKER_SECONDS) -> dict:
+    """The frequent schedule: resume deletions whose worker stalled (lost, or crashed)."""
+    return resume_stalled_deletions(budget=Budget(seconds=seconds))

@@ -1,0 +1,95 @@
+"""The invitation expiry sweep reads a bounded amount per run: due invitations come from the
+inviters' SentInvitation pointers through ScanRecoveryIndex (a Query per shard, no Scan of
+People); invitations older than the pointers are walked a few resumable pages per run."""
+from __future__ import annotations
+
+import contextlib
+
+from app.services.people import upkeep
+from models.groups import Participant
+from models.people import GroupInvitation
+from models.users import SentInvitation
+
+PAST = "2020-01-01T00:00:00.000Z"
+
+
+@contextlib.contextmanager
+def counted_calls():
+    """Every DynamoDB operation made inside the block, by name (botocore level)."""
+    from botocore.client import BaseClient
+
+    original, calls = BaseClient._make_api_call, []
+
+    def hooked(self, operation_name, api_params):
+        calls.append(operation_name)
+        return original(self, operation_name, api_params)
+
+    BaseClient._make_api_call = hooked
+    try:
+        yield calls
+    finally:
+        BaseClient._make_api_call = original
+
+
+def _invite(client, owner, invitee) -> str:
+    reply = client.post(f"/groups/{owner.gid}/invitations",
+                        json={"userId": invitee.user_id, "role": "MEMBER"}, headers=owner.headers)
+    assert reply.status_code == 201, reply.get_json()
+    return reply.get_json()["participantId"]
+
+
+def _expire_now(owner, invitee, pid) -> None:
+    GroupInvitation(*GroupInvitation.key(invitee.user_id, owner.gid)).update(
+        actions=[GroupInvitation.ExpiresAt.set(PAST)])
+    Participant(owner.gid, Participant.sort_key(pid)).update(
+        actions=[Participant.InviteExpiresAt.set(PAST)])
+    SentInvitation(owner.user_id, SentInvitation.sort_key(owner.gid, invitee.user_id)).update(
+        actions=[SentInvitation.RecoveryDueAt.set(PAST)])
+
+
+def test_a_due_invitation_is_found_through_its_pointer_without_a_scan(client, person, owner,
+                                                                      monkeypatch):
+    fay = person("f@example.com", "Fay", "fay_f")
+    pid = _invite(client, owner, fay)
+    _expire_now(owner, fay, pid)
+    monkeypatch.setattr(upkeep, "LEGACY_PAGES", 0)  # only the index path
+
+    with counted_calls() as calls:
+        assert upkeep.expire_invitations() == {"invitationsExpired": 1}
+
+    assert "Scan" not in calls
+    assert calls.count("Query") == len(SentInvitation.shards())
+    assert GroupInvitation.raw_get(*GroupInvitation.key(fay.user_id, owner.gid)) is None
+    assert SentInvitation.count(owner.user_id) == 0  # the pointer went with it
+    guest = Participant.get(owner.gid, Participant.sort_key(pid))
+    assert (guest.Type, guest.InvitedUserId, guest.InviteExpiresAt) == ("GUEST", fay.user_id, None)
+
+
+def test_a_live_invitation_keeps_its_pointer(client, person, owner):
+    fay = person("f@example.com", "Fay", "fay_f")
+    _invite(client, owner, fay)
+    assert upkeep.expire_invitations() == {"invitationsExpired": 0}
+    assert SentInvitation.count(owner.user_id) == 1
+
+
+def test_invitations_without_pointers_are_walked_a_bounded_page_count_per_run(
+        client, person, owner, monkeypatch):
+    invitees = [person(f"p{n}@example.com", f"P{n}", f"p_{n}") for n in range(4)]
+    for invitee in invitees:
+        pid = _invite(client, owner, invitee)
+        _expire_now(owner, invitee, pid)
+        # as an invitation sent before the pointers existed
+        SentInvitation(owner.user_id, SentInvitation.sort_key(owner.gid, invitee.user_id)).delete()
+    monkeypatch.setattr(upkeep, "LEGACY_PAGES", 1)
+    monkeypatch.setattr(upkeep, "LEGACY_PAGE_SIZE", 3)
+
+    expired, runs = 0, 0
+    while expired < len(invitees):
+        with counted_calls() as calls:
+            expired += upkeep.expire_invitations()["invitationsExpired"]
+        assert calls.count("Scan") <= 1  # one page of three items per run, never the table
+        runs += 1
+        assert runs < 30
+    assert runs > 1
+    assert all(GroupInvitation.raw_get(*GroupInvitation.key(i.user_id, owner.gid)) is None
+               for i in invitees)
