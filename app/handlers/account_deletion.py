@@ -1,13 +1,26 @@
 """Account deletion worker: SQS messages from DELETE /users/me, and a 5-minute resume schedule."""
 from __future__ import annotations
 
+import json
+
+from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
+                                                   process_partial_response)
+
 from app.bootstrap import bootstrap
-from app.services.account.worker import run_messages, run_schedule
+from app.logs import logger
+from app.services.account.worker import finish_deletion, run_schedule
 
 bootstrap()
+# Given our logger, the processor logs each failed record (the template counts those lines).
+processor = BatchProcessor(event_type=EventType.SQS, logger=logger)
+
+
+def handle_record(record) -> None:
+    finish_deletion(json.loads(record.body)["userId"])
 
 
 def lambda_handler(event, context):
     if (event or {}).get("Records"):
-        return run_messages(event)
+        return process_partial_response(event=event, record_handler=handle_record,
+                                        processor=processor, context=context)
     return run_schedule()

@@ -73,10 +73,10 @@ def test_the_request_budget_bounds_the_work_done_inside_it(
 
 def test_a_worker_run_out_of_budget_hands_the_rest_on(world, directory, continuations):
     deletion.steps.mark(Profile.get(*Profile.key(world.dora)))
-    assert worker.run_messages(_sqs_event(world.dora), seconds=0) == {"batchItemFailures": []}
+    worker.finish_deletion(world.dora, seconds=0)
     assert continuations == [world.dora]
     assert Profile.get(*Profile.key(world.dora)).deleting
-    assert worker.run_messages(_sqs_event(world.dora)) == {"batchItemFailures": []}
+    worker.finish_deletion(world.dora)
     _assert_all_gone(world, directory)
 
 
@@ -116,3 +116,15 @@ def test_the_schedule_resumes_a_stalled_deletion(world, directory, handler):
 def test_a_worker_message_for_a_finished_deletion_is_a_no_op(handler, aws):
     assert handler.lambda_handler(_sqs_event("0b6e6f3c-2d4b-4a57-9f1e-6a3c2b1d0e99"),
                                   None) == {"batchItemFailures": []}
+
+
+def test_a_failed_deletion_run_reports_only_its_own_message(handler, world):
+    """Powertools' batch processor in the handler: the failing record is redelivered alone."""
+    event = _sqs_event(world.dora)
+    good = dict(event["Records"][0], messageId="good-message")
+    bad = dict(event["Records"][0], messageId="bad-message", body='{"no": "user"}')
+
+    result = handler.lambda_handler({"Records": [good, bad]}, None)
+
+    assert result == {"batchItemFailures": [{"itemIdentifier": "bad-message"}]}
+

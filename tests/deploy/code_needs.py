@@ -21,7 +21,9 @@ from typing import Dict, FrozenSet, Iterable, Set
 REPO = Path(__file__).resolve().parents[2]
 _ROOTS = ("app", "models")
 _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
-_ENV_OBJECTS = {"env", "environ"}  # a parameter or variable holding the environment mapping
+# A parameter or variable holding the environment mapping (a bare `environ` is WSGI's dict;
+# nothing here does `from os import environ`).
+_ENV_OBJECTS = {"env"}
 # IAM actions whose name differs from the API operation that needs them.
 _IAM_ACTION = {"sqs:SendMessageBatch": "sqs:SendMessage", "sqs:DeleteMessageBatch": "sqs:DeleteMessage"}
 

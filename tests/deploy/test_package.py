@@ -435,6 +435,8 @@ CANNED = {
     "RecurringBucketWorkerFunction": ("recurring_bucket_sqs.json", _no_failures),
     "NotificationWorkerFunction": ("notifications_stream.json", _no_failures),
     "MaintenanceFunction": ("schedule_maintenance.json", _a_summary),
+    # The canned message names no account left to delete: a finished deletion is a no-op.
+    "AccountDeletionWorkerFunction": ("account_deletion_sqs.json", _no_failures),
 }
 
 

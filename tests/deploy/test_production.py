@@ -108,7 +108,8 @@ def test_failed_records_of_each_worker_are_counted_and_alarmed():
     workers = {name: f for name, f in _resources("AWS::Serverless::Function").items()
                if "ReportBatchItemFailures" in json.dumps(f["Properties"].get("Events", {}))}
 
-    assert set(workers) == {"NotificationWorkerFunction", "RecurringBucketWorkerFunction"}
+    assert set(workers) == {"NotificationWorkerFunction", "RecurringBucketWorkerFunction",
+                            "AccountDeletionWorkerFunction"}
     for worker in workers:
         group = worker.replace("Function", "LogGroup")
         (metric,) = filters[group]["MetricTransformations"]

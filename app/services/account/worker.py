@@ -2,16 +2,18 @@
 
 Deployed, ACCOUNT_DELETION_QUEUE_URL names the queue (template.yaml's AccountDeletionQueue):
 :func:`continue_later` sends ``{"userId"}`` and the AccountDeletionWorker runs
-:func:`run_messages`, one account per message within WORKER_SECONDS, sending a continuation
+:func:`finish_deletion`, one account per message within WORKER_SECONDS, sending a continuation
 message when even that was not enough. Locally (no queue) a runner installed by local mode
-feeds the same handler an SQS-shaped event on a thread. Should a message be lost, the resume
+feeds the same handler an SQS-shaped event on a thread. The handler takes the SQS records
+apart (Powertools' batch processor); this module sees user ids. Should a message be lost, the resume
 sweep (every five minutes) finds the account by its due time."""
 from __future__ import annotations
 
 import json
 import os
-from typing import Callable, Iterator, Optional, Tuple
+from typing import Callable, Optional
 
+from app.errors import DomainError
 from app.logs import logger
 from app.services.account.budget import WORKER_SECONDS, Budget
 from app.services.account.deletion import delete_account, resume_stalled_deletions
@@ -47,27 +49,19 @@ def continue_later(user_id: str) -> None:
     logger.info("account.delete_left_for_resume", extra={"user_id": user_id})
 
 
-def parse(event: dict) -> Iterator[Tuple[str, str]]:
-    """(messageId, userId) per SQS record."""
-    for record in event.get("Records", []):
-        yield record["messageId"], json.loads(record["body"])["userId"]
+def finish_deletion(user_id: str, seconds: float = WORKER_SECONDS) -> None:
+    """Run one account's deletion within ``seconds``; hand the rest on when even that was not
+    enough. Raises when the run failed (its message is redelivered)."""
+    from app.errors import DomainError
 
-
-def run_messages(event: dict, seconds: float = WORKER_SECONDS) -> dict:
-    """One deletion per record within the worker's budget; failed ones are redelivered."""
-    failures = []
-    for message_id, user_id in parse(event):
-        try:
-            if not delete_account(user_id, budget=Budget(seconds=seconds)).done:
-                continue_later(user_id)
-        except Exception as error:  # noqa: BLE001 — only this message is retried
-            if getattr(error, "code", None) == "SOLE_OWNER":
-                # Someone joined a group of theirs meanwhile: the account was handed back.
-                logger.warning("account.delete_refused", extra={"user_id": user_id})
-                continue
-            logger.exception("account.delete_failed", extra={"user_id": user_id})
-            failures.append({"itemIdentifier": message_id})
-    return {"batchItemFailures": failures}
+    try:
+        if not delete_account(user_id, budget=Budget(seconds=seconds)).done:
+            continue_later(user_id)
+    except DomainError as error:
+        if error.code != "SOLE_OWNER":
+            raise
+        # Someone joined a group of theirs meanwhile: the account was handed back.
+        logger.warning("account.delete_refused", extra={"user_id": user_id})
 
 
 def run_schedule(seconds: float = WORKER_SECONDS) -> dict:
