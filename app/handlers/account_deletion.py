@@ -12,7 +12,9 @@ from app.services.account.worker import finish_deletion, run_schedule
 
 bootstrap()
 # Given our logger, the processor logs each failed record (the template counts those lines).
-processor = BatchProcessor(event_type=EventType.SQS, logger=logger)
+# A batch whose every message failed is answered as partial failures too, not raised.
+processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
+                           raise_on_entire_batch_failure=False)
 
 
 def handle_record(record) -> None:

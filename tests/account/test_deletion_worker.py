@@ -128,3 +128,11 @@ def test_a_failed_deletion_run_reports_only_its_own_message(handler, world):
 
     assert result == {"batchItemFailures": [{"itemIdentifier": "bad-message"}]}
 
+
+
+def test_a_lone_failed_message_is_reported_not_raised(handler):
+    event = _sqs_event("0b6e6f3c-2d4b-4a57-9f1e-6a3c2b1d0e99")
+    bad = dict(event["Records"][0], messageId="bad-message", body="not json")
+
+    assert handler.lambda_handler({"Records": [bad]}, None) == {
+        "batchItemFailures": [{"itemIdentifier": "bad-message"}]}

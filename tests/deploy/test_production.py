@@ -196,7 +196,7 @@ def test_a_failed_bucket_message_writes_the_line_its_metric_filter_counts(monkey
         with mock_aws():
             import models
             models.configure(stage="missing", region="us-east-1", host=None)
-            result = importlib.import_module("app.handlers.recurring_bucket").run_bucket_messages(event)
+            result = importlib.import_module("app.handlers.recurring_bucket").lambda_handler(event, None)
     finally:
         logging.getLogger(logger.name).removeHandler(keep)
         models.configure(stage="test", region="us-east-1", host=None)

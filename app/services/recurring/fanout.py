@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Iterable, Iterator, Tuple
+from typing import Iterable, Tuple
 
 QUEUE_URL_ENV = "RECURRING_BUCKET_QUEUE_URL"
 _SQS_BATCH = 10
@@ -31,8 +31,7 @@ def send(buckets: Iterable[str], now: str) -> int:
     return len(buckets)
 
 
-def parse(event: dict) -> Iterator[Tuple[str, str, str]]:
-    """(messageId, bucket, now) per SQS record of a worker invocation."""
-    for record in event.get("Records", []):
-        body = json.loads(record["body"])
-        yield record["messageId"], body["bucket"], body["now"]
+def read(body: str) -> Tuple[str, str]:
+    """(bucket, now) of one message :func:`send` wrote."""
+    message = json.loads(body)
+    return message["bucket"], message["now"]

@@ -149,13 +149,11 @@ def run_tick(now: Optional[str] = None) -> dict:
     return result
 
 
-def run_bucket_messages(event: dict) -> dict:
-    """The bucket worker: one SQS record per bucket; failed ones are reported for redelivery."""
-    failures = []
-    for message_id, bucket, now in fanout.parse(event):
-        try:
-            _report(run_bucket(bucket, now), bucket=bucket)
-        except Exception:  # noqa: BLE001 — only this bucket's message is retried
-            logger.exception("recurring.bucket_failed", extra={"bucket": bucket})
-            failures.append({"itemIdentifier": message_id})
-    return {"batchItemFailures": failures}
+def run_bucket_message(bucket: str, now: str) -> None:
+    """The bucket worker's one message: run the bucket as of the tick's ``now``. A failure is
+    logged with its bucket and raised, so only this bucket's message is redelivered."""
+    try:
+        _report(run_bucket(bucket, now), bucket=bucket)
+    except Exception:
+        logger.exception("recurring.bucket_failed", extra={"bucket": bucket})
+        raise
