@@ -5,7 +5,7 @@ from apispec import BasePlugin
 from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
-from app.api import docs_ui
+from app.api import docs_ui, openapi_links
 from app.api.pat import PatPolicyPlugin
 from app.api.routing import KeepsViews
 from app.schemas.common import ErrorEnvelopeSchema
@@ -150,4 +150,5 @@ def configure(app) -> TailSpendApi:
     )
     app.register_blueprint(docs_ui.blp)
     return TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
-                                                             PatPolicyPlugin(app)]})
+                                                             PatPolicyPlugin(app),
+                                                             openapi_links.LinksPlugin()]})
