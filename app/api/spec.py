@@ -9,7 +9,7 @@ from flask import current_app, json
 from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
-from app.api import docs_ui
+from app.api import docs_ui, openapi_links
 from app.api import errors as error_replies
 from app.api.pat import PatPolicyPlugin
 from app.schemas.common import ErrorEnvelopeSchema
@@ -131,6 +131,7 @@ def configure(app) -> TailSpendApi:
     )
     app.register_blueprint(docs_ui.blp)
     api = TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
-                                                            PatPolicyPlugin(app)]})
+                                                            PatPolicyPlugin(app),
+                                                            openapi_links.LinksPlugin()]})
     serve_document(app, api)
     return api
