@@ -34,7 +34,7 @@ def idempotent(view=None, *, group_role=None):
         credential = principal().credential_id
         fingerprint = idempotency.request_hash(request.method, request.path,
                                                request.get_data(cache=True))
-        replay = idempotency.begin(credential, key, fingerprint)
+        replay = idempotency.begin(credential, key, fingerprint, owner=principal().user_id)
         if replay is not None:
             response = current_app.response_class(replay.body, status=replay.status,
                                                    mimetype="application/json")

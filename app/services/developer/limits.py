@@ -24,7 +24,7 @@ from typing import Callable, NamedTuple
 from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
-from app.errors import Conflict, RateLimited
+from app.errors import Conflict, RateLimited, Unauthenticated
 from app.services.core.transactions import Transaction
 from app.services.core.conditional import update_if
 from app.services.developer.quotas import WINDOW_SECONDS, Limits
@@ -101,11 +101,12 @@ class Limiter:
                                  | (DeveloperBudget.Creates < self.limits.daily_creates))
         try:
             (Transaction()
+             .require_live_account(owner)  # the budget row is the owner's: none once deleted
              .update(row, actions, condition=condition, on_fail=_error(refusal))
              .update(DeveloperBudget(*DeveloperBudget.key(owner, day)), budget_actions,
                      condition=budget_condition, on_fail=_error(budget_refusal))
              .commit())
-        except RateLimited:
+        except (RateLimited, Unauthenticated):
             raise
         except (Conflict, PynamoDBException, BotoCoreError):  # unreachable table or a persistent conflict
             log.warning("rate_limiter_unavailable", extra={"subject": subject_prefix})

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, FrozenSet, List, Optional
 
-from pynamodb.exceptions import PutError
-
 from app.errors import Forbidden, Invalid, NotFound
 from app.services.core.clock import new_id
+from app.services.core.transactions import Transaction
 from app.services.developer import pepper
 from app.services.core.conditional import update_if
 from models.developer_tokens import AccessToken
@@ -93,10 +92,11 @@ def create_token(user_id: str, *, name: str, scopes: List[str], expires_in_days:
     row = AccessToken(token_id, "TOKEN", UserId=user_id, CreatedAt=iso(now), Name=name,
                       Prefix=f"{PREFIX}{token_id[:8]}", SecretHash=secret_hash(token_id, secret),
                       Scopes=set(scopes), ExpiresAt=iso(now + timedelta(days=expires_in_days)))
-    try:
-        row.save(condition=AccessToken.TokenId.does_not_exist())
-    except PutError as error:  # a UUID v4 collision: vanishingly rare, safe to retry
-        raise Invalid("Token id collision; try again.") from error
+    # The token is its owner's: minted only while the account is live (one transaction).
+    # A UUID v4 collision: vanishingly rare, safe to retry.
+    (Transaction().require_live_account(user_id)
+     .put(row, condition=AccessToken.TokenId.does_not_exist(),
+          on_fail=Invalid("Token id collision; try again.")).commit())
     return {**view(row, now), "token": f"{PREFIX}{token_id}_{secret}"}
 
 
