@@ -9,7 +9,6 @@ from app.auth.jwks import JwksCache
 from app.auth.principal import Principal, app_credential
 from app.auth.tokens import verify_access_token
 from app.errors import Unauthenticated, account_deleting
-from app.services.core.live import is_live
 from models.identities import Identity
 
 PAT_PREFIX = "tsp_"
@@ -113,6 +112,13 @@ class Authenticator:
             user_id = identity.UserId
             self.identities.put(identity_key, user_id)
         return user_id, not is_live(user_id)
+
+
+def is_live(user_id: str) -> bool:
+    """app.services.core.live.is_live, imported on the first signed-in request: the users
+    table's model is not a start-up import (a public request never reads it)."""
+    from app.services.core.live import is_live as read_profile
+    return read_profile(user_id)
 
 
 def _in_group(claims: dict, group: str) -> bool:

@@ -8,6 +8,7 @@ import threading
 import boto3
 import pytest
 
+from app.services.account import deletion
 from models import registered_tables
 from models.base import physical_name
 from tests.account.conftest import HISTORY_ATTRIBUTES, OUTBOX_PREFIX, _strings
@@ -112,7 +113,8 @@ def test_writes_racing_the_deletion_leave_nothing_and_no_working_token(live_app,
                 done.set()
 
         results = threads.together(writes + [delete])
-        assert results[-1][1][0][0] == 204, results[-1]
+        assert results[-1][1][0][0] in (202, 204), results[-1]
+        deletion.delete_account(dora)  # a 202 (finished by the worker): finish it here
         succeeded = [(kind, status) for kind, seen in results[:-1] for status, _ in seen
                      if status < 300]
         tokens = [body["token"] for kind, seen in results if kind == "token"
