@@ -78,6 +78,17 @@ def test_expired_tokens_are_released_when_the_cap_is_reached(client, sign_in, mo
     assert TokenCount.get(*TokenCount.key(user_id)).Live == 2
 
 
+def test_tokens_minted_before_counts_existed_are_counted(client, sign_in, monkeypatch):
+    monkeypatch.setattr(tokens, "MAX_TOKENS_PER_USER", 3)
+    headers, user_id = sign_in("legacy@example.com")
+    for _ in range(2):
+        _create(client, headers)
+    TokenCount(*TokenCount.key(user_id)).delete()  # as tokens minted before the count
+    assert _create(client, headers).status_code == 201  # seeded with 2, now 3
+    assert _create(client, headers).status_code == 403
+    assert TokenCount.get(*TokenCount.key(user_id)).Live == 3
+
+
 # --- item: the daily budget fails closed under contention ----------------------------------
 
 def test_a_budget_that_keeps_colliding_refuses_with_retry_after(client, sign_in, schedule,  # noqa: F811

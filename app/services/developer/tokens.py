@@ -21,7 +21,7 @@ from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.core.clock import new_id
 from app.services.core.transactions import Transaction
 from app.services.developer import pepper
-from app.services.core.conditional import update_if
+from app.services.core.conditional import put_if, update_if
 from models.developer_tokens import AccessToken, TokenCount
 
 PREFIX = "tsp_"
@@ -91,9 +91,9 @@ def create_token(user_id: str, *, name: str, scopes: List[str], expires_in_days:
     """Mint a token; the reply is the only place its secret ever appears.
 
     One transaction: the owner's account is live, the owner's count of live tokens goes up
-    by one only while below the cap, and the token row is put. When the count is full the
-    expired tokens it still holds are released (:func:`_recount`) and the create is tried
-    once more."""
+    by one only while below the cap, and the token row is put. When the count is full (or
+    not there yet) it is recounted from the owner's tokens, releasing expired ones
+    (:func:`_recount`), and the create is tried once more."""
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown or not scopes:
         raise Invalid("Unknown or missing scopes.",
@@ -118,8 +118,8 @@ def _commit_create(user_id: str, row: AccessToken) -> None:
     (Transaction()
      .require_live_account(user_id)
      .update(counter, [TokenCount.Live.add(1), TokenCount.EntityType.set(TokenCount)],
-             condition=(TokenCount.Live.does_not_exist()
-                        | (TokenCount.Live < MAX_TOKENS_PER_USER)),
+             # An absent count fails too: it is seeded from the owner's tokens first.
+             condition=TokenCount.Live < MAX_TOKENS_PER_USER,
              on_fail=_Full("The token cap is reached.", code="TOO_MANY_TOKENS"))
      # A UUID v4 collision: vanishingly rare, safe to retry.
      .put(row, condition=AccessToken.TokenId.does_not_exist(),
@@ -128,23 +128,28 @@ def _commit_create(user_id: str, row: AccessToken) -> None:
 
 
 def _recount(user_id: str, now: datetime) -> bool:
-    """Set the owner's count to the tokens neither revoked nor expired, if the count is
+    """Set the owner's count to their tokens neither revoked nor expired, if the count is
     still what we read first (a create or revoke in between makes us give up: the caller
-    answers TOO_MANY_TOKENS, or retries). True when the count went down.
+    answers TOO_MANY_TOKENS, or retries). An owner without a count yet (their first create,
+    or tokens minted before counts existed) gets one seeded the same way. True when the
+    create is worth retrying.
 
     The owner index is eventually consistent; a token created in the last moment could be
     missed, but creates only succeed below the cap, and this runs only when it is full."""
     try:
         counted = int(TokenCount.get(*TokenCount.key(user_id), consistent_read=True).Live or 0)
     except TokenCount.DoesNotExist:
-        return False
+        counted = None
     moment = iso(now)
     live = sum(1 for token in AccessToken.for_owner(user_id)
                if not token.RevokedAt and token.ExpiresAt > moment)
+    row = TokenCount(*TokenCount.key(user_id))
+    if counted is None:  # lost to a concurrent seed: retry against that count all the same
+        put_if(TokenCount(*TokenCount.key(user_id), Live=live), TokenCount.Live.does_not_exist())
+        return True
     if live >= counted:
         return False
-    return update_if(TokenCount(*TokenCount.key(user_id)), [TokenCount.Live.set(live)],
-                     TokenCount.Live == counted)
+    return update_if(row, [TokenCount.Live.set(live)], TokenCount.Live == counted)
 
 
 def list_tokens(user_id: str, *, clock: Callable[[], datetime] = _utcnow) -> List[dict]:
