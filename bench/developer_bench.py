@@ -1,8 +1,9 @@
 """DynamoDB calls per request: Cognito-style (app) sign-in vs personal access token, warm and cold.
 
 A PAT request pays, beyond the route's own calls: one TransactWrite (its per-minute window and
-the owner's daily budget together) and one UpdateItem of the usage row when the reply closes;
-an app request pays one UpdateItem (its per-minute window). So warm, a PAT costs one call more.
+the owner's daily budget together) and one TransactWrite of the usage row when the reply closes
+(both hold the owner's account live); an app request pays one UpdateItem (its per-minute
+window) when that limit is on. Every request reads the caller's profile (one GetItem).
 Cold (token not in the 5 s verification cache) adds the token GetItem, and once a minute per
 token the LastUsedAt conditional update.
 

@@ -4,7 +4,8 @@
 Notifications (history, read marks, preferences, mutes, devices, the Web Push key), recurring
 templates (create, list, get, patch, delete) and friends (request, accept, list, remove), each
 measured once warm through the Flask test client on moto. A warm request's calls include the
-caller's identity lookup only when the authenticator's cache misses (it does not here)."""
+caller's identity lookup only when the authenticator's cache misses (it does not here), and
+always one GetItem of the caller's profile (a deleted account is refused on every instance)."""
 from __future__ import annotations
 
 import sys

@@ -14,6 +14,7 @@ TOKEN = "TOKEN"
 IDEMPOTENCY_PREFIX = "IDEMPOTENCY#"
 APP_CREDENTIAL_PREFIX = "APP#"
 DEV_BUDGET_PREFIX = "DEV#USER#"
+TOKEN_COUNT_SK = "TOKENS"  # beside the daily budgets (whose sort keys are dates)
 
 
 class OwnerTokensIndex(GlobalSecondaryIndex):
@@ -95,3 +96,19 @@ class DeveloperBudget(DeveloperItem, discriminator="DEV_BUDGET"):
     @staticmethod
     def key(user_id: str, day: str) -> tuple:
         return DEV_BUDGET_PREFIX + user_id, day
+
+
+class TokenCount(DeveloperItem, discriminator="TOKEN_COUNT"):
+    """How many of one owner's tokens hold a slot of the per-account cap (the budget's
+    partition, so it goes with the owner's developer rows).
+
+    Token creation ADDs 1 on the condition ``Live < cap`` in the same transaction as the
+    token's put, so parallel creates can never pass the cap; revoking a token that has not
+    expired gives its slot back. Expired tokens are released by a recount (see
+    app.services.developer.tokens), guarded by the value it read."""
+
+    Live = NumberAttribute(default=0)
+
+    @staticmethod
+    def key(user_id: str) -> tuple:
+        return DEV_BUDGET_PREFIX + user_id, TOKEN_COUNT_SK

@@ -19,13 +19,17 @@ DEFAULT_USAGE_DAYS = 30
 
 
 @blp.route("/developer/tokens", methods=["POST"])
-@idempotent
+@idempotent(secret_fields=("token",))
 @blp.arguments(TokenCreateSchema)
 @blp.response(201, TokenCreatedSchema)
 @errors(blp, PAT_REFUSED)
 @no_pat
 def create_token(body):
-    """Mint a personal access token; ``token`` (the secret) is in this reply only."""
+    """Mint a personal access token; ``token`` (the secret) is in this reply only.
+
+    At most 50 live (neither revoked nor expired) tokens per account: 403 TOO_MANY_TOKENS.
+    With an Idempotency-Key, a replay answers the same status and the token's metadata
+    *without* ``token``: the secret is never stored, so it cannot be shown again."""
     return tokens.create_token(principal().user_id, name=body["name"],
                                scopes=list(dict.fromkeys(body["scopes"])),
                                expires_in_days=body["expiresInDays"])

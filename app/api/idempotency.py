@@ -1,7 +1,9 @@
 """``Idempotency-Key`` support for create routes (POST returning 201)."""
 from __future__ import annotations
 
+import json
 from functools import wraps
+from typing import Tuple
 
 from flask import current_app, request
 
@@ -13,20 +15,32 @@ HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 
 
-def idempotent(view=None, *, group_role=None):
+# ``group_role`` left out: a route under /groups/{groupId} must name one (or None).
+_UNSET = object()
+
+
+def idempotent(view=None, *, group_role=_UNSET, secret_fields: Tuple[str, ...] = ()):
     """Replay the first 2xx response for a repeated key; a failed first attempt frees the key.
 
-    With ``group_role``, the caller must hold that role in the route's group *before* any
-    replay: someone who has since lost access gets 404/403, never their old 201."""
+    Authorization comes before any replay, so a replay never answers someone the route would
+    refuse now: the credential's scopes are checked before every view (developer gate); with
+    ``group_role`` the caller must hold that role in the route's group, so someone demoted
+    or removed since gets 403/404, never their old 201. A route under a group must say
+    which role it needs (``None`` only where non-members may call it, as a join request).
+
+    ``secret_fields`` are dropped from the stored reply (a token's secret exists only in
+    its first reply): a replay returns the rest, with the first status."""
     if view is None:
-        return lambda inner: idempotent(inner, group_role=group_role)
+        return lambda inner: idempotent(inner, group_role=group_role, secret_fields=secret_fields)
 
     @wraps(view)
     def wrapper(*args, **kwargs):
+        if group_role is _UNSET and "group_id" in kwargs:
+            raise TypeError(f"{view.__name__}: an idempotent group route must name its role")
         key = request.headers.get(HEADER)
         if key is None:
             return view(*args, **kwargs)
-        if group_role is not None:
+        if group_role not in (_UNSET, None):
             group_access(kwargs["group_id"], group_role)
         if not 1 <= len(key) <= 128 or not key.isprintable():
             raise Invalid("Idempotency-Key must be 1-128 printable characters.",
@@ -34,10 +48,10 @@ def idempotent(view=None, *, group_role=None):
         credential = principal().credential_id
         fingerprint = idempotency.request_hash(request.method, request.path,
                                                request.get_data(cache=True))
-        replay = idempotency.begin(credential, key, fingerprint)
+        replay = idempotency.begin(credential, key, fingerprint, owner=principal().user_id)
         if replay is not None:
             response = current_app.response_class(replay.body, status=replay.status,
-                                                   mimetype="application/json")
+                                                  mimetype="application/json")
             response.headers[REPLAYED] = "true"
             return response
         try:
@@ -47,9 +61,19 @@ def idempotent(view=None, *, group_role=None):
             raise
         if 200 <= response.status_code < 300:
             idempotency.complete(credential, key, response.status_code,
-                                 response.get_data(as_text=True))
+                                 _stored_body(response, secret_fields))
         else:
             idempotency.abandon(credential, key)
         return response
 
+    wrapper.idempotent_role = None if group_role is _UNSET else group_role
     return wrapper
+
+
+def _stored_body(response, secret_fields: Tuple[str, ...]) -> str:
+    """The reply as it is kept for replays: without ``secret_fields``."""
+    if not secret_fields:
+        return response.get_data(as_text=True)
+    body = response.get_json()
+    return json.dumps({name: value for name, value in body.items() if name not in secret_fields},
+                      separators=(",", ":"))

@@ -17,7 +17,7 @@ blp = Blueprint("join_requests", __name__, description="Join requests")
 
 
 @blp.route("/groups/<uuid:groupId>/join-requests", methods=["POST"])
-@idempotent
+@idempotent(group_role=None)  # the requester is not a member yet; the code is checked inside
 @blp.arguments(JoinRequestCreateSchema)
 @blp.response(201, JoinRequestSchema)
 @errors(blp, (404, "Wrong, rotated or disabled code; no such group or target participant."),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import principal, scope
+from app.api.context import group_access, principal, scope
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
@@ -73,7 +73,7 @@ def remove_friend(user_id):
 
 
 @blp.route("/groups/<uuid:groupId>/invitations", methods=["POST"])
-@idempotent
+@idempotent(group_role="OWNER")
 @blp.arguments(InvitationCreateSchema)
 @blp.response(201, InvitationSchema)
 @errors(blp, FORBIDDEN, (404, "No such group for the caller, or no such user visible to "
@@ -81,7 +81,7 @@ def remove_friend(user_id):
         (409, "ALREADY_MEMBER, INVITATION_PENDING or TARGET_NOT_GUEST."))
 def invite(body, group_id):
     """Invite a user (OWNER), reserving a guest slot for them."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return invitations.invite(access, body["userId"], role=body["role"],
                               participant_id=body.get("participantId"))
 

@@ -1,7 +1,7 @@
 """Recurring expense templates: /groups/{groupId}/recurring."""
 from __future__ import annotations
 
-from app.api.context import principal, scope
+from app.api.context import group_access, principal, scope
 from app.api.expenses import CREATE_REFUSED
 from app.api.idempotency import idempotent
 from app.api.pat import pat_scope
@@ -17,14 +17,14 @@ ONE = "/groups/<uuid:groupId>/recurring/<uuid:recurringId>"
 
 
 @blp.route("/groups/<uuid:groupId>/recurring", methods=["POST"])
-@idempotent
+@idempotent(group_role="MEMBER")
 @blp.arguments(RecurringCreateSchema)
 @blp.response(201, RecurringSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
 @pat_scope("expenses:write")
 def create_recurring(body, group_id):
     """A recurring expense (MEMBER+): recorded by the hourly tick on every occurrence."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     return templates.create_template(access, body)
 
 

@@ -16,7 +16,9 @@ ADMIN_GROUP = "admin"
 
 
 class IdentityCache:
-    """In-process cache of identity key -> UserId; short-lived so a revoked identity stops soon."""
+    """In-process cache of identity key -> UserId; short-lived so a revoked identity stops soon.
+
+    It never decides whether the account is live: the authenticator reads the profile."""
 
     def __init__(self, ttl_seconds: float = 60.0, max_entries: int = 10_000) -> None:
         self._ttl = ttl_seconds
@@ -93,22 +95,30 @@ class Authenticator:
         return user_id
 
     def _user_for(self, identity_key: str) -> Tuple[str, bool]:
-        """(UserId, whether the account is being deleted).
+        """(UserId, whether the account is gone: being deleted, or its profile absent).
 
-        Account deletion flags the identity rows, read here anyway on a cache miss, so the
-        check costs no call; the deleting process drops its cache entries at once, and
-        other warm instances notice within the cache's TTL. Flagged rows are not cached."""
+        The cache holds only which user an identity names (an identity never changes
+        owner); whether that account is live is read from its profile on every request
+        (one strongly consistent GetItem), so no warm instance serves an account once its
+        deletion has begun. An identity flagged by the deletion is never cached."""
         user_id = self.identities.get(identity_key)
-        if user_id:
-            return user_id, False
-        try:
-            identity = Identity.get(identity_key)
-        except Identity.DoesNotExist:
-            raise Unauthenticated("This sign-in is not linked to an account.") from None
-        if identity.Deleting:
-            return identity.UserId, True
-        self.identities.put(identity_key, identity.UserId)
-        return identity.UserId, False
+        if not user_id:
+            try:
+                identity = Identity.get(identity_key)
+            except Identity.DoesNotExist:
+                raise Unauthenticated("This sign-in is not linked to an account.") from None
+            if identity.Deleting:
+                return identity.UserId, True
+            user_id = identity.UserId
+            self.identities.put(identity_key, user_id)
+        return user_id, not is_live(user_id)
+
+
+def is_live(user_id: str) -> bool:
+    """app.services.core.live.is_live, imported on the first signed-in request: the users
+    table's model is not a start-up import (a public request never reads it)."""
+    from app.services.core.live import is_live as read_profile
+    return read_profile(user_id)
 
 
 def _in_group(claims: dict, group: str) -> bool:

@@ -28,8 +28,11 @@ class TokenSchema(Strict):
 
 
 class TokenCreatedSchema(TokenSchema):
-    token = fields.String(required=True, metadata={
-        "description": "tsp_<tokenId>_<secret>: shown only in this reply, store it now"})
+    # Absent from an idempotent replay: the secret is never stored, not even for replays.
+    token = fields.String(metadata={
+        "description": "tsp_<tokenId>_<secret>: shown only in this reply, store it now. "
+                       "A replay of the request (same Idempotency-Key and body) answers the "
+                       "same status with the token's metadata and without `token`."})
 
 
 class TokenListSchema(Strict):

@@ -9,6 +9,7 @@ from app.errors import NotFound, Unauthenticated
 from app.services.developer import tokens
 from app.services.developer.verify import CACHE_SECONDS, TokenVerifier
 from models.developer_tokens import AccessToken
+from models.users import Profile
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -25,6 +26,14 @@ class Clock:
 @pytest.fixture
 def clock():
     return Clock()
+
+
+@pytest.fixture(autouse=True)
+def owner(request):
+    """u-1's profile: a token is minted and accepted only for a live account."""
+    if "app" in request.fixturenames:
+        request.getfixturevalue("app")
+        Profile("u-1", "PROFILE", Email="u1@example.com", DisplayName="U").save()
 
 
 @pytest.fixture

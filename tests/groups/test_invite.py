@@ -97,13 +97,14 @@ def test_guest_with_expired_reservation_is_claimable(client, owner, add_guest, s
     assert [g["participantId"] for g in body["claimableGuests"]] == [guest]
 
 
-def test_wrong_code_preview_is_not_found_after_one_read(client, owner, sign_in):
+def test_wrong_code_preview_is_not_found_after_one_read_past_the_profile(client, owner, sign_in):
     headers, _ = sign_in("tess@example.com")
     client.get("/users/me/join-requests", headers=headers)  # warm the token caches
     with count_dynamodb_calls() as calls:
         reply = client.get(f"/groups/{owner.gid}/invite/preview?code=guess", headers=headers)
     assert reply.status_code == 404
-    assert dict(calls.calls) == {"GetItem": 1}  # the invite, nothing else of the group
+    # The caller's profile (read on every request) and the invite, nothing else of the group.
+    assert dict(calls.calls) == {"GetItem": 2}
 
 
 def test_preview_of_group_without_invite_is_not_found(client, owner, sign_in):

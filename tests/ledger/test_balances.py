@@ -36,7 +36,7 @@ def test_a_participant_without_activity_has_net_zero(group):
     assert nets == {pid: 0 for pid in group.everyone}
 
 
-def test_balances_are_two_calls_and_never_read_expenses(group, monkeypatch):
+def test_balances_are_two_calls_past_the_profile_read_and_never_read_expenses(group, monkeypatch):
     group.add_expense(900)
     calls = []
     import botocore.client
@@ -48,8 +48,9 @@ def test_balances_are_two_calls_and_never_read_expenses(group, monkeypatch):
 
     monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
     assert group.get("/balances").status_code == 200
-    # The BatchGetItem that authorizes also brings BALANCE#v1; the Query is the roster.
-    assert [op for op, _ in calls] == ["BatchGetItem", "Query"]
+    # The caller's profile (read on every request); the BatchGetItem that authorizes also
+    # brings BALANCE#v1; the Query is the roster.
+    assert [op for op, _ in calls] == ["GetItem", "BatchGetItem", "Query"]
 
 
 def test_a_missing_balance_row_is_backfilled_before_nets_are_served(group):

@@ -40,6 +40,17 @@ def test_small_thread_is_deleted_in_one_transaction_with_the_balance_and_event(g
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 404
 
 
+def test_a_thread_that_just_fits_the_final_transaction_is_deleted_in_it(group):
+    """The final transaction at its fullest: every item it holds (the caller's member and
+    live-account checks included) within DynamoDB's 100."""
+    expense = group.add_expense(900)
+    seed_comments(group.group_id, expense["expenseId"], expense_delete.FINAL_COMMENTS,
+                  author=group.user_id)
+    assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
+    assert _thread_rows(group.group_id, expense["expenseId"]) == []
+    assert_balance_matches_rows(group.group_id)
+
+
 @pytest.mark.slow
 def test_a_thread_of_3000_comments_is_deleted_completely(group):
     expense = group.add_expense(900)

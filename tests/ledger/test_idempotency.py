@@ -46,7 +46,8 @@ def test_key_still_in_flight_is_409_idempotency_in_progress(group):
     path = f"/groups/{group.group_id}/expenses"
     import json
     fingerprint = idempotency.request_hash("POST", path, json.dumps(body).encode())
-    assert idempotency.begin(f"APP#{group.user_id}", "k-3", fingerprint) is None  # first, running
+    assert idempotency.begin(f"APP#{group.user_id}", "k-3", fingerprint,
+                             owner=group.user_id) is None  # first, running
     reply = group.post("/expenses", body, headers={**group.headers, "Idempotency-Key": "k-3"})
     assert reply.status_code == 409
     assert reply.get_json()["error"]["code"] == "IDEMPOTENCY_IN_PROGRESS"

@@ -9,7 +9,7 @@ import pytest
 from app.errors import Unauthenticated
 from app.services.mcp import access_tokens as at
 from app.services.mcp import keys
-from models.users import McpGrant
+from models.users import McpGrant, Profile
 
 RESOURCE = "http://localhost/mcp"
 
@@ -17,6 +17,7 @@ RESOURCE = "http://localhost/mcp"
 @pytest.fixture
 def grant(app):
     at.grant_cache.clear()
+    Profile("u-1", "PROFILE", Email="u1@example.com", DisplayName="U").save()  # a live owner
     row = McpGrant("u-1", McpGrant.sort_key("g-1"), GrantId="g-1", Status="ACTIVE",
                    Client="Claude")
     row.save()

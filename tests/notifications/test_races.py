@@ -9,6 +9,7 @@ import pytest
 
 from app.services.core.clock import new_id
 from app.services.notifications import preferences
+from models.users import Profile
 from tests.groups.test_races import codes, race
 
 pytestmark = pytest.mark.race
@@ -18,6 +19,8 @@ ROUNDS = 30
 def test_concurrent_first_writes_of_one_row_all_land(live_db):
     for _ in range(ROUNDS):
         user_id = new_id()
+        # A live account: the PREFS row is the user's, written only while it is.
+        Profile(*Profile.key(user_id), Email="r@example.com", DisplayName="R").save()
         outcomes = race(
             lambda: preferences.update_preferences(user_id, types={"MENTION": False}),
             lambda: preferences.update_preferences(user_id, types={"EXPENSE_ADDED": False,

@@ -655,7 +655,8 @@ def test_in_flight_key_is_409_idempotency_in_progress(client, me):
     headers, user_id, _ = me
     key = "key-" + uuid.uuid4().hex
     fingerprint = idempotency.request_hash("POST", "/groups", b'{"name":"Flat 3B","currency":"EUR"}')
-    assert idempotency.begin(IdempotencyRecord.app_credential(user_id), key, fingerprint) is None
+    assert idempotency.begin(IdempotencyRecord.app_credential(user_id), key, fingerprint,
+                             owner=user_id) is None
     assert_error(post_group(client, headers, key), 409, "IDEMPOTENCY_IN_PROGRESS")
     assert groups_created_by(user_id) == []
 
@@ -664,7 +665,8 @@ def test_in_flight_key_with_a_different_body_is_422(client, me):
     headers, user_id, _ = me
     key = "key-" + uuid.uuid4().hex
     fingerprint = idempotency.request_hash("POST", "/groups", b'{"name":"X","currency":"EUR"}')
-    idempotency.begin(IdempotencyRecord.app_credential(user_id), key, fingerprint)
+    idempotency.begin(IdempotencyRecord.app_credential(user_id), key, fingerprint,
+                             owner=user_id)
     assert_error(post_group(client, headers, key), 422, "IDEMPOTENCY_KEY_REUSED")
 
 
@@ -673,7 +675,7 @@ def test_in_flight_key_whose_lease_ran_out_is_taken_over(client, me):
     key = "key-" + uuid.uuid4().hex
     fingerprint = idempotency.request_hash("POST", "/groups", b'{"name":"Flat 3B","currency":"EUR"}')
     credential = IdempotencyRecord.app_credential(user_id)
-    idempotency.begin(credential, key, fingerprint)
+    idempotency.begin(credential, key, fingerprint, owner=user_id)
     IdempotencyRecord(*IdempotencyRecord.key(credential, key)).update(
         actions=[IdempotencyRecord.LockedUntil.set(int(time.time()) - 5)])
     reply = post_group(client, headers, key)

@@ -24,7 +24,7 @@ from app.schemas.expenses import CommentSchema, ExpenseCreateSchema, ExpenseSche
 from app.schemas.mcp import AddCommentArgs, AddExpenseArgs, RecordSettlementArgs
 from app.schemas.settlements import SettlementCreateSchema, SettlementSchema
 from app.services.core import idempotency
-from app.services.core.access import authorize
+from app.services.core.access import Access, authorize
 from app.services.ledger import comments, expenses, settlements
 
 LOCAL_ARGS = ("groupId", "expenseId", "currency", "idempotencyKey")  # not part of the REST body
@@ -85,17 +85,24 @@ def _rest_load(schema: type, body: dict) -> dict:
         raise Invalid("The arguments have invalid fields.", details=messages) from None
 
 
-def once(caller, tool: str, args: Dict[str, Any], run: Callable[[], Any], schema) -> Any:
+def once(caller, access: Access, tool: str, args: Dict[str, Any], run: Callable[[], Any],
+         schema) -> Any:
     """Run ``run`` once per idempotencyKey: a repeat with the same arguments replays the first
     reply (writing nothing), with other arguments it is IDEMPOTENCY_KEY_REUSED. The reply is
-    stored as ``schema`` dumps it, and handed back already dumped."""
+    stored as ``schema`` dumps it, and handed back already dumped.
+
+    ``access`` is the caller's authorization for this call, made before: a replay never
+    answers a caller the tool would refuse now (demoted, removed)."""
+    if not isinstance(access, Access):
+        raise TypeError(f"{tool}: authorize the caller before an idempotent replay")
     key = args.get("idempotencyKey")
     if key is None:
         return run()
     canonical = json.dumps({k: v for k, v in args.items() if k != "idempotencyKey"},
                            sort_keys=True, default=str).encode()
     replay = idempotency.begin(caller.credential_id, key,
-                               idempotency.request_hash("TOOL", tool, canonical))
+                               idempotency.request_hash("TOOL", tool, canonical),
+                               owner=caller.user_id)
     if replay is not None:
         return Dumped(json.loads(replay.body))
     try:
@@ -109,7 +116,7 @@ def once(caller, tool: str, args: Dict[str, Any], run: Callable[[], Any], schema
 
 def _add_expense(caller, args: dict) -> dict:
     access = authorize(caller.user_id, args["groupId"], "MEMBER")
-    return once(caller, "add_expense", args, lambda: expenses.create_expense(
+    return once(caller, access, "add_expense", args, lambda: expenses.create_expense(
         access, expense_body(args, access.group.Currency)), ExpenseSchema)
 
 
@@ -124,12 +131,12 @@ def _record_settlement(caller, args: dict) -> dict:
                                              payee_id=body["payeeId"], amount=body["amount"],
                                              date=body.get("date"), note=body.get("note"))
 
-    return once(caller, "record_settlement", args, run, SettlementSchema)
+    return once(caller, access, "record_settlement", args, run, SettlementSchema)
 
 
 def _add_comment(caller, args: dict) -> dict:
     access = authorize(caller.user_id, args["groupId"])
-    return once(caller, "add_comment", args,
+    return once(caller, access, "add_comment", args,
                 lambda: comments.add_comment(access, args["expenseId"], args["body"]),
                 CommentSchema)
 

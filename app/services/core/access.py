@@ -82,6 +82,7 @@ def require_role(tx: Transaction, access: Access, min_role: str) -> None:
         condition &= UserMember.Role.is_in(*allowed)
     tx.check(UserMember, access.group_id, UserMember.sort_key(access.user_id),
              condition=condition, on_fail=lambda _old: _lost_access(access, min_role))
+    tx.require_live_account(access.user_id)  # and the caller's account is not being deleted
 
 
 def _lost_access(access: Access, min_role: str) -> DomainError:

@@ -14,7 +14,8 @@ from typing import Optional
 
 from app.errors import Conflict, Unprocessable
 from app.services.core.clock import epoch, now_iso
-from app.services.core.conditional import delete_if, put_if, update_if
+from app.services.core.conditional import delete_if, update_if
+from app.services.core.transactions import Transaction
 from models.developer_tokens import IdempotencyRecord
 
 RETENTION_SECONDS = 24 * 3600
@@ -37,16 +38,29 @@ def request_hash(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
 
 
-def begin(credential_id: str, key: str, fingerprint: str) -> Optional[Replay]:
-    """Claim the key for this request, or return the stored response to replay."""
+class _Taken(Conflict):
+    """The key is claimed already (or its record is live): look at what is there."""
+
+
+def begin(credential_id: str, key: str, fingerprint: str, *, owner: str) -> Optional[Replay]:
+    """Claim the key for this request, or return the stored response to replay.
+
+    The record is ``owner``'s (the user behind the credential): it is claimed only while
+    their account is live, in one transaction, so none outlives the account's deletion."""
     now = epoch()
     record = IdempotencyRecord(*IdempotencyRecord.key(credential_id, key),
                                RequestHash=fingerprint, Status="IN_PROGRESS",
                                ExpiresAt=now + RETENTION_SECONDS, LockedUntil=now + LEASE_SECONDS,
                                CreatedAt=now_iso())
     claimable = (IdempotencyRecord.SK.does_not_exist() | (IdempotencyRecord.ExpiresAt < now))
-    if put_if(record, claimable):
+    taken = _Taken("The key is claimed.")
+    try:
+        Transaction().require_live_account(owner).put(record, condition=claimable,
+                                                      on_fail=taken).commit()
         return None
+    except _Taken as error:
+        if error is not taken:
+            raise
     existing = IdempotencyRecord.get(*IdempotencyRecord.key(credential_id, key),
                                      consistent_read=True)
     if existing.RequestHash != fingerprint:
@@ -67,13 +81,14 @@ def _take_over(existing: IdempotencyRecord, now: int) -> bool:
 
 
 def complete(credential_id: str, key: str, status: int, body: str) -> None:
-    """Store the response so later requests with the key replay it."""
-    IdempotencyRecord(*IdempotencyRecord.key(credential_id, key)).update(actions=[
+    """Store the response so later requests with the key replay it. Only into the record
+    :func:`begin` claimed: one swept meanwhile (its account deleted) is not written again."""
+    update_if(IdempotencyRecord(*IdempotencyRecord.key(credential_id, key)), [
         IdempotencyRecord.Status.set("COMPLETED"),
         IdempotencyRecord.ResponseStatus.set(status),
         IdempotencyRecord.ResponseBody.set(body),
         IdempotencyRecord.LockedUntil.remove(),
-    ])
+    ], IdempotencyRecord.SK.exists())
 
 
 def abandon(credential_id: str, key: str) -> None:

@@ -21,7 +21,9 @@ from pynamodb.exceptions import TransactWriteError
 from pynamodb.transactions import TransactWrite
 
 import models
-from app.errors import Conflict, DomainError, Invalid, TooLarge
+from app.errors import Conflict, DomainError, Invalid, TooLarge, account_deleting
+from app.services.core.live import LIVE
+from models.users import Profile
 
 MAX_ITEMS = 100
 # Losing to another transaction is retried with full-jitter exponential backoff, bounded in
@@ -46,6 +48,7 @@ class Transaction:
 
     def __init__(self) -> None:
         self._ops: dict = {"check": [], "delete": [], "put": [], "update": []}
+        self._live: set = set()
 
     def _add(self, group: str, method: str, args: tuple, kwargs: dict, on_fail: OnFail,
              secondary: bool = False) -> "Transaction":
@@ -59,6 +62,17 @@ class Transaction:
               on_fail: OnFail) -> "Transaction":
         return self._add("check", "condition_check", (model_cls, hash_key, range_key),
                          {"condition": condition}, on_fail)
+
+    def require_live_account(self, user_id: str, *,
+                             on_fail: OnFail = None) -> "Transaction":
+        """Commit only while ``user_id``'s account is live (PROFILE present, not DELETING):
+        every write creating a row owned by a user adds this for that user (see
+        app.services.core.live). Once per user; the default refusal is 401 (deleted)."""
+        if user_id not in self._live:
+            self._live.add(user_id)
+            self.check(Profile, *Profile.key(user_id), condition=LIVE,
+                       on_fail=on_fail or account_deleting())
+        return self
 
     def put(self, model, *, condition=None, on_fail: OnFail = None,
             secondary: bool = False) -> "Transaction":

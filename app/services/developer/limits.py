@@ -12,19 +12,22 @@ in the developer-tokens table (requests, and creates against a separate allowanc
 every PAT and MCP grant of that user. The PAT window and the budget go in one TransactWrite,
 so a PAT request costs one write call for both and a refused request spends neither.
 
-The limiter fails open: if its tables cannot be reached the request goes ahead and we log it.
+The limiter fails open only when its tables cannot be reached (the request goes ahead and we
+log it). A budget write that keeps losing to concurrent writers on the owner's shared budget
+row through every retry fails closed: 429 with a short Retry-After, so contention can never
+buy unmetered requests.
 """
 from __future__ import annotations
 
 import logging
 import time
 from datetime import datetime, timedelta, timezone
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Optional
 
 from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
-from app.errors import Conflict, RateLimited
+from app.errors import Conflict, RateLimited, Unauthenticated
 from app.services.core.transactions import Transaction
 from app.services.core.conditional import update_if
 from app.services.developer.quotas import WINDOW_SECONDS, Limits
@@ -32,21 +35,26 @@ from models.developer_tokens import DeveloperBudget
 from models.rate_limits import RateCounter
 
 log = logging.getLogger("tailspend.limits")
+# Seconds a request refused for contention on its owner's budget row is told to wait.
+CONTENDED_RETRY_AFTER = 1
 
 
 class Refusal(NamedTuple):
     """Why a request was refused: the limit, and when to come back."""
 
-    limit: int
+    limit: Optional[int]  # None: no limit was reached (contention)
     retry_after: int
-    policy: str  # "minute" | "day-requests" | "day-creates"
+    policy: str  # "minute" | "day" | "contention"
 
 
 def _error(refusal: Refusal) -> RateLimited:
     message = ("Too many requests; slow down." if refusal.policy == "minute" else
+               "Too many requests at once on this account; retry shortly."
+               if refusal.policy == "contention" else
                "The daily developer budget is spent; it resets at 00:00 UTC.")
     return RateLimited(message, retry_after=refusal.retry_after,
-                       details={"policy": refusal.policy, "limit": refusal.limit})
+                       details={"policy": refusal.policy, "limit": refusal.limit}
+                       if refusal.limit is not None else {"policy": refusal.policy})
 
 
 class Limiter:
@@ -101,11 +109,18 @@ class Limiter:
                                  | (DeveloperBudget.Creates < self.limits.daily_creates))
         try:
             (Transaction()
+             .require_live_account(owner)  # the budget row is the owner's: none once deleted
              .update(row, actions, condition=condition, on_fail=_error(refusal))
              .update(DeveloperBudget(*DeveloperBudget.key(owner, day)), budget_actions,
                      condition=budget_condition, on_fail=_error(budget_refusal))
              .commit())
-        except RateLimited:
+        except (RateLimited, Unauthenticated):
             raise
-        except (Conflict, PynamoDBException, BotoCoreError):  # unreachable table or a persistent conflict
+        except Conflict:
+            # Writers kept colliding on the owner's budget row through every retry: the
+            # budget could not be checked, so the request is refused (never let through
+            # unmetered); the client comes back in a moment.
+            log.warning("developer_budget_contended", extra={"subject": subject_prefix})
+            raise _error(Refusal(None, CONTENDED_RETRY_AFTER, "contention")) from None
+        except (PynamoDBException, BotoCoreError):  # the tables cannot be reached at all
             log.warning("rate_limiter_unavailable", extra={"subject": subject_prefix})

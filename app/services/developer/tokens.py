@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, FrozenSet, List, Optional
 
-from pynamodb.exceptions import PutError
-
-from app.errors import Forbidden, Invalid, NotFound
+from app.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.core.clock import new_id
+from app.services.core.transactions import Transaction
 from app.services.developer import pepper
-from app.services.core.conditional import update_if
-from models.developer_tokens import AccessToken
+from app.services.core.conditional import put_if, update_if
+from models.developer_tokens import AccessToken, TokenCount
 
 PREFIX = "tsp_"
 SCOPES = ("groups:read", "expenses:write", "settlements:write")
@@ -76,26 +75,79 @@ def view(token: AccessToken, now: datetime) -> dict:
             "lastUsedAt": token.LastUsedAt, "status": status}
 
 
+def _too_many() -> Forbidden:
+    return Forbidden(f"At most {MAX_TOKENS_PER_USER} tokens per account; revoke old ones.",
+                     code="TOO_MANY_TOKENS")
+
+
+class _Full(Forbidden):
+    """The owner's counter is at the cap (maybe only with expired tokens: recount, retry)."""
+
+
 def create_token(user_id: str, *, name: str, scopes: List[str], expires_in_days: int,
                  clock: Callable[[], datetime] = _utcnow) -> dict:
-    """Mint a token; the reply is the only place its secret ever appears."""
+    """Mint a token; the reply is the only place its secret ever appears.
+
+    One transaction: the owner's account is live, the owner's count of live tokens goes up
+    by one only while below the cap, and the token row is put. When the count is full (or
+    not there yet) it is recounted from the owner's tokens, releasing expired ones
+    (:func:`_recount`), and the create is tried once more."""
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown or not scopes:
         raise Invalid("Unknown or missing scopes.",
                       details={"scopes": [f"Choose from {', '.join(SCOPES)}."]})
-    if sum(1 for _ in AccessToken.for_owner(user_id)) >= MAX_TOKENS_PER_USER:
-        raise Forbidden(f"At most {MAX_TOKENS_PER_USER} tokens per account; revoke old ones.",
-                        code="TOO_MANY_TOKENS")
     now = clock()
     token_id, secret = new_id(), secrets.token_urlsafe(SECRET_BYTES)
     row = AccessToken(token_id, "TOKEN", UserId=user_id, CreatedAt=iso(now), Name=name,
                       Prefix=f"{PREFIX}{token_id[:8]}", SecretHash=secret_hash(token_id, secret),
                       Scopes=set(scopes), ExpiresAt=iso(now + timedelta(days=expires_in_days)))
-    try:
-        row.save(condition=AccessToken.TokenId.does_not_exist())
-    except PutError as error:  # a UUID v4 collision: vanishingly rare, safe to retry
-        raise Invalid("Token id collision; try again.") from error
+    for attempt in (1, 2):
+        try:
+            _commit_create(user_id, row)
+            break
+        except _Full:
+            if attempt == 2 or not _recount(user_id, now):
+                raise _too_many() from None
     return {**view(row, now), "token": f"{PREFIX}{token_id}_{secret}"}
+
+
+def _commit_create(user_id: str, row: AccessToken) -> None:
+    counter = TokenCount(*TokenCount.key(user_id))
+    (Transaction()
+     .require_live_account(user_id)
+     .update(counter, [TokenCount.Live.add(1), TokenCount.EntityType.set(TokenCount)],
+             # An absent count fails too: it is seeded from the owner's tokens first.
+             condition=TokenCount.Live < MAX_TOKENS_PER_USER,
+             on_fail=_Full("The token cap is reached.", code="TOO_MANY_TOKENS"))
+     # A UUID v4 collision: vanishingly rare, safe to retry.
+     .put(row, condition=AccessToken.TokenId.does_not_exist(),
+          on_fail=Invalid("Token id collision; try again."))
+     .commit())
+
+
+def _recount(user_id: str, now: datetime) -> bool:
+    """Set the owner's count to their tokens neither revoked nor expired, if the count is
+    still what we read first (a create or revoke in between makes us give up: the caller
+    answers TOO_MANY_TOKENS, or retries). An owner without a count yet (their first create,
+    or tokens minted before counts existed) gets one seeded the same way. True when the
+    create is worth retrying.
+
+    The owner index is eventually consistent; a token created in the last moment could be
+    missed, but creates only succeed below the cap, and this runs only when it is full."""
+    try:
+        counted = int(TokenCount.get(*TokenCount.key(user_id), consistent_read=True).Live or 0)
+    except TokenCount.DoesNotExist:
+        counted = None
+    moment = iso(now)
+    live = sum(1 for token in AccessToken.for_owner(user_id)
+               if not token.RevokedAt and token.ExpiresAt > moment)
+    row = TokenCount(*TokenCount.key(user_id))
+    if counted is None:  # lost to a concurrent seed: retry against that count all the same
+        put_if(TokenCount(*TokenCount.key(user_id), Live=live), TokenCount.Live.does_not_exist())
+        return True
+    if live >= counted:
+        return False
+    return update_if(row, [TokenCount.Live.set(live)], TokenCount.Live == counted)
 
 
 def list_tokens(user_id: str, *, clock: Callable[[], datetime] = _utcnow) -> List[dict]:
@@ -106,10 +158,22 @@ def list_tokens(user_id: str, *, clock: Callable[[], datetime] = _utcnow) -> Lis
 
 def revoke_token(user_id: str, token_id: str, *,
                  clock: Callable[[], datetime] = _utcnow) -> None:
-    """Set RevokedAt (idempotent); someone else's or an unknown token is 404."""
+    """Set RevokedAt (idempotent); someone else's or an unknown token is 404. Revoking a
+    token that has not expired gives its slot of the cap back, in the same transaction."""
+    stamp = iso(clock())
     row = AccessToken(token_id, "TOKEN")
-    if not update_if(row, [AccessToken.RevokedAt.set(iso(clock()))],
-                     (AccessToken.UserId == user_id) & AccessToken.RevokedAt.does_not_exist()):
+    mine_and_active = (AccessToken.UserId == user_id) & AccessToken.RevokedAt.does_not_exist()
+    try:
+        (Transaction()
+         .update(row, [AccessToken.RevokedAt.set(stamp)],
+                 condition=mine_and_active & (AccessToken.ExpiresAt > stamp), on_fail=_SKIP)
+         .update(TokenCount(*TokenCount.key(user_id)), [TokenCount.Live.add(-1)],
+                 condition=TokenCount.Live > 0, on_fail=_SKIP)
+         .commit())
+        return
+    except _Skip:
+        pass  # expired (holds no slot), already revoked, not ours, or no count: no slot back
+    if not update_if(row, [AccessToken.RevokedAt.set(stamp)], mine_and_active):
         try:
             existing = AccessToken.get(token_id, "TOKEN", consistent_read=True)
         except AccessToken.DoesNotExist:
@@ -117,6 +181,13 @@ def revoke_token(user_id: str, token_id: str, *,
         if existing.UserId != user_id:
             raise NotFound("Token not found.") from None
         # already revoked: DELETE is idempotent
+
+
+class _Skip(Conflict):
+    """The slot-returning revoke does not apply; the plain revoke decides."""
+
+
+_SKIP = _Skip("No slot to give back.")
 
 
 def scopes_of(token: AccessToken) -> FrozenSet[str]:

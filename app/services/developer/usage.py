@@ -1,6 +1,6 @@
 """Daily developer usage: ``USAGE#<yyyy-mm-dd>#<tokenId>`` rows in the owner's Users partition.
 
-One UpdateItem per request (ADD Requests, and Creates / Errors when they apply), made after
+One write per request (a TransactWrite: the owner's account live, ADD Requests, and Creates / Errors when they apply), made after
 the reply is built and never allowed to fail it. Reads are one key-range Query."""
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import List, Optional
 from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
-from app.errors import Invalid
+from app.errors import DomainError, Invalid
+from app.services.core.transactions import Transaction
 from models.users import Usage
 
 log = logging.getLogger("tailspend.developer")
@@ -30,9 +31,10 @@ def record(user_id: str, token_id: str, *, name: Optional[str] = None, create: b
         actions.append(Usage.Errors.add(1))
     if name:
         actions.append(Usage.Name.set(Usage.Name | name))
-    try:
-        Usage(user_id, Usage.sort_key(day, token_id)).update(actions=actions)
-    except (PynamoDBException, BotoCoreError):
+    try:  # the row is the owner's: counted only while the account is live
+        (Transaction().require_live_account(user_id)
+         .update(Usage(user_id, Usage.sort_key(day, token_id)), actions).commit())
+    except (DomainError, PynamoDBException, BotoCoreError):
         log.warning("usage_record_failed", extra={"token_id": token_id})
 
 

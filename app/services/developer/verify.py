@@ -4,7 +4,8 @@ Revocation bound: a verified row is reused for at most ``ttl_seconds`` (5 s) per
 token revoked elsewhere stops on every warm instance within that bound; the instance that
 revokes it evicts it at once. Expiry is compared on every request (never cached away). The
 secret is re-checked against the cached hash on every request, so the cache never lets a
-wrong secret through. LastUsedAt is written at most once a minute per token: a conditional
+wrong secret through. The owner's profile is read on every request (not cached): a token
+of an account being deleted, or deleted, is refused at once on every instance. LastUsedAt is written at most once a minute per token: a conditional
 update (LastUsedAt older than a minute) that loses races silently, and a per-process memo so
 a warm instance does not even try more often.
 """
@@ -22,6 +23,7 @@ from pynamodb.exceptions import PynamoDBException
 from app.errors import Unauthenticated
 from app.services.developer import tokens
 from app.services.core.conditional import update_if
+from app.services.core.live import is_live
 from models.developer_tokens import AccessToken
 
 log = logging.getLogger("tailspend.developer")
@@ -90,6 +92,8 @@ class TokenVerifier:
             raise Unauthenticated(_BAD) from None
         now = self._clock()
         if not ok or entry.revoked or entry.expires_at <= tokens.iso(now):
+            raise Unauthenticated(_BAD)
+        if not is_live(entry.user_id):  # every request: the cache never outlives the owner
             raise Unauthenticated(_BAD)
         self._touch(parsed.token_id, entry, now)
         return VerifiedToken(parsed.token_id, entry.user_id, entry.scopes, entry.name)

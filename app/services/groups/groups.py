@@ -38,7 +38,7 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
     balance = Balance(*Balance.key(group_id), BalanceRevision=0, Initialized=True,
                       ExpenseCount=0, SettlementCount=0, CreatedAt=now)
     collision = id_collision()
-    tx = Transaction()
+    tx = Transaction().require_live_account(user_id)
     for row in (head, invite, owner, guard, balance):
         tx.put(row, condition=type(row).SK.does_not_exist(), on_fail=collision)
     tx.commit()

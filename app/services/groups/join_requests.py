@@ -104,7 +104,7 @@ def submit_join_request(user_id: str, group_id: str, *, code: str, mode: str,
                           TargetParticipantId=target_participant_id,
                           ProposedRole=proposed_role or invite.DefaultRole, Status=PENDING,
                           Message=message, CreatedAt=now, UpdatedAt=now).mark_pending()
-    tx = Transaction()
+    tx = Transaction().require_live_account(user_id)
     require_live_group(tx, group_id)
     check_code_still_valid(tx, group_id, code)
     tx.check(UserMember, group_id, UserMember.sort_key(user_id),
@@ -191,7 +191,8 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
                               ParticipantId=participant_id, Type=USER, UserId=applicant,
                               DisplayName=name, Role=role, ClaimedAt=now, UpdatedAt=now)
 
-    tx = Transaction()
+    # The applicant becomes a member: only while their account is live.
+    tx = Transaction().require_live_account(applicant, on_fail=not_pending())
     if request.Mode == TAKEOVER:
         require_live_group(tx, access.group_id)
     else:  # a new participant: counted against the cap (409 GROUP_FULL) in this transaction

@@ -43,6 +43,7 @@ def require_still_owner(tx: Transaction, access: Access) -> None:
     tx.check(UserMember, access.group_id, UserMember.sort_key(access.user_id),
              condition=UserMember.Role == OWNER,
              on_fail=needs_owner())
+    tx.require_live_account(access.user_id)
 
 
 def count_owners(group_id: str) -> int:

@@ -25,8 +25,8 @@ from models.base import UnprocessedItemsLeft
 from models.groups import Expense, GroupItem
 
 # The final transaction also holds the head delete, the balance update, the event and the
-# check that the caller is still a member.
-FINAL_COMMENTS = MAX_ITEMS - 4
+# checks that the caller is still a member and their account live (check_writer: two items).
+FINAL_COMMENTS = MAX_ITEMS - 5
 SWEEP_PAGE = 500
 _ATTEMPTS = 5
 

@@ -1,7 +1,8 @@
 """MCP access tokens: RS256 JWTs (RFC 9068 shape) bound to one grant and one resource.
 
 A token names its grant (``gid``); verification checks signature, expiry, issuer and
-audience, then reads the grant row strongly consistently and requires Status ACTIVE.
+audience, then reads the grant row strongly consistently and requires Status ACTIVE, and
+reads the owner's profile (never cached) so a deleted account's tokens stop at once.
 
 Revocation bound: a grant read is reused for at most GRANT_CACHE_SECONDS (5 s) per process,
 so a disconnect made on another warm instance stops its tokens there within 5 s; the
@@ -19,6 +20,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
 import jwt
 
 from app.errors import mcp_connection_revoked, mcp_token_invalid
+from app.services.core.live import is_live
 from app.services.mcp import keys
 from models.users import McpGrant
 
@@ -134,6 +136,8 @@ def verify_access_token(token: str, *, resource: str) -> McpPrincipal:
     user_id, grant_id = str(claims["sub"]), str(claims["gid"])
     status, client_name = grant_cache.lookup(user_id, grant_id)
     if status != ACTIVE:
+        raise mcp_connection_revoked()
+    if not is_live(user_id):  # every request, past the grant cache: deletion stops it at once
         raise mcp_connection_revoked()
     scopes = frozenset(str(claims.get("scope") or "").split())
     return McpPrincipal(user_id=user_id, grant_id=grant_id, scopes=scopes,

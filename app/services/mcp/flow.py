@@ -163,6 +163,7 @@ def approve(request: PendingRequest, user_id: str) -> str:
                      Scopes=list_to_scope(request.scopes), Resource=request.resource,
                      CreatedAt=now_iso())
     (Transaction()
+     .require_live_account(user_id)
      .delete(McpAuthRequest(*McpAuthRequest.key(request_id)),
              condition=_request_live(request_id), on_fail=authorization_request_expired())
      .put(grant, condition=McpGrant.SK.does_not_exist(), on_fail=concurrent_update())
@@ -180,6 +181,7 @@ def issue_code(request: PendingRequest, user_id: str, grant_id: str) -> str:
                          CreatedAt=now_iso(), ExpiresAt=epoch() + CODE_TTL_S)
     grant = McpGrant(*McpGrant.key(user_id, grant_id))
     (Transaction()
+     .require_live_account(user_id)
      .update(grant, [McpGrant.CodeIssued.set(True)],
              condition=(McpGrant.Status == PENDING) & McpGrant.CodeIssued.does_not_exist(),
              on_fail=authorization_request_expired())

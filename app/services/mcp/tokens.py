@@ -74,6 +74,7 @@ def exchange_code(form: dict, *, resource: str) -> dict:
                                       claim.ClientId, claim.Scopes, claim.Resource)
     now = now_iso()
     (Transaction()
+     .require_live_account(claim.OwnerUserId, on_fail=oauth_invalid_grant())
      .update(McpCodeClaim(claim.UserId, claim.SK), [McpCodeClaim.Used.set(True)],
              condition=McpCodeClaim.UserId.exists() & McpCodeClaim.Used.does_not_exist(),
              on_fail=oauth_invalid_grant())
@@ -116,6 +117,7 @@ def refresh(form: dict, *, resource: str) -> dict:
     now = now_iso()
     try:
         (Transaction()
+         .require_live_account(row.OwnerUserId, on_fail=oauth_invalid_grant())
          .update(McpRefreshHash(*key), [McpRefreshHash.Used.set(True)],
                  condition=McpRefreshHash.UserId.exists() & McpRefreshHash.Used.does_not_exist(),
                  on_fail=replay)

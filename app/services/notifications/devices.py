@@ -73,7 +73,7 @@ def register_device(user_id: str, platform: str, token: str, *, allow_http: bool
     new_claim = DeviceToken(*DeviceToken.key(token), UserId=user_id, DeviceId=device_id,
                             CreatedAt=now)
     raced = _raced()
-    tx = Transaction()
+    tx = Transaction().require_live_account(user_id)
     if claim is None:
         tx.put(new_claim, condition=DeviceToken.PK.does_not_exist(), on_fail=raced)
     else:  # move it: the previous owner's row goes in the same transaction

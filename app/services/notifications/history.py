@@ -12,6 +12,7 @@ from app.services.core import paging
 from app.services.core.clock import epoch, now_iso
 from app.services.notifications.ids import notification_id, parse_or_none
 from app.services.core.conditional import update_if
+from app.services.core.transactions import Transaction
 from models.notifications import NOTIF_PREFIX, Notification, NotificationItem, Preferences
 
 MAX_IDS = 100
@@ -62,8 +63,11 @@ def mark_read(user_id: str, *, ids: Optional[Iterable[str]] = None, everything: 
     """Mark the named rows (unknown or already-read ids are skipped) or everything read."""
     now = now_iso()
     if everything:
-        Preferences(*Preferences.key(user_id)).update(actions=[
-            Preferences.EntityType.set(Preferences), Preferences.ReadAllBefore.set(now)])
+        # The PREFS row is created here if absent: only while the account is live.
+        (Transaction().require_live_account(user_id)
+         .update(Preferences(*Preferences.key(user_id)), [
+             Preferences.EntityType.set(Preferences), Preferences.ReadAllBefore.set(now)])
+         .commit())
         return {"unreadCount": unread_count(user_id, now)}
     # An id that does not even parse names no notification of the caller: skipped like one
     # that names someone else's.

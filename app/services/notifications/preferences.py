@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Optional
 
+from app.errors import Conflict
 from app.services.core.access import authorize
-from app.services.core.conditional import update_if
+from app.services.core.transactions import Transaction
 from app.services.core.outbox import EVENT_TYPES
 from models.notifications import NotificationItem, Preferences
 
@@ -32,29 +33,46 @@ def get_preferences(user_id: str) -> dict:
     return view(_row(user_id))
 
 
-def _update(user_id: str, actions: list) -> Preferences:
-    """Apply ``actions`` (creating the row if needed); the row as written (ALL_NEW)."""
-    row = Preferences(*Preferences.key(user_id))
-    row.update(actions=_ensure_actions() + actions)
-    return row
+def _update(user_id: str, actions: list) -> None:
+    """Apply ``actions`` (creating the row if needed) while the account is live (one
+    TransactWrite, which returns no image: a caller needing the row reads it back)."""
+    (Transaction().require_live_account(user_id)
+     .update(Preferences(*Preferences.key(user_id)), _ensure_actions() + actions).commit())
 
 
 def _set_switches(user_id: str, types: Mapping[str, bool], actions: list) -> Preferences:
-    """Set switches, plus ``actions``, in one UpdateItem once the Types map exists.
+    """Set switches, plus ``actions``, in one write once the Types map exists.
 
     DynamoDB can't create a map and set entries in it in one expression (the paths overlap),
     so the first PATCH of a row writes the whole map instead: each attempt is conditioned on
-    the map being there or not, and a lost race to create it retries on the other path."""
+    the map being there or not, and a lost race to create it retries on the other path. The
+    row is the user's, so each attempt also holds their account live (one TransactWrite)."""
     entries = [Preferences.Types[name].set(bool(on)) for name, on in sorted(types.items())]
     whole = Preferences.Types.set({name: bool(on) for name, on in types.items()})
     kind = Preferences.EntityType.set(Preferences)
-    row = Preferences(*Preferences.key(user_id))
     for _attempt in range(2):
-        if update_if(row, [kind, *entries, *actions], Preferences.Types.exists()):
-            return row
-        if update_if(row, [kind, whole, *actions], Preferences.Types.does_not_exist()):
-            return row
+        if _update_if_live(user_id, [kind, *entries, *actions], Preferences.Types.exists()):
+            return _row(user_id)
+        if _update_if_live(user_id, [kind, whole, *actions], Preferences.Types.does_not_exist()):
+            return _row(user_id)
     raise RuntimeError("the PREFS row's switch map kept appearing and vanishing")  # row deleted
+
+
+class _MapState(Conflict):
+    """The Types map is (not) there, unlike the attempt assumed: try the other path."""
+
+
+def _update_if_live(user_id: str, actions: list, condition) -> bool:
+    retry = _MapState("The preferences changed meanwhile.")
+    try:
+        (Transaction().require_live_account(user_id)
+         .update(Preferences(*Preferences.key(user_id)), actions, condition=condition,
+                 on_fail=retry).commit())
+    except _MapState as error:
+        if error is not retry:
+            raise
+        return False
+    return True
 
 
 def mute(user_id: str, group_id: str) -> None:
@@ -72,7 +90,8 @@ def update_preferences(user_id: str, *, types: Optional[Mapping[str, bool]] = No
                        muted_group_ids: Optional[Iterable[str]] = None) -> dict:
     """Set the given switches; bring the muted set to ``muted_group_ids`` by ADD/DELETE.
 
-    One UpdateItem whose new image is the reply; reading the row first only when the muted set
+    One TransactWrite (the account live, the row updated), then the row read back for the
+    reply; reading the row first only when the muted set
     is given (the ADD/DELETE are relative to it)."""
     actions = []
     if muted_group_ids is not None:
@@ -89,4 +108,5 @@ def update_preferences(user_id: str, *, types: Optional[Mapping[str, bool]] = No
             return view(current)
     if types:
         return view(_set_switches(user_id, types, actions))
-    return view(_update(user_id, actions))
+    _update(user_id, actions)
+    return view(_row(user_id))

@@ -65,7 +65,8 @@ def request_friend(user_id: str, other_id: str) -> Friendship:
     now = now_iso()
     mine = Friendship(*Friendship.key(user_id, other_id), FriendUserId=other_id,
                       Status=OUTGOING, CreatedAt=now, UpdatedAt=now)
-    tx = Transaction()
+    tx = Transaction().require_live_account(user_id)
+    tx.require_live_account(other_id, on_fail=not_found("User"))
     tx.put(mine, condition=Friendship.PK.does_not_exist(), on_fail=friend_request_pending())
     tx.put(Friendship(*Friendship.key(other_id, user_id), FriendUserId=user_id,
                       Status=INCOMING, CreatedAt=now, UpdatedAt=now),
@@ -85,7 +86,8 @@ def accept_friend(user_id: str, other_id: str) -> Friendship:
     if mine.Status == ACCEPTED:
         raise already_friends()
     now = now_iso()
-    tx = Transaction()
+    tx = Transaction().require_live_account(user_id)
+    tx.require_live_account(other_id, on_fail=not_found("Friend request"))
     tx.update(Friendship(*Friendship.key(user_id, other_id)),
               [Friendship.Status.set(ACCEPTED), Friendship.UpdatedAt.set(now)],
               condition=_status_is(INCOMING), on_fail=not_found("Friend request"))

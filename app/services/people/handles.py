@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
-from app.errors import Invalid, concurrent_update, handle_reserved, handle_taken, not_found
+from app.errors import (Invalid, account_deleting, concurrent_update, handle_reserved,
+                        handle_taken, not_found)
+from app.services.core.live import LIVE
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.people.directory import profile_condition, write_entries
@@ -60,8 +62,11 @@ def set_handle(user_id: str, handle: str, *, discoverable: bool) -> Profile:
     tx.update(Profile(*Profile.key(user_id)),
               [Profile.Handle.set(handle), Profile.Discoverable.set(discoverable),
                Profile.UpdatedAt.set(now)],
-              condition=Profile.UserId.exists() & profile_condition(profile),
-              on_fail=concurrent_update())
+              # LIVE: the claim and the directory rows are the user's, so none once the
+              # account's deletion has begun (this update is the profile's check too).
+              condition=LIVE & profile_condition(profile),
+              on_fail=lambda old: account_deleting() if not old or old.get("Status")
+              else concurrent_update())
     write_entries(tx, user_id, discoverable=discoverable, display_name=profile.DisplayName,
                   handle=handle)
     tx.commit()

@@ -71,7 +71,8 @@ def invite(access: Access, invitee_id: str, *, role: str,
         raise invitation_pending()
     expires = iso_in(INVITE_TTL_SECONDS)
 
-    tx = Transaction()
+    # The invitation is the inviter's and lands in the invitee's partition: both live.
+    tx = Transaction().require_live_account(invitee_id, on_fail=not_found("User"))
     require_still_owner(tx, access)
     tx.check(UserMember, group_id, UserMember.sort_key(invitee_id),
              condition=UserMember.SK.does_not_exist(), on_fail=already_member("The user is"))
@@ -173,7 +174,7 @@ def accept(user_id: str, group_id: str) -> dict:
         raise invitation_changed()
     name = display_name(user_id, guest.DisplayName)
 
-    tx = Transaction()
+    tx = Transaction().require_live_account(user_id)
     require_live_group(tx, group_id)
     tx.delete(GroupInvitation(*GroupInvitation.key(user_id, group_id)),
               condition=_invitation_unchanged(row) & (GroupInvitation.ExpiresAt > now),

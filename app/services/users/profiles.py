@@ -10,7 +10,8 @@ from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.people import directory
 from app.services.users.provisioning import is_test_email
-from app.services.core.conditional import put_if, update_if
+from app.services.core.conditional import update_if
+from app.services.core.live import LIVE
 from models.groups import Participant
 from models.identities import COGNITO, LOCAL, Identity
 from models.users import Profile
@@ -44,7 +45,7 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
     profile = get_profile(user_id)
     now = now_iso()
     actions = [Profile.UpdatedAt.set(now)]
-    condition = Profile.UserId.exists()
+    condition = LIVE  # a rename rewrites the user's directory rows: none once deleting
     tx = Transaction()
     if display_name is not None:
         actions.append(Profile.DisplayName.set(display_name))
@@ -55,9 +56,11 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
     if default_currency is not None:
         actions.append(Profile.DefaultCurrency.set(default_currency))
     gone = NotFound("No profile for this account.")
+    changed = gone if display_name is None else concurrent_update(
+        "The profile changed meanwhile; try again.")
     tx.update(Profile(*Profile.key(user_id)), actions, condition=condition,
-              on_fail=gone if display_name is None
-              else concurrent_update("The profile changed meanwhile; try again."))
+              on_fail=lambda old: (gone if not old else account_deleting()
+                                   if old.get("Status") else changed))
     tx.commit()
     profile.UpdatedAt = now
     if display_name is not None:
@@ -104,13 +107,19 @@ def link_identity(user_id: str, provider: str, subject: str) -> Identity:
     key = Identity.key(provider, subject)
     row = Identity(key, UserId=user_id, Provider=provider.lower(), Subject=subject,
                    CreatedAt=now_iso(), Verified=False)
-    if not put_if(row, Identity.IdentityKey.does_not_exist()):
-        existing = Identity.get(key, consistent_read=True)
-        if existing.UserId != user_id:
-            raise Conflict("That identity is linked to another account.",
-                           code="IDENTITY_LINKED") from None
-        row = existing
-    return row
+    taken = Conflict("That identity is linked already.", code="IDENTITY_LINKED")
+    try:
+        (Transaction().require_live_account(user_id)
+         .put(row, condition=Identity.IdentityKey.does_not_exist(), on_fail=taken).commit())
+        return row
+    except Conflict as error:
+        if error is not taken:
+            raise
+    existing = Identity.get(key, consistent_read=True)
+    if existing.UserId != user_id:
+        raise Conflict("That identity is linked to another account.",
+                       code="IDENTITY_LINKED") from None
+    return existing
 
 
 def list_users(*, include_test_accounts: bool, limit: Optional[int], cursor: Optional[str],

@@ -14,7 +14,6 @@ from app.errors import Conflict, account_deleting
 from app.logs import logger
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
-from app.services.core.conditional import put_if
 from models.identities import Identity
 from models.users import Profile
 
@@ -93,9 +92,18 @@ def _identity_row(key: str, user_id: str, created_at: str) -> Identity:
 
 def _link(identity_key: str, provider: str, subject: str, user_id: str) -> bool:
     """A returning human with a new pool subject: add only the request-time mapping."""
-    # False: a concurrent replay linked it first; the caller re-reads.
-    return put_if(_identity_row(identity_key, user_id, now_iso()),
-                  Identity.IdentityKey.does_not_exist())
+    # False: a concurrent replay linked it first; the caller re-reads. The account must be
+    # live when the row lands (a deletion begun since the read refuses it: 401).
+    raced = Conflict("Identity already linked.", code="IDENTITY_LINKED")
+    try:
+        (Transaction().require_live_account(user_id)
+         .put(_identity_row(identity_key, user_id, now_iso()),
+              condition=Identity.IdentityKey.does_not_exist(), on_fail=raced).commit())
+    except Conflict as error:
+        if error is not raced:
+            raise
+        return False
+    return True
 
 
 def _create_account(user_id: str, request_key: str, provider: str, subject: str,

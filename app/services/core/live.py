@@ -1,0 +1,28 @@
+"""A live account: its PROFILE row exists and is not DELETING.
+
+Account deletion marks the profile DELETING before it removes anything, and removes the
+profile last. Two things make "deleted" take effect everywhere at that moment:
+
+- every request reads the profile (:func:`is_live`, one strongly consistent GetItem) after
+  its credential is verified, whatever the credential and whatever a cache remembers, so no
+  warm instance serves the account once the mark is written;
+- every write that creates a row owned by a user holds :data:`LIVE` on that user's profile
+  in the same transaction (:meth:`Transaction.require_live_account`) or, when the write
+  updates the profile itself, in its own condition; a request that passed the read just
+  before the mark therefore writes nothing, and what the deletion sweeps stays swept.
+"""
+from __future__ import annotations
+
+from models.users import DELETING, Profile
+
+# The condition a live account's PROFILE satisfies.
+LIVE = Profile.UserId.exists() & (Profile.Status.does_not_exist() | (Profile.Status != DELETING))
+
+
+def is_live(user_id: str) -> bool:
+    """The profile exists and is not being deleted (one strongly consistent GetItem)."""
+    try:
+        profile = Profile.get(*Profile.key(user_id), consistent_read=True)
+    except Profile.DoesNotExist:
+        return False
+    return not profile.deleting
