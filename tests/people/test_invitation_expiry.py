@@ -3,32 +3,14 @@ inviters' SentInvitation pointers through ScanRecoveryIndex (a Query per shard, 
 People); invitations older than the pointers are walked a few resumable pages per run."""
 from __future__ import annotations
 
-import contextlib
 
 from app.services.people import upkeep
 from models.groups import Participant
 from models.people import GroupInvitation
 from models.users import SentInvitation
+from tests.support import aws_calls
 
 PAST = "2020-01-01T00:00:00.000Z"
-
-
-@contextlib.contextmanager
-def counted_calls():
-    """Every DynamoDB operation made inside the block, by name (botocore level)."""
-    from botocore.client import BaseClient
-
-    original, calls = BaseClient._make_api_call, []
-
-    def hooked(self, operation_name, api_params):
-        calls.append(operation_name)
-        return original(self, operation_name, api_params)
-
-    BaseClient._make_api_call = hooked
-    try:
-        yield calls
-    finally:
-        BaseClient._make_api_call = original
 
 
 def _invite(client, owner, invitee) -> str:
@@ -54,7 +36,7 @@ def test_a_due_invitation_is_found_through_its_pointer_without_a_scan(client, pe
     _expire_now(owner, fay, pid)
     monkeypatch.setattr(upkeep, "LEGACY_PAGES", 0)  # only the index path
 
-    with counted_calls() as calls:
+    with aws_calls.recorded() as calls:
         assert upkeep.expire_invitations() == {"invitationsExpired": 1}
 
     assert "Scan" not in calls
@@ -85,7 +67,7 @@ def test_invitations_without_pointers_are_walked_a_bounded_page_count_per_run(
 
     expired, runs = 0, 0
     while expired < len(invitees):
-        with counted_calls() as calls:
+        with aws_calls.recorded() as calls:
             expired += upkeep.expire_invitations()["invitationsExpired"]
         assert calls.count("Scan") <= 1  # one page of three items per run, never the table
         runs += 1

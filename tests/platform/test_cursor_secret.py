@@ -3,7 +3,6 @@ container and only when a cursor is first signed or checked; CURSOR_SECRET still
 local mode and tests."""
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 
@@ -15,24 +14,7 @@ from app import config
 from app.bootstrap import bootstrap
 from app.config import Settings
 from app.services.core import paging
-
-
-@contextlib.contextmanager
-def calls_to_aws():
-    """Every AWS API call made inside the block, by operation name (botocore's one entry)."""
-    from botocore.client import BaseClient
-
-    made, original = [], BaseClient._make_api_call
-
-    def counting(self, operation_name, api_params):
-        made.append(operation_name)
-        return original(self, operation_name, api_params)
-
-    BaseClient._make_api_call = counting
-    try:
-        yield made
-    finally:
-        BaseClient._make_api_call = original
+from tests.support import aws_calls
 
 
 @pytest.fixture
@@ -55,7 +37,7 @@ def test_the_cursor_key_is_read_from_secrets_manager_once_on_first_use(restore_p
             Name="tailspend-test/cursor", SecretString="k" * 48)["ARN"]
         settings = Settings.from_env({"CURSOR_SECRET_ARN": arn, "TAILSPEND_STAGE": "test"})
         assert settings.cursor_secret == b"" and settings.cursor_key_arn == arn
-        with calls_to_aws() as made:
+        with aws_calls.recorded() as made:
             bootstrap(settings)
             assert made == []  # a cold start that lists nothing never reads it
             cursors = [paging.encode({"PK": {"S": f"G#{n}"}}, "groups:u1") for n in range(3)]
@@ -80,7 +62,7 @@ def test_a_failed_read_is_an_error_and_is_tried_again(restore_paging):
 
 
 def test_cursor_secret_in_the_environment_still_wins(restore_paging):
-    with calls_to_aws() as made:
+    with aws_calls.recorded() as made:
         bootstrap(Settings.from_env({"CURSOR_SECRET": "plain-local-key", "TAILSPEND_STAGE": "test",
                                      "CURSOR_SECRET_ARN": "arn:unused"}))
         cursor = paging.encode({"PK": {"S": "x"}}, "s")

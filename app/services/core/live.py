@@ -13,10 +13,10 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
 """
 from __future__ import annotations
 
-from models.users import DELETING, Profile
+from models.users import Profile
 
-# The condition a live account's PROFILE satisfies.
-LIVE = Profile.UserId.exists() & (Profile.Status.does_not_exist() | (Profile.Status != DELETING))
+# The condition a live account's PROFILE satisfies (the model owns it).
+LIVE = Profile.live_condition()
 
 
 def is_live(user_id: str) -> bool:
