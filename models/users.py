@@ -346,7 +346,7 @@ class SentInvitation(UserItem, discriminator="SENT_INVITE"):
     def due(cls, shard: str, until: str, limit: int) -> list:
         """(inviter id, sort key) of pointers due by ``until``, oldest first (one page; the
         index projects keys only, so this reads it raw)."""
-        page = cls._get_connection().query(
+        page = pynamodb_adapter.table_connection(cls).query(
             shard, range_key_condition=cls.RecoveryDueAt <= until,
             index_name=ScanRecoveryIndex.Meta.index_name, limit=limit)
         return [(item["UserId"]["S"], item["SK"]["S"]) for item in page.get("Items", [])]

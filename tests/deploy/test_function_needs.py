@@ -45,12 +45,16 @@ NEVER_IN_AWS = {
     "ApiFunction": ({"env": _PUSH_SETTINGS, "actions": _PUSH_ACTIONS},
                     "the API imports push.py for its platform constants (device registration); "
                     "only the stream worker and the outbox sweep send"),
-    "HourlyTickFunction": ({"tables": {"groups", "notifications"}},
+    "HourlyTickFunction": ({"tables": {"groups", "notifications", "users"}},
                            "RECURRING_BUCKET_QUEUE_URL is set, so run_tick only fans out; running "
                            "every bucket in-process is local mode's"),
     "RecurringBucketWorkerFunction": ({"env": {"RECURRING_BUCKET_QUEUE_URL"},
-                                       "actions": {"sqs:SendMessage"}},
-                                      "tick.py holds the fan-out too; the worker only runs buckets"),
+                                       "actions": {"sqs:SendMessage"}, "tables": {"users"}},
+                                      "tick.py holds the fan-out too; the worker only runs buckets. "
+                                      "Users: the Transaction helper's live-account check (and "
+                                      "template creation, imported for schedule_of) reach the "
+                                      "profile model; an occurrence is the group's write and "
+                                      "checks no profile"),
 }
 
 _TABLE_POLICIES = {"DynamoDBCrudPolicy", "DynamoDBReadPolicy"}

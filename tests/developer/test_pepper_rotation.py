@@ -14,6 +14,7 @@ from app.services.core import keyring
 from app.services.developer import pepper, tokens
 from app.services.developer.verify import TokenVerifier
 from models.developer_tokens import AccessToken
+from models.users import Profile
 
 
 @pytest.fixture
@@ -38,6 +39,8 @@ def secret(app):
             pepper.configure(env={"TOKEN_PEPPER_SECRET_ARN": arn})
 
     Secret.new_container()
+    # The token's owner is a live account: tokens are minted and verified only for those.
+    Profile(*Profile.key("u-1"), Email="u-1@example.com", DisplayName="U").save()
     yield Secret
     pepper.use(saved[1])
 

@@ -10,6 +10,7 @@ import pytest
 from app.services.core.clock import iso_in, new_id
 from app.services.notifications import push, redispatch
 from models.notifications import Device, Event, Notification, NotificationItem
+from models.users import Profile
 from tests.support.threads import together
 
 
@@ -18,6 +19,8 @@ def seed(count: int, recipients: int = 2) -> SimpleNamespace:
     """``count`` pending FRIEND_REQUEST events, created long ago, each naming the same
     ``recipients`` users (one device each): what a stream outage leaves behind."""
     users, old = [new_id() for _ in range(recipients)], iso_in(-3600)
+    for user_id in users:  # live accounts: history is written only for those
+        Profile(*Profile.key(user_id), Email=f"{user_id}@example.com", DisplayName="R").save()
     with NotificationItem.batch_write() as batch:
         for user_id in users:
             device_id = new_id()
