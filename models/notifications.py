@@ -24,6 +24,13 @@ PENDING_SHARDS = 16
 TOKEN_PREFIX = "TOKEN#"
 TOKEN_SK = "TOKEN"
 SWEEP_PK = "SWEEP"
+# Every outbox event type, defined once: the outbox refuses any other, the stream worker
+# renders these, and the API documents them (notification ``type`` and the preference
+# switches). Adding one here adds it everywhere.
+EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION",
+               "SETTLEMENT_ADDED", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
+               "GROUP_INVITATION", "FRIEND_REQUEST", "FRIEND_ACCEPTED", "RECURRING_CREATED",
+               "RECURRING_REMINDER")
 
 
 class PendingEventsIndex(GlobalSecondaryIndex):
@@ -120,6 +127,16 @@ class Notification(NotificationItem, discriminator="NOTIF"):
     def history(cls, user_id: str, **kwargs) -> Iterator["Notification"]:
         return cls.query(USER_PREFIX + user_id, cls.SK.startswith(NOTIF_PREFIX),
                          scan_index_forward=False, **kwargs)
+
+    @classmethod
+    def count_after(cls, user_id: str, after: Optional[str], **kwargs) -> int:
+        """How many of a user's history rows were created after ``after`` (None: all of them).
+
+        "$" sorts after "#", so the range starts past every row created at ``after`` and
+        ends past the last NOTIF# row."""
+        start = NOTIF_PREFIX + (after + "$" if after else "")
+        return cls.count(USER_PREFIX + user_id, cls.SK.between(start, NOTIF_PREFIX[:-1] + "$"),
+                         **kwargs)
 
 
 class Event(NotificationItem, discriminator="EVENT"):

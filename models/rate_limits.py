@@ -6,6 +6,13 @@ from pynamodb.models import Model
 
 from models.base import table
 
+# Whose counter: an app sign-in's user, a personal access token, an MCP grant, or a client
+# address (requests without a credential, and failed sign-ins).
+USER_SUBJECT = "USER"
+PAT_SUBJECT = "PAT"
+MCP_SUBJECT = "MCP"
+IP_SUBJECT = "IP"
+
 
 @table("rate-limits")
 class RateLimitItem(Model):
@@ -27,3 +34,9 @@ class RateCounter(RateLimitItem, discriminator="COUNTER"):
     @staticmethod
     def key(subject: str, window: str) -> str:
         return f"{subject}#{window}"
+
+    @staticmethod
+    def subject(kind: str, who: str) -> str:
+        """``<kind>#<who>``: ``USER#<userId>``, ``PAT#<tokenId>``, ``MCP#<grantId>`` or
+        ``IP#<address>``."""
+        return f"{kind}#{who}"

@@ -36,6 +36,8 @@ MCP_REQUEST_PARTITION = "MCPREQ#"
 MCP_CODE_PARTITION = "MCPCODE#"
 MCP_REFRESH_PARTITION = "MCPRT#"
 MCP_CLIENT_PARTITION = "MCPCLIENT#"
+MCP_POINTER_CODE = "CODE"
+MCP_POINTER_REFRESH_PREFIX = "RT#"
 
 
 class ScanRecoveryIndex(GlobalSecondaryIndex):
@@ -261,9 +263,12 @@ class McpCleanupPointer(UserItem, discriminator="MCP_CLEANUP"):
         return _pointer_pages(cls, user_id, MCP_CLEANUP_PREFIX, page_size)
 
     @classmethod
-    def for_target(cls, owner_user_id: str, grant_id: str, target: UserItem,
-                   suffix: str) -> "McpCleanupPointer":
-        """The pointer to ``target`` (a row outside the owner's partition)."""
+    def for_target(cls, owner_user_id: str, grant_id: str,
+                   target: "McpCodeClaim | McpRefreshHash") -> "McpCleanupPointer":
+        """The pointer to ``target`` (a row outside the owner's partition): ``...#CODE`` for
+        the grant's code claim, ``...#RT#<hash head>`` for each of its refresh-token hashes."""
+        suffix = (MCP_POINTER_CODE if isinstance(target, McpCodeClaim) else
+                  MCP_POINTER_REFRESH_PREFIX + target.UserId.rsplit("#", 1)[-1][:32])
         return cls(owner_user_id, cls.sort_key(grant_id, suffix), TargetUserId=target.UserId,
                    TargetSK=target.SK)
 

@@ -126,7 +126,7 @@ def _limit_anonymous() -> None:
 
 def _spend_ip() -> None:
     state = runtime()
-    state.limiter.spend(f"IP#{source_ip()}", state.limits.ip_per_minute)
+    state.limiter.spend_ip(source_ip())
 
 
 def _is_create() -> bool:
@@ -142,7 +142,7 @@ def _check_caller() -> None:
     if caller.kind == "pat":
         state.limiter.spend_pat(caller.credential_id, caller.user_id, create=_is_create())
     elif state.limits.app_per_minute:  # off by default: then the limiter is not even loaded
-        state.limiter.spend(f"USER#{caller.user_id}", state.limits.app_per_minute)
+        state.limiter.spend_user(caller.user_id)
 
 
 def _after(response):

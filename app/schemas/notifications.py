@@ -5,11 +5,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from app.schemas.common import Id, Schema, Strict, StrictBoolean
-
-EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION",
-               "SETTLEMENT_ADDED", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
-               "GROUP_INVITATION", "FRIEND_REQUEST", "FRIEND_ACCEPTED", "RECURRING_CREATED",
-               "RECURRING_REMINDER")
+from models.notifications import EVENT_TYPES  # the one list the outbox enforces
 
 
 class NotificationSchema(Strict):

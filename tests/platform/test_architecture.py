@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,97 @@ def test_services_leave_reply_shapes_to_the_response_schemas():
 def test_the_view_builder_check_finds_a_planted_view():
     planted = "def expense_view(row):\n    return {'expenseId': row.ExpenseId}\n"
     assert _view_builders(planted) == ["expense_view"]
+
+
+# --- One definition of each thing -----------------------------------------------------------
+
+def _event_type_lists(source: str) -> list:
+    """Line numbers of collection literals (tuple, list, set, dict keys) naming 3+ event types."""
+    from models.notifications import EVENT_TYPES
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        items = (node.keys if isinstance(node, ast.Dict) else
+                 node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else ())
+        names = {item.value for item in items
+                 if isinstance(item, ast.Constant) and item.value in EVENT_TYPES}
+        if len(names) >= 3:
+            found.append(node.lineno)
+    return found
+
+
+def test_event_types_are_listed_only_by_the_event_model():
+    """The outbox, the renderer and the API schemas all read models.notifications.EVENT_TYPES."""
+    offenders = {n: _event_type_lists(p.read_text()) for n, p in MODULES.items()
+                 if n != "models.notifications"}
+    assert {n: lines for n, lines in offenders.items() if lines} == {}
+
+
+def test_the_event_type_check_finds_a_planted_list():
+    planted = 'KINDS = ["EXPENSE_ADDED", "MENTION", "FRIEND_REQUEST"]\n'
+    assert _event_type_lists(planted) == [1]
+
+
+def test_the_api_documents_exactly_the_outbox_event_types(client):
+    from app.services.core import outbox
+
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    assert schemas["Notification"]["properties"]["type"]["enum"] == list(outbox.EVENT_TYPES)
+    assert sorted(schemas["NotificationTypes"]["properties"]) == sorted(outbox.EVENT_TYPES)
+
+
+# Key prefixes and fixed sort keys are the models'. A literal of this shape ("USER#", "PAT#")
+# or one of the fixed sort keys below, anywhere in app/, is a key spelled outside its model.
+KEY_PREFIX_SHAPE = re.compile(r"^[A-Z][A-Z0-9_]*#")
+FIXED_SORT_KEYS = {"PROFILE", "PREFS", "META", "TOKEN", "TOKENS", "BALANCE#v1", "CLAIM",
+                   "INVITE", "CODE", "REFRESH", "REQUEST", "CLIENT", "SWEEP"}
+# Each allowed literal, with why it is not (or cannot be) the model's.
+KEY_LITERAL_ALLOWED = {
+    # The app credential id is built on every sign-in before models.developer_tokens is
+    # loaded (that module stays off the API's cold import); test_app_credential_is_the_model_s
+    # ties the two spellings together.
+    ("app.auth.principal", "APP#"),
+}
+
+
+def _docstrings(tree: ast.AST) -> set:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+
+
+def _key_literals(source: str) -> list:
+    """String literals (f-string parts included, docstrings not) shaped like a table key."""
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    return sorted({node.value for node in ast.walk(tree)
+                   if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                   and id(node) not in docs
+                   and (KEY_PREFIX_SHAPE.match(node.value) or node.value in FIXED_SORT_KEYS)})
+
+
+def test_key_prefixes_are_spelled_only_in_the_models():
+    offenders = {n: [word for word in _key_literals(p.read_text())
+                     if (n, word) not in KEY_LITERAL_ALLOWED]
+                 for n, p in MODULES.items() if n.startswith("app")}
+    assert {n: words for n, words in offenders.items() if words} == {}
+
+
+def test_the_key_literal_check_finds_planted_keys():
+    planted = ('"""USER# in a docstring is prose."""\n'
+               'def f(user_id):\n    return f"USER#{user_id}", "PROFILE", "pending"\n')
+    assert _key_literals(planted) == ["PROFILE", "USER#"]
+
+
+def test_every_allowed_key_literal_is_still_there():
+    """An allow-list entry whose literal is gone must go too (no silent exemptions)."""
+    for name, word in KEY_LITERAL_ALLOWED:
+        assert word in _key_literals(MODULES[name].read_text()), (name, word)
+
+
+def test_app_credential_is_the_model_s():
+    from app.auth.principal import app_credential
+    from models.developer_tokens import IdempotencyRecord
+
+    assert app_credential("u-1") == IdempotencyRecord.app_credential("u-1")

@@ -89,8 +89,8 @@ def _spend(principal: Principal, *, create: bool) -> None:
     can tell its user when the budget resets."""
     from app.api import developer_gate
 
-    developer_gate.runtime().limiter.spend_pat(principal.credential_id, principal.user_id,
-                                               create=create, subject_prefix="MCP")
+    developer_gate.runtime().limiter.spend_mcp(principal.credential_id, principal.user_id,
+                                               create=create)
 
 
 def _count(principal: Principal, *, created: bool, failed: bool) -> None:

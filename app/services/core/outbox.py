@@ -1,7 +1,8 @@
 """Outbox EVENT rows: added to the same TransactWrite as the change they describe.
 
 Event ids are ``<type>#<groupId-or-actorUserId>#<resourceId>[#<revision>]`` and created under
-attribute_not_exists, so a retried write can never produce a second event."""
+attribute_not_exists, so a retried write can never produce a second event. Event types: the
+Event model's ``EVENT_TYPES`` (one list, behind the API enum too); no other is written."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Optional
@@ -9,13 +10,9 @@ from typing import Any, Mapping, Optional
 from app.errors import Conflict
 from app.services.core.clock import epoch, now_iso
 from app.services.core.transactions import Transaction
-from models.notifications import Event
+from models.notifications import EVENT_TYPES, Event
 
 EVENT_RETENTION_SECONDS = 30 * 24 * 3600
-EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION",
-               "SETTLEMENT_ADDED", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
-               "GROUP_INVITATION", "FRIEND_REQUEST", "FRIEND_ACCEPTED", "RECURRING_CREATED",
-               "RECURRING_REMINDER")
 
 
 def add_event(tx: Transaction, event_type: str, *, scope_id: str, resource_id: str,

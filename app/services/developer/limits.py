@@ -32,7 +32,7 @@ from app.services.core.transactions import Transaction
 from app.services.core.conditional import update_if
 from app.services.developer.quotas import WINDOW_SECONDS, Limits
 from models.developer_tokens import DeveloperBudget
-from models.rate_limits import RateCounter
+from models.rate_limits import IP_SUBJECT, MCP_SUBJECT, PAT_SUBJECT, USER_SUBJECT, RateCounter
 
 log = logging.getLogger("tailspend.limits")
 # Seconds a request refused for contention on its owner's budget row is told to wait.
@@ -87,12 +87,24 @@ class Limiter:
         if not spent:
             raise _error(refusal)
 
+    def spend_ip(self, address: str) -> None:
+        """A request without a credential (or a failed sign-in) from ``address``."""
+        self.spend(RateCounter.subject(IP_SUBJECT, address), self.limits.ip_per_minute)
+
+    def spend_user(self, user_id: str) -> None:
+        """A request of an app sign-in."""
+        self.spend(RateCounter.subject(USER_SUBJECT, user_id), self.limits.app_per_minute)
+
+    def spend_mcp(self, grant_id: str, owner: str, *, create: bool) -> None:
+        """An MCP tool call: the grant's window and the owner's daily budget (as for PATs)."""
+        self.spend_pat(grant_id, owner, create=create, subject_prefix=MCP_SUBJECT)
+
     def spend_pat(self, token_id: str, owner: str, *, create: bool,
-                  subject_prefix: str = "PAT") -> None:
-        """A PAT request (or an MCP tool call, ``subject_prefix="MCP"`` with the grant id):
+                  subject_prefix: str = PAT_SUBJECT) -> None:
+        """A PAT request (or an MCP tool call, see :meth:`spend_mcp`, with the grant id):
         its credential's window and the owner's daily budget, in one write."""
         row, actions, condition, refusal = self._counter_update(
-            f"{subject_prefix}#{token_id}", self.limits.pat_per_minute)
+            RateCounter.subject(subject_prefix, token_id), self.limits.pat_per_minute)
         now = datetime.fromtimestamp(self._clock(), timezone.utc)
         day = now.strftime("%Y-%m-%d")
         tomorrow = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)

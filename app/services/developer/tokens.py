@@ -98,9 +98,10 @@ def create_token(user_id: str, *, name: str, scopes: List[str], expires_in_days:
                       details={"scopes": [f"Choose from {', '.join(SCOPES)}."]})
     now = clock()
     token_id, secret = new_id(), secrets.token_urlsafe(SECRET_BYTES)
-    row = AccessToken(token_id, "TOKEN", UserId=user_id, CreatedAt=iso(now), Name=name,
-                      Prefix=f"{PREFIX}{token_id[:8]}", SecretHash=secret_hash(token_id, secret),
-                      Scopes=set(scopes), ExpiresAt=iso(now + timedelta(days=expires_in_days)))
+    row = AccessToken(*AccessToken.key(token_id), UserId=user_id, CreatedAt=iso(now),
+                      Name=name, Prefix=f"{PREFIX}{token_id[:8]}",
+                      SecretHash=secret_hash(token_id, secret), Scopes=set(scopes),
+                      ExpiresAt=iso(now + timedelta(days=expires_in_days)))
     for attempt in (1, 2):
         try:
             _commit_create(user_id, row)
@@ -161,7 +162,7 @@ def revoke_token(user_id: str, token_id: str, *,
     """Set RevokedAt (idempotent); someone else's or an unknown token is 404. Revoking a
     token that has not expired gives its slot of the cap back, in the same transaction."""
     stamp = iso(clock())
-    row = AccessToken(token_id, "TOKEN")
+    row = AccessToken(*AccessToken.key(token_id))
     mine_and_active = (AccessToken.UserId == user_id) & AccessToken.RevokedAt.does_not_exist()
     try:
         (Transaction()
@@ -175,7 +176,7 @@ def revoke_token(user_id: str, token_id: str, *,
         pass  # expired (holds no slot), already revoked, not ours, or no count: no slot back
     if not update_if(row, [AccessToken.RevokedAt.set(stamp)], mine_and_active):
         try:
-            existing = AccessToken.get(token_id, "TOKEN", consistent_read=True)
+            existing = AccessToken.get(*AccessToken.key(token_id), consistent_read=True)
         except AccessToken.DoesNotExist:
             raise NotFound("Token not found.") from None
         if existing.UserId != user_id:

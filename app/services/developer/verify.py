@@ -104,7 +104,7 @@ class TokenVerifier:
             if hit is not None and self._monotonic() - hit.fetched < self._ttl:
                 return hit
         try:
-            row = AccessToken.get(token_id, "TOKEN", consistent_read=True)
+            row = AccessToken.get(*AccessToken.key(token_id), consistent_read=True)
         except AccessToken.DoesNotExist:
             return None
         entry = _Entry(self._monotonic(), row.SecretHash, row.UserId, tokens.scopes_of(row),
@@ -123,8 +123,8 @@ class TokenVerifier:
         stamp = tokens.iso(now)
         entry.last_used = stamp  # memo first: concurrent requests here do not all write
         try:  # a failed condition means another instance stamped it first: fine
-            update_if(AccessToken(token_id, "TOKEN"), [AccessToken.LastUsedAt.set(stamp)],
-                      AccessToken.TokenId.exists()
+            update_if(AccessToken(*AccessToken.key(token_id)),
+                      [AccessToken.LastUsedAt.set(stamp)], AccessToken.TokenId.exists()
                       & (AccessToken.LastUsedAt.does_not_exist()
                          | (AccessToken.LastUsedAt < cutoff)))
         except PynamoDBException:

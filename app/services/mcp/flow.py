@@ -186,6 +186,6 @@ def issue_code(request: PendingRequest, user_id: str, grant_id: str) -> str:
              condition=(McpGrant.Status == PENDING) & McpGrant.CodeIssued.does_not_exist(),
              on_fail=authorization_request_expired())
      .put(claim, condition=McpCodeClaim.UserId.does_not_exist(), on_fail=concurrent_update())
-     .put(McpCleanupPointer.for_target(user_id, grant_id, claim, "CODE"))
+     .put(McpCleanupPointer.for_target(user_id, grant_id, claim))
      .commit())
     return code

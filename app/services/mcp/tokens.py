@@ -83,7 +83,7 @@ def exchange_code(form: dict, *, resource: str) -> dict:
              condition=(McpGrant.Status == PENDING) & McpGrant.FamilyId.does_not_exist(),
              on_fail=oauth_invalid_grant("The connection was revoked."))
      .put(row, condition=McpRefreshHash.UserId.does_not_exist(), on_fail=concurrent_update())
-     .put(McpCleanupPointer.for_target(claim.OwnerUserId, claim.GrantId, row, _tail(row)))
+     .put(McpCleanupPointer.for_target(claim.OwnerUserId, claim.GrantId, row))
      .commit())
     access_tokens.forget_grant(claim.OwnerUserId, claim.GrantId)
     return _reply(claim.OwnerUserId, claim.GrantId, claim.Scopes, claim.Resource,
@@ -126,8 +126,7 @@ def refresh(form: dict, *, resource: str) -> dict:
                  on_fail=oauth_invalid_grant("The connection was revoked."))
          .put(new_row, condition=McpRefreshHash.UserId.does_not_exist(),
               on_fail=concurrent_update())
-         .put(McpCleanupPointer.for_target(row.OwnerUserId, row.GrantId, new_row,
-                                           _tail(new_row)))
+         .put(McpCleanupPointer.for_target(row.OwnerUserId, row.GrantId, new_row))
          .commit())
     except OAuthError as error:
         if error is replay:
@@ -157,10 +156,6 @@ def _new_refresh(user_id, grant_id, family_id, client_id, scopes, resource) -> t
                          Scopes=scopes, Resource=resource, CreatedAt=now_iso(),
                          ExpiresAt=epoch() + REFRESH_TTL_S)
     return value, row
-
-
-def _tail(row: McpRefreshHash) -> str:
-    return "RT#" + row.UserId.rsplit("#", 1)[-1][:32]
 
 
 def _reply(user_id, grant_id, scopes, resource, client_id, refresh_token) -> dict:

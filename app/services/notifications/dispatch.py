@@ -67,9 +67,9 @@ def _actor_name(user_id: str) -> Optional[str]:
 
 
 def _preferences(user_ids: Iterable[str]) -> Dict[str, Preferences]:
-    keys = [Preferences.key(user_id) for user_id in user_ids]
-    found = NotificationItem.raw_batch_get(keys)
-    return {key[0][len("USER#"):]: NotificationItem.from_raw_data(raw) for key, raw in found.items()}
+    owners = {Preferences.key(user_id): user_id for user_id in user_ids}
+    found = NotificationItem.raw_batch_get(list(owners))
+    return {owners[key]: NotificationItem.from_raw_data(raw) for key, raw in found.items()}
 
 
 def wants(prefs: Optional[Preferences], event_type: str, group_id: Optional[str]) -> bool:

@@ -13,7 +13,7 @@ from app.services.core.clock import epoch, now_iso
 from app.services.notifications.ids import notification_id, parse_or_none
 from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
-from models.notifications import NOTIF_PREFIX, Notification, NotificationItem, Preferences
+from models.notifications import Notification, NotificationItem, Preferences
 
 MAX_IDS = 100
 
@@ -44,9 +44,8 @@ def _entry(row: Notification, watermark: Optional[str]) -> Entry:
 
 def unread_count(user_id: str, watermark: Optional[str]) -> int:
     """Rows after the watermark without ReadAt and not expired (reads only those rows)."""
-    start = NOTIF_PREFIX + (watermark + "$" if watermark else "")
-    return Notification.count(
-        "USER#" + user_id, Notification.SK.between(start, NOTIF_PREFIX[:-1] + "$"),
+    return Notification.count_after(
+        user_id, watermark,
         filter_condition=Notification.ReadAt.does_not_exist() & (Notification.ExpiresAt > epoch()))
 
 

@@ -111,7 +111,7 @@ def _create_account(user_id: str, request_key: str, provider: str, subject: str,
                     test_domain: str) -> bool:
     now = now_iso()
     email = email.strip()
-    profile = Profile(user_id, "PROFILE", Email=email,
+    profile = Profile(*Profile.key(user_id), Email=email,
                       DisplayName=(names.clean(display_name) or email.split("@")[0]
                                    or "New user")[:100],
                       CreatedAt=now, UpdatedAt=now, Discoverable=False)
