@@ -10,7 +10,7 @@ from flask import Flask
 
 
 def test_the_api_handler_closes_the_body_so_after_reply_work_runs(monkeypatch):
-    from app.handlers import api as handler  # builds the app from the environment
+    from app.api.lambda_adapter import lambda_handler_for
 
     closed = []
     tiny = Flask("tiny")
@@ -25,5 +25,5 @@ def test_the_api_handler_closes_the_body_so_after_reply_work_runs(monkeypatch):
     awsgi.response(tiny, event, None)
     assert closed == []  # aws-wsgi alone drops the close() call
 
-    reply = awsgi.response(handler._closing(tiny), event, None)
+    reply = lambda_handler_for(tiny)(event, None)
     assert closed == [True] and json.loads(reply["body"]) == {"status": "ok"}
