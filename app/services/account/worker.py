@@ -52,8 +52,6 @@ def continue_later(user_id: str) -> None:
 def finish_deletion(user_id: str, seconds: float = WORKER_SECONDS) -> None:
     """Run one account's deletion within ``seconds``; hand the rest on when even that was not
     enough. Raises when the run failed (its message is redelivered)."""
-    from app.errors import DomainError
-
     try:
         if not delete_account(user_id, budget=Budget(seconds=seconds)).done:
             continue_later(user_id)
