@@ -2,8 +2,9 @@
 `.venv/bin/python bench/routes_bench.py` from the root.
 
 Notifications (history, read marks, preferences, mutes, devices, the Web Push key), recurring
-templates (create, list, get, patch, delete) and friends (request, accept, list, remove), each
-measured once warm through the Flask test client on moto. A warm request's calls include the
+templates (create, list, get, patch, delete), friends (request, accept, list, remove) and every
+other view that authorizes the caller in a group (``group_views``), each measured once warm
+through the Flask test client on moto (or on its only run, for a request that can't repeat). A warm request's calls include the
 caller's identity lookup only when the authenticator's cache misses (it does not here), and
 always one GetItem of the caller's profile (a deleted account is refused on every instance)."""
 from __future__ import annotations
@@ -32,6 +33,91 @@ def once(rows: list, label: str, call) -> dict:
     assert reply.status_code < 400, (label, reply.status_code, reply.get_data(as_text=True))
     rows.append((label, counter))
     return reply.get_json(silent=True) or {}
+
+
+def group_views(rows: list, client, sign_in) -> None:
+    """The views that authorize the caller in a group: one BatchGetItem each (with the rows a
+    use case needs prefetched in it), and one for an idempotent create's guard and view."""
+    owner, _ = sign_in("owner@example.com")
+    guest_user, _ = sign_in("gwen@example.com")
+    gid = client.post("/groups", json={"name": "Views", "currency": "EUR"},
+                      headers=owner).get_json()["groupId"]
+    base = f"/groups/{gid}"
+    me = client.get(base, headers=owner).get_json()["myParticipantId"]
+
+    def guest(name: str) -> str:
+        return client.post(f"{base}/participants", json={"displayName": name},
+                           headers=owner).get_json()["participantId"]
+
+    gus, tim = guest("Gus"), guest("Tim")
+    measure(rows, "GET /groups/{id}", lambda: client.get(base, headers=owner))
+    measure(rows, "PATCH /groups/{id}", lambda: client.patch(base, json={"name": "Views"},
+                                                             headers=owner))
+    measure(rows, "GET /groups/{id}/participants",
+            lambda: client.get(f"{base}/participants", headers=owner))
+    measure(rows, "PATCH /groups/{id}/participants/{pid}", lambda: client.patch(
+        f"{base}/participants/{gus}", json={"displayName": "Gus"}, headers=owner))
+    measure(rows, "GET /groups/{id}/invite", lambda: client.get(f"{base}/invite", headers=owner))
+    measure(rows, "PATCH /groups/{id}/invite", lambda: client.patch(
+        f"{base}/invite", json={"enabled": True}, headers=owner))
+    code = measure(rows, "POST /groups/{id}/invite/rotate", lambda: client.post(
+        f"{base}/invite/rotate", headers=owner))["code"]
+    measure(rows, "GET /groups/{id}/join-requests",
+            lambda: client.get(f"{base}/join-requests", headers=owner))
+    request_id = client.post(f"{base}/join-requests", json={"code": code, "mode": "NEW"},
+                             headers=guest_user).get_json()["requestId"]
+    once(rows, "POST /groups/{id}/join-requests/{rid}/deny", lambda: client.post(
+        f"{base}/join-requests/{request_id}/deny", headers=owner))
+    request_id = client.post(f"{base}/join-requests", json={"code": code, "mode": "NEW"},
+                             headers=guest_user).get_json()["requestId"]
+    once(rows, "POST /groups/{id}/join-requests/{rid}/approve", lambda: client.post(
+        f"{base}/join-requests/{request_id}/approve", json={"role": "MEMBER"}, headers=owner))
+    measure(rows, "GET /groups/{id}/invitations",
+            lambda: client.get(f"{base}/invitations", headers=owner))
+
+    spend = {"description": "Taxi", "amount": 900, "splitMode": "EQUAL",
+             "payments": [{"participantId": me, "amount": 900}],
+             "splits": [{"participantId": me}, {"participantId": gus}]}
+    expense = once(rows, "POST /groups/{id}/expenses (Idempotency-Key)", lambda: client.post(
+        f"{base}/expenses", json=spend, headers={**owner, "Idempotency-Key": "views-1"}))
+    one = f"{base}/expenses/{expense['expenseId']}"
+    measure(rows, "GET /groups/{id}/expenses", lambda: client.get(f"{base}/expenses",
+                                                                 headers=owner))
+    measure(rows, "GET /groups/{id}/expenses/{eid}", lambda: client.get(one, headers=owner))
+    once(rows, "PATCH /groups/{id}/expenses/{eid}", lambda: client.patch(
+        one, json={"description": "Cab", "version": expense["version"]}, headers=owner))
+    comment = client.post(f"{one}/comments", json={"body": "hi"}, headers=owner).get_json()
+    measure(rows, "GET /groups/{id}/expenses/{eid}/comments",
+            lambda: client.get(f"{one}/comments", headers=owner))
+    measure(rows, "PATCH /groups/{id}/expenses/{eid}/comments/{cid}", lambda: client.patch(
+        f"{one}/comments/{comment['commentId']}", json={"body": "hey"}, headers=owner))
+    once(rows, "DELETE /groups/{id}/expenses/{eid}/comments/{cid}", lambda: client.delete(
+        f"{one}/comments/{comment['commentId']}", headers=owner))
+    settlement = client.post(f"{base}/settlements", headers=owner, json={
+        "payerId": gus, "payeeId": me, "amount": 450}).get_json()
+    paid = f"{base}/settlements/{settlement['settlementId']}"
+    measure(rows, "GET /groups/{id}/settlements",
+            lambda: client.get(f"{base}/settlements", headers=owner))
+    measure(rows, "GET /groups/{id}/settlements/{sid}", lambda: client.get(paid, headers=owner))
+    once(rows, "PATCH /groups/{id}/settlements/{sid}", lambda: client.patch(
+        paid, json={"note": "cash", "version": settlement["version"]}, headers=owner))
+    measure(rows, "GET /groups/{id}/balances", lambda: client.get(f"{base}/balances",
+                                                                 headers=owner))
+    measure(rows, "GET /groups/{id}/export?format=csv",
+            lambda: client.get(f"{base}/export?format=csv", headers=owner))
+    measure(rows, "GET /groups/{id}/export?format=json",
+            lambda: client.get(f"{base}/export?format=json", headers=owner))
+    once(rows, "DELETE /groups/{id}/settlements/{sid}", lambda: client.delete(paid,
+                                                                              headers=owner))
+    once(rows, "DELETE /groups/{id}/expenses/{eid}", lambda: client.delete(one, headers=owner))
+    once(rows, "POST /groups/{id}/participants/{pid}/transfer", lambda: client.post(
+        f"{base}/participants/{gus}/transfer", json={"targetParticipantId": tim},
+        headers=owner))
+    once(rows, "DELETE /groups/{id}/participants/{pid}", lambda: client.delete(
+        f"{base}/participants/{tim}", headers=owner))
+    once(rows, "POST /groups/{id}/leave", lambda: client.post(f"{base}/leave",
+                                                              headers=guest_user))
+    once(rows, "DELETE /groups/{id}", lambda: client.delete(base, headers=owner))
 
 
 def main() -> None:
@@ -84,6 +170,8 @@ def main() -> None:
                                                                    headers=ada))
         once(rows, "DELETE /people/me/friends/{id}", lambda: client.delete(
             f"/people/me/friends/{bob_id}", headers=ada))
+
+        group_views(rows, client, sign_in)
 
     width = max(len(label) for label, _ in rows)
     print(f"{'route':<{width}} | DynamoDB calls (warm)")

@@ -1,12 +1,11 @@
 """Balances and settle-up: /groups/{groupId}/balances."""
 from __future__ import annotations
 
-from app.api.context import principal
+from app.api.context import group_access
 from app.api.pat import pat_scope
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import BalancesSchema
 from app.services.ledger import balances
-from app.services.core.access import authorize
 
 blp = Blueprint("balances", __name__, description="Balances and settle-up")
 
@@ -17,5 +16,5 @@ blp = Blueprint("balances", __name__, description="Balances and settle-up")
 @pat_scope("groups:read")
 def get_balances(group_id):
     """Every participant's net and the fewest payments that settle them (VIEWER+)."""
-    access = authorize(principal().user_id, str(group_id), prefetch=balances.BALANCES_PREFETCH)
+    access = group_access(group_id, prefetch=balances.BALANCES_PREFETCH)
     return balances.group_balances(access)

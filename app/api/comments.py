@@ -1,14 +1,13 @@
 """Expense comments: /groups/{groupId}/expenses/{expenseId}/comments."""
 from __future__ import annotations
 
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, scope
 from app.api.idempotency import idempotent
 from app.api.pat import pat_scope
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.expenses import CommentBodySchema, CommentPageSchema, CommentSchema
 from app.services.ledger import comments
-from app.services.core.access import authorize
 from app.services.ledger.expenses import comments_scope
 
 blp = Blueprint("comments", __name__, description="Expense comments")
@@ -23,7 +22,7 @@ THREAD = "/groups/<uuid:groupId>/expenses/<uuid:expenseId>/comments"
 @pat_scope("groups:read")
 def list_comments(args, group_id, expense_id):
     """Oldest first (VIEWER+)."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return comments.list_comments(access, str(expense_id), limit=args["limit"],
                                   cursor=args["cursor"],
                                   scope=scope(comments_scope(access.group_id, str(expense_id))))
@@ -49,7 +48,7 @@ def add_comment(body, group_id, expense_id):
 @pat_scope("expenses:write")
 def edit_comment(body, group_id, expense_id, comment_id):
     """The author rewrites their comment."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return comments.edit_comment(access, str(expense_id), str(comment_id), body["body"])
 
 
@@ -59,5 +58,5 @@ def edit_comment(body, group_id, expense_id, comment_id):
 @pat_scope("expenses:write")
 def delete_comment(group_id, expense_id, comment_id):
     """The author, or an OWNER, deletes a comment."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     comments.delete_comment(access, str(expense_id), str(comment_id))

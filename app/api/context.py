@@ -1,6 +1,8 @@
 """Per-request context for views: the caller, the group access, the services' settings."""
 from __future__ import annotations
 
+from typing import Iterable
+
 from flask import current_app, g
 
 from app.auth.principal import Principal
@@ -13,15 +15,19 @@ def principal() -> Principal:
     return g.principal
 
 
-def group_access(group_id, min_role: str = "VIEWER") -> Access:
-    """The caller's access to a group, authorized once per request and role.
+def group_access(group_id, min_role: str = "VIEWER", *,
+                 prefetch: Iterable[str] = ()) -> Access:
+    """The caller's access to a group (404 non-member, 403 role too low), authorized once per
+    request, role and prefetch: the one way a view authorizes in a group.
 
     The idempotency guard authorizes before any replay; the view then reuses that answer
-    instead of reading the guard row a second time."""
+    instead of reading the guard row a second time. ``prefetch`` (sort keys read in the same
+    BatchGetItem, see :func:`authorize`) is part of the key: an answer read without a row is
+    never handed to a view that needs it."""
     cache = g.setdefault("group_access", {})
-    key = (str(group_id), min_role)
+    key = (str(group_id), min_role, tuple(prefetch))
     if key not in cache:
-        cache[key] = authorize(principal().user_id, str(group_id), min_role)
+        cache[key] = authorize(principal().user_id, str(group_id), min_role, prefetch=key[2])
     return cache[key]
 
 

@@ -9,7 +9,6 @@ from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
                                   ExpenseListArgsSchema, ExpensePageSchema, ExpensePatchSchema,
                                   ExpenseSchema)
 from app.services.ledger import expense_delete, expenses
-from app.services.core.access import authorize
 
 blp = Blueprint("expenses", __name__, description="Expenses")
 
@@ -57,7 +56,7 @@ def create_expense(body, group_id):
 @pat_scope("groups:read")
 def list_expenses(args, group_id):
     """Newest first by date then creation; ``from``/``to`` are inclusive dates."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     date_from, date_to = args.get("from_"), args.get("to")
     return expenses.list_expenses(access, date_from=date_from, date_to=date_to,
                                   limit=args["limit"], cursor=args["cursor"],
@@ -70,7 +69,7 @@ def list_expenses(args, group_id):
 @pat_scope("groups:read")
 def get_expense(group_id, expense_id):
     """The expense with its comments (from one Query)."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return _detail(access, str(expense_id))
 
 
@@ -81,7 +80,7 @@ def get_expense(group_id, expense_id):
 @pat_scope("expenses:write")
 def update_expense(body, group_id, expense_id):
     """Full or partial edit of the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     version = body.pop("version")
     return expenses.update_expense(access, str(expense_id), version, body)
 
@@ -92,7 +91,7 @@ def update_expense(body, group_id, expense_id):
 @pat_scope("expenses:write")
 def delete_expense(group_id, expense_id):
     """Delete the expense and every comment (MEMBER+)."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     expense_delete.delete_expense(access, str(expense_id))
 
 

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from flask import current_app, jsonify
 
-from app.api.context import principal
+from app.api.context import group_access
 from app.api.pat import pat_scope
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import ExportArgsSchema, ExportSchema
 from app.services.ledger import export
-from app.services.core.access import authorize
 
 blp = Blueprint("export", __name__, description="Group export")
 
@@ -24,7 +23,7 @@ _RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or the
 @pat_scope("groups:read")
 def export_group(args, group_id):
     """The group's expenses, settlements and balances (VIEWER+)."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     if args["format"] == "json":
         return jsonify(ExportSchema().dump(export.export_json(access)))
     response = current_app.response_class(export.export_csv(access), mimetype="text/csv")

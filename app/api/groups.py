@@ -11,7 +11,6 @@ from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema
                                 ParticipantTransferResultSchema, ParticipantTransferSchema)
 from app.services.groups import delete as group_delete, groups, participants, transfer
 from app.rules import MAX_GROUP_PARTICIPANTS
-from app.services.core.access import authorize
 
 blp = Blueprint("groups", __name__, description="Groups and participants")
 
@@ -42,7 +41,7 @@ def create_group(body):
 @pat_scope("groups:read")
 def get_group(group_id):
     """The group, with the caller's role and participant id."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return access
 
 
@@ -52,7 +51,7 @@ def get_group(group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CURRENCY_LOCKED: an expense or settlement exists."))
 def patch_group(body, group_id):
     """Rename the group or change its currency (OWNER); 409 CURRENCY_LOCKED once money exists."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return groups.update_group(access, name=body.get("name"), currency=body.get("currency"))
 
 
@@ -64,7 +63,7 @@ def patch_group(body, group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def delete_group(group_id):
     """Delete the group (OWNER)."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return ("", 204) if group_delete.delete_group(access) else ("", 202)
 
 
@@ -74,7 +73,7 @@ def delete_group(group_id):
 @pat_scope("groups:read")
 def list_participants(group_id):
     """The roster."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return {"items": participants.list_participants(access)}
 
 
@@ -98,7 +97,7 @@ def add_guest(body, group_id):
         (409, "LAST_OWNER (demoting the only owner) or CONCURRENT_UPDATE (retry)."))
 def patch_participant(body, group_id, participant_id):
     """Change a role or a guest's name (OWNER); demoting the last owner is 409 LAST_OWNER."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return participants.update_participant(access, str(participant_id), role=body.get("role"),
                                            display_name=body.get("displayName"))
 
@@ -110,7 +109,7 @@ def remove_participant(group_id, participant_id):
     """Remove a participant (OWNER): 409 PARTICIPANT_REFERENCED or LAST_OWNER when refused.
 
     Removing a guest cancels the pending TAKEOVER requests that target it."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     participants.remove_participant(access, str(participant_id))
 
 
@@ -119,7 +118,7 @@ def remove_participant(group_id, participant_id):
 @errors(blp, NOT_FOUND, REMOVAL_REFUSED)
 def leave_group(group_id):
     """Leave the group, under the same rules as a removal."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     participants.leave_group(access)
 
 
@@ -145,6 +144,6 @@ TRANSFER_DESCRIPTION = (
 @no_pat
 def transfer_participant(body, group_id, participant_id):
     """Transfer a participant's history to another participant (OWNER)."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return transfer.transfer_participant(access, str(participant_id),
                                          body["targetParticipantId"])

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import principal
+from app.api.context import group_access
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (InvitePatchSchema, InvitePreviewArgsSchema,
                                 InvitePreviewSchema, InviteSchema)
 from app.services.groups import invite
-from app.services.core.access import authorize
 
 blp = Blueprint("invite", __name__, description="Invite links")
 
@@ -18,7 +17,7 @@ blp = Blueprint("invite", __name__, description="Invite links")
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def get_invite(group_id):
     """The invite link settings (OWNER), also while disabled so it can be re-enabled."""
-    return invite.get_invite(authorize(principal().user_id, str(group_id), "OWNER"))
+    return invite.get_invite(group_access(group_id, "OWNER"))
 
 
 @blp.route("/groups/<uuid:groupId>/invite", methods=["PATCH"])
@@ -27,7 +26,7 @@ def get_invite(group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def patch_invite(body, group_id):
     """Enable or disable the link, or change the role joiners are proposed (OWNER)."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return invite.update_invite(access, enabled=body.get("enabled"),
                                 default_role=body.get("defaultRole"))
 
@@ -37,7 +36,7 @@ def patch_invite(body, group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def rotate_invite(group_id):
     """A new code (OWNER); the old code stops working at once."""
-    return invite.rotate_invite(authorize(principal().user_id, str(group_id), "OWNER"))
+    return invite.rotate_invite(group_access(group_id, "OWNER"))
 
 
 @blp.route("/groups/<uuid:groupId>/invite/preview")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import principal, scope
+from app.api.context import group_access, principal, scope
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
@@ -11,7 +11,6 @@ from app.schemas.join_requests import (ApprovalSchema, ApproveSchema, JoinReques
                                        JoinRequestPageSchema, JoinRequestSchema)
 from app.services.groups import join_requests
 from app.rules import MAX_GROUP_PARTICIPANTS
-from app.services.core.access import authorize
 
 blp = Blueprint("join_requests", __name__, description="Join requests")
 
@@ -38,7 +37,7 @@ def submit(body, group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def list_pending(args, group_id):
     """The group's pending requests, oldest first (OWNER)."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return join_requests.pending_requests(access, limit=args["limit"], cursor=args["cursor"],
                                           scope=scope(f"join-requests:{group_id}")).as_dict()
 
@@ -54,8 +53,8 @@ def approve(body, group_id, request_id):
     """Approve (OWNER): TAKEOVER claims the guest keeping its id, NEW adds a participant.
 
     409 NOT_PENDING, TARGET_NOT_GUEST or ALREADY_MEMBER when the state moved on."""
-    access = authorize(principal().user_id, str(group_id), "OWNER",
-                       prefetch=join_requests.decision_prefetch(str(request_id)))
+    access = group_access(group_id, "OWNER",
+                          prefetch=join_requests.decision_prefetch(str(request_id)))
     return join_requests.approve_join_request(access, str(request_id), role=body["role"])
 
 
@@ -64,8 +63,8 @@ def approve(body, group_id, request_id):
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING: already decided or cancelled."))
 def deny(group_id, request_id):
     """Deny (OWNER); the applicant may only re-apply with the current valid code."""
-    access = authorize(principal().user_id, str(group_id), "OWNER",
-                       prefetch=join_requests.decision_prefetch(str(request_id)))
+    access = group_access(group_id, "OWNER",
+                          prefetch=join_requests.decision_prefetch(str(request_id)))
     return join_requests.deny_join_request(access, str(request_id))
 
 

@@ -11,7 +11,6 @@ from app.schemas.people import (AcceptedInvitationSchema, FriendPageSchema, Frie
                                 FriendSchema, HandleReplySchema, HandleSchema,
                                 InvitationCreateSchema, InvitationPageSchema, InvitationSchema,
                                 PersonListSchema, SearchArgsSchema)
-from app.services.core.access import authorize
 from app.services.people import directory, friends, handles, invitations
 
 blp = Blueprint("people", __name__, description="People: handles, friends, invitations")
@@ -92,7 +91,7 @@ def invite(body, group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def group_invitations(args, group_id):
     """The group's pending invitations (OWNER)."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     return invitations.group_invitations(access, limit=args["limit"], cursor=args["cursor"],
                                          scope=scope(f"invitations:{group_id}")).as_dict()
 
@@ -102,7 +101,7 @@ def group_invitations(args, group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "INVITATION_CHANGED: accepted or replaced meanwhile."))
 def revoke(group_id, user_id):
     """Revoke an invitation (OWNER); the guest and its history stay."""
-    access = authorize(principal().user_id, str(group_id), "OWNER")
+    access = group_access(group_id, "OWNER")
     invitations.revoke(access, str(user_id))
 
 

@@ -1,14 +1,13 @@
 """Recurring expense templates: /groups/{groupId}/recurring."""
 from __future__ import annotations
 
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, scope
 from app.api.expenses import CREATE_REFUSED
 from app.api.idempotency import idempotent
 from app.api.pat import pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema, page_schema
 from app.schemas.recurring import RecurringCreateSchema, RecurringPatchSchema, RecurringSchema
-from app.services.core.access import authorize
 from app.services.recurring import templates
 
 blp = Blueprint("recurring", __name__, description="Recurring expenses")
@@ -35,7 +34,7 @@ def create_recurring(body, group_id):
 @pat_scope("groups:read")
 def list_recurring(args, group_id):
     """The group's templates (VIEWER+)."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return templates.list_templates(access, limit=args["limit"], cursor=args["cursor"],
                                     scope=scope(f"recurring:{access.group_id}"))
 
@@ -46,7 +45,7 @@ def list_recurring(args, group_id):
 @pat_scope("groups:read")
 def get_recurring(group_id, recurring_id):
     """One template (VIEWER+)."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return templates.get_template(access, str(recurring_id))
 
 
@@ -59,7 +58,7 @@ def get_recurring(group_id, recurring_id):
 @pat_scope("expenses:write")
 def update_recurring(body, group_id, recurring_id):
     """Edit future occurrences or pause/resume (MEMBER+); stale updatedAt → 409."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     updated_at = body.pop("updatedAt")
     return templates.update_template(access, str(recurring_id), updated_at, body)
 
@@ -70,5 +69,5 @@ def update_recurring(body, group_id, recurring_id):
 @pat_scope("expenses:write")
 def delete_recurring(group_id, recurring_id):
     """Delete a template (MEMBER+); occurrences already recorded stay."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     templates.delete_template(access, str(recurring_id))

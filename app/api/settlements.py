@@ -1,7 +1,7 @@
 """Settlements: /groups/{groupId}/settlements."""
 from __future__ import annotations
 
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, scope
 from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED
 from app.api.idempotency import idempotent
 from app.api.pat import pat_scope
@@ -10,7 +10,6 @@ from app.schemas.common import PageArgsSchema, page_schema
 from app.schemas.settlements import (SettlementCreateSchema, SettlementPatchSchema,
                                      SettlementSchema)
 from app.services.ledger import settlements
-from app.services.core.access import authorize
 
 blp = Blueprint("settlements", __name__, description="Settlements")
 
@@ -38,7 +37,7 @@ def create_settlement(body, group_id):
 @pat_scope("groups:read")
 def list_settlements(args, group_id):
     """Newest first (VIEWER+)."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return settlements.list_settlements(access, limit=args["limit"], cursor=args["cursor"],
                                         scope=scope(f"settlements:{access.group_id}"))
 
@@ -49,7 +48,7 @@ def list_settlements(args, group_id):
 @pat_scope("groups:read")
 def get_settlement(group_id, settlement_id):
     """One settlement (VIEWER+)."""
-    access = authorize(principal().user_id, str(group_id))
+    access = group_access(group_id)
     return settlements.get_settlement(access, str(settlement_id))
 
 
@@ -60,7 +59,7 @@ def get_settlement(group_id, settlement_id):
 @pat_scope("settlements:write")
 def update_settlement(body, group_id, settlement_id):
     """Edit the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     version = body.pop("version")
     return settlements.update_settlement(access, str(settlement_id), version, body)
 
@@ -71,5 +70,5 @@ def update_settlement(body, group_id, settlement_id):
 @pat_scope("settlements:write")
 def delete_settlement(group_id, settlement_id):
     """Delete a settlement (MEMBER+); its balance effect is reversed atomically."""
-    access = authorize(principal().user_id, str(group_id), "MEMBER")
+    access = group_access(group_id, "MEMBER")
     settlements.delete_settlement(access, str(settlement_id))

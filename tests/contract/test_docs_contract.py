@@ -88,7 +88,7 @@ def test_every_route_documents_the_errors_it_can_answer(client, app):
             source = inspect.getsource(view)
         except (OSError, TypeError):
             continue
-        if re.search(r"authorize\(.*\"(MEMBER|OWNER)\"", source):
+        if re.search(r"group_access\(.*\"(MEMBER|OWNER)\"", source):
             path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 responses = document["paths"][path][method.lower()]["responses"]

@@ -265,3 +265,39 @@ def test_app_credential_is_the_model_s():
     from models.developer_tokens import IdempotencyRecord
 
     assert app_credential("u-1") == IdempotencyRecord.app_credential("u-1")
+
+
+def _reaches_authorize(source: str) -> bool:
+    """Whether the module can call ``app.services.core.access.authorize`` itself: it imports
+    the function, or the access module whose attribute it is."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = {alias.name for alias in node.names}
+            if (node.module == "app.services.core.access" and "authorize" in names
+                    or node.module == "app.services.core" and "access" in names):
+                return True
+        if isinstance(node, ast.Import) and any(
+                alias.name == "app.services.core.access" for alias in node.names):
+            return True
+    return False
+
+
+# The MCP tools authorize their caller by hand as the views once did (issue 21 left them to
+# whoever reworks app/api/mcp); no view module may join them.
+HAND_AUTHORIZING = {"app.api.mcp.tools_read", "app.api.mcp.tools_write"}
+
+
+def test_views_authorize_in_a_group_only_through_group_access():
+    """One way: ``group_access`` (cached per request, shared with the idempotency guard),
+    never a view's own ``authorize(...)`` that could read the guard row twice."""
+    offenders = [n for n, p in MODULES.items() if n.startswith("app.api.")
+                 and n not in {"app.api.context"} | HAND_AUTHORIZING
+                 and _reaches_authorize(p.read_text())]
+    assert offenders == []
+
+
+def test_the_authorize_check_finds_each_way_to_reach_it():
+    assert _reaches_authorize("from app.services.core.access import Access, authorize\n")
+    assert _reaches_authorize("from app.services.core import access\n")
+    assert _reaches_authorize("import app.services.core.access\n")
+    assert not _reaches_authorize("from app.api.context import group_access\n")
