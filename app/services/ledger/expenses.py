@@ -61,7 +61,8 @@ def create_expense(access: Access, body: Mapping[str, Any], *,
                       ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
                       Date=draft.date, Currency=access.group.Currency,
                       **draft.body.to_row_attributes(), Version=1, CreatedBy=access.user_id,
-                      UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now, RecurringId=recurring_id, RecurringSlot=recurring_slot)
+                      UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
+                      RecurringId=recurring_id, RecurringSlot=recurring_slot)
     tx = _guarded_transaction(access, draft)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=id_collision())
