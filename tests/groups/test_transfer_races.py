@@ -26,8 +26,7 @@ from app.services.core.access import authorize
 from app.services.core.clock import new_id, now_iso
 from app.services.groups import participants, transfer
 from app.services.ledger import balances, expense_input, expenses
-from models.groups import (Balance, Expense, Group, GroupItem, ItemMap, Participant,
-                           PaymentMap, SplitMap)
+from models.groups import Balance, Expense, Group, GroupItem, Participant
 from tests.groups.test_races import _delete_all, codes, guest_row, put_all, race, world  # noqa: F401
 
 pytestmark = pytest.mark.race
@@ -54,13 +53,8 @@ def expense_row(gid: str, one: dict) -> Expense:
     draft, expense_id, now = expense_input.build(one), new_id(), now_iso()
     return Expense(gid, Expense.sort_key(expense_id), ExpenseId=expense_id,
                    ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
-                   Description=draft.description, Date=draft.date, Currency="EUR",
-                   Amount=draft.amount, Version=1, CreatedAt=now, UpdatedAt=now,
-                   Payments=[PaymentMap(ParticipantId=p, Amount=a) for p, a in draft.payments],
-                   Items=[ItemMap(Name=i["name"], Amount=i["amount"], SplitMode=i["splitMode"],
-                                  Splits=[SplitMap(ParticipantId=p, Value=v, Amount=owed)
-                                          for p, v, owed in i["splits"]])
-                          for i in draft.items])
+                   Date=draft.date, Currency="EUR", **draft.body.to_row_attributes(),
+                   Version=1, CreatedAt=now, UpdatedAt=now)
 
 
 def balance_row(world, bodies: list) -> dict:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Callable
 
 from app.errors import Conflict
@@ -17,6 +16,7 @@ from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups.transfer_merge import merge_body
 from app.services.ledger import balances
+from app.services.ledger.expense_body import ExpenseBody
 from models.groups import (Expense, ExpenseTemplateMap, GroupItem, RecurringExpense,
                            Settlement)
 
@@ -38,6 +38,12 @@ class RowChange:
     settlements: int = 0
 
 
+def renamed(body: ExpenseBody, source_id: str, target_id: str) -> ExpenseBody:
+    """The body with the source folded into the target; every other field kept."""
+    payments, items = merge_body(body.payments, body.items, source_id, target_id)
+    return body.with_participants(payments, items)
+
+
 def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
     row = GroupItem.from_raw_data(raw)
     size = len(json.dumps(raw))
@@ -46,19 +52,19 @@ def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
     if isinstance(row, Settlement):
         return _settlement_change(row, source_id, target_id, size, changed, now)
     if isinstance(row, Expense):
-        payments, items = merge_body(row.Payments, row.Items, source_id, target_id)
-        new = SimpleNamespace(Payments=payments, Items=items)
+        new = renamed(ExpenseBody.from_row(row), source_id, target_id)
         version = int(row.Version)
         key = Expense(row.GroupId, row.SK)
-        actions = [Expense.Payments.set(payments), Expense.Items.set(items),
-                   Expense.Version.set(version + 1), Expense.UpdatedAt.set(now)]
+        # Only the attributes naming participants change; the rest of the row stays.
+        actions = [getattr(Expense, name).set(value)
+                   for name, value in new.participant_attributes().items()]
+        actions += [Expense.Version.set(version + 1), Expense.UpdatedAt.set(now)]
         return RowChange("expenses", lambda tx: tx.update(
             key, actions, condition=Expense.Version == version, on_fail=changed),
-            balances.deltas(balances.expense_nets(row), balances.expense_nets(new)), size)
-    body = row.Template
-    payments, items = merge_body(body.Payments, body.Items, source_id, target_id)
-    template = ExpenseTemplateMap(Description=body.Description, Category=body.Category,
-                                  Amount=int(body.Amount), Payments=payments, Items=items)
+            balances.deltas(balances.expense_nets(row), balances.expense_nets(new.as_row())),
+            size)
+    template = ExpenseTemplateMap(**renamed(ExpenseBody.from_template(row), source_id,
+                                            target_id).to_template_attributes())
     key = RecurringExpense(row.GroupId, row.SK)
     condition = (RecurringExpense.UpdatedAt == row.UpdatedAt if row.UpdatedAt
                  else RecurringExpense.UpdatedAt.does_not_exist())

@@ -1,40 +1,46 @@
 """Expense bodies: the shorthand and itemised forms, partial edits, exact split resolution.
 
 Bodies use the API's field names (``payments``, ``items``, ``splitMode`` ...). Every form
-becomes one :class:`Draft` with each split's owed amount resolved by ``app.money.splits``,
-so the stored row, the reply and the balance deltas all come from the same numbers."""
+becomes one :class:`Draft`: an :class:`~app.services.ledger.expense_body.ExpenseBody` (the
+one definition of the fields) with each split's owed amount resolved by
+``app.money.splits``, so the stored row, the reply and the balance deltas all come from the
+same numbers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, Mapping
 
 from app.errors import Invalid
 from app.rules import is_calendar_date
 from app.money.splits import net_effects, resolve_item
-from models.groups import Expense
+from app.services.ledger.expense_body import PLAIN, ExpenseBody
+from models.groups import ItemMap, PaymentMap, SplitMap
 
 SHORTHAND = ("amount", "splitMode", "splits")
 MONEY_FIELDS = ("payments", "items") + SHORTHAND
+# Every API field of an expense's body in a request (a template's expense part too).
+REQUEST_FIELDS = tuple(dict.fromkeys(PLAIN + MONEY_FIELDS))
 
 
 @dataclass
 class Draft:
-    """A validated expense body with every owed amount resolved."""
+    """A validated expense body with every owed amount resolved, and its date."""
 
-    description: str
+    body: ExpenseBody
     date: str
-    category: Optional[str]
-    payments: List[tuple]                      # (participantId, amount)
-    items: List[dict]                          # {name, amount, splitMode, splits: [(pid, value, owed)]}
-    amount: int
     nets: Dict[str, int] = field(default_factory=dict)
 
     @property
+    def description(self) -> str:
+        return self.body.description
+
+    @property
+    def amount(self) -> int:
+        return self.body.amount
+
+    @property
     def participant_ids(self) -> set:
-        ids = {pid for pid, _ in self.payments}
-        for item in self.items:
-            ids.update(pid for pid, _, _ in item["splits"])
-        return ids
+        return self.body.participant_ids
 
 
 def _invalid(error: Invalid, shorthand: bool) -> Invalid:
@@ -80,42 +86,37 @@ def build(body: Mapping[str, Any]) -> Draft:
         nets = net_effects(payments, parsed)
         for item, (amount, mode, splits) in zip(raw_items, parsed):
             owed = resolve_item(amount, mode, splits)
-            items.append({"name": item.get("name") or body.get("description") or "Item",
-                          "amount": amount, "splitMode": mode,
-                          "splits": [(pid, value if value is not None else 0, share)
-                                     for (pid, value), share in zip(splits, owed)]})
+            items.append(ItemMap(
+                Name=item.get("name") or body.get("description") or "Item", Amount=amount,
+                SplitMode=mode,
+                Splits=[SplitMap(ParticipantId=pid, Value=value if value is not None else 0,
+                                 Amount=share) for (pid, value), share in zip(splits, owed)]))
     except Invalid as error:
         raise _invalid(error, shorthand) from None
-    total = sum(item["amount"] for item in items)
+    total = sum(item.Amount for item in items)
     if body.get("amount") is not None and not shorthand and body["amount"] != total:
         raise Invalid(f"amount is {body['amount']} but the items sum to {total}.",
                       details={"amount": ["Must equal the sum of the item amounts."]})
     description = body.get("description")
     if not isinstance(description, str) or not description.strip():
         raise Invalid("description is required.", details={"description": ["Required."]})
-    return Draft(description=description, date=check_date(body.get("date")),
-                 category=body.get("category"), payments=payments, items=items, amount=total,
-                 nets={pid: v for pid, v in nets.items()})
+    # Keyword construction: a field added to ExpenseBody fails here until it is built.
+    return Draft(body=ExpenseBody(
+                     description=description, category=body.get("category"), amount=total,
+                     payments=[PaymentMap(ParticipantId=pid, Amount=amount)
+                               for pid, amount in payments],
+                     items=items),
+                 date=check_date(body.get("date")), nets={pid: v for pid, v in nets.items()})
 
 
-def body_of(expense: Expense) -> dict:
-    """A stored expense as an itemised body (what a partial edit is merged over)."""
-    return {"description": expense.Description, "date": expense.Date,
-            "category": expense.Category,
-            "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
-                         for p in expense.Payments],
-            "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
-                       "splits": [{"participantId": s.ParticipantId, "value": int(s.Value)}
-                                  for s in i.Splits]} for i in expense.Items]}
-
-
-def merge(expense: Expense, patch: Mapping[str, Any]) -> dict:
-    """The full body after a partial edit: fields sent replace, the rest stay as stored.
+def merge(stored: ExpenseBody, date: str, patch: Mapping[str, Any]) -> dict:
+    """The full body after a partial edit of ``stored`` (dated ``date``): fields sent
+    replace, the rest stay as stored.
 
     The top-level shorthand in a patch replaces a single-item expense's only item (fields
     not sent are taken from that item); a multi-item expense needs ``items``."""
-    body = body_of(expense)
-    for name in ("description", "date", "category", "payments"):
+    body = {**stored.to_request(), "date": date}
+    for name in PLAIN + ("date",):
         if name in patch:
             body[name] = patch[name]
     if patch.get("items") is not None:

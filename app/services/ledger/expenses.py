@@ -14,8 +14,8 @@ from app.services.ledger import balances, expense_input, guards as money_guards
 from app.services.core.access import Access, authorize
 from app.services.core.clock import new_id, now_iso, today
 from app.services.core.transactions import Transaction
-from models.groups import (COMMENT_SEGMENT, Comment, Expense, GroupItem, ItemMap, PaymentMap,
-                           SplitMap)
+from app.services.ledger.expense_body import ExpenseBody
+from models.groups import COMMENT_SEGMENT, Comment, Expense, GroupItem
 
 # Comments returned inline with an expense; longer threads continue via the comments list.
 INLINE_COMMENTS = 100
@@ -33,17 +33,6 @@ class ExpenseThread:
 
     def __getattr__(self, name: str):
         return getattr(self.expense, name)
-
-
-def _stored_payments(draft: expense_input.Draft) -> list:
-    return [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in draft.payments]
-
-
-def _stored_items(draft: expense_input.Draft) -> list:
-    return [ItemMap(Name=item["name"], Amount=item["amount"], SplitMode=item["splitMode"],
-                    Splits=[SplitMap(ParticipantId=pid, Value=value, Amount=owed)
-                            for pid, value, owed in item["splits"]])
-            for item in draft.items]
 
 
 def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
@@ -70,11 +59,10 @@ def create_expense(access: Access, body: Mapping[str, Any], *,
     expense_id, now = new_id(), now_iso()
     expense = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
                       ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
-                      Description=draft.description, Category=draft.category,
-                      Date=draft.date, Currency=access.group.Currency, Amount=draft.amount,
-                      Payments=_stored_payments(draft), Items=_stored_items(draft), Version=1,
-                      CreatedBy=access.user_id, UpdatedBy=access.user_id, CreatedAt=now,
-                      UpdatedAt=now, RecurringId=recurring_id, RecurringSlot=recurring_slot)
+                      Date=draft.date, Currency=access.group.Currency,
+                      **draft.body.to_row_attributes(), Version=1, CreatedBy=access.user_id,
+                      UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
+                      RecurringId=recurring_id, RecurringSlot=recurring_slot)
     tx = _guarded_transaction(access, draft)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=id_collision())
@@ -100,12 +88,11 @@ def update_expense(access: Access, expense_id: str, version: int,
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
         raise version_conflict("expense", int(current.Version))
-    draft = expense_input.build(expense_input.merge(current, patch))
+    draft = expense_input.build(
+        expense_input.merge(ExpenseBody.from_row(current), current.Date, patch))
     now, new_version = now_iso(), version + 1
-    changes = {"Description": draft.description, "Date": draft.date, "Category": draft.category,
-               "Amount": draft.amount, "Payments": _stored_payments(draft),
-               "Items": _stored_items(draft), "Version": new_version, "UpdatedAt": now,
-               "UpdatedBy": access.user_id,
+    changes = {**draft.body.to_row_attributes(), "Date": draft.date, "Version": new_version,
+               "UpdatedAt": now, "UpdatedBy": access.user_id,
                # The seed's "delete-and-recreate" for a new date, in the only safe form: the
                # SK (which the comments hang off) never changes, and only the GSI key is
                # recomputed inside this version-guarded update. A delete and a put of the

@@ -11,6 +11,7 @@ from app.money.currencies import format_minor
 from app.services.ledger import balances
 from app.services.core.access import Access
 from app.services.core.clock import today
+from app.services.ledger.expense_body import ExpenseBody
 from app.services.ledger.settlements import GroupSettlement
 from models.groups import SETTLEMENT_PREFIX, Expense, Participant, Settlement
 
@@ -56,8 +57,11 @@ def export_csv(access: Access) -> str:
     currency = access.group.Currency
     roster = list(Participant.roster(access.group_id, consistent_read=True))
     expenses, settlements = _activity(access.group_id)
-    rows = [(e.Date, e.CreatedAt, e.Description, e.Category or "General", int(e.Amount),
-             balances.expense_nets(e)) for e in expenses]
+    rows = []
+    for e in expenses:
+        cells = ExpenseBody.from_row(e).for_export()
+        rows.append((e.Date, e.CreatedAt, cells["Description"], cells["Category"],
+                     cells["Cost"], balances.expense_nets(e)))
     known = {p.ParticipantId: p.DisplayName for p in roster}
     for s in settlements:
         label = f"{known.get(s.PayerId, balances.FORMER_PARTICIPANT)} paid " \

@@ -39,6 +39,7 @@ from app.services.core import outbox
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.ledger import balances, guards as money_guards
+from app.services.ledger.expense_body import ExpenseBody
 from app.services.recurring.schedule import iso
 from app.services.recurring.templates import schedule_of
 from app.services.core.conditional import update_if
@@ -76,12 +77,6 @@ def claim(row: RecurringExpense, prev: str, slot: str, lease: str) -> bool:
                      & (RecurringExpense.UpdatedAt == row.UpdatedAt))
 
 
-def participant_ids(row: RecurringExpense) -> set:
-    body = row.Template
-    return ({p.ParticipantId for p in body.Payments}
-            | {s.ParticipantId for item in body.Items for s in item.Splits})
-
-
 def _advance_actions(row: RecurringExpense, slot: str, following: Optional[date],
                      next_run_at: Optional[str]) -> list:
     return ([RecurringExpense.ClaimedSlot.remove(), RecurringExpense.LastSlot.set(slot),
@@ -113,19 +108,18 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     ``summary`` (the slots this run recorded before, oldest first) makes it the run's last
     occurrence, which carries the run's one EXPENSE_ADDED; None records it silently."""
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
-    body = row.Template
+    body = ExpenseBody.from_template(row)
     expense = Expense(row.GroupId, Expense.sort_key(expense_id), ExpenseId=expense_id,
                       ExpenseSortKey=Expense.expense_sort_key(slot, now, expense_id),
-                      Description=body.Description, Category=body.Category, Date=slot,
-                      Currency=row.Currency, Amount=body.Amount, Payments=body.Payments,
-                      Items=body.Items, Version=1, CreatedBy=row.CreatedBy,
+                      Date=slot, Currency=row.Currency, **body.to_row_attributes(),
+                      Version=1, CreatedBy=row.CreatedBy,
                       UpdatedBy=row.CreatedBy, CreatedAt=now, UpdatedAt=now,
                       RecurringId=row.RecurringId, RecurringSlot=slot)
-    nets = balances.expense_nets(body)
+    nets = balances.expense_nets(body.as_row())
     tx = Transaction()
     # Still ACTIVE and still in the currency the template was priced in.
     money_guards.check_group(tx, Group(*Group.key(row.GroupId), Currency=row.Currency))
-    money_guards.check_participants(tx, row.GroupId, participant_ids(row))
+    money_guards.check_participants(tx, row.GroupId, body.participant_ids)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=_AlreadyRecorded("This occurrence is already recorded."))
     balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
-from types import SimpleNamespace
 from typing import Any, Mapping, Optional
 
 
@@ -21,11 +20,11 @@ from app.services.core.transactions import Transaction
 from app.services.ledger import balances, expense_input, guards as money_guards
 from app.services.recurring import schedule as schedules
 from app.services.core.conditional import delete_if
-from models.groups import (RECURRING_PREFIX, ExpenseTemplateMap, ItemMap, PaymentMap,
-                           RecurringExpense, SplitMap)
+from app.services.ledger.expense_body import ExpenseBody
+from models.groups import RECURRING_PREFIX, ExpenseTemplateMap, RecurringExpense
 
 SCHEDULE_FIELDS = ("frequency", "interval", "startDate", "endDate", "count", "timeZone")
-EXPENSE_FIELDS = ("description", "category", "payments", "items", "amount", "splitMode", "splits")
+EXPENSE_FIELDS = expense_input.REQUEST_FIELDS
 _PATCH_ATTEMPTS = 3
 
 
@@ -59,13 +58,7 @@ def template_of(row: RecurringExpense) -> Template:
 
 
 def _stored(draft: expense_input.Draft) -> ExpenseTemplateMap:
-    return ExpenseTemplateMap(
-        Description=draft.description, Category=draft.category, Amount=draft.amount,
-        Payments=[PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in draft.payments],
-        Items=[ItemMap(Name=item["name"], Amount=item["amount"], SplitMode=item["splitMode"],
-                       Splits=[SplitMap(ParticipantId=pid, Value=value, Amount=owed)
-                               for pid, value, owed in item["splits"]])
-               for item in draft.items])
+    return ExpenseTemplateMap(**draft.body.to_template_attributes())
 
 
 def _schedule(body: Mapping[str, Any]) -> schedules.Schedule:
@@ -195,10 +188,8 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
     new = _schedule(fields)
     if "startDate" in patch:
         schedules.check_start_window(fields["startDate"], new.time_zone)
-    stored = SimpleNamespace(Description=current.Template.Description, Date=fields["startDate"],
-                             Category=current.Template.Category,
-                             Payments=current.Template.Payments, Items=current.Template.Items)
-    merged = expense_input.merge(stored, {k: patch[k] for k in EXPENSE_FIELDS if k in patch})
+    merged = expense_input.merge(ExpenseBody.from_template(current), fields["startDate"],
+                                 {k: patch[k] for k in EXPENSE_FIELDS if k in patch})
     draft = expense_input.build({**merged, "date": fields["startDate"]})
     paused = bool(patch["paused"]) if patch.get("paused") is not None else bool(current.Paused)
     following = _next_slot(current, old, new, resumed=bool(current.Paused) and not paused)

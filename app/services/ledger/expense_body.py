@@ -1,0 +1,116 @@
+"""The expense body: the one definition of what an expense records, whoever writes it.
+
+An expense row, a recurring template's ``Template`` map and the occurrences it records all
+carry the same body; create, edit, recurring materialisation, a participant transfer's
+rewrite and the export read and write it only through :class:`ExpenseBody`. Adding a field
+means adding it here: to the tuple, to ``ATTRIBUTES`` (its stored attribute, the same name
+on ``Expense`` and ``ExpenseTemplateMap``), to ``EXPORT`` (its CSV column, or why none) and
+to ``build`` in expense_input.py, whose keyword construction fails until it does.
+tests/ledger/test_expense_body.py fails when any path drops a field.
+
+What is not body: the date (an occurrence's, a template's being its schedule), the
+currency (today the group's, stamped on the row by the writer), ids, versions, audit."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, Dict, List, NamedTuple, Optional
+
+from models.groups import ItemMap, PaymentMap, SplitMap
+
+# API field name -> stored attribute (identical on Expense and ExpenseTemplateMap).
+ATTRIBUTES = {"description": "Description", "category": "Category", "amount": "Amount",
+              "payments": "Payments", "items": "Items"}
+# API field name -> the CSV export's column; payments and items become the per-participant
+# net columns (balances.expense_nets), not a column of their own.
+EXPORT = {"description": "Description", "category": "Category", "amount": "Cost",
+          "payments": None, "items": None}
+# Fields naming participants (what a transfer renames); every other field is kept as is.
+PARTICIPANT_FIELDS = ("payments", "items")
+# Fields a partial edit replaces as sent; the amount follows from the items and ``items``
+# (with the shorthand) is merged by expense_input.merge.
+PLAIN = ("description", "category", "payments")
+# Categoryless expenses export under this category (Splitwise's default).
+DEFAULT_CATEGORY = "General"
+
+
+def _payment(p) -> PaymentMap:
+    return PaymentMap(ParticipantId=p.ParticipantId, Amount=int(p.Amount))
+
+
+def _item(i) -> ItemMap:
+    return ItemMap(Name=i.Name, Amount=int(i.Amount), SplitMode=i.SplitMode,
+                   Splits=[SplitMap(ParticipantId=s.ParticipantId, Value=int(s.Value or 0),
+                                    Amount=int(s.Amount)) for s in i.Splits or []])
+
+
+class ExpenseBody(NamedTuple):
+    """A validated body; payments and items in their stored shapes, owed amounts resolved.
+
+    A NamedTuple, not a frozen dataclass: it is built on the API's cold-start path."""
+
+    description: str
+    category: Optional[str]
+    amount: int
+    payments: List[PaymentMap]
+    items: List[ItemMap]
+
+    # --- reading -------------------------------------------------------------------------
+    @classmethod
+    def from_row(cls, row: Any) -> "ExpenseBody":
+        """The body of an Expense row or an ExpenseTemplateMap (the same attribute names)."""
+        values = {name: getattr(row, attribute) for name, attribute in ATTRIBUTES.items()}
+        values["amount"] = int(values["amount"])
+        values["payments"] = [_payment(p) for p in values["payments"] or []]
+        values["items"] = [_item(i) for i in values["items"] or []]
+        return cls(**values)
+
+    @classmethod
+    def from_template(cls, template: Any) -> "ExpenseBody":
+        """The body a recurring template (its row) records on every occurrence."""
+        return cls.from_row(template.Template)
+
+    # --- writing -------------------------------------------------------------------------
+    def to_row_attributes(self) -> Dict[str, Any]:
+        """``{attribute: value}`` for an Expense row (put or update)."""
+        return {attribute: getattr(self, name) for name, attribute in ATTRIBUTES.items()}
+
+    def to_template_attributes(self) -> Dict[str, Any]:
+        """``{attribute: value}`` for a template's ExpenseTemplateMap."""
+        return self.to_row_attributes()
+
+    def as_row(self) -> SimpleNamespace:
+        """A row-shaped view (``.Payments``, ``.Items`` ...) for readers of stored rows."""
+        return SimpleNamespace(**self.to_row_attributes())
+
+    def to_request(self) -> Dict[str, Any]:
+        """The itemised API body (what a partial edit is merged over)."""
+        return {"description": self.description, "category": self.category,
+                "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
+                             for p in self.payments],
+                "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
+                           "splits": [{"participantId": s.ParticipantId, "value": int(s.Value)}
+                                      for s in i.Splits]} for i in self.items]}
+
+    def for_export(self) -> Dict[str, Any]:
+        """The CSV export's columns of this body (``EXPORT``)."""
+        cells = {column: getattr(self, name) for name, column in EXPORT.items() if column}
+        cells["Category"] = self.category or DEFAULT_CATEGORY
+        return cells
+
+    # --- participants --------------------------------------------------------------------
+    @property
+    def participant_ids(self) -> set:
+        ids = {p.ParticipantId for p in self.payments}
+        for item in self.items:
+            ids.update(s.ParticipantId for s in item.Splits)
+        return ids
+
+    def participant_attributes(self) -> Dict[str, Any]:
+        """``{attribute: value}`` of the fields naming participants (PARTICIPANT_FIELDS)."""
+        return {ATTRIBUTES[name]: getattr(self, name) for name in PARTICIPANT_FIELDS}
+
+    def with_participants(self, payments: List[PaymentMap],
+                          items: List[ItemMap]) -> "ExpenseBody":
+        """The same body naming other participants (a transfer's rewrite): every other
+        field is kept as it is."""
+        return self._replace(payments=list(payments), items=list(items))

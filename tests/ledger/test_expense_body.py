@@ -1,0 +1,154 @@
+"""The expense body has one definition (ExpenseBody), and every path keeps all its fields.
+
+Structural half: the definition's fields, their stored attributes (on Expense and on a
+template's ExpenseTemplateMap) and their export columns are the same set, and no service
+rebuilds a body attribute by attribute outside expense_body.py. Path half: each field of the
+definition survives create -> row -> export, a partial edit, template -> occurrence, and a
+transfer's rewrite (which changes the participant fields only). A field added to ExpenseBody
+but dropped by any of these fails here."""
+from __future__ import annotations
+
+import csv
+import io
+import pathlib
+import re
+from datetime import datetime, timezone
+
+import pytest
+from pynamodb.attributes import MapAttribute
+
+from app.money.currencies import format_minor
+from app.services.groups import transfer
+from app.services.ledger import expense_body, expense_input, expenses, export
+from app.services.ledger.expense_body import ExpenseBody
+from app.services.recurring import schedule, templates
+from app.services.recurring.tick import run_bucket
+from models.groups import (Expense, ExpenseTemplateMap, ItemMap, PaymentMap, RecurringExpense,
+                           Settlement, SplitMap)
+from tests.ledger.helpers import make_group, make_user
+from tests.recurring.helpers import recorded
+
+APP = pathlib.Path(__file__).resolve().parents[2] / "app"
+# The body's own attributes (those its nested maps and settlements share, like Amount, aside).
+_OWN = sorted(set(expense_body.ATTRIBUTES.values())
+              - {name for shape in (ItemMap, PaymentMap, SplitMap, Settlement)
+                 for name in shape.get_attributes()})
+BODY_KEYWORD = re.compile(r"\b(" + "|".join(_OWN) + r")\s*=[^=]")
+
+
+def plain(value):
+    """A body (or part of one) as plain Python values, comparable field by field."""
+    if isinstance(value, ExpenseBody):
+        return {name: plain(getattr(value, name)) for name in ExpenseBody._fields}
+    if isinstance(value, MapAttribute):
+        return {key: plain(item) for key, item in value.attribute_values.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+def full_body(ids, **extra) -> dict:
+    """A request naming every field of the body: two items, a category, two payers."""
+    owner, a, b = ids
+    return {"description": "Groceries", "category": "FOOD", "date": "2026-11-28",
+            "payments": [{"participantId": owner, "amount": 700},
+                         {"participantId": a, "amount": 300}],
+            "items": [{"name": "Bread", "amount": 400, "splitMode": "EQUAL",
+                       "splits": [{"participantId": owner}, {"participantId": a},
+                                  {"participantId": b}]},
+                      {"name": "Wine", "amount": 600, "splitMode": "SHARES",
+                       "splits": [{"participantId": a, "value": 1},
+                                  {"participantId": b, "value": 2}]}], **extra}
+
+
+@pytest.fixture
+def group(aws, monkeypatch):
+    monkeypatch.setattr(schedule, "window_now",
+                        lambda: datetime(2025, 12, 31, 12, tzinfo=timezone.utc))
+    return make_group(make_user("body@example.com"), guests=2)
+
+
+# --- the one definition ----------------------------------------------------------------
+
+def test_every_field_has_a_stored_attribute_and_an_export_column_on_every_row_kind():
+    fields = set(ExpenseBody._fields)
+    assert set(expense_body.ATTRIBUTES) == fields
+    assert set(expense_body.EXPORT) == fields
+    assert set(expense_body.PLAIN) | set(expense_body.PARTICIPANT_FIELDS) <= fields
+    assert set(expense_body.PLAIN) <= set(expense_input.REQUEST_FIELDS)
+    for model in (Expense, ExpenseTemplateMap):
+        assert set(expense_body.ATTRIBUTES.values()) <= set(model.get_attributes()), model
+
+
+def test_no_service_rebuilds_the_body_attribute_by_attribute():
+    offenders = [f"{path.relative_to(APP)}:{number}"
+                 for path in sorted((APP / "services").rglob("*.py"))
+                 if path.name != "expense_body.py"
+                 for number, line in enumerate(path.read_text().splitlines(), 1)
+                 if BODY_KEYWORD.search(line)]
+    assert offenders == []
+
+
+# --- every path keeps every field ------------------------------------------------------
+
+def test_create_stores_every_field_and_the_export_shows_them(group):
+    access, ids = group
+    request = full_body(ids)
+    expected = expense_input.build(request).body
+    row = expenses.load_expense(access.group_id, expenses.create_expense(access, request).ExpenseId)
+    assert plain(ExpenseBody.from_row(row)) == plain(expected)
+
+    table = list(csv.reader(io.StringIO(export.export_csv(access))))
+    header, line = table[0], table[1]
+    cells = dict(zip(header, line))
+    assert set(expected.for_export()) == {c for c in expense_body.EXPORT.values() if c}
+    # Each exported field's cell shows the stored value (money in the group's currency).
+    for name, column in expense_body.EXPORT.items():
+        if column:
+            value = getattr(expected, name)
+            assert cells[column] == (format_minor(value, access.group.Currency)
+                                     if name == "amount" else str(value)), name
+
+
+def test_a_partial_edit_keeps_every_field_it_does_not_send(group):
+    access, ids = group
+    made = expenses.create_expense(access, full_body(ids))
+    before = plain(ExpenseBody.from_row(made))
+    edited = expenses.update_expense(access, made.ExpenseId, 1, {"description": "Market"})
+    after = plain(ExpenseBody.from_row(expenses.load_expense(access.group_id, edited.ExpenseId)))
+    assert after == {**before, "description": "Market"}
+
+
+def test_an_occurrence_records_the_templates_whole_body(group):
+    access, ids = group
+    body = {key: value for key, value in full_body(ids).items() if key != "date"}
+    made = templates.create_template(access, {**body, "frequency": "DAILY",
+                                              "startDate": "2026-01-01", "count": 1})
+    template = templates.load_template(access.group_id, made.RecurringId)
+    run_bucket(RecurringExpense.bucket_of(access.group_id), "2026-01-02T00:00:00Z")
+    [occurrence] = recorded(access.group_id, made.RecurringId)
+    assert plain(ExpenseBody.from_row(occurrence)) == plain(ExpenseBody.from_template(template))
+    assert plain(ExpenseBody.from_template(template)) == plain(expense_input.build(
+        {**body, "date": "2026-01-01"}).body)
+
+
+def test_a_transfer_rewrites_the_participant_fields_and_keeps_every_other(group):
+    access, ids = group
+    owner, source, target = ids
+    made = expenses.create_expense(access, full_body(ids))
+    recurring = templates.create_template(
+        access, {**{k: v for k, v in full_body(ids).items() if k != "date"},
+                 "frequency": "MONTHLY", "startDate": "2026-01-01"})
+    before = [ExpenseBody.from_row(made),
+              ExpenseBody.from_template(templates.load_template(access.group_id,
+                                                                recurring.RecurringId))]
+    transfer.transfer_participant(access, source, target)
+    after = [ExpenseBody.from_row(expenses.load_expense(access.group_id, made.ExpenseId)),
+             ExpenseBody.from_template(templates.load_template(access.group_id,
+                                                               recurring.RecurringId))]
+    kept = [name for name in ExpenseBody._fields if name not in expense_body.PARTICIPANT_FIELDS]
+    for old, new in zip(before, after):
+        assert {n: plain(getattr(new, n)) for n in kept} == \
+            {n: plain(getattr(old, n)) for n in kept}
+        assert source not in new.participant_ids and target in new.participant_ids
+        assert plain(new) != plain(old)  # the participant fields did change
