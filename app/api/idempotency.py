@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from functools import wraps
-from typing import Tuple
+from typing import Optional, Tuple
 
 from flask import current_app, request
 
@@ -48,26 +48,26 @@ def idempotent(view=None, *, group_role=_UNSET, secret_fields: Tuple[str, ...] =
         credential = principal().credential_id
         fingerprint = idempotency.request_hash(request.method, request.path,
                                                request.get_data(cache=True))
-        replay = idempotency.begin(credential, key, fingerprint, owner=principal().user_id)
-        if replay is not None:
-            response = current_app.response_class(replay.body, status=replay.status,
-                                                  mimetype="application/json")
-            response.headers[REPLAYED] = "true"
-            return response
-        try:
-            response = current_app.make_response(view(*args, **kwargs))
-        except BaseException:
-            idempotency.abandon(credential, key)
-            raise
-        if 200 <= response.status_code < 300:
-            idempotency.complete(credential, key, response.status_code,
-                                 _stored_body(response, secret_fields))
-        else:
-            idempotency.abandon(credential, key)
-        return response
+        outcome = idempotency.once(
+            credential, key, fingerprint, owner=principal().user_id,
+            run=lambda: current_app.make_response(view(*args, **kwargs)),
+            kept=lambda response: _kept(response, secret_fields))
+        if isinstance(outcome, idempotency.Replay):
+            outcome = current_app.response_class(outcome.body, status=outcome.status,
+                                                 mimetype="application/json")
+            outcome.headers[REPLAYED] = "true"
+        return outcome
 
     wrapper.idempotent_role = None if group_role is _UNSET else group_role
     return wrapper
+
+
+def _kept(response, secret_fields: Tuple[str, ...]) -> Optional[Tuple[int, str]]:
+    """What a 2xx reply leaves for replays (its status, its body without ``secret_fields``);
+    any other reply leaves nothing, so the key is free again."""
+    if not 200 <= response.status_code < 300:
+        return None
+    return response.status_code, _stored_body(response, secret_fields)
 
 
 def _stored_body(response, secret_fields: Tuple[str, ...]) -> str:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
 
+from app.money import expense_forms
+from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from app.schemas.common import (DerivedList, Id, Money, PageArgsSchema, Strict,
                                 StrictInteger, page_schema)
@@ -64,8 +66,8 @@ class _ExpenseFields(Strict):
 
     @validates_schema
     def one_form(self, data, **kwargs):
-        if "items" in data and ("splitMode" in data or "splits" in data):
-            raise ValidationError("Send either items or splitMode + splits, not both.", "items")
+        if expense_forms.mixed(data):
+            raise ValidationError(expense_forms.BOTH, expense_forms.ITEMS)
 
 
 ROUNDING_RULE = (
@@ -75,15 +77,6 @@ ROUNDING_RULE = (
     "go one each, in list order, only to splits whose ideal share is fractional (a split "
     "owing a whole share, or 0%, is never rounded up). Every owed amount is within one "
     "minor unit of its ideal share.")
-
-
-# What one_form enforces, as JSON Schema: never items together with splitMode or splits.
-NOT_BOTH_FORMS = {"required": ["items"], "anyOf": [{"required": ["splitMode"]},
-                                                   {"required": ["splits"]}]}
-
-
-# Either the items form or the one-item shorthand, as JSON Schema (what complete() enforces).
-ONE_FORM = [{"required": ["items"]}, {"required": ["amount", "splitMode", "splits"]}]
 
 
 class FullBody:
@@ -97,11 +90,9 @@ class FullBody:
 
     @validates_schema
     def complete(self, data, **kwargs):
-        if "items" not in data:
-            errors = {name: ["Required unless items are sent."]
-                      for name in ("amount", "splitMode", "splits") if name not in data}
-            if errors:
-                raise ValidationError(errors)
+        errors = {name: [expense_forms.REQUIRED_DETAIL] for name in expense_forms.missing(data)}
+        if errors:
+            raise ValidationError(errors)
 
 
 class ExpenseCreateSchema(FullBody, _ExpenseFields):

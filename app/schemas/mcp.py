@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate
 
+from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import SPLIT_MODES
 from app.schemas.common import Id, PageArgsSchema, Strict
-from app.schemas.expenses import (CommentBodySchema, ExpenseCreateSchema, ExpenseListArgsSchema,
-                                  ONE_FORM, NOT_BOTH_FORMS)
+from app.schemas.expenses import CommentBodySchema, ExpenseCreateSchema, ExpenseListArgsSchema
 from app.schemas.groups import GroupSchema, ParticipantSchema
 from app.schemas.settlements import SettlementCreateSchema
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.schemas.common import (DerivedBoolean, DerivedInteger, DerivedList, DerivedString,
                                 StrictBoolean, StrictInteger)
-from app.schemas.expenses import (NOT_BOTH_FORMS, ONE_FORM, DateString, ExpenseBodySchema,
-                                  FullBody, ItemSchema, PaymentSchema, _ExpenseFields,
-                                  stored_payments)
+from app.schemas.expenses import (DateString, ExpenseBodySchema, FullBody, ItemSchema,
+                                  PaymentSchema, _ExpenseFields, stored_payments)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 

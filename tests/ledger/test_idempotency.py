@@ -90,3 +90,18 @@ def test_settlement_and_comment_creates_replay_too(group):
     group.post(path, {"body": "hi"}, headers=key)
     assert group.post(path, {"body": "hi"}, headers=key).headers["Idempotent-Replayed"] == "true"
     assert len(group.get(path).get_json()["items"]) == 1
+
+
+def test_the_protocol_is_written_once():
+    """REST routes and MCP tools both go through idempotency.once; nothing else in the app
+    claims, completes or frees a key by hand."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "app"
+    steps = ("idempotency.begin(", "idempotency.complete(", "idempotency.abandon(")
+    by_hand = sorted(str(path.relative_to(root)) for path in root.rglob("*.py")
+                     if any(step in path.read_text() for step in steps))
+    assert by_hand == []
+    users = sorted(str(path.relative_to(root)) for path in root.rglob("*.py")
+                   if "idempotency.once(" in path.read_text())
+    assert users == ["api/idempotency.py", "api/mcp/tools_write.py"]

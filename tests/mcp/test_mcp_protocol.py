@@ -359,6 +359,14 @@ def test_an_idempotency_key_replays_the_first_result_and_writes_once(mcp):
     assert _tool_error(_expense(mcp, "9.99", key="dinner-1"))["code"] == "IDEMPOTENCY_KEY_REUSED"
 
 
+def test_a_failed_first_call_frees_its_idempotency_key(mcp):
+    stranger = "00000000-0000-4000-8000-000000000000"  # in no group: the service refuses it
+    assert _tool_error(_expense(mcp, key="lunch-1", among=[mcp.me, stranger]))["code"] != (
+        "IDEMPOTENCY_KEY_REUSED")
+    retry = _expense(mcp, "7.00", key="lunch-1")  # other arguments: the key was freed
+    assert retry["isError"] is False, retry
+
+
 # --- budget and usage --------------------------------------------------------------------
 
 @pytest.fixture

@@ -100,18 +100,13 @@ def once(caller, access: Access, tool: str, args: Dict[str, Any], run: Callable[
         return run()
     canonical = json.dumps({k: v for k, v in args.items() if k != "idempotencyKey"},
                            sort_keys=True, default=str).encode()
-    replay = idempotency.begin(caller.credential_id, key,
+    outcome = idempotency.once(caller.credential_id, key,
                                idempotency.request_hash("TOOL", tool, canonical),
-                               owner=caller.user_id)
-    if replay is not None:
-        return Dumped(json.loads(replay.body))
-    try:
-        dumped = Dumped(schema().dump(run()))
-    except BaseException:
-        idempotency.abandon(caller.credential_id, key)
-        raise
-    idempotency.complete(caller.credential_id, key, 200, json.dumps(dumped))
-    return dumped
+                               owner=caller.user_id, run=lambda: Dumped(schema().dump(run())),
+                               kept=lambda dumped: (200, json.dumps(dumped)))
+    if isinstance(outcome, idempotency.Replay):
+        return Dumped(json.loads(outcome.body))
+    return outcome
 
 
 def _add_expense(caller, args: dict) -> dict:

@@ -9,14 +9,15 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Optional
-
+from typing import Callable, Optional, Tuple, TypeVar, Union
 
 from app.errors import Conflict, Unprocessable
 from app.services.core.clock import epoch, now_iso
 from app.services.core.conditional import delete_if, update_if
 from app.services.core.transactions import Transaction
 from models.developer_tokens import IdempotencyRecord
+
+Result = TypeVar("Result")
 
 RETENTION_SECONDS = 24 * 3600
 LEASE_SECONDS = 30
@@ -40,6 +41,33 @@ def request_hash(method: str, path: str, body: bytes) -> str:
 
 class _Taken(Conflict):
     """The key is claimed already (or its record is live): look at what is there."""
+
+
+def once(credential_id: str, key: str, fingerprint: str, *, owner: str,
+         run: Callable[[], Result],
+         kept: Callable[[Result], Optional[Tuple[int, str]]]) -> Union[Replay, Result]:
+    """The protocol every idempotent write follows (REST routes and MCP tools alike).
+
+    Claim ``key`` (:func:`begin`: a different request under it is IDEMPOTENCY_KEY_REUSED,
+    one still running is IDEMPOTENCY_IN_PROGRESS), or hand back the stored :class:`Replay`
+    without running anything. Otherwise ``run``; ``kept(result)`` is the (status, body) to
+    replay from now on, or None when the result must not be replayed. A raised error or a
+    None frees the key, so the client may retry. The caller authorizes before this: a
+    replay answers only someone the write would accept now."""
+    replay = begin(credential_id, key, fingerprint, owner=owner)
+    if replay is not None:
+        return replay
+    try:
+        result = run()
+    except BaseException:
+        abandon(credential_id, key)
+        raise
+    stored = kept(result)
+    if stored is None:
+        abandon(credential_id, key)
+    else:
+        complete(credential_id, key, *stored)
+    return result
 
 
 def begin(credential_id: str, key: str, fingerprint: str, *, owner: str) -> Optional[Replay]:

@@ -12,11 +12,12 @@ from typing import Any, Dict, Mapping
 
 from app.errors import Invalid
 from app.rules import is_calendar_date
+from app.money import expense_forms
+from app.money.expense_forms import ITEMS, SHORTHAND
 from app.money.splits import net_effects, resolve_item
 from app.services.ledger.expense_body import PLAIN, ExpenseBody
 from models.groups import ItemMap, PaymentMap, SplitMap
 
-SHORTHAND = ("amount", "splitMode", "splits")
 MONEY_FIELDS = ("payments", "items") + SHORTHAND
 # Every API field of an expense's body in a request (a template's expense part too).
 REQUEST_FIELDS = tuple(dict.fromkeys(PLAIN + MONEY_FIELDS))
@@ -60,16 +61,15 @@ def check_date(value: Any) -> str:
 
 
 def _raw_items(body: Mapping[str, Any]) -> tuple:
-    """(items, used_shorthand) from either form; both or neither is Invalid."""
-    shorthand = any(body.get(name) is not None for name in ("splitMode", "splits"))
-    if body.get("items") is not None:
-        if shorthand:
-            raise Invalid("Send either items or splitMode + splits, not both.",
-                          details={"items": ["Not allowed together with splitMode/splits."]})
-        return list(body["items"]), False
-    if not shorthand or body.get("amount") is None:
-        raise Invalid("An expense needs items, or amount + splitMode + splits.",
-                      details={"items": ["Missing items or amount + splitMode + splits."]})
+    """(items, used_shorthand) from either form (app.money.expense_forms); both or neither
+    is Invalid."""
+    sent = {name for name in (ITEMS, *SHORTHAND) if body.get(name) is not None}
+    if expense_forms.mixed(sent):
+        raise Invalid(expense_forms.BOTH, details={ITEMS: [expense_forms.BOTH_DETAIL]})
+    if ITEMS in sent:
+        return list(body[ITEMS]), False
+    if expense_forms.missing(sent):
+        raise Invalid(expense_forms.NEITHER, details={ITEMS: [expense_forms.NEITHER_DETAIL]})
     return [{"name": body.get("description") or "Item", "amount": body["amount"],
              "splitMode": body.get("splitMode"), "splits": body.get("splits") or []}], True
 

@@ -1,0 +1,94 @@
+"""The "items or shorthand" rule reads the same everywhere it is applied: the request
+schemas, the JSON Schema in /openapi.json and the add_expense tool's inputSchema, and the
+ledger service. Every combination of the four form fields is tried on each."""
+from __future__ import annotations
+
+from itertools import combinations
+
+import jsonschema
+import pytest
+from marshmallow import ValidationError
+
+from app.errors import Invalid
+from app.money import expense_forms
+from app.schemas.expenses import ExpenseCreateSchema, ExpensePatchSchema
+from app.services.ledger import expense_input
+
+PID = "11111111-1111-4111-8111-111111111111"
+NAMES = ("items", "amount", "splitMode", "splits")
+SUBSETS = [frozenset(c) for n in range(len(NAMES) + 1) for c in combinations(NAMES, n)]
+
+
+def whole(sent: frozenset) -> bool:
+    """api.md's rule: items (an amount may ride along), or all of amount + splitMode + splits."""
+    if "items" in sent:
+        return not sent & {"splitMode", "splits"}
+    return sent >= {"amount", "splitMode", "splits"}
+
+
+def _body(sent: frozenset, money) -> dict:
+    split = {"participantId": PID}
+    values = {"items": [{"amount": money, "splitMode": "EQUAL", "splits": [split]}],
+              "amount": money, "splitMode": "EQUAL", "splits": [split]}
+    return {"description": "Dinner", "date": "2026-12-01",
+            "payments": [{"participantId": PID, "amount": money}],
+                         **{name: values[name] for name in sent}}
+
+
+def _rest(sent: frozenset) -> dict:
+    return _body(sent, 100)
+
+
+def _loads(schema, body: dict) -> bool:
+    try:
+        schema.load(body)
+        return True
+    except ValidationError:
+        return False
+
+
+def _valid(schema: dict, body: dict) -> bool:
+    try:
+        jsonschema.validate(body, schema)
+        return True
+    except jsonschema.ValidationError:
+        return False
+
+
+def _service(body: dict) -> bool:
+    try:
+        expense_input.build(body)
+        return True
+    except Invalid as error:
+        # Refused by the rule itself, not by some later step tripping over a missing field.
+        assert error.message in (expense_forms.BOTH, expense_forms.NEITHER), error.message
+        return False
+
+
+@pytest.mark.parametrize("sent", SUBSETS, ids=lambda s: "+".join(sorted(s)) or "none")
+def test_schema_and_service_apply_one_rule(sent):
+    body = _rest(sent)
+    assert _loads(ExpenseCreateSchema(), body) is whole(sent)
+    assert _service(body) is whole(sent)
+    # An edit may send any part, never both forms.
+    patch = {**body, "version": 1}
+    assert _loads(ExpensePatchSchema(), patch) is not expense_forms.mixed(sent)
+
+
+@pytest.fixture
+def documents(client, app):
+    from app.api.mcp import registry
+
+    openapi = client.get("/openapi.json").get_json()
+    create = {"$ref": "#/components/schemas/ExpenseCreate", "components": openapi["components"]}
+    with app.app_context():
+        tool = next(t for t in registry.listing() if t["name"] == "add_expense")
+    return create, tool["inputSchema"]
+
+
+def test_the_json_schemas_state_the_same_rule(documents):
+    create, tool = documents
+    for sent in SUBSETS:
+        assert _valid(create, _rest(sent)) is whole(sent), sorted(sent)
+        arguments = {**_body(sent, "1.00"), "groupId": PID}
+        assert _valid(tool, arguments) is whole(sent), sorted(sent)
