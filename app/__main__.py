@@ -108,7 +108,7 @@ def _wait_for_signal(cleanup) -> None:
     signal during cleanup ends the process too (the journal already holds every write)."""
     done = threading.Event()
 
-    def stop(signum, frame):  # noqa: ARG001
+    def stop(signum, frame):
         if done.is_set():
             os._exit(1)
         done.set()

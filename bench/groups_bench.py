@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import bench_app, count_dynamodb_calls  # noqa: E402
+from bench.support import bench_app, count_dynamodb_calls
 
 HOME_SIZES = (1, 50)
 

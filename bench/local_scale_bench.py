@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench.support  # noqa: E402,F401 — AWS environment defaults
-from bench.money_bench import _body, _group, _seed_expenses  # noqa: E402
+import bench.support  # noqa: F401 — AWS environment defaults
+from bench.money_bench import _body, _group, _seed_expenses
 
 EXPENSES = 5000
 FILLER = 15000  # expenses in another group, padding the database to ~20 MB

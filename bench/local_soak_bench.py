@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.local.serving import Server, call, sign_in  # noqa: E402
+from tests.local.serving import Server, call, sign_in
 
 REQUESTS = 3000
 THREADS = 4

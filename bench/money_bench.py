@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import bench_app, count_dynamodb_calls  # noqa: E402
+from bench.support import bench_app, count_dynamodb_calls
 
 LARGE_GROUP = 5000
 
@@ -50,7 +50,7 @@ def _seed_expenses(group_id: str, ids: list, count: int) -> None:
                                Payments=[PaymentMap(ParticipantId=ids[0], Amount=900)],
                                Items=[ItemMap(Name="seeded", Amount=900, SplitMode="EQUAL",
                                               Splits=[SplitMap(ParticipantId=p, Value=0, Amount=s)
-                                                      for p, s in zip(ids, share)])]))
+                                                      for p, s in zip(ids, share, strict=True)])]))
     Balance(*Balance.key(group_id)).update(actions=[Balance.Initialized.set(False)])
 
 

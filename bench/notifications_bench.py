@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import bench_app, count_dynamodb_calls  # noqa: E402
+from bench.support import bench_app, count_dynamodb_calls
 
 RECIPIENTS = (1, 5, 20)  # joining members through the API dominates the run time
 

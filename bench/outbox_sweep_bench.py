@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import count_dynamodb_calls  # noqa: E402
+from bench.support import count_dynamodb_calls
 
 # ---- assumptions of the model (change them here; each is printed with the result) ----------
 USERS = 1_000_000
@@ -113,7 +113,7 @@ def measure_web_push_cpu(sends: int = 50) -> float:
     from app.services.notifications import push, vapid
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
+        def do_POST(self):
             self.rfile.read(int(self.headers["Content-Length"]))
             self.send_response(201)
             self.send_header("Content-Length", "0")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import count_dynamodb_calls  # noqa: E402
+from bench.support import count_dynamodb_calls
 
 NOW = "2026-02-01T00:30:00Z"
 

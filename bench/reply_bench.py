@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(Path(__file__).resolve().parent.parent))
 
-from bench.money_bench import _body, _group, _seed_comments, _seed_expenses  # noqa: E402
-from bench.support import bench_app  # noqa: E402
+from bench.money_bench import _body, _group, _seed_comments, _seed_expenses
+from bench.support import bench_app
 
 REPEAT = 30
 

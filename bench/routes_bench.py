@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import bench_app, count_dynamodb_calls  # noqa: E402
+from bench.support import bench_app, count_dynamodb_calls
 
 
 def measure(rows: list, label: str, call) -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.money.settle import EXACT_LIMIT, exact_plan, greedy_plan, settle_up  # noqa: E402
+from app.money.settle import EXACT_LIMIT, exact_plan, greedy_plan, settle_up
 
 REPEATS = 5
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import bench_app, count_dynamodb_calls  # noqa: E402
+from bench.support import bench_app, count_dynamodb_calls
 
 SIZES = (1, 10, 100, 300)
 BYSTANDERS = 300
@@ -50,7 +50,7 @@ def _seed(gid: str, among: list, count: int, tag: int) -> None:
                                Items=[ItemMap(Name="seeded", Amount=900, SplitMode="EQUAL",
                                               Splits=[SplitMap(ParticipantId=p, Value=0,
                                                                Amount=o)
-                                                      for p, o in zip(among, owed)])]))
+                                                      for p, o in zip(among, owed, strict=True)])]))
     # Let the balances route's backfill fold the seeded rows (the transfer then adds deltas).
     Balance(*Balance.key(gid)).update(actions=[Balance.Initialized.set(False)])
 

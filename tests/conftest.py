@@ -14,7 +14,7 @@ os.environ["TAILSPEND_STAGE"] = "test"
 os.environ.pop("DYNAMODB_ENDPOINT", None)
 os.environ.pop("AWS_PROFILE", None)
 
-from tests.support import botocore_cache  # noqa: E402
+from tests.support import botocore_cache
 
 botocore_cache.install()  # before any session exists: see the module for the measured why
 

@@ -29,7 +29,7 @@ def _exchange(code: str, request_id: str) -> str:
         "grant_type": "authorization_code", "client_id": settings().mcp_cognito_client_id,
         "code": code, "redirect_uri": f"{base_url()}/oauth/callback",
         "code_verifier": sessions.hosted_ui_verifier(request_id)}).encode()
-    call = urllib.request.Request(f"{settings().cognito_domain}/oauth2/token", data=body,
+    call = urllib.request.Request(f"{settings().cognito_domain}/oauth2/token", data=body,  # noqa: S310
                                   headers={"Content-Type": "application/x-www-form-urlencoded"})
     with urllib.request.urlopen(call, timeout=TIMEOUT_S) as reply:  # noqa: S310 (our pool)
         return json.loads(reply.read())["access_token"]

@@ -103,7 +103,10 @@ def scan() -> tuple:
     return tuple(rules)
 
 
-def write_table(path: Path = Path(__file__).with_name("route_table.py")) -> int:
+ROUTE_TABLE = Path(__file__).with_name("route_table.py")
+
+
+def write_table(path: Path = ROUTE_TABLE) -> int:
     rules = scan()
     path.write_text(
         '"""Every URL rule of the API, generated from the blueprints by\n'

@@ -22,7 +22,7 @@ def verify_access_token(token: str, *, jwks: JwksCache, issuer: str, client_id: 
     kid = header.get("kid")
     try:
         key = jwks.key_for(kid) if isinstance(kid, str) else None
-    except Exception:  # the issuer's JWKS could not be fetched or parsed
+    except Exception:  # noqa: BLE001 — the issuer's JWKS could not be fetched or parsed
         raise Unauthenticated("The token issuer's keys are unavailable.") from None
     if key is None:
         raise Unauthenticated("The access token was signed with an unknown key.")

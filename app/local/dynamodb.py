@@ -153,7 +153,7 @@ class EmbeddedDynamoDB:
                 try:
                     self.snapshot()
                     last = time.monotonic()
-                except Exception:  # noqa: BLE001 — a failed snapshot must not kill the server
+                except Exception:  # a failed snapshot must not kill the server
                     log.exception("local.snapshot_failed")
 
     def snapshot(self) -> None:

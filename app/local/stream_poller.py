@@ -74,7 +74,7 @@ class StreamPoller:
             try:
                 if not self.poll_once(iterators, streams, stream_arn):
                     self._stop.wait(self.interval)
-            except Exception:  # noqa: BLE001 — keep polling; the outbox sweep is the backstop
+            except Exception:  # keep polling; the outbox sweep is the backstop
                 log.exception("local.stream_poll_failed")
                 iterators.clear()
                 self._stop.wait(self.interval)

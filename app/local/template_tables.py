@@ -38,7 +38,7 @@ _CloudFormationLoader.add_multi_constructor("!", _construct_intrinsic)
 @functools.lru_cache(maxsize=8)
 def _parse(path: str, mtime_ns: int) -> dict:
     with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_CloudFormationLoader)  # noqa: S506 - SafeLoader subclass
+        return yaml.load(handle, Loader=_CloudFormationLoader)  # SafeLoader subclass
 
 
 def load_template(template_path: Path = TEMPLATE_PATH) -> dict:

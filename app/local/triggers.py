@@ -58,7 +58,7 @@ def start_account_deletion(user_id: str) -> threading.Thread:
     def run() -> None:
         try:
             account_deletion.lambda_handler(event, None)
-        except Exception:  # noqa: BLE001 — the resume schedule picks the deletion up again
+        except Exception:  # the resume schedule picks the deletion up again
             log.exception("local.job_failed", extra={"job": "account-deletion"})
 
     thread = threading.Thread(target=run, name="account-deletion", daemon=True)
@@ -77,7 +77,7 @@ class Scheduler:
             while not self._stop.wait(period):
                 try:
                     job()
-                except Exception:  # noqa: BLE001 — a failed run is retried next period
+                except Exception:  # a failed run is retried next period
                     log.exception("local.job_failed", extra={"job": name})
 
         threading.Thread(target=loop, name=name, daemon=True).start()
@@ -89,7 +89,7 @@ class Scheduler:
             while not self._stop.wait(3600 - time.time() % 3600):
                 try:
                     job()
-                except Exception:  # noqa: BLE001 — a failed run is retried next hour
+                except Exception:  # a failed run is retried next hour
                     log.exception("local.job_failed", extra={"job": name})
 
         threading.Thread(target=loop, name=name, daemon=True).start()

@@ -76,7 +76,7 @@ def _pair_off(nets: dict[str, int]) -> tuple[list[Transfer], dict[str, int]]:
     plan: list[Transfer] = []
     paired: set[str] = set()
     for amount in sorted(a for a in by_amount if a > 0):
-        for creditor, debtor in zip(by_amount[amount], by_amount.get(-amount, ())):
+        for creditor, debtor in zip(by_amount[amount], by_amount.get(-amount, ()), strict=False):
             plan.append((debtor, creditor, amount))
             paired.update((creditor, debtor))
     rest = {pid: net for pid, net in nets.items() if pid not in paired}

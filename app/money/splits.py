@@ -147,7 +147,7 @@ def net_effects(payments: list[tuple[str, int]],
             err.details["item"] = index
             raise
         item_total += amount
-        for (pid, _), share in zip(splits, owed):
+        for (pid, _), share in zip(splits, owed, strict=True):
             net[pid] = net.get(pid, 0) - share
     validate_payments(item_total, payments)
     for pid, paid in payments:

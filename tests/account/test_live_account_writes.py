@@ -189,7 +189,7 @@ def test_the_walk_writes_for_a_live_account(client, scene):
     before = _snapshot()
     wrote = []
     for label, headers, method, path, body in _walk(scene):
-        reply = client.open(path, method=method, json=body, headers=headers)
+        client.open(path, method=method, json=body, headers=headers)
         after = _snapshot()
         if after != before:
             wrote.append(label)

@@ -82,7 +82,7 @@ def test_every_link_names_a_real_target_parameter_and_field(document):
         links = operation["responses"]["201"]["links"]
         assert {link["operationId"] for link in links.values()} == set(targets)
         reply = _created(operation)
-        for name, link in links.items():
+        for link in links.values():
             target = link["operationId"]
             if target not in by_id:
                 problems.append(f"{source} -> {target}: no such operation")

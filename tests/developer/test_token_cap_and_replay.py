@@ -91,8 +91,8 @@ def test_tokens_minted_before_counts_existed_are_counted(client, sign_in, monkey
 
 # --- item: the daily budget fails closed under contention ----------------------------------
 
-def test_a_budget_that_keeps_colliding_refuses_with_retry_after(client, sign_in, schedule,  # noqa: F811
-                                                                dynamodb_answers):  # noqa: F811
+def test_a_budget_that_keeps_colliding_refuses_with_retry_after(client, sign_in, schedule,
+                                                                dynamodb_answers):
     headers, _ = sign_in("busy@example.com")
     pat = {"Authorization": f"Bearer {_create(client, headers).get_json()['token']}"}
     assert client.get("/users/me/groups", headers=pat).status_code == 200
@@ -110,8 +110,8 @@ def test_a_budget_that_keeps_colliding_refuses_with_retry_after(client, sign_in,
 
 
 @pytest.mark.parametrize("times", [1, 2])
-def test_a_collision_the_retries_absorb_is_not_refused(client, sign_in, schedule,  # noqa: F811
-                                                       dynamodb_answers, times):  # noqa: F811
+def test_a_collision_the_retries_absorb_is_not_refused(client, sign_in, schedule,
+                                                       dynamodb_answers, times):
     headers, _ = sign_in(f"blip{times}@example.com")
     pat = {"Authorization": f"Bearer {_create(client, headers).get_json()['token']}"}
     dynamodb_answers(CONFLICT, times=times)

@@ -120,7 +120,7 @@ def test_expiry_is_enforced_in_code_even_from_the_cache(app, verifier, clock):
 def test_last_used_is_written_at_most_once_a_minute(app, clock):
     created = _mint(clock=clock)
     seen = []
-    for step in range(5):  # two instances per step, steps 20 s apart
+    for _step in range(5):  # two instances per step, steps 20 s apart
         for instance in (TokenVerifier(monotonic=lambda: clock.mono, clock=lambda: clock.now),) * 2:
             instance.verify(created["token"])
         seen.append(AccessToken.get(created["tokenId"], "TOKEN").LastUsedAt)
@@ -145,7 +145,7 @@ def test_an_app_built_without_a_pepper_source_keeps_the_loaded_pepper(app):
     assert TokenVerifier().verify(created["token"]).user_id == "u-1"
 
 
-def test_in_aws_the_pepper_comes_from_secrets_manager_once(aws):
+def test_in_aws_the_pepper_comes_from_secrets_manager_once(app, aws):  # app: the session pepper to restore
     import boto3
     from app.services.developer import pepper
     saved = pepper.get()

@@ -7,7 +7,7 @@ from app.local.triggers import canned_event
 from tests.handlers.test_handlers import api, lambda_env  # noqa: F401 — fixtures
 
 
-def test_lone_surrogate_in_query_string_is_400_through_the_lambda_handler(api):  # noqa: F811
+def test_lone_surrogate_in_query_string_is_400_through_the_lambda_handler(api):
     event = canned_event("api_get_health.json")
     event["queryStringParameters"] = {"q": "\ud800"}
     event["multiValueQueryStringParameters"] = {"q": ["\ud800"]}

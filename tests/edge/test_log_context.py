@@ -55,7 +55,7 @@ def test_parallel_requests_log_their_own_ids(settings, sign_in, collect):
         try:
             headers = {**users[name][0], "X-Request-Id": f"req-{name}"}
             replies[name] = app.test_client().get("/users/me", headers=headers).status_code
-        except Exception as error:  # surfaced below; a thread's exception is otherwise lost
+        except Exception as error:  # noqa: BLE001 — surfaced below; a thread's exception is otherwise lost
             errors.append(error)
 
     threads = [threading.Thread(target=call, args=(name,)) for name in users]

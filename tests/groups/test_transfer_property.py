@@ -40,10 +40,10 @@ def items(draw):
         values = draw(parts_summing_to(10_000, len(ids)))
     else:
         values = draw(st.lists(st.integers(1, 7), min_size=len(ids), max_size=len(ids)))
-    owed = resolve_item(amount, mode, list(zip(ids, values)))
+    owed = resolve_item(amount, mode, list(zip(ids, values, strict=True)))
     return ItemMap(Name="i", Amount=amount, SplitMode=mode,
                    Splits=[SplitMap(ParticipantId=p, Value=v, Amount=o)
-                           for p, v, o in zip(ids, values, owed)])
+                           for p, v, o in zip(ids, values, owed, strict=True)])
 
 
 @settings(max_examples=300, deadline=None)
@@ -95,7 +95,7 @@ def test_transfer_conserves_nets_for_random_ledgers(aws, ledger, user_source):
                 "payments": [{"participantId": ids[payer], "amount": amount}],
                 "splitMode": mode, "splits": [{"participantId": ids[i], "value": v}
                                               for i, v in zip(among, _split_values(
-                                                  mode, len(among), amount))]})
+                                                  mode, len(among), amount), strict=True)]})
         elif entry[1] != entry[2]:
             settlements.create_settlement(access, payer_id=ids[entry[1]],
                                           payee_id=ids[entry[2]], amount=entry[3])

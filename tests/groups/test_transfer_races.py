@@ -37,7 +37,7 @@ def body(payer: str, amount: int, among: list, mode: str = "EQUAL", values=None)
     return {"description": "Race", "date": "2026-11-28", "amount": amount,
             "payments": [{"participantId": payer, "amount": amount}], "splitMode": mode,
             "splits": [{"participantId": pid, "value": value}
-                       for pid, value in zip(among, values or [0] * len(among))]}
+                       for pid, value in zip(among, values or [0] * len(among), strict=True)]}
 
 
 def nets_of(bodies: list) -> dict:
@@ -111,7 +111,7 @@ def test_transfer_races_edits_and_new_expenses_naming_the_source(world):
             lambda: expenses.update_expense(access, e1.ExpenseId, 1, keeps_s),
             lambda: expenses.update_expense(access, e2.ExpenseId, 1, drops_s),
             lambda: expenses.create_expense(access, new_s),
-            lambda: expenses.create_expense(access, new_other)))))
+            lambda: expenses.create_expense(access, new_other)), strict=True)))
         found = codes(outcomes)
         assert set(found) <= {"CONCURRENT_UPDATE", "VERSION_CONFLICT",
                               "PARTICIPANT_UNAVAILABLE"}, found

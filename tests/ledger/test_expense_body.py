@@ -100,7 +100,7 @@ def test_create_stores_every_field_and_the_export_shows_them(group):
 
     table = list(csv.reader(io.StringIO(export.export_csv(access))))
     header, line = table[0], table[1]
-    cells = dict(zip(header, line))
+    cells = dict(zip(header, line, strict=True))
     assert set(expected.for_export()) == {c for c in expense_body.EXPORT.values() if c}
     # Each exported field's cell shows the stored value (money in the group's currency).
     for name, column in expense_body.EXPORT.items():
@@ -147,7 +147,7 @@ def test_a_transfer_rewrites_the_participant_fields_and_keeps_every_other(group)
              ExpenseBody.from_template(templates.load_template(access.group_id,
                                                                recurring.RecurringId))]
     kept = [name for name in ExpenseBody._fields if name not in expense_body.PARTICIPANT_FIELDS]
-    for old, new in zip(before, after):
+    for old, new in zip(before, after, strict=True):
         assert {n: plain(getattr(new, n)) for n in kept} == \
             {n: plain(getattr(old, n)) for n in kept}
         assert source not in new.participant_ids and target in new.participant_ids

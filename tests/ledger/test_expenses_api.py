@@ -41,7 +41,7 @@ def test_itemised_expense_with_two_payers_and_every_split_mode(group):
     items = reply.get_json()["items"]
     owed = [[s["amount"] for s in item["splits"]] for item in items]
     assert owed == [[334, 333, 333], [1500, 500], [1001, 2000], [1000, 3000]]
-    for item, amounts in zip(items, owed):
+    for item, amounts in zip(items, owed, strict=True):
         assert sum(amounts) == item["amount"]
     assert stored_nets(group.group_id) == {a: 6000 - 334 - 1500 - 1000,
                                            b: 4001 - 333 - 1001 - 3000,

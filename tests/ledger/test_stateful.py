@@ -7,6 +7,8 @@ nets must equal the nets recomputed from every row, sum to zero, match the count
 match an independent model kept by the test."""
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -30,7 +32,7 @@ def composition(data, total: int, parts: int) -> list:
     cuts = sorted(data.draw(st.sets(st.integers(1, total - 1), min_size=parts - 1,
                                     max_size=parts - 1))) if parts > 1 else []
     bounds = [0] + cuts + [total]
-    return [b - a for a, b in zip(bounds, bounds[1:])]
+    return [b - a for a, b in itertools.pairwise(bounds)]
 
 
 def expense_body(data, ids: list) -> dict:
@@ -52,14 +54,14 @@ def expense_body(data, ids: list) -> dict:
             values = [data.draw(st.integers(1, 5)) for _ in people]
         items.append({"name": f"item {index}", "amount": amount, "splitMode": mode,
                       "splits": [{"participantId": p, **({} if v is None else {"value": v})}
-                                 for p, v in zip(people, values)]})
+                                 for p, v in zip(people, values, strict=True)]})
     total = sum(item["amount"] for item in items)
     payers = data.draw(st.lists(st.sampled_from(ids), min_size=1, max_size=3, unique=True))
     payers = payers[:total]
     return {"description": "Stateful", "date": data.draw(st.sampled_from(
         ["2026-01-01", "2026-01-02", "2026-03-01"])), "items": items,
         "payments": [{"participantId": p, "amount": a}
-                     for p, a in zip(payers, composition(data, total, len(payers)))]}
+                     for p, a in zip(payers, composition(data, total, len(payers)), strict=True)]}
 
 
 def nets_of_body(body: dict) -> dict:

@@ -109,12 +109,12 @@ def member(group, sign_in):
 
 
 def _demote(group, participant_id):
-    return lambda: participants.update_participant(  # noqa: E731
+    return lambda: participants.update_participant(
         authorize(group.user_id, group.group_id, "OWNER"), participant_id, role="VIEWER")
 
 
 def _remove(group, participant_id):
-    return lambda: participants.remove_participant(  # noqa: E731
+    return lambda: participants.remove_participant(
         authorize(group.user_id, group.group_id, "OWNER"), participant_id)
 
 

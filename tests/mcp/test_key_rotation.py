@@ -24,7 +24,7 @@ def _pem() -> str:
 
 
 @pytest.fixture
-def secret(grant):  # noqa: F811
+def secret(grant):
     previous = keys.current().private_key
     sm = boto3.client("secretsmanager", region_name="us-east-1")
     old = _pem()

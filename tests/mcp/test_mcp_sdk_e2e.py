@@ -137,7 +137,7 @@ class MetadataDocumentServer:
         documents = self.documents = {}
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802
+            def do_GET(self):
                 body = documents.get(self.path)
                 self.send_response(200 if body else 404)
                 self.send_header("Content-Type", "application/json")

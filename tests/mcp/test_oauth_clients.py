@@ -18,7 +18,7 @@ def documents():
     routes = {}
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             status, body, headers = routes.get(self.path, (404, b"", {}))
             self.send_response(status)
             for name, value in headers.items():

@@ -35,7 +35,7 @@ def redirect_target():
     received = []
 
     class Callback(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
+        def do_GET(self):  # http.server's name
             if urlsplit(self.path).path == "/callback":  # not the browser's /favicon.ico
                 received.append(parse_qs(urlsplit(self.path).query))
             self.send_response(200)

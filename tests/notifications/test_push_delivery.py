@@ -155,7 +155,7 @@ class _Service:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
+            def do_POST(self):
                 self.rfile.read(int(self.headers["Content-Length"]))
                 service.received.append((self.path, time.monotonic()))
                 service.release.wait(service.delay)

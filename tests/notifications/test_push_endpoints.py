@@ -106,7 +106,7 @@ class RedirectingService:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
+            def do_POST(self):
                 self.rfile.read(int(self.headers["Content-Length"]))
                 outer.hits += 1
                 self.send_response(307)

@@ -73,7 +73,7 @@ def test_search_never_returns_a_user_who_is_not_discoverable(aws, people, ops):
     run = uuid.uuid4().hex[:8]
     ids = [f"{run}-{index}" for index in range(len(people))]
     state = {}
-    for uid, (name, discoverable) in zip(ids, people):
+    for uid, (name, discoverable) in zip(ids, people, strict=True):
         Profile(uid, "PROFILE", Email=f"{uid}@example.com", DisplayName=name).save()
         handles.set_handle(uid, f"h{uid.replace('-', '_')}", discoverable=discoverable)
         state[uid] = [name, discoverable]
@@ -85,15 +85,15 @@ def test_search_never_returns_a_user_who_is_not_discoverable(aws, people, ops):
         else:
             handles.set_handle(uid, f"h{uid.replace('-', '_')}", discoverable=value)
             state[uid][1] = value
-    for uid, (name, _) in state.items():
+    for name, _ in state.values():
         prefix = fold(name)[:3]
         found = {r["userId"] for r in directory.search("caller", prefix) if r["userId"] in state}
         expected = {other for other, (other_name, shown) in state.items()
                     if shown and fold(other_name).startswith(prefix)}
         assert found == expected, (prefix, state)
-    for uid in ids:  # every user's handle row is searchable only while discoverable
-        found = {r["userId"] for r in directory.search("caller", f"h{run}")}
-        assert found == {u for u, (_, shown) in state.items() if shown}
+    # every user's handle row is searchable only while discoverable
+    found = {r["userId"] for r in directory.search("caller", f"h{run}")}
+    assert found == {u for u, (_, shown) in state.items() if shown}
 
 
 @pytest.mark.parametrize("text,expected", [("Zoë", "zoe"), ("ÅSA  Lind", "asa lind"),

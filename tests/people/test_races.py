@@ -148,7 +148,7 @@ def test_two_owners_inviting_two_users_into_one_guest_reserve_it_once(world):
         put_all(world, guest_row(world, guest), expense, *map(_discoverable, invitees))
         outcomes = race(*(lambda actor=actor, invitee=invitee: invitations.invite(
             authorize(actor, world.gid, "OWNER"), invitee, role="MEMBER", participant_id=guest)
-            for actor, invitee in zip((world.owner, second_owner), invitees)))
+            for actor, invitee in zip((world.owner, second_owner), invitees, strict=True)))
         assert codes(outcomes) == ["TARGET_NOT_GUEST"], outcomes
         winner = invitees[0] if isinstance(outcomes[0], GroupInvitation) else invitees[1]
         loser = invitees[1] if winner == invitees[0] else invitees[0]

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 
 import boto3
+from botocore.exceptions import ClientError
 import pytest
 from moto import mock_aws
 
@@ -52,9 +53,9 @@ def test_the_cursor_key_is_read_from_secrets_manager_once_on_first_use(restore_p
 def test_a_failed_read_is_an_error_and_is_tried_again(restore_paging):
     with mock_aws():
         sm = boto3.client("secretsmanager", region_name="us-east-1")
-        arn = f"arn:aws:secretsmanager:us-east-1:123456789012:secret:tailspend-test/later-AbCdEf"
+        arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:tailspend-test/later-AbCdEf"
         bootstrap(Settings.from_env({"CURSOR_SECRET_ARN": arn, "TAILSPEND_STAGE": "test"}))
-        with pytest.raises(Exception):
+        with pytest.raises(ClientError):  # no such secret yet
             paging.encode({"PK": {"S": "x"}}, "s")
         arn = sm.create_secret(Name="tailspend-test/later", SecretString="v" * 40)["ARN"]
         bootstrap(Settings.from_env({"CURSOR_SECRET_ARN": arn, "TAILSPEND_STAGE": "test"}))

@@ -35,7 +35,7 @@ def zero_sum_nets(draw, min_size=2, max_size=12, grouped=None):
                          max_size=len(names) - len(values) - 1))
     values += rest + [-sum(rest)]
     values = draw(st.permutations(values))
-    return dict(zip(names, values))
+    return dict(zip(names, values, strict=True))
 
 
 def apply(nets: dict[str, int], plan) -> dict[str, int]:

@@ -20,7 +20,7 @@ participant_ids = st.lists(st.text("abcdefghijklmnop0123456789-", min_size=1, ma
 def parts_summing_to(total: int, count: int) -> st.SearchStrategy[list[int]]:
     """`count` non-negative ints summing to `total` (cut points on [0, total])."""
     return (st.lists(st.integers(0, total), min_size=count - 1, max_size=count - 1)
-            .map(lambda cuts: [b - a for a, b in zip([0] + sorted(cuts), sorted(cuts) + [total])]))
+            .map(lambda cuts: [b - a for a, b in zip([0] + sorted(cuts), sorted(cuts) + [total], strict=True)]))
 
 
 @st.composite
@@ -39,7 +39,7 @@ def valid_items(draw, amount_strategy=amounts):
         big = st.integers(1, 10**12)
         small = st.integers(1, 5)
         values = draw(st.lists(small | big, min_size=len(ids), max_size=len(ids)))
-    return amount, mode, list(zip(ids, values))
+    return amount, mode, list(zip(ids, values, strict=True))
 
 
 def weights(mode: str, splits) -> list[int]:
@@ -62,7 +62,7 @@ def test_each_owed_amount_is_within_one_minor_unit_of_its_ideal_share(item):
     amount, mode, splits = item
     owed = resolve_item(amount, mode, splits)
     w = weights(mode, splits)
-    for share, weight in zip(owed, w):
+    for share, weight in zip(owed, w, strict=True):
         ideal = Fraction(amount * weight, sum(w))
         # floor(ideal) or ceil(ideal): strictly less than one unit from the ideal share.
         assert -1 < share - ideal < 1
@@ -94,8 +94,8 @@ def test_leftover_units_go_one_each_to_fractional_shares_in_list_order(item):
 def test_zero_percent_split_owes_exactly_zero(amount, ids, data):
     assume(len(ids) >= 2)
     values = data.draw(parts_summing_to(10_000, len(ids) - 1)) + [0]
-    owed = resolve_item(amount, "PERCENT", list(zip(ids, values)))
-    assert all(share == 0 for share, value in zip(owed, values) if value == 0)
+    owed = resolve_item(amount, "PERCENT", list(zip(ids, values, strict=True)))
+    assert all(share == 0 for share, value in zip(owed, values, strict=True) if value == 0)
 
 
 @FAST
@@ -118,7 +118,7 @@ def test_exact_splits_not_summing_to_the_amount_are_invalid(amount, ids, delta, 
     values[-1] += delta
     assume(values[-1] >= 0)
     with pytest.raises(Invalid) as err:
-        resolve_item(amount, "EXACT", list(zip(ids, values)))
+        resolve_item(amount, "EXACT", list(zip(ids, values, strict=True)))
     assert err.value.details["field"] == "splits"
 
 
@@ -129,7 +129,7 @@ def test_percent_splits_not_summing_to_10000_are_invalid(amount, ids, delta, dat
     values[-1] += delta
     assume(values[-1] >= 0)
     with pytest.raises(Invalid):
-        resolve_item(amount, "PERCENT", list(zip(ids, values)))
+        resolve_item(amount, "PERCENT", list(zip(ids, values, strict=True)))
 
 
 @FAST
@@ -138,7 +138,7 @@ def test_shares_below_one_are_invalid(amount, ids, bad, data):
     values = data.draw(st.lists(st.integers(1, 100), min_size=len(ids), max_size=len(ids)))
     values[data.draw(st.integers(0, len(ids) - 1))] = bad
     with pytest.raises(Invalid):
-        resolve_item(amount, "SHARES", list(zip(ids, values)))
+        resolve_item(amount, "SHARES", list(zip(ids, values, strict=True)))
 
 
 @FAST
@@ -150,7 +150,7 @@ def test_negative_exact_or_percent_values_are_invalid(amount, mode, ids, data):
     values[0] -= target + 1  # negative, compensated so the sum still matches
     values[1] += target + 1
     with pytest.raises(Invalid):
-        resolve_item(amount, mode, list(zip(ids, values)))
+        resolve_item(amount, mode, list(zip(ids, values, strict=True)))
 
 
 @FAST
@@ -212,10 +212,10 @@ def payments_for(draw, total=None):
     # positive parts: cut points chosen among 1..total-1, distinct
     cuts = sorted(draw(st.sets(st.integers(1, total - 1), min_size=count - 1, max_size=count - 1))
                   ) if total > 1 else []
-    parts = [b - a for a, b in zip([0] + cuts, cuts + [total])]
+    parts = [b - a for a, b in zip([0] + cuts, cuts + [total], strict=True)]
     ids = draw(st.lists(st.text("xyz0123456789", min_size=1, max_size=6),
                         min_size=len(parts), max_size=len(parts), unique=True))
-    return total, list(zip(ids, parts))
+    return total, list(zip(ids, parts, strict=True))
 
 
 @FAST
@@ -276,7 +276,7 @@ def test_net_effect_is_paid_minus_owed(expense):
     net = net_effects(payments, items)
     expected: dict[str, int] = {}
     for amount, mode, splits in items:
-        for (pid, _), owed in zip(splits, resolve_item(amount, mode, splits)):
+        for (pid, _), owed in zip(splits, resolve_item(amount, mode, splits), strict=True):
             expected[pid] = expected.get(pid, 0) - owed
     for pid, paid in payments:
         expected[pid] = expected.get(pid, 0) + paid

@@ -46,7 +46,7 @@ def _together(functions, names=None):
             return error
 
     with ThreadPoolExecutor(len(functions)) as pool:
-        return list(pool.map(run, zip(functions, names)))
+        return list(pool.map(run, zip(functions, names, strict=True)))
 
 
 @pytest.fixture

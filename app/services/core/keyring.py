@@ -73,7 +73,7 @@ class Refreshing(Generic[T]):
             if self._value is None or now >= self._next:
                 try:
                     self._value, self._next = self._read(), now + self._every
-                except Exception:  # noqa: BLE001 - see the class doc
+                except Exception:  # see the class doc
                     if self._value is None:
                         raise
                     logger.warning("secret.refresh_failed")

@@ -124,7 +124,7 @@ class Transaction:
     def _failed_condition(self, reasons: list) -> Optional[DomainError]:
         """The error of the first failed primary item, else of the first failed secondary."""
         failed = [(secondary, on_fail, reason)
-                  for (_, on_fail, secondary), reason in zip(self._sent_order(), reasons)
+                  for (_, on_fail, secondary), reason in zip(self._sent_order(), reasons, strict=True)
                   if reason is not None and reason.code == "ConditionalCheckFailed"]
         if not failed:
             return None

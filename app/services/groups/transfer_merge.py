@@ -58,7 +58,7 @@ def _values_for(mode: str, amount: int, rows: List[list], both: bool) -> tuple:
     else:
         candidate = (mode, [row[1] for row in rows])
     try:
-        splits = [(row[0], value) for row, value in zip(rows, candidate[1])]
+        splits = [(row[0], value) for row, value in zip(rows, candidate[1], strict=True)]
         if resolve_item(amount, candidate[0], splits) == owed:
             return candidate
     except Invalid:
@@ -81,7 +81,7 @@ def merge_item(item: ItemMap, source: str, target: str) -> Optional[ItemMap]:
     mode, values = _values_for(item.SplitMode, int(item.Amount), rows, both)
     return ItemMap(Name=item.Name, Amount=int(item.Amount), SplitMode=mode,
                    Splits=[SplitMap(ParticipantId=row[0], Value=value, Amount=row[2])
-                           for row, value in zip(rows, values)])
+                           for row, value in zip(rows, values, strict=True)])
 
 
 def merge_body(payments: Sequence[PaymentMap], items: Sequence[ItemMap], source: str,
@@ -92,4 +92,4 @@ def merge_body(payments: Sequence[PaymentMap], items: Sequence[ItemMap], source:
     if new_payments is None and all(item is None for item in new_items):
         return None
     return (new_payments if new_payments is not None else list(payments or []),
-            [new or old for new, old in zip(new_items, items or [])])
+            [new or old for new, old in zip(new_items, items or [], strict=False)])

@@ -84,13 +84,13 @@ def build(body: Mapping[str, Any]) -> Draft:
                    [(s.get("participantId"), s.get("value")) for s in item.get("splits") or []])
                   for item in raw_items]
         nets = net_effects(payments, parsed)
-        for item, (amount, mode, splits) in zip(raw_items, parsed):
+        for item, (amount, mode, splits) in zip(raw_items, parsed, strict=True):
             owed = resolve_item(amount, mode, splits)
             items.append(ItemMap(
                 Name=item.get("name") or body.get("description") or "Item", Amount=amount,
                 SplitMode=mode,
                 Splits=[SplitMap(ParticipantId=pid, Value=value if value is not None else 0,
-                                 Amount=share) for (pid, value), share in zip(splits, owed)]))
+                                 Amount=share) for (pid, value), share in zip(splits, owed, strict=True)]))
     except Invalid as error:
         raise _invalid(error, shorthand) from None
     total = sum(item.Amount for item in items)

@@ -127,7 +127,7 @@ def _push(deliveries: List[push.Delivery], counts: dict) -> None:
         logger.exception("push.provider_unavailable")
         counts["failed"] = counts.get("failed", 0) + len(deliveries)
         return
-    for delivery, outcome in zip(deliveries, push.send_all(provider, deliveries)):
+    for delivery, outcome in zip(deliveries, push.send_all(provider, deliveries), strict=True):
         counts[outcome.lower()] = counts.get(outcome.lower(), 0) + 1
         if outcome == push.GONE:
             try:

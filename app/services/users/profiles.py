@@ -83,7 +83,7 @@ def sync_participant_names(user_id: str, display_name: str) -> int:
             row = Participant(membership.GroupId, membership.SK)
             synced += update_if(row, [Participant.DisplayName.set(display_name)],
                                 Participant.SK.exists())
-    except Exception:  # noqa: BLE001 — a failed fan-out must never fail the rename
+    except Exception:  # a failed fan-out must never fail the rename
         log.exception("users.participant_name_sync_failed", extra={"user_id": user_id})
     return synced
 
