@@ -123,8 +123,10 @@ class Transaction:
 
     def _failed_condition(self, reasons: list) -> Optional[DomainError]:
         """The error of the first failed primary item, else of the first failed secondary."""
+        # Not strict: a transaction refused before its items were judged (too large, endpoint
+        # unreachable) comes with no reasons at all.
         failed = [(secondary, on_fail, reason)
-                  for (_, on_fail, secondary), reason in zip(self._sent_order(), reasons, strict=True)
+                  for (_, on_fail, secondary), reason in zip(self._sent_order(), reasons, strict=False)
                   if reason is not None and reason.code == "ConditionalCheckFailed"]
         if not failed:
             return None
