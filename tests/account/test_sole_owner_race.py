@@ -7,7 +7,6 @@ hook sits on botocore, below our code); the threaded test races them on the seri
 embedded endpoint."""
 from __future__ import annotations
 
-import contextlib
 import time
 from types import SimpleNamespace
 
@@ -22,7 +21,7 @@ from app.services.people import invitations
 from models.groups import Group, UserMember
 from models.users import Profile
 from tests.groups.test_races import race
-from tests.support.interleave import just_before
+from tests.support.interleave import just_after, just_before
 
 
 def _setup() -> SimpleNamespace:
@@ -55,28 +54,6 @@ def _delete(user_id):
         return deletion.delete_account(user_id)
     except DomainError as error:
         return error
-
-
-@contextlib.contextmanager
-def just_after(operation: str, action):
-    """Run ``action`` once, right after the first ``operation`` call has returned."""
-    from botocore.client import BaseClient
-
-    original, state = BaseClient._make_api_call, {"fired": False}
-
-    def hooked(self, operation_name, api_params):
-        reply = original(self, operation_name, api_params)
-        if operation_name == operation and not state["fired"]:
-            state["fired"] = True
-            action()
-        return reply
-
-    BaseClient._make_api_call = hooked
-    try:
-        yield state
-    finally:
-        BaseClient._make_api_call = original
-    assert state["fired"], f"no {operation} call happened"
 
 
 def test_an_accept_between_the_roster_read_and_the_tombstone_keeps_the_group(aws):

@@ -1,23 +1,38 @@
-"""Record every AWS API call a block makes, by operation name (botocore's one entry point),
-for tests that pin how many calls (and which) a code path makes."""
+"""Hooks on every AWS API call a block makes (botocore's one entry point, below PynamoDB and
+everything of ours, so the code under test runs unchanged): record the calls, or run
+another writer's step at an exact call (tests/support/interleave.py)."""
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator, List
+from typing import Callable, Iterator, List
+
+
+@contextlib.contextmanager
+def intercepted(hook: Callable[[Callable[[], dict], str], dict]) -> Iterator[None]:
+    """Inside the block every call goes through ``hook(make_call, operation_name)``, which
+    must make the call (``make_call()``) and return its reply."""
+    from botocore.client import BaseClient
+
+    original = BaseClient._make_api_call
+
+    def through_hook(self, operation_name, api_params):
+        return hook(lambda: original(self, operation_name, api_params), operation_name)
+
+    BaseClient._make_api_call = through_hook
+    try:
+        yield
+    finally:
+        BaseClient._make_api_call = original
 
 
 @contextlib.contextmanager
 def recorded() -> Iterator[List[str]]:
-    from botocore.client import BaseClient
+    """Every call made inside the block, by operation name."""
+    made: List[str] = []
 
-    made, original = [], BaseClient._make_api_call
-
-    def recording(self, operation_name, api_params):
+    def record(make_call, operation_name):
         made.append(operation_name)
-        return original(self, operation_name, api_params)
+        return make_call()
 
-    BaseClient._make_api_call = recording
-    try:
+    with intercepted(record):
         yield made
-    finally:
-        BaseClient._make_api_call = original

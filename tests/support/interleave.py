@@ -8,26 +8,40 @@ from __future__ import annotations
 import contextlib
 from typing import Callable
 
+from tests.support import aws_calls
+
 
 @contextlib.contextmanager
 def just_before(operation: str, action: Callable[[], object]):
     """Run ``action`` once, right before the first ``operation`` call (e.g. TransactWriteItems).
 
     ``action`` may itself call DynamoDB (even ``operation``): it fires only once."""
-    from botocore.client import BaseClient
+    with _once(operation, action, before=True) as state:
+        yield state
 
-    original = BaseClient._make_api_call
+
+@contextlib.contextmanager
+def just_after(operation: str, action: Callable[[], object]):
+    """Run ``action`` once, right after the first ``operation`` call has returned."""
+    with _once(operation, action, before=False) as state:
+        yield state
+
+
+@contextlib.contextmanager
+def _once(operation: str, action: Callable[[], object], *, before: bool):
     state = {"fired": False}
 
-    def hooked(self, operation_name, api_params):
-        if operation_name == operation and not state["fired"]:
-            state["fired"] = True
+    def hook(make_call, operation_name):
+        due = operation_name == operation and not state["fired"]
+        if due:
+            state["fired"] = True  # first: action may itself make this call
+        if due and before:
             action()
-        return original(self, operation_name, api_params)
+        reply = make_call()
+        if due and not before:
+            action()
+        return reply
 
-    BaseClient._make_api_call = hooked
-    try:
+    with aws_calls.intercepted(hook):
         yield state
-    finally:
-        BaseClient._make_api_call = original
     assert state["fired"], f"no {operation} call happened"
