@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import socket
-from http.server import BaseHTTPRequestHandler, HTTPServer
-import threading
 
 import pytest
 
@@ -98,40 +96,13 @@ def test_deployed_send_refuses_a_name_that_resolves_privately(web_push, monkeypa
     assert _deployed(web_push).send("WEB", token(endpoint), _message()) == push.GONE
 
 
-class RedirectingService:
-    """Answers every POST with a 307 to ``target`` (which keeps the method and body)."""
-
-    def __init__(self, target: str) -> None:
-        self.hits = 0
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers["Content-Length"]))
-                outer.hits += 1
-                self.send_response(307)
-                self.send_header("Location", target)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
 def test_a_redirect_is_not_followed(web_push):
     inside = PushService()
-    bouncer = RedirectingService(inside.url + "/internal")
+    # a 307 keeps the method and body: followed, the push would reach the inner service
+    bouncer = PushService(status=307, location=inside.url + "/internal")
     try:
         outcome = web_push.send("WEB", token(bouncer.url + "/sub/1"), _message())
-        assert bouncer.hits == 1 and inside.received == []
+        assert len(bouncer.received) == 1 and inside.received == []
         assert outcome == push.FAILED
     finally:
         bouncer.close()

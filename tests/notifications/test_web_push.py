@@ -6,6 +6,7 @@ import base64
 import json
 import os
 import threading
+from typing import Optional
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import http_ece
@@ -23,10 +24,11 @@ def b64(data: bytes) -> str:
 
 
 class PushService:
-    """A push service on an ephemeral port: records each POST, answers ``status``."""
+    """A push service on an ephemeral port: records each POST, answers ``status`` (with a
+    ``Location`` header when ``location`` is given: a redirect)."""
 
-    def __init__(self, status: int = 201) -> None:
-        self.received, self.status = [], status
+    def __init__(self, status: int = 201, location: Optional[str] = None) -> None:
+        self.received, self.status, self.location = [], status, location
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -34,6 +36,8 @@ class PushService:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 service.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(service.status)
+                if service.location:
+                    self.send_header("Location", service.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
