@@ -134,7 +134,7 @@ class GroupInvitation(PeopleItem, discriminator="GROUPINVITE"):
     """A direct invitation to a group, reserving a GUEST participant for the invitee."""
 
     Role = UnicodeAttribute()
-    ParticipantId = UnicodeAttribute(null=True)
+    ParticipantId = UnicodeAttribute()  # the reserved GUEST; every invitation has one
     InvitedBy = UnicodeAttribute()
     ExpiresAt = UnicodeAttribute()
     GroupName = UnicodeAttribute(null=True)

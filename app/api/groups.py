@@ -10,7 +10,7 @@ from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema
                                 ParticipantPatchSchema, ParticipantSchema,
                                 ParticipantTransferResultSchema, ParticipantTransferSchema)
 from app.services.groups import delete as group_delete, groups, participants, transfer
-from app.rules import MAX_GROUP_PARTICIPANTS
+from app.limits import MAX_GROUP_PARTICIPANTS
 
 blp = Blueprint("groups", __name__, description="Groups and participants")
 

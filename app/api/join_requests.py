@@ -10,7 +10,7 @@ from app.schemas.common import PageArgsSchema
 from app.schemas.join_requests import (ApprovalSchema, ApproveSchema, JoinRequestCreateSchema,
                                        JoinRequestPageSchema, JoinRequestSchema)
 from app.services.groups import join_requests
-from app.rules import MAX_GROUP_PARTICIPANTS
+from app.limits import MAX_GROUP_PARTICIPANTS
 
 blp = Blueprint("join_requests", __name__, description="Join requests")
 

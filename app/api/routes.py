@@ -44,7 +44,7 @@ class Area(NamedTuple):
 AREAS = (
     Area("health", "app.api.health"),
     Area("users", "app.api.users"),
-    Area("me", "app.api.me"),
+    Area("me", "app.api.home"),  # /users/me/groups and /users/me/join-requests: the home screen
     Area("groups", "app.api.groups"),
     Area("invite", "app.api.invite"),
     Area("join_requests", "app.api.join_requests"),

@@ -103,5 +103,4 @@ def admin_list_users(args):
         raise Forbidden("Only administrators may list users.")
     return users.list_users(include_test_accounts=args["includeTestAccounts"],
                             limit=args["limit"], cursor=args["cursor"],
-                            test_domain=settings().test_account_domain,
                             scope=scope(f"admin-users:{args['includeTestAccounts']}")).as_dict()

@@ -8,7 +8,8 @@ from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from app.schemas.common import (DerivedList, Id, Money, PageArgsSchema, Strict,
                                 StrictInteger, page_schema)
-from app.rules import MAX_PARTICIPANTS, is_calendar_date
+from app.dates import is_calendar_date
+from app.limits import MAX_PARTICIPANTS
 
 MAX_ITEMS = 50
 

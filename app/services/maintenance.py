@@ -10,7 +10,7 @@ from app.services.groups.delete import resume_pending_deletes
 from app.services.groups.join_request_prune import prune_decided_join_requests
 from app.services.ledger.orphan_comments import sweep_orphan_comments
 from app.services.notifications.redispatch import redispatch_pending
-from app.services.people.upkeep import expire_invitations
+from app.services.people.invitation_expiry import expire_invitations
 
 SWEEPS = {
     "outbox": redispatch_pending,

@@ -68,7 +68,7 @@ class Expense(GroupItem, discriminator="EXPENSE"):
         """Newest first by date then creation, via GroupExpensesIndex; dates are inclusive.
 
         ExpenseSortKey is "<date>#..."; "~" sorts after every character a key continues with,
-        so "<to>~" bounds the whole of the last day (also legacy "<createdAt>#<id>" keys)."""
+        so "<to>~" bounds the whole of the last day."""
         condition = None
         if date_from and date_to:
             condition = cls.ExpenseSortKey.between(date_from, date_to + "~")

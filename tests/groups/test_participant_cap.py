@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import MAX_GROUP_PARTICIPANTS
+from app.limits import MAX_GROUP_PARTICIPANTS
 from app.services.core.access import authorize
 from app.services.groups import participants
 from bench.support import count_dynamodb_calls

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from app.errors import Conflict, DomainError
-from app.rules import MAX_GROUP_PARTICIPANTS
+from app.limits import MAX_GROUP_PARTICIPANTS
 from app.services.core.access import authorize
 from app.services.groups import participants
 from app.services.ledger import expenses, settlements

@@ -1,10 +1,10 @@
 """The invitation expiry sweep reads a bounded amount per run: due invitations come from the
 inviters' SentInvitation pointers through ScanRecoveryIndex (a Query per shard, no Scan of
-People); invitations older than the pointers are walked a few resumable pages per run."""
+People)."""
 from __future__ import annotations
 
 
-from app.services.people import upkeep
+from app.services.people import invitation_expiry
 from models.groups import Participant
 from models.people import GroupInvitation
 from models.users import SentInvitation
@@ -29,15 +29,13 @@ def _expire_now(owner, invitee, pid) -> None:
         actions=[SentInvitation.RecoveryDueAt.set(PAST)])
 
 
-def test_a_due_invitation_is_found_through_its_pointer_without_a_scan(client, person, owner,
-                                                                      monkeypatch):
+def test_a_due_invitation_is_found_through_its_pointer_without_a_scan(client, person, owner):
     fay = person("f@example.com", "Fay", "fay_f")
     pid = _invite(client, owner, fay)
     _expire_now(owner, fay, pid)
-    monkeypatch.setattr(upkeep, "LEGACY_PAGES", 0)  # only the index path
 
     with aws_calls.recorded() as calls:
-        assert upkeep.expire_invitations() == {"invitationsExpired": 1}
+        assert invitation_expiry.expire_invitations() == {"invitationsExpired": 1}
 
     assert "Scan" not in calls
     assert calls.count("Query") == len(SentInvitation.shards())
@@ -50,28 +48,5 @@ def test_a_due_invitation_is_found_through_its_pointer_without_a_scan(client, pe
 def test_a_live_invitation_keeps_its_pointer(client, person, owner):
     fay = person("f@example.com", "Fay", "fay_f")
     _invite(client, owner, fay)
-    assert upkeep.expire_invitations() == {"invitationsExpired": 0}
+    assert invitation_expiry.expire_invitations() == {"invitationsExpired": 0}
     assert SentInvitation.count(owner.user_id) == 1
-
-
-def test_invitations_without_pointers_are_walked_a_bounded_page_count_per_run(
-        client, person, owner, monkeypatch):
-    invitees = [person(f"p{n}@example.com", f"P{n}", f"p_{n}") for n in range(4)]
-    for invitee in invitees:
-        pid = _invite(client, owner, invitee)
-        _expire_now(owner, invitee, pid)
-        # as an invitation sent before the pointers existed
-        SentInvitation(owner.user_id, SentInvitation.sort_key(owner.gid, invitee.user_id)).delete()
-    monkeypatch.setattr(upkeep, "LEGACY_PAGES", 1)
-    monkeypatch.setattr(upkeep, "LEGACY_PAGE_SIZE", 3)
-
-    expired, runs = 0, 0
-    while expired < len(invitees):
-        with aws_calls.recorded() as calls:
-            expired += upkeep.expire_invitations()["invitationsExpired"]
-        assert calls.count("Scan") <= 1  # one page of three items per run, never the table
-        runs += 1
-        assert runs < 30
-    assert runs > 1
-    assert all(GroupInvitation.raw_get(*GroupInvitation.key(i.user_id, owner.gid)) is None
-               for i in invitees)

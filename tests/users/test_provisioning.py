@@ -17,10 +17,9 @@ from app.errors import Conflict
 from app.services.users import provisioning
 from app.services.users.provisioning import provision_user, upstream_identities
 from app.schemas.users import AdminUserSchema
-from app.services.users.profiles import list_users, with_test_flag
+from app.services.users.profiles import list_users
 from app.local.triggers import canned_event
 from models.identities import Identity
-from models.users import Profile
 from tests.support.tables import empty_tables, scan_all, shared_moto_tables
 
 STAGE = "test"
@@ -277,44 +276,18 @@ def test_other_emails_have_no_is_test_account_attribute_at_all(db, email):
     assert "IsTestAccount" not in profiles()[user_id]
 
 
-def _legacy_profile(email: str) -> Profile:
-    """A row written before the flag existed: no IsTestAccount attribute."""
-    profile = Profile(str(uuid.uuid4()), "PROFILE", Email=email, DisplayName="Legacy",
-                      CreatedAt="2024-01-01T00:00:00.000Z", Discoverable=False)
-    profile.save()
-    assert "IsTestAccount" not in profiles()[profile.UserId]
-    return profile
-
-
-def profile_view(profile, test_domain):
-    """What the admin list sends for one row."""
-    return AdminUserSchema().dump(with_test_flag(profile, test_domain))
-
-
-def test_profile_view_re_derives_the_test_flag_from_email_when_absent(db):
-    legacy_bot = _legacy_profile(f"old-bot@{TEST_DOMAIN}")
-    legacy_human = _legacy_profile("old-human@example.com")
-    assert profile_view(Profile.get(legacy_bot.UserId, "PROFILE"), TEST_DOMAIN)["isTestAccount"]
-    assert not profile_view(Profile.get(legacy_human.UserId, "PROFILE"),
-                            TEST_DOMAIN)["isTestAccount"]
-    # the domain is configuration, not a constant
-    assert profile_view(Profile.get(legacy_human.UserId, "PROFILE"),
-                        "example.com")["isTestAccount"]
-
-
-def test_list_users_hides_stamped_and_legacy_test_accounts_unless_asked(db):
+def test_list_users_hides_stamped_test_accounts_unless_asked(db):
     human = provision(str(uuid.uuid4()), "human@example.com")
     stamped = provision(str(uuid.uuid4()), f"bot@{TEST_DOMAIN}")
-    legacy = _legacy_profile(f"old-bot@{TEST_DOMAIN}").UserId
 
     def listed(include: bool) -> dict:
         page = list_users(include_test_accounts=include, limit=100, cursor=None,
-                          test_domain=TEST_DOMAIN, scope=f"admin-users:{include}:x")
+                          scope=f"admin-users:{include}:x")
         return {item["userId"]: item["isTestAccount"]
                 for item in AdminUserSchema(many=True).dump(page.items)}
 
     assert listed(False) == {human: False}
-    assert listed(True) == {human: False, stamped: True, legacy: True}
+    assert listed(True) == {human: False, stamped: True}
 
 
 # -- the Cognito trigger handler ------------------------------------------------------------

@@ -5,7 +5,8 @@ group role (a group the user is not in is NOT_FOUND), the same service call, the
 cursor scopes, and the REST response schema shapes the result."""
 from __future__ import annotations
 
-from app.api import balances as balances_api, expenses as expenses_api, groups as groups_api, me
+from app.api import balances as balances_api, expenses as expenses_api, groups as groups_api
+from app.api import home as home_api
 from app.api.context import scope
 from app.api.mcp.tool import Tool
 from app.schemas.balances import BalancesSchema
@@ -48,7 +49,7 @@ TOOLS = (
         description="The user's expense groups with their currency, the user's role and "
                     "participant id, and the user's net balance in each (positive: the user is "
                     "owed money). Pages: pass nextCursor back as cursor.",
-        args=ListGroupsArgs, result=HomeGroupPageSchema, rest_view=me.my_groups, run=_list_groups),
+        args=ListGroupsArgs, result=HomeGroupPageSchema, rest_view=home_api.my_groups, run=_list_groups),
     Tool(
         name="get_group", title="Get a group and its members",
         description="One group (name, currency, the user's role) and its roster: every "

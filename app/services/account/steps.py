@@ -17,7 +17,7 @@ from app.services.core.conditional import delete_if, update_if
 from app.services.core.transactions import Transaction
 from app.services.groups import departure
 from app.services.account.cognito import directory
-from app.services.people.upkeep import withdraw_sent_by
+from app.services.people.invitation_rows import withdraw_sent_by
 from models.developer_tokens import (APP_CREDENTIAL_PREFIX, DEV_BUDGET_PREFIX, TOKEN,
                                      AccessToken, DeveloperItem)
 from models.groups import GroupItem, JoinLock, JoinRequest, Participant

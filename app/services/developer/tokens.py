@@ -129,9 +129,9 @@ def _commit_create(user_id: str, row: AccessToken) -> None:
 def _recount(user_id: str, now: datetime) -> bool:
     """Set the owner's count to their tokens neither revoked nor expired, if the count is
     still what we read first (a create or revoke in between makes us give up: the caller
-    answers TOO_MANY_TOKENS, or retries). An owner without a count yet (their first create,
-    or tokens minted before counts existed) gets one seeded the same way. True when the
-    create is worth retrying.
+    answers TOO_MANY_TOKENS, or retries). An owner without a count yet (their first create:
+    an absent count fails the create's condition) gets one seeded the same way. True when
+    the create is worth retrying.
 
     The owner index is eventually consistent; a token created in the last moment could be
     missed, but creates only succeed below the cap, and this runs only when it is full."""

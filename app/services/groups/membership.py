@@ -8,7 +8,7 @@ from typing import Optional
 
 from app.errors import (DomainError, concurrent_update, group_full, group_not_found, last_owner,
                         needs_owner, not_found)
-from app.rules import MAX_GROUP_PARTICIPANTS
+from app.limits import MAX_GROUP_PARTICIPANTS
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
 from models.groups import Group, Participant, UserMember

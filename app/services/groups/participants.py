@@ -13,7 +13,7 @@ from app.services.core.access import Access, require_role
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups.join_requests import cancel_takeovers_of
-from app.services.people.upkeep import drop_for_removed_guest
+from app.services.people.invitation_rows import drop_for_removed_guest
 from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
                                             change_owner_count, get_participant,
                                             require_live_group, require_still_owner, roster)

@@ -36,7 +36,7 @@ from app.services.groups.membership import (GUEST, USER, change_counts, get_part
 from app.services.groups.participants import REFERENCING_ROWS, participant_ids_in
 from app.services.groups.transfer_rows import RowChange, RowChanged, change_for
 from app.services.ledger import balances, guards as money_guards
-from app.services.people.upkeep import drop_for_removed_guest
+from app.services.people.invitation_rows import drop_for_removed_guest
 from models.groups import GroupItem, Participant
 
 # Rows per rewrite transaction (each is one item; the balance row and three checks join

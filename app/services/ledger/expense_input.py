@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping
 
 from app.errors import Invalid
-from app.rules import is_calendar_date
+from app.dates import is_calendar_date
 from app.money import expense_forms
 from app.money.expense_forms import ITEMS, SHORTHAND
 from app.money.splits import net_effects, resolve_item

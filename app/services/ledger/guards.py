@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional
 
 from app.errors import (Conflict, DomainError, Invalid, group_not_found, not_found,
                         participant_unavailable, version_conflict)
-from app.rules import MAX_PARTICIPANTS
+from app.limits import MAX_PARTICIPANTS
 from app.services.core.access import Access, is_live, require_role
 from app.services.core.transactions import Transaction
 from models.groups import Group, Participant

@@ -21,8 +21,8 @@ from app.services.core.transactions import Transaction
 from app.services.groups.membership import (GUEST, USER, change_counts, get_participant,
                                             require_live_group, require_still_owner)
 from app.services.people import friends
-from app.services.people.upkeep import (clear_reservation, display_name, drop_sent_pointer,
-                                        load_invitation, repair_legacy)
+from app.services.people.invitation_rows import (clear_reservation, display_name,
+                                                 drop_sent_pointer, load_invitation)
 from models.groups import Participant, UserMember
 from models.people import GroupInvitation
 from models.users import Profile, SentInvitation
@@ -163,8 +163,6 @@ def accept(user_id: str, group_id: str) -> dict:
     now = now_iso()
     if row.ExpiresAt <= now:
         raise invitation_expired()
-    if row.ParticipantId is None:
-        row = repair_legacy(row)
     load_live_group(group_id)
     try:
         guest = get_participant(group_id, row.ParticipantId)

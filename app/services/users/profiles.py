@@ -9,7 +9,6 @@ from app.services.core import paging
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.people import directory
-from app.services.users.provisioning import is_test_email
 from app.services.core.conditional import update_if
 from app.services.core.live import LIVE
 from models.groups import Participant
@@ -17,14 +16,6 @@ from models.identities import COGNITO, LOCAL, Identity
 from models.users import Profile
 
 log = logging.getLogger(__name__)
-
-
-def with_test_flag(profile: Profile, test_domain: str) -> Profile:
-    """The row with IsTestAccount as a current row would hold it (in memory only): rows
-    written before the flag existed are recognised from the e-mail."""
-    if not profile.IsTestAccount and is_test_email(profile.Email, test_domain):
-        profile.IsTestAccount = True
-    return profile
 
 
 def get_profile(user_id: str) -> Profile:
@@ -123,12 +114,10 @@ def link_identity(user_id: str, provider: str, subject: str) -> Identity:
 
 
 def list_users(*, include_test_accounts: bool, limit: Optional[int], cursor: Optional[str],
-               test_domain: str, scope: str) -> paging.Page:
-    """Admin list of profiles; test accounts hidden unless asked for."""
+               scope: str) -> paging.Page:
+    """Admin list of profiles; test accounts (IsTestAccount, stamped at provisioning) hidden
+    unless asked for."""
     condition = None if include_test_accounts else Profile.IsTestAccount.does_not_exist()
     rows = Profile.scan(condition, limit=paging.clamp_limit(limit),
                         last_evaluated_key=paging.decode(cursor, scope))
-    page = paging.page_of(rows, scope, lambda p: with_test_flag(p, test_domain))
-    if not include_test_accounts:
-        page.items = [p for p in page.items if not p.IsTestAccount]
-    return page
+    return paging.page_of(rows, scope)

@@ -1,4 +1,6 @@
-"""The caller's groups and requests across groups."""
+"""The home screen: the caller's groups and join requests across groups (/users/me/groups,
+/users/me/join-requests; the account itself is app.api.users). The blueprint keeps its name
+"me", which is its tag in /openapi.json."""
 from __future__ import annotations
 
 from marshmallow import RAISE
