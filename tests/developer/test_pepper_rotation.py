@@ -85,7 +85,7 @@ def test_a_warm_container_follows_the_rotation_within_the_refresh_interval(secre
     clock = [0.0]
     source = keyring.Refreshing(lambda: keyring.parse(
         boto3.client("secretsmanager", region_name="us-east-1").get_secret_value(
-            SecretId="tailspend-test/token-pepper")["SecretString"], pepper.LEGACY_KID),
+            SecretId="tailspend-test/token-pepper")["SecretString"], pepper.PLAIN_KID),
         monotonic=lambda: clock[0])
     pepper._install_ring(source.get())
     pepper._source = source

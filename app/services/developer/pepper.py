@@ -26,11 +26,11 @@ from typing import Callable, Dict, Mapping, Optional, Tuple
 from app.services.core import keyring
 
 MIN_BYTES = 32
-LEGACY_KID = "v1"  # the id of a plain (single-value) pepper, and of every hash made before rings
+PLAIN_KID = "v1"  # the id a plain (single-value) pepper setting gets: a ring of one
 SCHEME = "hmac-sha256"
 _lock = threading.Lock()
 _pepper: Optional[bytes] = None  # the current pepper
-_kid: str = LEGACY_KID  # its id
+_kid: str = PLAIN_KID  # its id
 _others: Dict[str, bytes] = {}  # the ring's other peppers (verification only)
 _source: Optional[keyring.Refreshing] = None  # the secret, when it comes from Secrets Manager
 _installed: Optional[keyring.Ring] = None  # the ring _source returned last
@@ -73,11 +73,11 @@ def configure(*, env: Mapping[str, str] = os.environ, local_data_dir: Optional[s
     """Load the pepper once (cold start). Order: TOKEN_PEPPER, the secret ARN, local data dir."""
     global _source
     if env.get("TOKEN_PEPPER"):
-        _install_ring(keyring.parse(env["TOKEN_PEPPER"], LEGACY_KID))
+        _install_ring(keyring.parse(env["TOKEN_PEPPER"], PLAIN_KID))
         _source = None
     elif env.get("TOKEN_PEPPER_SECRET_ARN"):
         arn = env["TOKEN_PEPPER_SECRET_ARN"]
-        source = keyring.Refreshing(lambda: keyring.parse(fetch(arn).decode(), LEGACY_KID))
+        source = keyring.Refreshing(lambda: keyring.parse(fetch(arn).decode(), PLAIN_KID))
         _install_ring(source.get())
         _source = source
     elif local_data_dir:
@@ -88,7 +88,7 @@ def configure(*, env: Mapping[str, str] = os.environ, local_data_dir: Optional[s
 def use(value: bytes) -> None:
     """One fixed pepper (id ``v1``), no secret behind it: local mode and tests."""
     global _source
-    _install(LEGACY_KID, {LEGACY_KID: value})
+    _install(PLAIN_KID, {PLAIN_KID: value})
     _source = None
 
 
