@@ -98,7 +98,9 @@ class Store:
         """The last complete snapshot's items per table ({} before the first)."""
         folder = self.root / f"snapshot-{self.generation}"
         if self.generation == 0:
-            folder = self.root  # the single-file snapshots written before the journal existed
+            # The single-file snapshots written before the journal existed: kept, because a
+            # developer's data directory outlives upgrades of their checkout.
+            folder = self.root
         tables = {}
         for path in sorted(folder.glob("*.jsonl")):
             with open(path, encoding="utf-8") as handle:
