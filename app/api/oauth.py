@@ -7,7 +7,7 @@ from flask import jsonify, request
 
 from app.api import oauth_ui
 from app.api.context import principal, settings
-from app.api.markers import form_body, public
+from app.api.markers import client_limited, form_body, public, unmetered
 from app.api.pat import no_pat
 from app.api.spec import Blueprint, errors
 from app.errors import OAuthError, oauth_invalid_client_metadata
@@ -41,10 +41,21 @@ def _no_store(response):
     return response
 
 
+def _spend(subject: str) -> None:
+    """One request from this client's (or grant's) window; 429 too_many_requests when full.
+
+    Not per address: Claude's and ChatGPT's connectors call from shared address ranges, and
+    a host refused at the token endpoint falls back to a fresh interactive sign-in."""
+    from app.api import developer_gate
+
+    developer_gate.runtime().limiter.spend_oauth(subject)
+
+
 @blp.route("/.well-known/oauth-protected-resource")
 @blp.response(200, ProtectedResourceSchema)
 @blp.doc(security=[])
 @public
+@unmetered  # a static document: hosts read it often, from shared addresses
 def protected_resource():
     """RFC 9728 metadata of the MCP endpoint."""
     return _resource_metadata()
@@ -61,6 +72,7 @@ def _resource_metadata() -> dict:
 @blp.response(200, ProtectedResourceSchema)
 @blp.doc(security=[])
 @public
+@unmetered  # a static document: hosts read it often, from shared addresses
 def protected_resource_mcp():
     """The same metadata at the path-suffixed location RFC 9728 §3.1 derives from /mcp."""
     return _resource_metadata()
@@ -70,6 +82,7 @@ def protected_resource_mcp():
 @blp.response(200, AuthorizationServerSchema)
 @blp.doc(security=[])
 @public
+@unmetered  # a static document: hosts read it often, from shared addresses
 def authorization_server():
     """RFC 8414 authorization-server metadata."""
     base = oauth_ui.base_url()
@@ -93,6 +106,7 @@ def authorization_server():
 @_oauth_errors((400, "invalid_redirect_uri or invalid_client_metadata (RFC 7591 §3.2.2)."),
                (413, "The body is over 64 KiB."))
 @public
+@client_limited
 def register():
     """RFC 7591 registration of a public client (redirect URIs https, or http on loopback)."""
     body = request.get_json(silent=True)
@@ -105,6 +119,7 @@ def register():
             raise OAuthError("invalid_redirect_uri", "Redirect URIs must be https, or http on "
                                                      "a loopback host (1 to 10 of them).")
         raise oauth_invalid_client_metadata(f"{field}: {problems[field]}")
+    _spend(clients.registration_subject(body))
     return clients.register(body), 201
 
 
@@ -149,12 +164,13 @@ def authorize():
                (415, "Not form-encoded."))
 @form_body
 @public
+@client_limited
 def token():
     """Exchange a code (PKCE) or rotate a refresh token: a 1-hour access token for <base>/mcp."""
     if request.mimetype != "application/x-www-form-urlencoded":
         raise OAuthError("invalid_request", "Send the parameters form-encoded.")
     form = {k: v for k, v in request.form.items()}
-    reply = jsonify(tokens.token(form, resource=f"{oauth_ui.base_url()}/mcp"))
+    reply = jsonify(tokens.token(form, resource=f"{oauth_ui.base_url()}/mcp", spend=_spend))
     return _no_store(reply)
 
 
@@ -166,11 +182,13 @@ def token():
                (413, "The body is over 64 KiB."), (415, "Not form-encoded."))
 @form_body
 @public
+@client_limited
 def revoke():
     """RFC 7009: revoke a refresh or access token (its whole connection). Any token, ours or
     not, valid or not, is a 200; only a request without a token is malformed (§2.2.1)."""
     if request.mimetype != "application/x-www-form-urlencoded" or not request.form.get("token"):
         raise OAuthError("invalid_request", "Send the token parameter, form-encoded.")
+    _spend(tokens.revocation_subject(request.form["token"], request.form.get("client_id")))
     tokens.revoke_token(request.form["token"])
     return _no_store(jsonify({}))
 
