@@ -23,6 +23,10 @@ SCOPES = list(flow.SCOPES)
 ERROR_OR_OAUTH = {"anyOf": [{"$ref": "#/components/schemas/ErrorEnvelope"}, OAUTH_ERROR_JSON]}
 
 
+TOO_MANY = (429, "too_many_requests: this client's (or, for a refresh, this connection's) "
+                 "window is full; Retry-After says when to come back.")
+
+
 def _oauth_errors(*replies):
     """Document RFC 6749/7591 error bodies (``{"error": "invalid_grant", ...}``); a body the
     edge refuses before the view (bad JSON, bad text) is our envelope, so either shape."""
@@ -104,7 +108,7 @@ def authorization_server():
     "application/json": {"schema": ClientRegistrationSchema}}})
 @blp.response(201, ClientRegisteredSchema)
 @_oauth_errors((400, "invalid_redirect_uri or invalid_client_metadata (RFC 7591 §3.2.2)."),
-               (413, "The body is over 64 KiB."))
+               (413, "The body is over 64 KiB."), TOO_MANY)
 @public
 @client_limited
 def register():
@@ -135,7 +139,9 @@ def register():
     "400": {"description": "Unknown client or a redirect_uri it did not register: an error "
                            "page, never a redirect.",
             "content": {"text/html": {"schema": {"type": "string"}},
-                        "application/json": {"schema": ERROR_OR_OAUTH}}}})
+                        "application/json": {"schema": ERROR_OR_OAUTH}}},
+    "429": {"description": "too_many_requests: this address's window is full (Retry-After).",
+            "content": {"application/json": {"schema": ERROR_OR_OAUTH}}}})
 @public
 def authorize():
     """Start an authorization: validate, store the request (10 minutes), sign the user in."""
@@ -161,7 +167,7 @@ def authorize():
                      "expired code or refresh token, a PKCE mismatch, a revoked connection), "
                      "unsupported_grant_type, invalid_target, invalid_scope."),
                (401, "invalid_client."), (413, "The body is over 64 KiB."),
-               (415, "Not form-encoded."))
+               (415, "Not form-encoded."), TOO_MANY)
 @form_body
 @public
 @client_limited
@@ -179,7 +185,7 @@ def token():
 @blp.doc(security=[])
 @blp.response(200)
 @_oauth_errors((400, "invalid_request: no token parameter, or not form-encoded."),
-               (413, "The body is over 64 KiB."), (415, "Not form-encoded."))
+               (413, "The body is over 64 KiB."), (415, "Not form-encoded."), TOO_MANY)
 @form_body
 @public
 @client_limited
