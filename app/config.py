@@ -39,6 +39,9 @@ class Settings(NamedTuple):
     # MCP connector (OAuth). The public base URL names the issuer and the resource
     # (<base>/mcp); unset, each request's own URL is used (right for local mode only).
     public_base_url: Optional[str] = None
+    # Browser origins trusted to call POST /mcp (besides the API's own, and loopback origins
+    # in local mode); a request without Origin (a server-side MCP host) is always allowed.
+    mcp_allowed_origins: tuple = ()
     # Fetch Client ID Metadata Documents from private/loopback hosts: local mode only.
     mcp_fetch_private: Optional[bool] = None
     # AWS sign-in for the consent flow: the Cognito hosted UI domain and its app client.
@@ -91,6 +94,9 @@ class Settings(NamedTuple):
             mcp_cognito_client_id=env.get("MCP_COGNITO_CLIENT_ID") or None,
             cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
                                      if o.strip() and o.strip() != "*"),
+            mcp_allowed_origins=tuple(o.strip().rstrip("/") for o in
+                                      env.get("MCP_ALLOWED_ORIGINS", "").split(",")
+                                      if o.strip() and o.strip() != "*"),
         )
         return base._replace(**overrides)
 

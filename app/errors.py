@@ -241,6 +241,14 @@ class OAuthError(DomainError):
         self.status = status
 
 
+def oauth_rate_limited(error: RateLimited) -> OAuthError:
+    """A 429 on an OAuth endpoint, in RFC 6749's shape (the code the MCP SDKs use) with the
+    limit's Retry-After."""
+    refused = OAuthError("too_many_requests", error.message, status=429)
+    refused.retry_after = error.retry_after
+    return refused
+
+
 def oauth_invalid_grant(why: str = "The code or refresh token is invalid, expired or used.") -> OAuthError:
     return OAuthError("invalid_grant", why)
 

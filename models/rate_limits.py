@@ -12,6 +12,9 @@ USER_SUBJECT = "USER"
 PAT_SUBJECT = "PAT"
 MCP_SUBJECT = "MCP"
 IP_SUBJECT = "IP"
+# An OAuth client's requests (registration, code exchange) or one grant's refreshes: hosts
+# such as Claude and ChatGPT call from shared address ranges, so these are not per address.
+OAUTH_SUBJECT = "OAUTH"
 
 
 @table("rate-limits")

@@ -238,6 +238,9 @@ class McpClient(UserItem, discriminator="MCP_CLIENT"):
 
     ClientName = UnicodeAttribute()
     RedirectUris = ListAttribute(of=UnicodeAttribute)
+    # RFC 7591 §2: what software registered (kept and answered back, as hosts expect).
+    SoftwareId = UnicodeAttribute(null=True)
+    SoftwareVersion = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(client_id: str) -> tuple:

@@ -2,7 +2,9 @@
 
 Order for every request:
 1. (before authentication) a request with no Authorization header, or to a public view, spends
-   from its source IP's window;
+   from its source IP's window; except views marked ``unmetered`` (static documents) and
+   ``client_limited`` (the OAuth endpoints hosts call, which spend from their client's or
+   grant's window instead, app.api.oauth);
 2. (after authentication) the caller's PAT policy for the view (app.api.pat.enforce), then its
    own window: USER#<id> for app sign-ins, PAT#<tokenId> plus the owner's daily budget for PATs;
 3. (after the reply) a failed sign-in (401) spends from the IP's window too, turning into 429
@@ -117,7 +119,7 @@ def _limit_anonymous() -> None:
     if request.method == "OPTIONS" or request.endpoint in _UNMETERED_ENDPOINTS:
         return
     view = _view()
-    if getattr(view, "unmetered", False):
+    if getattr(view, "unmetered", False) or getattr(view, "client_limited", False):
         return
     if view is None or getattr(view, "public", False) or not request.headers.get("Authorization"):
         g.ip_limited = True
@@ -147,7 +149,8 @@ def _check_caller() -> None:
 
 def _after(response):
     caller: Optional[Principal] = g.get("principal")
-    if response.status_code == 401 and caller is None and not g.get("ip_limited"):
+    if (response.status_code == 401 and caller is None and not g.get("ip_limited")
+            and not getattr(_view(), "client_limited", False)):  # OAuth invalid_client
         try:
             _spend_ip()
         except RateLimited as error:
@@ -169,7 +172,9 @@ def _after(response):
 
 def _rate_limit_headers(response) -> None:
     """IETF RateLimit fields on a refusal: the limit, nothing left, seconds until reset."""
-    details = ((response.get_json(silent=True) or {}).get("error") or {}).get("details") or {}
+    body = response.get_json(silent=True)
+    error = body.get("error") if isinstance(body, dict) else None  # a string in OAuth's shape
+    details = (error.get("details") if isinstance(error, dict) else None) or {}
     reset = response.headers.get("Retry-After", "60")
     limit = details.get("limit")
     if limit is not None:

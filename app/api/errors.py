@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from app.errors import DomainError, OAuthError, RateLimited
+from app.errors import DomainError, OAuthError, RateLimited, oauth_rate_limited
 
 log = logging.getLogger("tailspend.errors")
+OAUTH_PATHS = ("/oauth/",)  # the authorization server's endpoints and pages: RFC 6749 errors
 
 _HTTP_CODES = {400: "VALIDATION_ERROR", 401: "UNAUTHENTICATED", 403: "FORBIDDEN",
                404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 409: "CONFLICT", 411: "LENGTH_REQUIRED",
@@ -25,6 +26,8 @@ def envelope(status: int, code: str, message: str, details=None, headers=None):
 
 
 def handle_domain_error(error: DomainError):
+    if isinstance(error, RateLimited) and request.path.startswith(OAUTH_PATHS):
+        return handle_oauth_error(oauth_rate_limited(error))  # OAuth clients parse error
     headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited) else None
     return envelope(error.status, error.code, error.message, error.details, headers)
 
@@ -36,6 +39,8 @@ def handle_oauth_error(error: OAuthError):
     response.headers["Cache-Control"] = "no-store"
     if error.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer error="invalid_client"'
+    if getattr(error, "retry_after", None):
+        response.headers["Retry-After"] = str(error.retry_after)
     return response
 
 

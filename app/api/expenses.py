@@ -26,7 +26,8 @@ def listing_scope(group_id: str, date_from, date_to) -> str:
     return scope(f"expenses:{group_id}:{date_from}:{date_to}")
 
 
-def _detail(access, expense_id: str) -> dict:
+def expense_detail(access, expense_id: str) -> dict:
+    """The expense with its first comments (the get_expense tool answers this too)."""
     return expenses.get_expense(access, expense_id, comments_cursor_scope=scope(
         expenses.comments_scope(access.group_id, expense_id)))
 
@@ -70,7 +71,7 @@ def list_expenses(args, group_id):
 def get_expense(group_id, expense_id):
     """The expense with its comments (from one Query)."""
     access = group_access(group_id)
-    return _detail(access, str(expense_id))
+    return expense_detail(access, str(expense_id))
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["PATCH"])
@@ -102,4 +103,4 @@ def delete_expense(group_id, expense_id):
 def get_expense_by_id(expense_id):
     """An expense by id alone; the caller must be a participant of its group (else 404)."""
     access = expenses.locate_for(principal().user_id, str(expense_id))
-    return _detail(access, str(expense_id))
+    return expense_detail(access, str(expense_id))

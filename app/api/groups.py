@@ -30,6 +30,7 @@ DELETE_DESCRIPTION = (
 @idempotent
 @blp.arguments(GroupCreateSchema)
 @blp.response(201, GroupSchema)
+@pat_scope("expenses:write")  # the MCP create_group tool's scope too
 def create_group(body):
     """Create a group with the caller as its first OWNER."""
     return groups.create_group(principal().user_id, name=body["name"], currency=body["currency"])
@@ -84,6 +85,7 @@ def list_participants(group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND,
         (409, f"GROUP_FULL: the group already has {MAX_GROUP_PARTICIPANTS} participants "
               "(users and guests); IDEMPOTENCY_IN_PROGRESS."))
+@pat_scope("expenses:write")  # guests are who expenses are shared with (the add_guest tool's)
 def add_guest(body, group_id):
     """Add a guest (MEMBER+); 409 GROUP_FULL once the group is at its participant cap."""
     access = group_access(group_id, "MEMBER")

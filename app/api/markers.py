@@ -18,6 +18,13 @@ def unmetered(view):
     return view
 
 
+def client_limited(view):
+    """Mark an OAuth endpoint that spends from its client's (or grant's) window instead of
+    its source address's: hosts call from shared address ranges (app.api.oauth)."""
+    view.client_limited = True
+    return view
+
+
 def own_auth(view):
     """Mark a view that checks its own bearer credential (POST /mcp takes only MCP tokens)."""
     view.own_auth = True

@@ -7,7 +7,7 @@ from flask import jsonify, request
 
 from app.api import oauth_ui
 from app.api.context import principal, settings
-from app.api.markers import form_body, public
+from app.api.markers import client_limited, form_body, public, unmetered
 from app.api.pat import no_pat
 from app.api.spec import Blueprint, errors
 from app.errors import OAuthError, oauth_invalid_client_metadata
@@ -21,6 +21,10 @@ blp = Blueprint("oauth", __name__, description="MCP connector: OAuth 2.1 authori
 
 SCOPES = list(flow.SCOPES)
 ERROR_OR_OAUTH = {"anyOf": [{"$ref": "#/components/schemas/ErrorEnvelope"}, OAUTH_ERROR_JSON]}
+
+
+TOO_MANY = (429, "too_many_requests: this client's (or, for a refresh, this connection's) "
+                 "window is full; Retry-After says when to come back.")
 
 
 def _oauth_errors(*replies):
@@ -41,10 +45,21 @@ def _no_store(response):
     return response
 
 
+def _spend(subject: str) -> None:
+    """One request from this client's (or grant's) window; 429 too_many_requests when full.
+
+    Not per address: Claude's and ChatGPT's connectors call from shared address ranges, and
+    a host refused at the token endpoint falls back to a fresh interactive sign-in."""
+    from app.api import developer_gate
+
+    developer_gate.runtime().limiter.spend_oauth(subject)
+
+
 @blp.route("/.well-known/oauth-protected-resource")
 @blp.response(200, ProtectedResourceSchema)
 @blp.doc(security=[])
 @public
+@unmetered  # a static document: hosts read it often, from shared addresses
 def protected_resource():
     """RFC 9728 metadata of the MCP endpoint."""
     return _resource_metadata()
@@ -61,6 +76,7 @@ def _resource_metadata() -> dict:
 @blp.response(200, ProtectedResourceSchema)
 @blp.doc(security=[])
 @public
+@unmetered  # a static document: hosts read it often, from shared addresses
 def protected_resource_mcp():
     """The same metadata at the path-suffixed location RFC 9728 §3.1 derives from /mcp."""
     return _resource_metadata()
@@ -70,6 +86,7 @@ def protected_resource_mcp():
 @blp.response(200, AuthorizationServerSchema)
 @blp.doc(security=[])
 @public
+@unmetered  # a static document: hosts read it often, from shared addresses
 def authorization_server():
     """RFC 8414 authorization-server metadata."""
     base = oauth_ui.base_url()
@@ -91,8 +108,9 @@ def authorization_server():
     "application/json": {"schema": ClientRegistrationSchema}}})
 @blp.response(201, ClientRegisteredSchema)
 @_oauth_errors((400, "invalid_redirect_uri or invalid_client_metadata (RFC 7591 §3.2.2)."),
-               (413, "The body is over 64 KiB."))
+               (413, "The body is over 64 KiB."), TOO_MANY)
 @public
+@client_limited
 def register():
     """RFC 7591 registration of a public client (redirect URIs https, or http on loopback)."""
     body = request.get_json(silent=True)
@@ -105,6 +123,7 @@ def register():
             raise OAuthError("invalid_redirect_uri", "Redirect URIs must be https, or http on "
                                                      "a loopback host (1 to 10 of them).")
         raise oauth_invalid_client_metadata(f"{field}: {problems[field]}")
+    _spend(clients.registration_subject(body))
     return clients.register(body), 201
 
 
@@ -120,7 +139,9 @@ def register():
     "400": {"description": "Unknown client or a redirect_uri it did not register: an error "
                            "page, never a redirect.",
             "content": {"text/html": {"schema": {"type": "string"}},
-                        "application/json": {"schema": ERROR_OR_OAUTH}}}})
+                        "application/json": {"schema": ERROR_OR_OAUTH}}},
+    "429": {"description": "too_many_requests: this address's window is full (Retry-After).",
+            "content": {"application/json": {"schema": ERROR_OR_OAUTH}}}})
 @public
 def authorize():
     """Start an authorization: validate, store the request (10 minutes), sign the user in."""
@@ -146,15 +167,16 @@ def authorize():
                      "expired code or refresh token, a PKCE mismatch, a revoked connection), "
                      "unsupported_grant_type, invalid_target, invalid_scope."),
                (401, "invalid_client."), (413, "The body is over 64 KiB."),
-               (415, "Not form-encoded."))
+               (415, "Not form-encoded."), TOO_MANY)
 @form_body
 @public
+@client_limited
 def token():
     """Exchange a code (PKCE) or rotate a refresh token: a 1-hour access token for <base>/mcp."""
     if request.mimetype != "application/x-www-form-urlencoded":
         raise OAuthError("invalid_request", "Send the parameters form-encoded.")
     form = {k: v for k, v in request.form.items()}
-    reply = jsonify(tokens.token(form, resource=f"{oauth_ui.base_url()}/mcp"))
+    reply = jsonify(tokens.token(form, resource=f"{oauth_ui.base_url()}/mcp", spend=_spend))
     return _no_store(reply)
 
 
@@ -163,14 +185,16 @@ def token():
 @blp.doc(security=[])
 @blp.response(200)
 @_oauth_errors((400, "invalid_request: no token parameter, or not form-encoded."),
-               (413, "The body is over 64 KiB."), (415, "Not form-encoded."))
+               (413, "The body is over 64 KiB."), (415, "Not form-encoded."), TOO_MANY)
 @form_body
 @public
+@client_limited
 def revoke():
     """RFC 7009: revoke a refresh or access token (its whole connection). Any token, ours or
     not, valid or not, is a 200; only a request without a token is malformed (§2.2.1)."""
     if request.mimetype != "application/x-www-form-urlencoded" or not request.form.get("token"):
         raise OAuthError("invalid_request", "Send the token parameter, form-encoded.")
+    _spend(tokens.revocation_subject(request.form["token"], request.form.get("client_id")))
     tokens.revoke_token(request.form["token"])
     return _no_store(jsonify({}))
 

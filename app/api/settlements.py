@@ -16,6 +16,11 @@ blp = Blueprint("settlements", __name__, description="Settlements")
 ONE = "/groups/<uuid:groupId>/settlements/<uuid:settlementId>"
 
 
+def listing_scope(group_id: str) -> str:
+    """The cursor scope of a group's settlement list (the list_settlements tool shares it)."""
+    return scope(f"settlements:{group_id}")
+
+
 @blp.route("/groups/<uuid:groupId>/settlements", methods=["POST"])
 @idempotent(group_role="MEMBER")
 @blp.arguments(SettlementCreateSchema)
@@ -39,7 +44,7 @@ def list_settlements(args, group_id):
     """Newest first (VIEWER+)."""
     access = group_access(group_id)
     return settlements.list_settlements(access, limit=args["limit"], cursor=args["cursor"],
-                                        scope=scope(f"settlements:{access.group_id}"))
+                                        scope=listing_scope(access.group_id))
 
 
 @blp.route(ONE)

@@ -21,6 +21,10 @@ BOTH_DETAIL = f"Not allowed together with {'/'.join(NOT_WITH_ITEMS)}."
 NEITHER = f"An expense needs items, or {' + '.join(SHORTHAND)}."
 NEITHER_DETAIL = f"Missing items or {' + '.join(SHORTHAND)}."
 REQUIRED_DETAIL = "Required unless items are sent."
+# The rule in words, for schemas that cannot state it (an MCP tool's flat inputSchema).
+EITHER_FORM = (f"send {ITEMS} (each with its amount, splitMode and splits) or the one-item "
+               f"shorthand {' + '.join(SHORTHAND)}, never {ITEMS} with "
+               f"{' or '.join(NOT_WITH_ITEMS)}.")
 
 
 def mixed(sent: Collection[str]) -> bool:

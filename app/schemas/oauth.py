@@ -58,6 +58,8 @@ class ClientRegistrationSchema(Schema):
         ("authorization_code", "refresh_token"))), validate=validate.Length(max=2))
     response_types = fields.List(fields.String(validate=validate.OneOf(("code",))),
                                  validate=validate.Length(max=1))
+    software_id = fields.String(validate=validate.Length(min=1, max=200))
+    software_version = fields.String(validate=validate.Length(min=1, max=200))
 
 
 class ClientRegisteredSchema(Strict):
@@ -68,6 +70,8 @@ class ClientRegisteredSchema(Strict):
     grant_types = fields.List(fields.String(), required=True)
     response_types = fields.List(fields.String(), required=True)
     token_endpoint_auth_method = fields.String(required=True)
+    software_id = fields.String()
+    software_version = fields.String()
 
 
 class OAuthTokenFormSchema(Schema):

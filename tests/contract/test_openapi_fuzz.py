@@ -24,7 +24,8 @@ APP = create_app(Settings(stage=STAGE, region="us-east-1", local_mode=True,
 schema = schemathesis.openapi.from_wsgi("/openapi.json", APP)
 # The fuzzer sends floods of missing and bad credentials from one address, which the per-IP
 # limit rightly turns into 429 (tests/developer covers the limits); here every reply is judged.
-APP.extensions["developer"].limiter = Limiter(Limits(app_per_minute=10**6, ip_per_minute=10**6))
+APP.extensions["developer"].limiter = Limiter(Limits(app_per_minute=10**6, ip_per_minute=10**6,
+                                                    oauth_per_minute=10**6))
 # Opaque signed cursors and ids that must name existing rows cannot be described by a
 # schema: a well-formed but forged cursor is rightly a 400. Every other check stays on.
 positive_data_acceptance = schemathesis.checks.positive_data_acceptance

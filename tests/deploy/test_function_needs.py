@@ -27,6 +27,7 @@ NOT_SET_IN_AWS = {
     "RATE_LIMIT_APP_PER_MINUTE": "optional tuning (defaults in app/services/developer/quotas.py)",
     "RATE_LIMIT_PAT_PER_MINUTE": "optional tuning",
     "RATE_LIMIT_IP_PER_MINUTE": "optional tuning",
+    "RATE_LIMIT_OAUTH_PER_MINUTE": "optional tuning",
     "DEV_DAILY_REQUEST_BUDGET": "optional tuning",
     "DEV_DAILY_CREATE_ALLOWANCE": "optional tuning",
 }

@@ -6,7 +6,7 @@ import pytest
 
 from app.api.idempotency import _UNSET
 from app.services.mcp import access_tokens
-from tests.mcp.mcp_client import ACCEPT, grant_token
+from tests.mcp.mcp_client import ACCEPT, grant_token, tool_error
 
 
 def _post(client, path, headers, body=None, status=201):
@@ -143,4 +143,4 @@ def test_a_demoted_viewers_replay_through_mcp_is_refused(client, crew):
     _set_role(client, crew, "VIEWER")
     result = call()
     assert result["isError"] is True
-    assert result["structuredContent"]["error"]["code"] == "FORBIDDEN"
+    assert tool_error(result)["code"] == "FORBIDDEN"

@@ -5,6 +5,7 @@ for an ACTIVE grant row, exactly what the OAuth flow ends with; the flow itself 
 the OAuth tests and end to end by test_mcp_sdk_e2e."""
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass, field
 from typing import List
@@ -28,6 +29,18 @@ def grant_token(user_id: str, *, scopes=ALL, client_name: str = "OpenAI",
     token = access_tokens.mint_access_token(user_id=user_id, grant_id=grant_id, scopes=scopes,
                                             client_name=client_name, resource=resource)
     return token, grant_id
+
+
+def tool_error(result: dict) -> dict:
+    """The error a failed call reports in its text (``CODE: message {details}``): error
+    results carry no structuredContent, which would have to match the outputSchema."""
+    assert result["isError"] is True, result
+    assert "structuredContent" not in result, result
+    text = result["content"][0]["text"]
+    code, _, rest = text.partition(": ")
+    message, brace, details = rest.partition(" {")
+    return {"code": code, "message": message,
+            "details": json.loads(brace.strip() + details) if brace else {}}
 
 
 @dataclass

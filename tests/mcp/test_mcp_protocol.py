@@ -17,10 +17,14 @@ from moto import mock_aws
 from tests.conftest import STAGE
 from tests.support.tables import create_all_tables
 from app.services.developer.limits import Limiter, Limits
-from tests.mcp.mcp_client import ACCEPT, grant_token, mcp  # noqa: F401 — mcp is a fixture
+from tests.mcp.mcp_client import ACCEPT, grant_token, mcp, tool_error  # noqa: F401 — mcp is a fixture
 
-EXPECTED_TOOLS = {"list_groups", "get_group", "get_balances", "list_expenses", "add_expense",
-                  "record_settlement", "add_comment"}
+EXPECTED_TOOLS = {"list_groups", "get_group", "get_balances", "list_expenses", "get_expense",
+                  "list_settlements", "add_expense", "update_expense", "delete_expense",
+                  "record_settlement", "settle_up", "delete_settlement", "add_comment",
+                  "create_group", "add_guest"}
+WRITES = EXPECTED_TOOLS - {"list_groups", "get_group", "get_balances", "list_expenses",
+                           "get_expense", "list_settlements"}
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +59,7 @@ def _expense(mcp, amount="12.30", *, key=None, among=None, token=None, **extra):
     return mcp.call("add_expense", arguments, token=token)
 
 
-def _tool_error(result: dict) -> dict:
-    assert result["isError"] is True, result
-    return result["structuredContent"]["error"]
+_tool_error = tool_error
 
 
 # --- protocol ----------------------------------------------------------------------------
@@ -95,7 +97,7 @@ def test_tools_list_names_every_tool_with_valid_json_schemas(mcp):
             jsonschema.Draft202012Validator.check_schema(tool[key])
             assert tool[key]["type"] == "object"
         assert tool["description"] and tool["annotations"]["readOnlyHint"] == (
-            tool["name"] not in {"add_expense", "record_settlement", "add_comment"})
+            tool["name"] not in WRITES)
     money = tools["add_expense"]["inputSchema"]["properties"]["payments"]["items"]
     assert money["properties"]["amount"]["type"] == "string"
 

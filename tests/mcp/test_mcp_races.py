@@ -5,7 +5,7 @@ import pytest
 
 from app.services.developer.limits import Limiter, Limits
 from app.services.mcp import access_tokens
-from tests.mcp.mcp_client import ACCEPT, grant_token
+from tests.mcp.mcp_client import ACCEPT, grant_token, tool_error
 from tests.support import threads
 
 pytestmark = pytest.mark.race
@@ -51,7 +51,7 @@ def test_concurrent_calls_with_one_idempotency_key_write_one_expense(live):
     for round_ in range(ROUNDS):
         results = threads.together([lambda: _add_expense(app, token, group, f"k{round_}")] * RACERS)
         ids = {r["structuredContent"]["expenseId"] for r in results if not r["isError"]}
-        errors = {r["structuredContent"]["error"]["code"] for r in results if r["isError"]}
+        errors = {tool_error(r)["code"] for r in results if r["isError"]}
         assert len(ids) == 1, results  # every success is the one expense (the rest replay)
         assert errors <= {"IDEMPOTENCY_IN_PROGRESS"}, errors
         assert _expense_count(app, token, group) == round_ + 1
@@ -67,6 +67,6 @@ def test_concurrent_creates_never_pass_the_daily_allowance(live):
     finally:
         app.extensions["developer"].limiter = saved
     assert sum(not r["isError"] for r in results) == 2, results
-    assert {r["structuredContent"]["error"]["code"] for r in results if r["isError"]} == {
+    assert {tool_error(r)["code"] for r in results if r["isError"]} == {
         "RATE_LIMITED"}
     assert _expense_count(app, token, group) == 2

@@ -156,9 +156,15 @@ def test_refresh_reuse_revokes_the_whole_family(oauth):
         verify_access_token(second["access_token"], resource=RESOURCE)
 
 
-def test_refresh_by_another_client_is_refused(oauth):
+def test_refresh_by_another_client_is_refused(oauth, client):
     tokens = oauth.tokens()
-    assert _refused(oauth.refresh(tokens["refresh_token"], client_id="someone-else"))
+    other = client.post("/oauth/register", json={"client_name": "Other",
+                                                 "redirect_uris": ["http://127.0.0.1:9/cb"]})
+    assert _refused(oauth.refresh(tokens["refresh_token"],
+                                  client_id=other.get_json()["client_id"]))
+    # A client_id never issued here: invalid_client (401), which sends a host to register.
+    unknown = oauth.refresh(tokens["refresh_token"], client_id="someone-else")
+    assert unknown.status_code == 401 and unknown.get_json()["error"] == "invalid_client"
 
 
 def test_token_endpoint_speaks_rfc_6749_errors(client, oauth):

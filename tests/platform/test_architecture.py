@@ -284,14 +284,11 @@ def _reaches_authorize(source: str) -> bool:
 
 # The MCP tools authorize their caller by hand as the views once did (issue 21 left them to
 # whoever reworks app/api/mcp); no view module may join them.
-HAND_AUTHORIZING = {"app.api.mcp.tools_read", "app.api.mcp.tools_write"}
-
-
 def test_views_authorize_in_a_group_only_through_group_access():
     """One way: ``group_access`` (cached per request, shared with the idempotency guard),
     never a view's own ``authorize(...)`` that could read the guard row twice."""
     offenders = [n for n, p in MODULES.items() if n.startswith("app.api.")
-                 and n not in {"app.api.context"} | HAND_AUTHORIZING
+                 and n != "app.api.context"
                  and _reaches_authorize(p.read_text())]
     assert offenders == []
 

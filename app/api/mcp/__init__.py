@@ -45,7 +45,8 @@ DOC = {
                      _RPC_ERROR),
         "401": _json("No, bad or expired MCP token, or one for another resource; "
                      "WWW-Authenticate names the resource metadata", _RPC_ERROR),
-        "403": _json("The connection lacks the tool's scope: WWW-Authenticate "
+        "403": _json("An untrusted browser Origin (a request without Origin is allowed), or "
+                     "the connection lacks the tool's scope: WWW-Authenticate "
                      "error=\"insufficient_scope\" and the scope to ask for", _RPC_ERROR),
         "406": _json("Accept does not include application/json", _RPC_ERROR),
         "413": _json("The body is over 64 KiB", _RPC_ERROR),

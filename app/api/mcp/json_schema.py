@@ -31,6 +31,35 @@ def json_schema(schema, *, extra: Optional[Mapping[str, Any]] = None) -> Dict[st
     return document
 
 
+# Keywords some hosts refuse at an input schema's root (Anthropic's API rejects the whole tool
+# list over one): a tool's arguments are a flat object, the rules its description states.
+ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf", "not")
+
+
+def input_schema(schema, *, property_text: Mapping[str, str]) -> Dict[str, Any]:
+    """A tool's inputSchema: a flat object whose every property is described (its field's
+    own description, else the shared one for its name in ``property_text``)."""
+    document = json_schema(schema)
+    for keyword in ROOT_COMBINATORS:
+        document.pop(keyword, None)
+    _describe(document, property_text)
+    return document
+
+
+def _describe(node: Any, property_text: Mapping[str, str]) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _describe(item, property_text)
+        return
+    if not isinstance(node, dict):
+        return
+    for name, prop in (node.get("properties") or {}).items():
+        if isinstance(prop, dict) and not prop.get("description") and name in property_text:
+            prop["description"] = property_text[name]
+    for child in node.values():
+        _describe(child, property_text)
+
+
 def output_schema(schema) -> Dict[str, Any]:
     """The result schema: the REST response schema plus a formatted twin of each money field."""
     document = json_schema(schema)

@@ -58,15 +58,21 @@ def call(tool: Tool, principal: Principal, arguments: dict) -> dict:
 
 
 def error_result(error: DomainError) -> dict:
+    """A tool failure as a result the assistant reads: ``isError`` and one text block
+    ``CODE: message {details}``, with no ``structuredContent``.
+
+    structuredContent must match the tool's outputSchema, and the TypeScript SDK checks that
+    even on error results (typescript-sdk#1943: the host gets -32602 and the model never
+    sees the error). Widening every outputSchema to admit the error shape would muddy the
+    success schema the model reads (and a root anyOf is what some hosts refuse), so the
+    error travels in the text content, which every SDK passes through."""
     details = dict(error.details)
     if isinstance(error, RateLimited):
         details["retryAfter"] = error.retry_after
-    body = {"error": {"code": error.code, "message": error.message, "details": details}}
     text = f"{error.code}: {error.message}"
     if details:
         text += " " + json.dumps(details, ensure_ascii=False)
-    return {"content": [{"type": "text", "text": text}], "structuredContent": body,
-            "isError": True}
+    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 def _load(tool: Tool, arguments: dict) -> dict:

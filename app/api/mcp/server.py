@@ -15,7 +15,7 @@ from typing import Any, Optional, Tuple
 
 from flask import current_app, g, request
 
-from app.api.mcp import auth, registry
+from app.api.mcp import auth, origin, registry
 from app.api.mcp.jsonrpc import (INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
                                  METHOD_NOT_FOUND, PARSE_ERROR, HttpRpcError, RpcError,
                                  error_body, http_error)
@@ -33,7 +33,8 @@ INSTRUCTIONS = ("TailSpend splits group expenses. Money is shown in minor units 
 
 
 def handle():
-    """POST /mcp: authenticate, then answer the JSON-RPC message (or batch) in the body."""
+    """POST /mcp: the Origin, then authenticate, then answer the JSON-RPC message (or batch)."""
+    origin.check()
     _check_accept()
     principal = auth.authenticate()
     version = request.headers.get("MCP-Protocol-Version") or DEFAULT_VERSION
@@ -161,7 +162,11 @@ def _reply(payload: Any):
 
 
 def _accepted():
-    return current_app.response_class(status=202)
+    """202 with no body and so no Content-Type (Flask would label the empty body text/html,
+    which some clients then try to parse)."""
+    response = current_app.response_class(status=202)
+    del response.headers["Content-Type"]
+    return response
 
 
 def _record_usage(response) -> None:

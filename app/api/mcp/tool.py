@@ -1,12 +1,13 @@
 """What a tool is: its name, schemas, the REST view it stands for, and how it runs."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
 
-from app.api.mcp.json_schema import json_schema, output_schema
+from app.api.mcp.json_schema import input_schema, output_schema
 from app.api.pat import required_scope
 from app.auth.principal import Principal
+from app.schemas.mcp import PROPERTY_TEXT
 
 
 class Dumped(dict):
@@ -22,18 +23,23 @@ class Tool:
     result: Any  # marshmallow schema (class or instance) the REST route answers with
     rest_view: Callable  # the REST view this tool stands for: its PAT scope is the tool's
     run: Callable[[Principal, dict], dict]  # (caller, loaded arguments) -> service result
-    creates: bool = False
-    args_extra: Mapping[str, Any] = field(default_factory=dict)
+    creates: bool = False  # its REST twin is a POST: counts against the daily creates
+    writes: bool = False  # changes something (every create does)
+    destructive: bool = False  # overwrites or deletes what was there
 
     @property
     def scope(self) -> Optional[str]:
         return required_scope(self.rest_view)
 
     def describe(self) -> dict:
-        annotations = {"title": self.title, "readOnlyHint": not self.creates,
-                       "destructiveHint": False, "idempotentHint": not self.creates,
-                       "openWorldHint": False}
-        return {"name": self.name, "title": self.title,
-                "description": f"{self.description} Needs the {self.scope} scope.",
-                "inputSchema": json_schema(self.args, extra=self.args_extra),
-                "outputSchema": output_schema(self.result), "annotations": annotations}
+        writes = self.writes or self.creates
+        annotations = {"title": self.title, "readOnlyHint": not writes,
+                       "destructiveHint": self.destructive,
+                       "idempotentHint": not self.creates, "openWorldHint": False}
+        # The scope rides in _meta (OpenAI's per-tool securitySchemes shape), not in the text
+        # the model reads: a call without it is answered 403 insufficient_scope to step up.
+        meta = {"securitySchemes": [{"type": "oauth2", "scopes": [self.scope]}]}
+        return {"name": self.name, "title": self.title, "description": self.description,
+                "inputSchema": input_schema(self.args, property_text=PROPERTY_TEXT),
+                "outputSchema": output_schema(self.result), "annotations": annotations,
+                "_meta": meta}

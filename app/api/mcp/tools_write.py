@@ -1,13 +1,16 @@
-"""Write tools: add_expense (expenses:write), record_settlement (settlements:write) and
-add_comment (expenses:write, as its REST route).
+"""Write tools: expenses (add, update, delete, comment), settlements (record, settle up,
+delete), groups (create, add a guest).
 
-Money arrives as decimal strings in the group currency and is converted exactly to minor
-units with the currency's exponent (app.money.currencies.parse_minor); the converted body
-then goes through the REST route's own schema and service, so every limit and rule is theirs.
-The conversion uses the currency read with the authorization; the service's commit checks
-that currency is unchanged (CURRENCY_CHANGED), so a concurrent currency change cannot slip a
-wrongly scaled amount in. ``idempotencyKey`` goes through the REST idempotency records, under
-the connection's grant id (as a PAT's go under its token id)."""
+Each authorizes as its REST route does, through the request's cached group access
+(app.api.context.group_access), and calls the same service. Money arrives as decimal strings
+in the group currency and is converted exactly to minor units with the currency's exponent
+(app.money.currencies.parse_minor); the converted body then goes through the REST route's own
+schema and service, so every limit and rule is theirs, and a refusal that quotes an amount is
+turned back into the tool's units (app.api.mcp.units). The conversion uses the currency read
+with the authorization; the service's commit checks that currency is unchanged
+(CURRENCY_CHANGED), so a concurrent currency change cannot slip a wrongly scaled amount in.
+``idempotencyKey`` goes through the REST idempotency records, under the connection's grant id
+(as a PAT's go under its token id)."""
 from __future__ import annotations
 
 import json
@@ -15,27 +18,27 @@ from typing import Any, Callable, Dict
 
 from marshmallow import ValidationError
 
-from app.api import comments as comments_api, expenses as expenses_api
+from app.api import comments as comments_api, expenses as expenses_api, groups as groups_api
 from app.api import settlements as settlements_api
+from app.api.context import group_access
 from app.api.mcp.tool import Dumped, Tool
-from app.errors import Invalid
-from app.money.currencies import parse_minor
-from app.schemas.expenses import CommentSchema, ExpenseCreateSchema, ExpenseSchema
-from app.schemas.mcp import AddCommentArgs, AddExpenseArgs, RecordSettlementArgs
+from app.api.mcp.units import in_units, to_minor
+from app.errors import Conflict, Invalid
+from app.money import expense_forms
+from app.schemas.expenses import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
+                                  ExpenseSchema)
+from app.schemas.groups import GroupSchema, ParticipantSchema
+from app.schemas.mcp import (AddCommentArgs, AddExpenseArgs, AddGuestArgs, CreateGroupArgs,
+                             DeletedSchema, ExpenseArgs, RecordSettlementArgs, SettlementArgs,
+                             SettleUpArgs, SettleUpSchema, UpdateExpenseArgs)
 from app.schemas.settlements import SettlementCreateSchema, SettlementSchema
 from app.services.core import idempotency
-from app.services.core.access import Access, authorize
-from app.services.ledger import comments, expenses, settlements
+from app.services.core.access import Access
+from app.services.groups import groups, participants
+from app.services.ledger import balances, comments, expense_delete, expenses, settlements
 
 LOCAL_ARGS = ("groupId", "expenseId", "currency", "idempotencyKey")  # not part of the REST body
-
-
-def to_minor(value: Any, currency: str, path: str) -> int:
-    """A decimal string in ``currency`` -> minor units, or Invalid naming the argument."""
-    try:
-        return parse_minor(value, currency)
-    except ValueError as error:
-        raise Invalid("The arguments have invalid fields.", details={path: [str(error)]}) from None
+NO_GROUP = "no group"  # what a tool outside any group (create_group) authorizes against
 
 
 def _split(split: dict, mode: str, currency: str, path: str) -> dict:
@@ -44,7 +47,7 @@ def _split(split: dict, mode: str, currency: str, path: str) -> dict:
         if not isinstance(value, str):
             raise Invalid("The arguments have invalid fields.", details={
                 f"{path}.value": ["EXACT values are decimal strings such as \"4.10\"."]})
-        value = to_minor(value, currency, f"{path}.value")
+        value = to_minor(value, currency, f"{path}.value", minimum=0)
     elif isinstance(value, str):
         raise Invalid("The arguments have invalid fields.", details={
             f"{path}.value": [f"{mode} values are integers (PERCENT in basis points)."]})
@@ -55,14 +58,13 @@ def _splits(splits: list, mode: str, currency: str, path: str) -> list:
     return [_split(split, mode, currency, f"{path}.{i}") for i, split in enumerate(splits)]
 
 
-def expense_body(args: Dict[str, Any], currency: str) -> dict:
-    """The REST expense body (integer minor units) for add_expense's arguments."""
-    if args.get("currency") not in (None, currency):
-        raise Invalid("The amounts must be in the group currency.",
-                      details={"currency": [f"The group's currency is {currency}."]})
+def _money_fields(args: Dict[str, Any], currency: str) -> dict:
+    """The body's money fields (those sent) in integer minor units."""
     body = {k: v for k, v in args.items() if k not in LOCAL_ARGS}
-    body["payments"] = [{**p, "amount": to_minor(p["amount"], currency, f"payments.{i}.amount")}
-                        for i, p in enumerate(args["payments"])]
+    if "payments" in args:
+        body["payments"] = [{**p, "amount": to_minor(p["amount"], currency,
+                                                     f"payments.{i}.amount")}
+                            for i, p in enumerate(args["payments"])]
     if "items" in args:
         body["items"] = [{**item, "amount": to_minor(item["amount"], currency,
                                                      f"items.{i}.amount"),
@@ -73,7 +75,15 @@ def expense_body(args: Dict[str, Any], currency: str) -> dict:
         body["amount"] = to_minor(args["amount"], currency, "amount")
     if "splits" in args:
         body["splits"] = _splits(args["splits"], args.get("splitMode", ""), currency, "splits")
-    return _rest_load(ExpenseCreateSchema, body)
+    return body
+
+
+def expense_body(args: Dict[str, Any], currency: str) -> dict:
+    """The REST expense body (integer minor units) for add_expense's arguments."""
+    if args.get("currency") not in (None, currency):
+        raise Invalid("The amounts must be in the group currency.",
+                      details={"currency": [f"The group's currency is {currency}."]})
+    return _rest_load(ExpenseCreateSchema, _money_fields(args, currency))
 
 
 def _rest_load(schema: type, body: dict) -> dict:
@@ -85,15 +95,15 @@ def _rest_load(schema: type, body: dict) -> dict:
         raise Invalid("The arguments have invalid fields.", details=messages) from None
 
 
-def once(caller, access: Access, tool: str, args: Dict[str, Any], run: Callable[[], Any],
+def once(caller, access, tool: str, args: Dict[str, Any], run: Callable[[], Any],
          schema) -> Any:
     """Run ``run`` once per idempotencyKey: a repeat with the same arguments replays the first
     reply (writing nothing), with other arguments it is IDEMPOTENCY_KEY_REUSED. The reply is
     stored as ``schema`` dumps it, and handed back already dumped.
 
-    ``access`` is the caller's authorization for this call, made before: a replay never
-    answers a caller the tool would refuse now (demoted, removed)."""
-    if not isinstance(access, Access):
+    ``access`` is the caller's authorization for this call, made before (or NO_GROUP for a
+    tool outside any group): a replay never answers a caller the tool would refuse now."""
+    if not isinstance(access, Access) and access is not NO_GROUP:
         raise TypeError(f"{tool}: authorize the caller before an idempotent replay")
     key = args.get("idempotencyKey")
     if key is None:
@@ -109,58 +119,166 @@ def once(caller, access: Access, tool: str, args: Dict[str, Any], run: Callable[
     return outcome
 
 
-def _add_expense(caller, args: dict) -> dict:
-    access = authorize(caller.user_id, args["groupId"], "MEMBER")
-    return once(caller, access, "add_expense", args, lambda: expenses.create_expense(
-        access, expense_body(args, access.group.Currency)), ExpenseSchema)
+def _add_expense(caller, args: dict):
+    access = group_access(args["groupId"], "MEMBER")
+    currency = access.group.Currency
+    return once(caller, access, "add_expense", args, lambda: in_units(
+        lambda: expenses.create_expense(access, expense_body(args, currency)), currency),
+        ExpenseSchema)
 
 
-def _record_settlement(caller, args: dict) -> dict:
-    access = authorize(caller.user_id, args["groupId"], "MEMBER")
+def _update_expense(caller, args: dict):
+    access = group_access(args["groupId"], "MEMBER")
+    currency = access.group.Currency
 
-    def run() -> dict:
+    def run():
+        body = _rest_load(ExpensePatchSchema, _money_fields(args, currency))
+        version = body.pop("version")
+        return expenses.update_expense(access, args["expenseId"], version, body)
+
+    return in_units(run, currency)
+
+
+def _delete_expense(caller, args: dict) -> dict:
+    access = group_access(args["groupId"], "MEMBER")
+    expense_delete.delete_expense(access, args["expenseId"])
+    return {"deleted": True, "expenseId": args["expenseId"]}
+
+
+def _record_settlement(caller, args: dict):
+    access = group_access(args["groupId"], "MEMBER")
+    currency = access.group.Currency
+
+    def run():
         body = {k: v for k, v in args.items() if k not in LOCAL_ARGS}
-        body["amount"] = to_minor(args["amount"], access.group.Currency, "amount")
+        body["amount"] = to_minor(args["amount"], currency, "amount")
         body = _rest_load(SettlementCreateSchema, body)
         return settlements.create_settlement(access, payer_id=body["payerId"],
                                              payee_id=body["payeeId"], amount=body["amount"],
                                              date=body.get("date"), note=body.get("note"))
 
-    return once(caller, access, "record_settlement", args, run, SettlementSchema)
+    return once(caller, access, "record_settlement", args, lambda: in_units(run, currency),
+                SettlementSchema)
 
 
-def _add_comment(caller, args: dict) -> dict:
-    access = authorize(caller.user_id, args["groupId"])
+def _settle_up(caller, args: dict):
+    """Every transfer of the plan get_balances shows, each recorded as record_settlement
+    records one. Under an idempotencyKey a retry replays what the first call recorded; a
+    call that failed part way frees its key, and its retry reads the plan again, so only
+    what is still owed is recorded."""
+    access = group_access(args["groupId"], "MEMBER", prefetch=balances.BALANCES_PREFETCH)
+
+    def run() -> dict:
+        plan = balances.group_balances(access)
+        wanted = args.get("revision")
+        if wanted is not None and wanted != plan.revision:
+            raise Conflict("The balances changed since that revision; show the user the "
+                           "new plan (get_balances) first.", code="VERSION_CONFLICT",
+                           details={"revision": plan.revision})
+        recorded = [settlements.create_settlement(access, payer_id=t.from_id, payee_id=t.to_id,
+                                                  amount=t.amount, date=args.get("date"),
+                                                  note=args.get("note"))
+                    for t in plan.transfers]
+        return {"currency": plan.currency, "recorded": recorded}
+
+    return once(caller, access, "settle_up", args, run, SettleUpSchema)
+
+
+def _delete_settlement(caller, args: dict) -> dict:
+    access = group_access(args["groupId"], "MEMBER")
+    settlements.delete_settlement(access, args["settlementId"])
+    return {"deleted": True, "settlementId": args["settlementId"]}
+
+
+def _add_comment(caller, args: dict):
+    access = group_access(args["groupId"])
     return once(caller, access, "add_comment", args,
                 lambda: comments.add_comment(access, args["expenseId"], args["body"]),
                 CommentSchema)
 
 
+def _create_group(caller, args: dict):
+    return once(caller, NO_GROUP, "create_group", args, lambda: groups.create_group(
+        caller.user_id, name=args["name"], currency=args["currency"]), GroupSchema)
+
+
+def _add_guest(caller, args: dict):
+    access = group_access(args["groupId"], "MEMBER")
+    return once(caller, access, "add_guest", args, lambda: participants.add_guest(
+        access, display_name=args["displayName"], role=args["role"]), ParticipantSchema)
+
+
+MONEY = ("Amounts are decimal strings in the group currency (\"12.30\"; no more decimals than "
+         "the currency has; list_groups and get_group show it).")
+RETRY = "Send an idempotencyKey and reuse it if you retry."
+
 TOOLS = (
     Tool(
         name="add_expense", title="Add an expense",
-        description="Record an expense in a group (the user needs the MEMBER role). Amounts are "
-                    "decimal strings in the group currency (\"12.30\"), never more decimals "
-                    "than the currency has. payments: who paid how much (they must add up to "
-                    "the total). "
-                    "Either items (each with amount, splitMode and splits) or the shorthand "
-                    "amount + splitMode + splits. splitMode EQUAL splits evenly; EXACT takes each "
-                    "split's value as a decimal string; PERCENT takes basis points (2500 = 25%); "
-                    "SHARES takes weights. Get participant ids from get_group. Send an "
-                    "idempotencyKey and reuse it if you retry.",
-        args=AddExpenseArgs, args_extra=AddExpenseArgs.JSON_EXTRA, result=ExpenseSchema,
-        rest_view=expenses_api.create_expense, run=_add_expense, creates=True),
+        description="Record an expense in a group (the user needs the MEMBER role). " + MONEY
+                    + " payments: who paid how much (they add up to the total). Who owes "
+                    "what: " + expense_forms.EITHER_FORM + " splitMode EQUAL splits evenly "
+                    "(omit values); EXACT takes each split's value as a decimal string; "
+                    "PERCENT takes basis points (2500 = 25%); SHARES takes weights. Get "
+                    "participant ids from get_group. date defaults to today. " + RETRY,
+        args=AddExpenseArgs, result=ExpenseSchema, rest_view=expenses_api.create_expense,
+        run=_add_expense, creates=True),
+    Tool(
+        name="update_expense", title="Correct an expense",
+        description="Change an expense (MEMBER role), e.g. \"it was 40, not 45\": send its "
+                    "version (from get_expense or list_expenses) and only the fields that "
+                    "change; amounts as in add_expense. Changing the amount of a one-item "
+                    "expense: send amount and payments (they must still add up). A stale "
+                    "version is refused with VERSION_CONFLICT: read the expense again.",
+        args=UpdateExpenseArgs, result=ExpenseSchema, rest_view=expenses_api.update_expense,
+        run=_update_expense, writes=True, destructive=True),
+    Tool(
+        name="delete_expense", title="Delete an expense",
+        description="Delete an expense and its comments (MEMBER role); its effect on the "
+                    "balances is undone. Confirm with the user first: this cannot be undone.",
+        args=ExpenseArgs, result=DeletedSchema, rest_view=expenses_api.delete_expense,
+        run=_delete_expense, writes=True, destructive=True),
     Tool(
         name="record_settlement", title="Record a payment between members",
-        description="Record that payerId paid payeeId back (MEMBER role): amount is a decimal "
-                    "string in the group currency (\"25.00\"); optional date (YYYY-MM-DD) and "
-                    "note. get_balances lists the payments that settle the group up.",
+        description="Record that payerId paid payeeId back (MEMBER role). " + MONEY
+                    + " To record a transfer get_balances suggests: payerId is its "
+                    "fromParticipantId, payeeId its toParticipantId, amount its "
+                    "amountFormatted number. date defaults to today. " + RETRY,
         args=RecordSettlementArgs, result=SettlementSchema,
         rest_view=settlements_api.create_settlement, run=_record_settlement, creates=True),
     Tool(
+        name="settle_up", title="Settle up the whole group",
+        description="Record every payment of the current settle-up plan (the transfers "
+                    "get_balances shows) in one call (MEMBER role), so that every balance "
+                    "is 0; answers the settlements it recorded. Send the revision "
+                    "get_balances answered to be sure the plan the user saw is the one "
+                    "recorded. date defaults to today. " + RETRY,
+        args=SettleUpArgs, result=SettleUpSchema,
+        rest_view=settlements_api.create_settlement, run=_settle_up, creates=True),
+    Tool(
+        name="delete_settlement", title="Delete a recorded payment",
+        description="Delete a settlement (MEMBER role); its effect on the balances is "
+                    "undone. Confirm with the user first.",
+        args=SettlementArgs, result=DeletedSchema, rest_view=settlements_api.delete_settlement,
+        run=_delete_settlement, writes=True, destructive=True),
+    Tool(
         name="add_comment", title="Comment on an expense",
         description="Add a comment to an expense (any participant may comment); @handle "
-                    "mentions notify those group members.",
+                    "mentions notify those group members. " + RETRY,
         args=AddCommentArgs, result=CommentSchema, rest_view=comments_api.add_comment,
         run=_add_comment, creates=True),
+    Tool(
+        name="create_group", title="Create a group",
+        description="Create an expense group with the user as its owner; answers its groupId "
+                    "and the user's participant id. Add the other people with add_guest. "
+                    + RETRY,
+        args=CreateGroupArgs, result=GroupSchema, rest_view=groups_api.create_group,
+        run=_create_group, creates=True),
+    Tool(
+        name="add_guest", title="Add a person to a group",
+        description="Add a guest participant by name (MEMBER role): someone without an "
+                    "account (yet) who can pay and share expenses; answers their "
+                    "participantId. " + RETRY,
+        args=AddGuestArgs, result=ParticipantSchema, rest_view=groups_api.add_guest,
+        run=_add_guest, creates=True),
 )

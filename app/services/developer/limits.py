@@ -32,7 +32,8 @@ from app.services.core.transactions import Transaction
 from app.services.core.conditional import update_if
 from app.services.developer.quotas import WINDOW_SECONDS, Limits
 from models.developer_tokens import DeveloperBudget
-from models.rate_limits import IP_SUBJECT, MCP_SUBJECT, PAT_SUBJECT, USER_SUBJECT, RateCounter
+from models.rate_limits import (IP_SUBJECT, MCP_SUBJECT, OAUTH_SUBJECT, PAT_SUBJECT,
+                                USER_SUBJECT, RateCounter)
 
 log = logging.getLogger("tailspend.limits")
 # Seconds a request refused for contention on its owner's budget row is told to wait.
@@ -90,6 +91,11 @@ class Limiter:
     def spend_ip(self, address: str) -> None:
         """A request without a credential (or a failed sign-in) from ``address``."""
         self.spend(RateCounter.subject(IP_SUBJECT, address), self.limits.ip_per_minute)
+
+    def spend_oauth(self, who: str) -> None:
+        """An OAuth endpoint request of one client or grant (``client:<id>``, ``grant:<id>``,
+        ``register:<digest>``), never of an address."""
+        self.spend(RateCounter.subject(OAUTH_SUBJECT, who), self.limits.oauth_per_minute)
 
     def spend_user(self, user_id: str) -> None:
         """A request of an app sign-in."""

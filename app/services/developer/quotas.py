@@ -18,6 +18,7 @@ class Limits(NamedTuple):
     app_per_minute: int = 0
     pat_per_minute: int = 120
     ip_per_minute: int = 120
+    oauth_per_minute: int = 120  # per OAuth client (registration, code exchange) or grant
     daily_requests: int = 10_000
     daily_creates: int = 1_000
 
@@ -26,6 +27,7 @@ class Limits(NamedTuple):
         names = {"app_per_minute": "RATE_LIMIT_APP_PER_MINUTE",
                  "pat_per_minute": "RATE_LIMIT_PAT_PER_MINUTE",
                  "ip_per_minute": "RATE_LIMIT_IP_PER_MINUTE",
+                 "oauth_per_minute": "RATE_LIMIT_OAUTH_PER_MINUTE",
                  "daily_requests": "DEV_DAILY_REQUEST_BUDGET",
                  "daily_creates": "DEV_DAILY_CREATE_ALLOWANCE"}
         return cls(**{field: int(env[var]) for field, var in names.items() if env.get(var)})

@@ -11,6 +11,7 @@ use. Local mode (``allow_private``) may fetch loopback and private hosts, and pl
 loopback host, so tests can serve a document from a local HTTP server."""
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import socket
@@ -64,6 +65,8 @@ def redirect_host(uri: str) -> str:
 
 # --- RFC 7591 dynamic registration -----------------------------------------------------------
 
+SOFTWARE_FIELDS = ("software_id", "software_version")  # kept as sent (RFC 7591 §2, §3.2.1)
+
 def register(metadata: dict) -> dict:
     """Register a public client; the RFC 7591 §3.2.1 reply."""
     # Imported here: authlib's RFC 7591 claims (with joserfc) cost ~20 ms of every cold start
@@ -92,15 +95,43 @@ def register(metadata: dict) -> dict:
             raise oauth_invalid_client_metadata(f"{field} may hold only {sorted(allowed)}.")
     # The route's schema refused a name with control or format characters; NFC here.
     name = (names.clean(str(metadata.get("client_name") or "")) or "MCP client")[:100]
+    software = {field: str(metadata[field])[:200] for field in SOFTWARE_FIELDS
+                if isinstance(metadata.get(field), str) and metadata[field]}
     client_id = str(uuid.uuid4())
     McpClient(*McpClient.key(client_id), ClientName=name, RedirectUris=list(uris),
-              CreatedAt=now_iso()).save()
+              SoftwareId=software.get("software_id"),
+              SoftwareVersion=software.get("software_version"), CreatedAt=now_iso()).save()
     return {"client_id": client_id, "client_id_issued_at": epoch(), "client_name": name,
             "redirect_uris": list(uris), "grant_types": ["authorization_code", "refresh_token"],
-            "response_types": ["code"], "token_endpoint_auth_method": "none"}
+            "response_types": ["code"], "token_endpoint_auth_method": "none", **software}
 
 
 # --- Resolution ------------------------------------------------------------------------------
+
+def registered(client_id: str) -> bool:
+    """Whether ``client_id`` is a client registered here (RFC 7591)."""
+    try:
+        uuid.UUID(client_id)
+    except (ValueError, TypeError, AttributeError):
+        return False
+    try:
+        McpClient.get(*McpClient.key(client_id.lower()), consistent_read=True)
+    except McpClient.DoesNotExist:
+        return False
+    return True
+
+
+def registration_subject(metadata: object) -> str:
+    """Whose window a registration spends: the registering client's, as named by its
+    metadata (software_id, name, redirect URIs), never its address."""
+    if not isinstance(metadata, dict):
+        return "register:-"
+    named = json.dumps([metadata.get("software_id"), metadata.get("client_name"),
+                        sorted(str(u) for u in metadata.get("redirect_uris") or [])
+                        if isinstance(metadata.get("redirect_uris"), list) else None],
+                       sort_keys=True, default=str)
+    return "register:" + hashlib.sha256(named.encode()).hexdigest()[:32]
+
 
 def is_metadata_url(client_id: str) -> bool:
     return client_id.startswith(("https://", "http://"))

@@ -8,16 +8,17 @@ and pointer are written. A code or refresh token presented again revokes the gra
 the whole family: one grant binds one family). Errors are RFC 6749 §5.2 ``OAuthError``s."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from authlib.oauth2.rfc6749.util import scope_to_list
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from app.errors import (OAuthError, concurrent_update, oauth_invalid_grant,
-                        oauth_invalid_request, oauth_unsupported_grant_type)
+from app.errors import (OAuthError, concurrent_update, oauth_invalid_client,
+                        oauth_invalid_grant, oauth_invalid_request,
+                        oauth_unsupported_grant_type)
 from app.services.core.clock import epoch, now_iso
 from app.services.core.transactions import Transaction
-from app.services.mcp import access_tokens, grants, secrets
+from app.services.mcp import access_tokens, clients, grants, secrets
 from app.services.mcp.flow import ACTIVE, PENDING
 from models.users import McpCleanupPointer, McpCodeClaim, McpGrant, McpRefreshHash
 
@@ -26,16 +27,40 @@ ACCESS_TTL_S = 3600
 VERIFIER_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
-def token(form: dict, *, resource: str) -> dict:
-    """Dispatch on grant_type; the RFC 6749 §5.1 reply."""
+Spend = Callable[[str], None]  # one request from a client's or grant's rate-limit window
+
+
+def _unmetered(subject: str) -> None:
+    """No rate limit (direct callers: tests, scripts)."""
+
+
+def token(form: dict, *, resource: str, spend: Spend = _unmetered) -> dict:
+    """Dispatch on grant_type; the RFC 6749 §5.1 reply.
+
+    ``spend`` is called once with whose request this is: ``client:<client_id>`` for a code
+    exchange (and any refusal before a grant is known), ``grant:<grantId>`` for a refresh,
+    so a busy host's many users never share one address's window."""
     grant_type = form.get("grant_type")
+    if grant_type == "refresh_token":
+        return refresh(form, resource=resource, spend=spend)
+    spend(f"client:{form.get('client_id') or '-'}")
     if not grant_type:
         raise oauth_invalid_request("grant_type is required.")
     if grant_type == "authorization_code":
         return exchange_code(form, resource=resource)
-    if grant_type == "refresh_token":
-        return refresh(form, resource=resource)
     raise oauth_unsupported_grant_type()
+
+
+def revocation_subject(value: str, client_id: Optional[str]) -> str:
+    """Whose window a revocation spends: its client's, else its token's own."""
+    return f"client:{client_id}" if client_id else f"token:{secrets.digest(value or '')[:32]}"
+
+
+def _known_client(client_id: str) -> None:
+    """invalid_client (401) for a client_id we never issued, which tells a host to register
+    again; metadata-document ids (URLs) are checked where the code or grant binds them."""
+    if not clients.is_metadata_url(client_id) and not clients.registered(client_id):
+        raise oauth_invalid_client("Unknown client_id: register again.")
 
 
 def _required(form: dict, *names: str) -> None:
@@ -59,7 +84,10 @@ def exchange_code(form: dict, *, resource: str) -> dict:
         claim = McpCodeClaim.get(*McpCodeClaim.key(secrets.digest(form["code"])),
                                  consistent_read=True)
     except McpCodeClaim.DoesNotExist:
+        _known_client(form["client_id"])
         raise oauth_invalid_grant() from None
+    if claim.ClientId != form["client_id"]:
+        _known_client(form["client_id"])
     if claim.Used:  # RFC 6749 §4.1.2: a replayed code revokes what it granted
         grants.revoke(claim.OwnerUserId, claim.GrantId)
         raise oauth_invalid_grant()
@@ -90,15 +118,22 @@ def exchange_code(form: dict, *, resource: str) -> dict:
                   claim.ClientId, refresh_token)
 
 
-def refresh(form: dict, *, resource: str) -> dict:
+def refresh(form: dict, *, resource: str, spend: Spend = _unmetered) -> dict:
+    if not form.get("refresh_token"):
+        spend(f"client:{form.get('client_id') or '-'}")
     _required(form, "refresh_token")
-    _check_resource(form, resource)
     key = McpRefreshHash.key(secrets.digest(form["refresh_token"]))
     try:
         row = McpRefreshHash.get(*key, consistent_read=True)
     except McpRefreshHash.DoesNotExist:
+        spend(f"client:{form.get('client_id') or '-'}")
+        if form.get("client_id"):
+            _known_client(form["client_id"])
         raise oauth_invalid_grant() from None
+    spend(f"grant:{row.GrantId}")  # per connection: each user's refreshes stand alone
+    _check_resource(form, resource)
     if form.get("client_id", row.ClientId) != row.ClientId:
+        _known_client(form["client_id"])
         raise oauth_invalid_grant()
     if row.Used:
         _replayed(row)
