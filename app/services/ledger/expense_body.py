@@ -114,3 +114,10 @@ class ExpenseBody(NamedTuple):
         """The same body naming other participants (a transfer's rewrite): every other
         field is kept as it is."""
         return self._replace(payments=list(payments), items=list(items))
+
+
+def compared(body: ExpenseBody, **row_fields: Any) -> Dict[str, Any]:
+    """The fields an edit's activity diff compares (app.services.core.changelog.diff_of):
+    every body field, so a field added here shows up in diffs with no code of its own, and
+    the row's own (the date)."""
+    return {**body._asdict(), **row_fields}

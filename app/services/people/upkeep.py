@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from app.errors import Conflict, NotFound, invitation_changed
+from app.services.core import changelog
 from app.services.core.clock import new_id, now_iso
 from app.services.core.conditional import delete_if
 from app.services.core.sweeps import scan_pages
@@ -39,6 +40,7 @@ def clear_reservation(tx: Transaction, row: GroupInvitation) -> None:
               condition=(Participant.InvitedUserId == row.InviteeUserId)
               & (Participant.InviteExpiresAt == row.ExpiresAt),
               on_fail=invitation_changed())
+    changelog.record(tx, row.GroupId, guest)
 
 
 def drop_sent_pointer(tx: Transaction, row: GroupInvitation) -> None:
@@ -79,6 +81,8 @@ def repair_legacy(row: GroupInvitation) -> GroupInvitation:
                        Role=row.Role, InvitedUserId=row.InviteeUserId,
                        InviteExpiresAt=row.ExpiresAt, CreatedAt=now, UpdatedAt=now),
            condition=Participant.SK.does_not_exist())
+    changelog.record(tx, row.GroupId, Participant(row.GroupId, Participant.sort_key(participant_id)),
+                     changelog.CREATE)
     tx.commit()
     row.ParticipantId = participant_id
     return row
