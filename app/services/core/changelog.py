@@ -73,6 +73,7 @@ class ChangeLog:
     group_id: str
     stored: Any
     entries: List[_Entry] = field(default_factory=list)
+    _rows: Optional[tuple] = None  # (first revision, rows): built once per numbering
     model = Group
 
     def _stored(self) -> Optional[int]:
@@ -106,13 +107,22 @@ class ChangeLog:
         row.Revision = self._first() + len(self.entries) - 1
 
     def rows(self) -> list:
-        first, expires = self._first(), epoch() + KEEP_SECONDS
+        first = self._first()
+        if self._rows is None or self._rows[0] != first:
+            self._rows = (first, self._build_rows(first))
+        return self._rows[1]
+
+    def _build_rows(self, first: int) -> list:
+        expires = epoch() + KEEP_SECONDS
         return [Change(self.group_id, Change.sort_key(first + n), Revision=first + n,
                        Kind=e.kind, ResourceId=e.resource_id, ResourceKey=e.resource_key,
                        Op=DELETE if e.action == DELETE else UPSERT, Action=e.action,
                        ActorParticipantId=e.actor, At=e.at, Diff=e.diff or None,
                        Subject=e.subject or None, ExpiresAt=expires)
                 for n, e in enumerate(self.entries)]
+
+    def row_count(self) -> int:
+        return len(self.entries)
 
     def moved(self, old: Optional[dict]) -> bool:
         return bool(old) and _raw_revision(old) != self._stored()
@@ -146,6 +156,7 @@ def record(tx: Transaction, group: Union[Group, str], row, action: str = UPDATE,
     log = tx.count_with(ChangeLog(group_id, stored))
     if not isinstance(log, ChangeLog) or log.group_id != group_id:
         raise ValueError("one transaction records changes of one group")
+    log._rows = None
     log.entries.append(_Entry(KINDS[type(row)], resource_id(row), row.SK, action, actor,
                               now_iso(), diff,
                               subject if subject is not None else subject_of(row)))
@@ -168,9 +179,12 @@ def plain(value: Any) -> Any:
 
 def diff_of(before: Mapping[str, Any], after: Mapping[str, Any]) -> list:
     """[{field, before, after}] for every field whose plain value differs."""
-    return [{"field": name, "before": plain(before.get(name)), "after": plain(after.get(name))}
-            for name in dict.fromkeys([*before, *after])
-            if plain(before.get(name)) != plain(after.get(name))]
+    diff = []
+    for name in dict.fromkeys([*before, *after]):
+        old, new = plain(before.get(name)), plain(after.get(name))
+        if old != new:
+            diff.append({"field": name, "before": old, "after": new})
+    return diff
 
 
 def subject_of(row) -> Dict[str, Any]:

@@ -116,8 +116,12 @@ class ExpenseBody(NamedTuple):
         return self._replace(payments=list(payments), items=list(items))
 
 
-def compared(body: ExpenseBody, **row_fields: Any) -> Dict[str, Any]:
+def compared(body: Any, **row_fields: Any) -> Dict[str, Any]:
     """The fields an edit's activity diff compares (app.services.core.changelog.diff_of):
-    every body field, so a field added here shows up in diffs with no code of its own, and
-    the row's own (the date)."""
-    return {**body._asdict(), **row_fields}
+    every body field (``ATTRIBUTES``), so a field added here shows up in diffs with no code
+    of its own, and the row's own (the date). ``body`` is an ExpenseBody, or a stored row
+    (an Expense, a template's map) read as is: no copy is built just to be compared."""
+    if isinstance(body, ExpenseBody):
+        return {**body._asdict(), **row_fields}
+    return {**{name: getattr(body, attribute) for name, attribute in ATTRIBUTES.items()},
+            **row_fields}

@@ -119,7 +119,7 @@ def update_expense(access: Access, expense_id: str, version: int,
                      group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
     changelog.record(tx, access.group, current, actor=access.participant_id,
-                   diff=changelog.diff_of(compared(ExpenseBody.from_row(current), date=current.Date),
+                   diff=changelog.diff_of(compared(current, date=current.Date),
                                         compared(draft.body, date=draft.date)),
                    subject={"name": draft.description, "amount": draft.amount,
                             "currency": current.Currency})

@@ -213,7 +213,7 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
     tx.update(RecurringExpense(access.group_id, current.SK), actions, condition=condition,
               on_fail=_TickMoved("The template changed meanwhile.", code="CONCURRENT_UPDATE"))
     changelog.record(tx, access.group, current, actor=access.participant_id,
-                      diff=changelog.diff_of(compared(ExpenseBody.from_template(current)),
+                      diff=changelog.diff_of(compared(current.Template),
                                               compared(draft.body)))
     money_guards.commit(tx, access.group)
     for name, value in changes.items():
