@@ -116,3 +116,34 @@ def test_group_reads_send_the_revision_as_a_weak_etag_and_honour_it(group, path)
     group.add_expense(100)
     fresh = group.client.get(group.base + path, headers=conditional)
     assert fresh.status_code == 200 and fresh.headers["ETag"] == 'W/"5"'
+
+
+def test_change_rows_expire_after_90_days_through_the_table_ttl(group):
+    import time
+
+    from app.local.template_tables import ttl_attributes
+    from models.groups import Change
+
+    assert ttl_attributes("test")["groups"] == "ExpiresAt"
+    rows = list(Change.after(group.group_id, 0, consistent_read=True))
+    assert rows and all(abs(int(row.ExpiresAt) - (time.time() + 90 * 86400)) < 600
+                        for row in rows)
+
+
+def test_one_expense_read_is_conditional_too(group):
+    expense = group.add_expense(100)
+    path = f"{group.base}/expenses/{expense['expenseId']}"
+    tag = group.client.get(path, headers=group.headers).headers["ETag"]
+    assert tag == 'W/"5"'
+    reply = group.client.get(path, headers={**group.headers, "If-None-Match": tag})
+    assert reply.status_code == 304
+
+
+def test_removing_a_guest_reads_as_a_delete_and_a_sentence(group):
+    since = _revision(group)
+    assert group.delete(f"/participants/{group.guests[1]}").status_code == 204
+    feed = group.get("/changes", query_string={"since": since}).get_json()
+    assert [(c["kind"], c["id"], c["op"], c["data"]) for c in feed["changes"]] == [
+        ("PARTICIPANT", group.guests[1], "DELETE", None)]
+    assert group.get("/activity").get_json()["items"][0]["summary"] == \
+        "ann removed a former participant"
