@@ -73,6 +73,10 @@ class ChangeLog:
     group_id: str
     stored: Any
     entries: List[_Entry] = field(default_factory=list)
+    # The head the writer holds (its Access's): told the revisions we learn and write, so a
+    # writer making several transactions with one Access (a transfer's batches, the tick)
+    # does not find its own last commit a stranger's and renumber each time.
+    head: Optional[Group] = None
     _rows: Optional[tuple] = None  # (first revision, rows): built once per numbering
     model = Group
 
@@ -129,6 +133,14 @@ class ChangeLog:
 
     def renumber(self, old: Optional[dict]) -> None:
         self.stored = _raw_revision(old)
+        self._tell_head(self.stored)
+
+    def committed(self) -> None:
+        self._tell_head(self._first() + len(self.entries) - 1)
+
+    def _tell_head(self, revision: Optional[int]) -> None:
+        if self.head is not None and revision is not None:
+            self.head.Revision = max(int(self.head.Revision or 0), revision)
 
     @staticmethod
     def refused() -> DomainError:
@@ -153,7 +165,8 @@ def record(tx: Transaction, group: Union[Group, str], row, action: str = UPDATE,
     group_id = group if isinstance(group, str) else group.GroupId
     stored = _UNREAD if isinstance(group, str) else \
         (None if group.Revision is None else int(group.Revision))
-    log = tx.count_with(ChangeLog(group_id, stored))
+    log = tx.count_with(ChangeLog(group_id, stored,
+                                  head=None if isinstance(group, str) else group))
     if not isinstance(log, ChangeLog) or log.group_id != group_id:
         raise ValueError("one transaction records changes of one group")
     log._rows = None
