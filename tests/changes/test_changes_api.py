@@ -147,3 +147,20 @@ def test_removing_a_guest_reads_as_a_delete_and_a_sentence(group):
         ("PARTICIPANT", group.guests[1], "DELETE", None)]
     assert group.get("/activity").get_json()["items"][0]["summary"] == \
         "ann removed a former participant"
+
+
+def test_a_group_older_than_the_log_resets_once_then_syncs_from_one(group):
+    from models.groups import CHANGE_PREFIX, Group, GroupItem
+
+    # As the group would be had it been created before the log: no Revision, no rows.
+    Group(*Group.key(group.group_id)).update(actions=[Group.Revision.remove()])
+    for row in GroupItem.query(group.group_id, GroupItem.SK.startswith(CHANGE_PREFIX)):
+        row.delete()
+    first = group.get("/changes").get_json()
+    assert (first["reset"], first["revision"], first["changes"]) == (True, 1, [])
+    assert group.get("/changes", query_string={"since": 1}).get_json() == {
+        "revision": 1, "changes": [], "nextSince": 1, "hasMore": False, "reset": False}
+    expense = group.add_expense(100)
+    feed = group.get("/changes", query_string={"since": 1}).get_json()
+    assert feed["reset"] is False and feed["revision"] == 2
+    assert [(c["revision"], c["id"]) for c in feed["changes"]] == [(2, expense["expenseId"])]

@@ -38,8 +38,12 @@ _UNREAD = object()
 
 
 def revision_of(group: Optional[Group]) -> int:
-    """A head's revision (0 for a group older than the change log)."""
-    return int(group.Revision or 0) if group is not None else 0
+    """A head's revision. A group older than the log counts as revision 1 (everything
+    before the log), so a client told to refetch it syncs from 1 and its first logged
+    change, numbered 2, continues from there."""
+    if group is None:
+        return 0
+    return _UNLOGGED if group.Revision is None else int(group.Revision)
 
 
 def resource_id(row) -> str:
