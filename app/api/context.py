@@ -5,6 +5,7 @@ from typing import Iterable
 
 from flask import current_app, g
 
+from app.api import conditional
 from app.auth.principal import Principal
 from app.config import Settings
 from app.services.core.access import Access, authorize
@@ -23,11 +24,13 @@ def group_access(group_id, min_role: str = "VIEWER", *,
     The idempotency guard authorizes before any replay; the view then reuses that answer
     instead of reading the guard row a second time. ``prefetch`` (sort keys read in the same
     BatchGetItem, see :func:`authorize`) is part of the key: an answer read without a row is
-    never handed to a view that needs it."""
+    never handed to a view that needs it. The head it reads carries the group's revision,
+    which conditional reads (app.api.conditional) compare with If-None-Match."""
     cache = g.setdefault("group_access", {})
     key = (str(group_id), min_role, tuple(prefetch))
     if key not in cache:
         cache[key] = authorize(principal().user_id, str(group_id), min_role, prefetch=key[2])
+    conditional.on_access(cache[key])  # a conditional read (ETag) may end here with a 304
     return cache[key]
 
 

@@ -1,6 +1,7 @@
 """Expenses: /groups/{groupId}/expenses and /expenses/{expenseId}."""
 from __future__ import annotations
 
+from app.api.conditional import etagged
 from app.api.context import group_access, principal, scope
 from app.api.idempotency import idempotent
 from app.api.pat import pat_scope
@@ -55,6 +56,7 @@ def create_expense(body, group_id):
 @blp.response(200, ExpensePageSchema)
 @errors(blp, NOT_FOUND)
 @pat_scope("groups:read")
+@etagged(blp)
 def list_expenses(args, group_id):
     """Newest first by date then creation; ``from``/``to`` are inclusive dates."""
     access = group_access(group_id)
@@ -68,6 +70,7 @@ def list_expenses(args, group_id):
 @blp.response(200, ExpenseDetailSchema)
 @errors(blp, NOT_FOUND)
 @pat_scope("groups:read")
+@etagged(blp)
 def get_expense(group_id, expense_id):
     """The expense with its comments (from one Query)."""
     access = group_access(group_id)

@@ -1,6 +1,7 @@
 """/groups, /groups/{groupId}/participants and /groups/{groupId}/leave."""
 from __future__ import annotations
 
+from app.api.conditional import etagged
 from app.api.context import group_access, principal
 from app.api.idempotency import idempotent
 from app.api.pat import no_pat, pat_scope
@@ -40,6 +41,7 @@ def create_group(body):
 @blp.response(200, GroupSchema)
 @errors(blp, NOT_FOUND)
 @pat_scope("groups:read")
+@etagged(blp)
 def get_group(group_id):
     """The group, with the caller's role and participant id."""
     access = group_access(group_id)
@@ -72,6 +74,7 @@ def delete_group(group_id):
 @blp.response(200, ParticipantListSchema)
 @errors(blp, NOT_FOUND)
 @pat_scope("groups:read")
+@etagged(blp)
 def list_participants(group_id):
     """The roster."""
     access = group_access(group_id)

@@ -32,6 +32,7 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
             "expenses.create_expense", "expenses.list_expenses",
             "settlements.create_settlement", "settlements.list_settlements",
             "balances.get_balances", "export.export_group",
+            "changes.list_changes", "changes.list_activity",
             "recurring.create_recurring", "recurring.list_recurring",
             "people.invite", "people.group_invitations",
             "notifications.mute", "notifications.unmute")},

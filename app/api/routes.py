@@ -52,6 +52,7 @@ AREAS = (
     Area("comments", "app.api.comments"),
     Area("settlements", "app.api.settlements"),
     Area("balances", "app.api.balances"),
+    Area("changes", "app.api.changes"),
     Area("export", "app.api.export"),
     Area("recurring", "app.api.recurring"),
     Area("people", "app.api.people"),

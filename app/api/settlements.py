@@ -1,6 +1,7 @@
 """Settlements: /groups/{groupId}/settlements."""
 from __future__ import annotations
 
+from app.api.conditional import etagged
 from app.api.context import group_access, scope
 from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED
 from app.api.idempotency import idempotent
@@ -40,6 +41,7 @@ def create_settlement(body, group_id):
 @blp.response(200, page_schema(SettlementSchema, "SettlementPage"))
 @errors(blp, NOT_FOUND)
 @pat_scope("groups:read")
+@etagged(blp)
 def list_settlements(args, group_id):
     """Newest first (VIEWER+)."""
     access = group_access(group_id)
@@ -51,6 +53,7 @@ def list_settlements(args, group_id):
 @blp.response(200, SettlementSchema)
 @errors(blp, NOT_FOUND)
 @pat_scope("groups:read")
+@etagged(blp)
 def get_settlement(group_id, settlement_id):
     """One settlement (VIEWER+)."""
     access = group_access(group_id)

@@ -124,6 +124,9 @@ class HomeGroupSchema(Strict):
     myNet = fields.Integer(required=True, metadata={
         "description": "Minor units, positive = owed money; folded exactly as "
                        "GET /groups/{groupId}/balances folds it."})
+    revision = fields.Integer(required=True, metadata={
+        "description": "The group's revision (GET /groups/{groupId}/changes): it moved since "
+                       "the client last synced exactly when this differs from what it holds."})
 
 
 HomeGroupPageSchema = page_schema(HomeGroupSchema, "HomeGroupPage")

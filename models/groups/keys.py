@@ -15,6 +15,7 @@ COMMENT_SEGMENT = "#1#COMMENT#"
 RECURRING_PREFIX = "RECURRING#"
 SETTLEMENT_PREFIX = "SETTLEMENT#"
 BALANCE = "BALANCE#v1"
+CHANGE_PREFIX = "CHANGE#"
 NET_PREFIX = "Net_"
 # Active recurring templates are spread over DUE_BUCKETS index partitions ("RECURRING#<n>",
 # n from a hash of GroupId): one group stays in one bucket, so its occurrences stay serial.

@@ -20,6 +20,9 @@ class Group(GroupItem, discriminator="GROUP"):
     # Users and guests; absent on groups created before the cap (healed on first change).
     ParticipantCount = NumberAttribute(null=True)
     Status = UnicodeAttribute(default="ACTIVE")
+    # The group's content revision: +1 per change, with its CHANGE row in the same
+    # transaction (app.services.core.changes). Absent on groups older than the log (0).
+    Revision = NumberAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:

@@ -36,3 +36,22 @@ def recorded() -> Iterator[List[str]]:
 
     with intercepted(record):
         yield made
+
+
+@contextlib.contextmanager
+def requests_made() -> Iterator[List[tuple]]:
+    """Every call made inside the block as ``(operation name, its parameters)``."""
+    from botocore.client import BaseClient
+
+    original = BaseClient._make_api_call
+    made: List[tuple] = []
+
+    def record(self, operation_name, api_params):
+        made.append((operation_name, api_params))
+        return original(self, operation_name, api_params)
+
+    BaseClient._make_api_call = record
+    try:
+        yield made
+    finally:
+        BaseClient._make_api_call = original

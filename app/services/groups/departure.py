@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from app.errors import Conflict, participant_changed, sole_owner
+from app.services.core import changelog
 from app.services.core.clock import now_iso
 from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
@@ -165,6 +166,7 @@ def _to_guest(head: Group, me: Participant, user_id: str) -> None:
             change_counts(tx, head, owners=-1)  # OwnerCount > 1 checked when tx commits
         else:
             require_live_group(tx, group_id)
+        changelog.record(tx, head, me, actor=me.ParticipantId)
         tx.commit()
     except Conflict as error:
         if error.code == "LAST_OWNER":  # another user joined since the check before marking

@@ -5,6 +5,7 @@ import secrets
 from typing import Optional
 
 from app.errors import currency_locked, group_not_found, id_collision
+from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
@@ -25,7 +26,7 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
     group_id, participant_id, now = new_id(), new_id(), now_iso()
     profile = get_profile(user_id)
     head = Group(*Group.key(group_id), Name=name, Currency=currency, CreatedBy=user_id,
-                 OwnerCount=1, ParticipantCount=1, Status="ACTIVE", CreatedAt=now,
+                 OwnerCount=1, ParticipantCount=1, Status="ACTIVE", Revision=0, CreatedAt=now,
                  UpdatedAt=now)
     invite = Invite(*Invite.key(group_id), Enabled=True, Code=new_invite_code(),
                     DefaultRole="MEMBER", CreatedAt=now, UpdatedAt=now)
@@ -41,6 +42,8 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
     tx = Transaction().require_live_account(user_id)
     for row in (head, invite, owner, guard, balance):
         tx.put(row, condition=type(row).SK.does_not_exist(), on_fail=collision)
+    for row in (head, owner):
+        changelog.record(tx, head, row, changelog.CREATE, actor=participant_id)
     tx.commit()
     return Access(group=head, user_id=user_id, participant_id=participant_id, role="OWNER")
 
@@ -67,6 +70,11 @@ def update_group(access: Access, *, name: Optional[str] = None,
                  on_fail=currency_locked())
     tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == "ACTIVE",
               on_fail=group_not_found())
+    changelog.record(tx, group, Group(*Group.key(group.GroupId), Name=name or group.Name),
+                   actor=access.participant_id,
+                   diff=changelog.diff_of({"name": group.Name, "currency": group.Currency},
+                                        {"name": name or group.Name,
+                                         "currency": new_currency or group.Currency}))
     tx.commit()
     group.Name = name if name is not None else group.Name
     group.Currency = new_currency or group.Currency

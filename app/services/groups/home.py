@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, Optional, Tuple
 
-from app.services.core import paging
+from app.services.core import changelog, paging
 from app.services.ledger import balances
 from app.services.core.access import is_live
 from models.groups import BALANCE, META, Group, GroupItem, Participant
@@ -20,7 +20,8 @@ Key = Tuple[str, str]
 
 def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
               scope: str) -> paging.Page:
-    """A page of ``{groupId, name, currency, myRole, myParticipantId, myNet}``.
+    """A page of ``{groupId, name, currency, myRole, myParticipantId, myNet, revision}``
+    (the revision comes with the head this page reads anyway).
 
     Groups being deleted are skipped. ``myNet`` is the caller's net from BALANCE#v1, folded
     exactly as the balances route folds it: a legacy row that is not initialised is
@@ -40,7 +41,8 @@ def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
         items.append({"groupId": head.GroupId, "name": head.Name, "currency": head.Currency,
                       "myRole": membership.Role, "myParticipantId": membership.ParticipantId,
                       "myNet": _net(membership.GroupId, raw.get((membership.GroupId, BALANCE)),
-                                    membership.ParticipantId)})
+                                    membership.ParticipantId),
+                      "revision": changelog.revision_of(head)})
     return paging.Page(items=items, next_cursor=paging.encode(rows.last_evaluated_key, scope))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from app.errors import Conflict, Invalid, already_member, group_not_found, id_collision, not_found, not_pending, request_pending, target_not_guest
-from app.services.core import outbox, paging
+from app.services.core import changelog, outbox, paging
 from app.services.core.access import Access, is_live
 from app.services.core.clock import new_id, now_iso
 from app.services.groups.invite import check_code_still_valid, is_claimable, require_valid_code
@@ -220,6 +220,9 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
     # Membership supersedes any join lock of this applicant, so the lock goes whoever holds it.
     tx.delete(JoinLock(request.GroupId, JoinLock.sort_key(applicant)))
     _decided_event(tx, access, request, APPROVED)
+    changelog.record(tx, access.group, participant,
+                     changelog.UPDATE if request.Mode == TAKEOVER else changelog.CREATE,
+                     actor=access.participant_id)
     _commit_decision(tx, request)
 
     request.Status, request.FinalRole, request.DecidedAt = APPROVED, role, now

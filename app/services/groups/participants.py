@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from app.errors import Conflict, Invalid, participant_changed, transfer_in_progress
+from app.services.core import changelog
 from app.services.core.access import Access, require_role
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
@@ -47,6 +48,7 @@ def add_guest(access: Access, *, display_name: str, role: str = "MEMBER") -> Par
     change_counts(tx, access.group, participants=1)
     require_role(tx, access, "MEMBER")
     tx.put(guest, condition=Participant.SK.does_not_exist())
+    changelog.record(tx, access.group, guest, changelog.CREATE, actor=access.participant_id)
     tx.commit()
     return guest
 
@@ -92,6 +94,8 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
     if target.UserId != access.user_id:
         # A self-change is already guarded by the participant's own Role condition.
         require_still_owner(tx, access)
+    changelog.record(tx, access.group, row, actor=access.participant_id,
+                   diff=changelog.diff_of({"role": target.Role}, {"role": new_role or target.Role}))
     tx.commit()
 
     target.Role = new_role or target.Role
@@ -142,6 +146,8 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
                               code="CONCURRENT_UPDATE"))
     if actor is not None:
         require_still_owner(tx, actor)
+    changelog.record(tx, access.group, Participant(group_id, target.SK), changelog.DELETE,
+                   actor=access.participant_id)
     tx.commit()
     if target.Type == GUEST:
         cancel_takeovers_of(group_id, participant_id)

@@ -27,6 +27,7 @@ from typing import List, Optional
 
 from app.errors import (Conflict, DomainError, Invalid, concurrent_update, not_found,
                         participant_unavailable, transfer_in_progress)
+from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
@@ -100,7 +101,7 @@ def _lock(access: Access, source: Participant, target_id: str) -> None:
                                    "someone else.")
     if int(source.IncomingTransfers or 0):
         raise transfer_in_progress("Another participant is being transferred into this one.")
-    tx = Transaction()
+    tx = Transaction().without_change("the transfer lock is not part of any read")
     tx.update(Participant(access.group_id, source.SK),
               [Participant.TransferTarget.set(target_id), Participant.UpdatedAt.set(now_iso())],
               condition=(Participant.SK.exists() & Participant.TransferTarget.does_not_exist()
@@ -207,6 +208,7 @@ def _transaction(access: Access, source_id: str, target_id: str,
     delta: dict = {}
     for change in batch:
         change.add(tx)
+        changelog.record(tx, access.group, change.row, change.op, actor=access.participant_id)
         for pid, value in change.delta.items():
             delta[pid] = delta.get(pid, 0) + value
     balances.add_to_balance(tx, access.group_id, {k: v for k, v in delta.items() if v},
@@ -233,7 +235,10 @@ def _finish(access: Access, source_id: str, target_id: str) -> bool:
             tx.delete(Participant(access.group_id, source.SK), condition=held,
                       on_fail=concurrent_update())
             change_counts(tx, access.group, participants=-1)
+            changelog.record(tx, access.group, Participant(access.group_id, source.SK),
+                              changelog.DELETE, actor=access.participant_id)
         else:
+            tx.without_change("unlocking changes nothing any read shows")
             tx.update(Participant(access.group_id, source.SK),
                       [Participant.TransferTarget.remove(), Participant.UpdatedAt.set(now_iso())],
                       condition=held, on_fail=concurrent_update())

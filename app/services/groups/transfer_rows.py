@@ -36,6 +36,8 @@ class RowChange:
     delta: dict
     size: int
     settlements: int = 0
+    row: object = None  # the rewritten row (its key), for the change log
+    op: str = "UPSERT"
 
 
 def renamed(body: ExpenseBody, source_id: str, target_id: str) -> ExpenseBody:
@@ -62,7 +64,7 @@ def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
         return RowChange("expenses", lambda tx: tx.update(
             key, actions, condition=Expense.Version == version, on_fail=changed),
             balances.deltas(balances.expense_nets(row), balances.expense_nets(new.as_row())),
-            size)
+            size, row=key)
     template = ExpenseTemplateMap(**renamed(ExpenseBody.from_template(row), source_id,
                                             target_id).to_template_attributes())
     key = RecurringExpense(row.GroupId, row.SK)
@@ -71,7 +73,7 @@ def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
     # A template moves no money; the balance row's revision still moves (see templates.py).
     return RowChange("recurring", lambda tx: tx.update(
         key, [RecurringExpense.Template.set(template), RecurringExpense.UpdatedAt.set(now)],
-        condition=condition, on_fail=changed), {}, size)
+        condition=condition, on_fail=changed), {}, size, row=key)
 
 
 def _settlement_change(row: Settlement, source_id: str, target_id: str, size: int,
@@ -83,11 +85,11 @@ def _settlement_change(row: Settlement, source_id: str, target_id: str, size: in
         reverse = {pid: -value for pid, value in old.items()}
         return RowChange("settlement_deleted", lambda tx: tx.delete(
             key, condition=Settlement.Version == version, on_fail=changed),
-            reverse, size, settlements=-1)
+            reverse, size, settlements=-1, row=key, op="DELETE")
     payer = target_id if row.PayerId == source_id else row.PayerId
     payee = target_id if row.PayeeId == source_id else row.PayeeId
     actions = [Settlement.PayerId.set(payer), Settlement.PayeeId.set(payee),
                Settlement.Version.set(version + 1), Settlement.UpdatedAt.set(now)]
     return RowChange("settlements", lambda tx: tx.update(
         key, actions, condition=Settlement.Version == version, on_fail=changed),
-        balances.deltas(old, balances.settlement_nets(payer, payee, amount)), size)
+        balances.deltas(old, balances.settlement_nets(payer, payee, amount)), size, row=key)

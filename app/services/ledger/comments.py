@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 
 
 from app.errors import Forbidden, Invalid, not_found
-from app.services.core import outbox, paging
+from app.services.core import changelog, outbox, paging
 from app.services.core.access import Access, require_role
 from app.services.core.clock import new_id, now_iso
 from app.services.ledger.expenses import thread_page
@@ -82,6 +82,7 @@ def add_comment(access: Access, expense_id: str, body: str) -> Comment:
                      actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"expenseId": expense_id})
     _add_mention_events(tx, access, comment_id, expense_id, mentions)
+    changelog.record(tx, access.group, comment, changelog.CREATE, actor=access.participant_id)
     tx.commit()
     return comment
 
@@ -140,6 +141,7 @@ def edit_comment(access: Access, expense_id: str, comment_id: str, body: str) ->
               condition=Comment.SK.exists() & (Comment.AuthorUserId == access.user_id),
               on_fail=not_found("Comment"))
     _add_mention_events(tx, access, comment_id, expense_id, new)
+    changelog.record(tx, access.group, comment, actor=access.participant_id)
     tx.commit()
     return find_comment(access.group_id, expense_id, comment_id)
 
@@ -153,4 +155,5 @@ def delete_comment(access: Access, expense_id: str, comment_id: str) -> None:
     # An owner deleting someone else's comment must still be an owner at commit.
     require_role(tx, access, "VIEWER" if comment.AuthorUserId == access.user_id else "OWNER")
     tx.delete(comment, condition=Comment.SK.exists(), on_fail=not_found("Comment"))
+    changelog.record(tx, access.group, comment, changelog.DELETE, actor=access.participant_id)
     tx.commit()

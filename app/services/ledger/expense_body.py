@@ -114,3 +114,14 @@ class ExpenseBody(NamedTuple):
         """The same body naming other participants (a transfer's rewrite): every other
         field is kept as it is."""
         return self._replace(payments=list(payments), items=list(items))
+
+
+def compared(body: Any, **row_fields: Any) -> Dict[str, Any]:
+    """The fields an edit's activity diff compares (app.services.core.changelog.diff_of):
+    every body field (``ATTRIBUTES``), so a field added here shows up in diffs with no code
+    of its own, and the row's own (the date). ``body`` is an ExpenseBody, or a stored row
+    (an Expense, a template's map) read as is: no copy is built just to be compared."""
+    if isinstance(body, ExpenseBody):
+        return {**body._asdict(), **row_fields}
+    return {**{name: getattr(body, attribute) for name, attribute in ATTRIBUTES.items()},
+            **row_fields}

@@ -16,7 +16,7 @@ from typing import List, Optional
 
 
 from app.errors import Conflict, not_found
-from app.services.core import outbox
+from app.services.core import changelog, outbox
 from app.services.ledger import balances, guards as money_guards
 from app.services.core.access import Access
 from app.services.ledger.comments import comments_prefix
@@ -25,8 +25,9 @@ from models.base import UnprocessedItemsLeft
 from models.groups import Expense, GroupItem
 
 # The final transaction also holds the head delete, the balance update, the event and the
-# checks that the caller is still a member and their account live (check_writer: two items).
-FINAL_COMMENTS = MAX_ITEMS - 5
+# checks that the caller is still a member and their account live (check_writer: two items),
+# and the change row with the head's revision bump (app.services.core.changelog: two items).
+FINAL_COMMENTS = MAX_ITEMS - 7
 SWEEP_PAGE = 500
 _ATTEMPTS = 5
 
@@ -86,6 +87,7 @@ def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dic
                      resource_id=head.ExpenseId, revision=int(head.Version),
                      actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": head.Description, "amount": int(head.Amount)})
+    changelog.record(tx, access.group, head, changelog.DELETE, actor=access.participant_id)
     tx.commit()
 
 

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional
 
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
-from app.services.core import outbox, paging
+from app.services.core import changelog, outbox, paging
 from app.services.ledger import balances, expense_input, guards as money_guards
 from app.services.core.access import Access, authorize
 from app.services.core.clock import new_id, now_iso, today
 from app.services.core.transactions import Transaction
-from app.services.ledger.expense_body import ExpenseBody
+from app.services.ledger.expense_body import ExpenseBody, compared
 from models.groups import COMMENT_SEGMENT, Comment, Expense, GroupItem
 
 # Comments returned inline with an expense; longer threads continue via the comments list.
@@ -70,6 +70,7 @@ def create_expense(access: Access, body: Mapping[str, Any], *,
     outbox.add_event(tx, "EXPENSE_ADDED", scope_id=access.group_id, resource_id=expense_id,
                      revision=1, actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
+    changelog.record(tx, access.group, expense, changelog.CREATE, actor=access.participant_id)
     money_guards.commit(tx, access.group)
     return expense
 
@@ -117,6 +118,11 @@ def update_expense(access: Access, expense_id: str, version: int,
                      revision=new_version, actor_user_id=access.user_id,
                      group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
+    changelog.record(tx, access.group, current, actor=access.participant_id,
+                   diff=changelog.diff_of(compared(current, date=current.Date),
+                                        compared(draft.body, date=draft.date)),
+                   subject={"name": draft.description, "amount": draft.amount,
+                            "currency": current.Currency})
     money_guards.commit(tx, access.group)
     # The write succeeded on exactly the version read, so the new row is known: no re-read.
     for name, value in changes.items():

@@ -6,7 +6,7 @@ from typing import Any, Mapping, Optional
 
 from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
 from app.money.splits import MAX_AMOUNT
-from app.services.core import outbox, paging
+from app.services.core import changelog, outbox, paging
 from app.services.ledger import balances, guards as money_guards
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso, today
@@ -47,6 +47,12 @@ def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) ->
                       details={"note": [f"At most {MAX_NOTE} characters."]})
 
 
+def _compared(payer_id, payee_id, amount, date, note) -> dict:
+    """The fields an edit's activity diff compares."""
+    return {"payerId": payer_id, "payeeId": payee_id, "amount": amount, "date": date,
+            "note": note}
+
+
 def _guarded(access: Access, payer_id: str, payee_id: str) -> Transaction:
     tx = Transaction()
     money_guards.check_group(tx, access.group)
@@ -74,6 +80,7 @@ def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: i
                      resource_id=settlement_id, revision=1, actor_user_id=access.user_id,
                      group_id=access.group_id,
                      payload={"amount": amount, "payerId": payer_id, "payeeId": payee_id})
+    changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     money_guards.commit(tx, access.group)
     return GroupSettlement(row, access.group.Currency)
 
@@ -126,6 +133,11 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     old = balances.settlement_nets(current.PayerId, current.PayeeId, current.Amount)
     balances.add_to_balance(tx, access.group_id,
                             balances.deltas(old, balances.settlement_nets(payer, payee, amount)))
+    changelog.record(tx, access.group, current, actor=access.participant_id,
+                   diff=changelog.diff_of(_compared(current.PayerId, current.PayeeId, current.Amount,
+                                                  current.Date, current.Note),
+                                        _compared(payer, payee, amount, date, note)),
+                   subject={"amount": amount, "payerId": payer, "payeeId": payee})
     money_guards.commit(tx, access.group)
     return get_settlement(access, settlement_id)
 
@@ -141,6 +153,7 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
                   on_fail=version_conflict("settlement"))
         reverse = balances.settlement_nets(current.PayeeId, current.PayerId, current.Amount)
         balances.add_to_balance(tx, access.group_id, reverse, settlements=-1)
+        changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
         try:
             tx.commit()
             return

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from app.errors import Conflict, NotFound, invitation_changed
+from app.services.core import changelog
 from app.services.core.transactions import Transaction
 from app.services.groups.membership import get_participant
 from models.groups import Participant
@@ -36,6 +37,7 @@ def clear_reservation(tx: Transaction, row: GroupInvitation) -> None:
               condition=(Participant.InvitedUserId == row.InviteeUserId)
               & (Participant.InviteExpiresAt == row.ExpiresAt),
               on_fail=invitation_changed())
+    changelog.record(tx, row.GroupId, guest)
 
 
 def drop_sent_pointer(tx: Transaction, row: GroupInvitation) -> None:

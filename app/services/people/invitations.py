@@ -14,7 +14,7 @@ from typing import Optional
 
 from app.errors import (Invalid, NotFound, already_member, guest_unavailable, invitation_changed,
                         invitation_expired, invitation_pending, not_found)
-from app.services.core import outbox, paging
+from app.services.core import changelog, outbox, paging
 from app.services.core.access import Access, load_live_group
 from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.core.transactions import Transaction
@@ -79,6 +79,7 @@ def invite(access: Access, invitee_id: str, *, role: str,
     if participant_id is None:
         # A guest kept from an earlier invitation of this user is theirs to take up again.
         participant_id = _linked_guest(group_id, invitee_id, now)
+    created = participant_id is None
     if participant_id is not None:
         require_live_group(tx, group_id)
         guest = get_participant(group_id, participant_id)
@@ -112,6 +113,8 @@ def invite(access: Access, invitee_id: str, *, role: str,
                      revision=now, actor_user_id=access.user_id, group_id=group_id,
                      recipients={invitee_id},
                      payload={"participantId": participant_id, "role": role})
+    changelog.record(tx, access.group, guest, changelog.CREATE if created else changelog.UPDATE,
+                     actor=access.participant_id)
     tx.commit()
     return row
 
@@ -193,6 +196,7 @@ def accept(user_id: str, group_id: str) -> dict:
                       Role=row.Role, CreatedAt=now),
            condition=UserMember.SK.does_not_exist(), on_fail=already_member())
     drop_sent_pointer(tx, row)
+    changelog.record(tx, group_id, guest, actor=row.ParticipantId)
     tx.commit()
     guest.Type, guest.UserId, guest.DisplayName, guest.Role = USER, user_id, name, row.Role
     guest.ClaimedAt = now

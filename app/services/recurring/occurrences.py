@@ -35,7 +35,7 @@ from typing import List, Optional, Tuple
 
 from app.errors import Conflict, DomainError, NotFound
 from app.logs import logger
-from app.services.core import outbox
+from app.services.core import changelog, outbox
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.ledger import balances, guards as money_guards
@@ -128,15 +128,26 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     tx.update(RecurringExpense(row.GroupId, row.SK),
               _advance_actions(row, slot, following, next_run_at), condition=_held(slot, lease),
               on_fail=_TemplateChanged("The template changed during the claim."))
+    changelog.record(tx, row.GroupId, expense, changelog.CREATE)
+    changelog.record(tx, row.GroupId, row)
     tx.commit()
     return expense_id
 
 
 def release(row: RecurringExpense, slot: str, lease: str, following: Optional[date],
             next_run_at: Optional[str]) -> bool:
-    """Keep the slot claimed (move on to the next one) without recording it."""
-    return update_if(RecurringExpense(row.GroupId, row.SK),
-                     _advance_actions(row, slot, following, next_run_at), _held(slot, lease))
+    """Move on to the next slot without recording this one; False if the claim is lost.
+
+    The template's next and last dates move, which its reads show: a change like any other."""
+    tx = Transaction().update(RecurringExpense(row.GroupId, row.SK),
+                              _advance_actions(row, slot, following, next_run_at),
+                              condition=_held(slot, lease))
+    changelog.record(tx, row.GroupId, row)
+    try:
+        tx.commit()
+        return True
+    except DomainError:  # the claim moved (or the group went meanwhile)
+        return False
 
 
 def roll_back(row: RecurringExpense, prev: str, slot: str, lease: str) -> None:

@@ -13,14 +13,13 @@ from typing import Any, Mapping, Optional
 
 
 from app.errors import Conflict, not_found, version_conflict
-from app.services.core import outbox, paging
+from app.services.core import changelog, outbox, paging
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.ledger import balances, expense_input, guards as money_guards
 from app.services.recurring import schedule as schedules
-from app.services.core.conditional import delete_if
-from app.services.ledger.expense_body import ExpenseBody
+from app.services.ledger.expense_body import ExpenseBody, compared
 from models.groups import RECURRING_PREFIX, ExpenseTemplateMap, RecurringExpense
 
 SCHEDULE_FIELDS = ("frequency", "interval", "startDate", "endDate", "count", "timeZone")
@@ -97,6 +96,7 @@ def create_template(access: Access, body: Mapping[str, Any]) -> Template:
     outbox.add_event(tx, "RECURRING_CREATED", scope_id=access.group_id,
                      resource_id=recurring_id, actor_user_id=access.user_id,
                      group_id=access.group_id)
+    changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     money_guards.commit(tx, access.group)
     return template_of(row)
 
@@ -124,8 +124,11 @@ def list_templates(access: Access, *, limit: Optional[int], cursor: Optional[str
 
 def delete_template(access: Access, recurring_id: str) -> None:
     """Remove the template; occurrences already recorded stay (they are ordinary expenses)."""
-    delete_if(RecurringExpense(access.group_id, RecurringExpense.sort_key(recurring_id)),
-              RecurringExpense.SK.exists(), on_fail=not_found("Recurring expense"))
+    row = RecurringExpense(access.group_id, RecurringExpense.sort_key(recurring_id))
+    tx = Transaction()
+    tx.delete(row, condition=RecurringExpense.SK.exists(), on_fail=not_found("Recurring expense"))
+    changelog.record(tx, access.group, row, changelog.DELETE, actor=access.participant_id)
+    tx.commit()
 
 
 def _local_today(schedule: schedules.Schedule) -> date:
@@ -209,6 +212,9 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
     tx = _guarded(access, draft)
     tx.update(RecurringExpense(access.group_id, current.SK), actions, condition=condition,
               on_fail=_TickMoved("The template changed meanwhile.", code="CONCURRENT_UPDATE"))
+    changelog.record(tx, access.group, current, actor=access.participant_id,
+                      diff=changelog.diff_of(compared(current.Template),
+                                              compared(draft.body)))
     money_guards.commit(tx, access.group)
     for name, value in changes.items():
         setattr(current, name, value)

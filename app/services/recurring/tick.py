@@ -100,7 +100,7 @@ def create_reminders(bucket: str, moment: datetime) -> int:
         slot = row.NextSlot
         if not slot or row.ClaimedSlot or row.ReminderSlot == slot:
             continue
-        tx = Transaction()
+        tx = Transaction().without_change("ReminderSlot is bookkeeping no read shows")
         outbox.add_event(tx, "RECURRING_REMINDER", scope_id=row.GroupId,
                          resource_id=row.RecurringId, revision=slot, actor_user_id="recurring",
                          group_id=row.GroupId,

@@ -4,12 +4,12 @@ from __future__ import annotations
 import logging
 from typing import Optional
 
-from app.errors import Conflict, Invalid, NotFound, account_deleting, concurrent_update
-from app.services.core import paging
+from app.errors import (Conflict, DomainError, Invalid, NotFound, account_deleting,
+                        concurrent_update)
+from app.services.core import changelog, paging
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.people import directory
-from app.services.core.conditional import update_if
 from app.services.core.live import LIVE
 from models.groups import Participant
 from models.identities import COGNITO, LOCAL, Identity
@@ -72,8 +72,14 @@ def sync_participant_names(user_id: str, display_name: str) -> int:
     try:
         for membership in Participant.memberships(user_id):
             row = Participant(membership.GroupId, membership.SK)
-            synced += update_if(row, [Participant.DisplayName.set(display_name)],
-                                Participant.SK.exists())
+            tx = Transaction().update(row, [Participant.DisplayName.set(display_name)],
+                                      condition=Participant.SK.exists())
+            changelog.record(tx, membership.GroupId, row, actor=membership.ParticipantId)
+            try:
+                tx.commit()
+                synced += 1
+            except DomainError:  # removed meanwhile (or the group is gone): nothing to sync
+                continue
     except Exception:  # a failed fan-out must never fail the rename
         log.exception("users.participant_name_sync_failed", extra={"user_id": user_id})
     return synced

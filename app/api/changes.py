@@ -1,0 +1,43 @@
+"""The change feed and the activity feed: /groups/{groupId}/changes and /activity."""
+from __future__ import annotations
+
+from app.api.context import group_access, scope
+from app.api.pat import pat_scope
+from app.api.spec import NOT_FOUND, Blueprint, errors
+from app.schemas.changes import (ActivityArgsSchema, ActivityPageSchema, ChangeFeedSchema,
+                                 ChangesArgsSchema)
+from app.services.changes import activity, feed
+
+blp = Blueprint("changes", __name__, description="Changes and activity (offline sync)")
+
+CHANGES_DESCRIPTION = (
+    "Every change to the group's content raised its revision by exactly 1. This returns the "
+    "changes after `since`, oldest first, each resource once per page with its current data "
+    "(the shape its own GET returns; null when deleted); follow `nextSince` while `hasMore`. "
+    "`reset: true` (no changes) when `since` is older than the kept window (90 days) or than "
+    "the group's log: fetch the group again, then sync from `revision`. One Query and one "
+    "BatchGetItem per page, after the access check; `since` equal to the current revision "
+    "costs the access check only.")
+
+
+@blp.route("/groups/<uuid:groupId>/changes")
+@blp.arguments(ChangesArgsSchema, location="query")
+@blp.response(200, ChangeFeedSchema)
+@blp.doc(description=CHANGES_DESCRIPTION)
+@errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
+def list_changes(args, group_id):
+    """What changed since a revision (VIEWER+)."""
+    return feed.changes_since(group_access(group_id), args["since"], args["limit"])
+
+
+@blp.route("/groups/<uuid:groupId>/activity")
+@blp.arguments(ActivityArgsSchema, location="query")
+@blp.response(200, ActivityPageSchema)
+@errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
+def list_activity(args, group_id):
+    """Who changed what, newest first, with each edit's fields before and after (VIEWER+)."""
+    access = group_access(group_id)
+    return activity.activity(access, limit=args["limit"], cursor=args["cursor"],
+                             scope=scope(f"activity:{access.group_id}")).as_dict()

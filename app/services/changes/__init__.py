@@ -1,0 +1,1 @@
+"""changes: the group's change feed (offline sync) and activity feed, read from CHANGE rows"""

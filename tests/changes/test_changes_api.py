@@ -1,0 +1,166 @@
+"""The change feed, the activity feed, revisions on the home screen and conditional reads."""
+from __future__ import annotations
+
+import pytest
+
+from tests.ledger.conftest import make_group_ctx
+from tests.ledger.helpers import equal_body
+
+
+@pytest.fixture
+def group(client, sign_in):
+    return make_group_ctx(client, sign_in, "ann@example.com", guests=2)
+
+
+def _revision(group) -> int:
+    return group.get("/changes", query_string={"since": 10 ** 6}).get_json()["revision"]
+
+
+def test_a_new_group_logs_every_change_from_revision_one(group):
+    # the head, the owner, two guests
+    feed = group.get("/changes").get_json()
+    assert feed["reset"] is False and feed["revision"] == 4
+    assert [(c["revision"], c["kind"], c["op"]) for c in feed["changes"]] == [
+        (1, "GROUP", "UPSERT"), (2, "PARTICIPANT", "UPSERT"), (3, "PARTICIPANT", "UPSERT"),
+        (4, "PARTICIPANT", "UPSERT")]
+    assert feed["changes"][0]["data"]["groupId"] == group.group_id
+    assert feed["changes"][1]["data"]["participantId"] == group.me
+
+
+def test_every_write_raises_the_revision_by_exactly_one(group):
+    before = _revision(group)
+    expense = group.add_expense(3000, description="Pizza")
+    assert _revision(group) == before + 1
+    group.patch(f"/expenses/{expense['expenseId']}", {"version": 1, "description": "Pasta"})
+    comment = group.post(f"/expenses/{expense['expenseId']}/comments", {"body": "yum"})
+    assert comment.status_code == 201
+    group.delete(f"/expenses/{expense['expenseId']}")
+    assert _revision(group) == before + 4
+
+
+def test_a_page_names_each_id_once_with_its_current_data(group):
+    since = _revision(group)
+    expense = group.add_expense(3000, description="Pizza")
+    group.patch(f"/expenses/{expense['expenseId']}", {"version": 1, "description": "Pasta"})
+    feed = group.get("/changes", query_string={"since": since}).get_json()
+    assert len(feed["changes"]) == 1
+    change = feed["changes"][0]
+    assert (change["kind"], change["id"], change["op"]) == ("EXPENSE", expense["expenseId"],
+                                                            "UPSERT")
+    assert change["data"]["description"] == "Pasta" and change["data"]["version"] == 2
+    assert feed["nextSince"] == since + 2 and feed["hasMore"] is False
+
+
+def test_a_deleted_resource_comes_back_as_delete_with_null_data(group):
+    expense = group.add_expense(3000)
+    since = _revision(group)
+    group.delete(f"/expenses/{expense['expenseId']}")
+    feed = group.get("/changes", query_string={"since": since}).get_json()
+    assert [(c["kind"], c["op"], c["data"]) for c in feed["changes"]] == [("EXPENSE", "DELETE",
+                                                                          None)]
+
+
+def test_pages_follow_next_since(group):
+    for n in range(3):
+        group.add_expense(100 + n)
+    since, seen = 4, []
+    while True:
+        feed = group.get("/changes", query_string={"since": since, "limit": 2}).get_json()
+        seen += [c["revision"] for c in feed["changes"]]
+        since = feed["nextSince"]
+        if not feed["hasMore"]:
+            break
+    assert seen == [5, 6, 7]
+
+
+def test_since_ahead_of_the_log_is_a_reset(group):
+    feed = group.get("/changes", query_string={"since": 99}).get_json()
+    assert feed["reset"] is True and feed["changes"] == [] and feed["revision"] == 4
+
+
+def test_activity_reads_as_sentences_with_per_field_diffs(group):
+    expense = group.add_expense(3000, description="Pizza")
+    group.patch(f"/expenses/{expense['expenseId']}",
+                {"version": 1, "description": "Pasta", "date": "2026-11-29"})
+    items = group.get("/activity").get_json()["items"]
+    assert items[1]["summary"] == "ann added Pizza (30.00 EUR)"
+    edit = items[0]
+    assert edit["summary"] == "ann edited Pasta (30.00 EUR)"
+    assert edit["actor"] == {"participantId": group.me, "displayName": "ann"}
+    assert {d["field"]: (d["before"], d["after"]) for d in edit["diff"]} == {
+        "description": ("Pizza", "Pasta"), "date": ("2026-11-28", "2026-11-29")}
+
+
+def test_an_edit_of_the_money_lists_amount_and_splits(group):
+    expense = group.add_expense(3000)
+    body = equal_body(group.me, 4500, group.everyone)
+    group.patch(f"/expenses/{expense['expenseId']}", {"version": 1, **body})
+    fields = {d["field"] for d in group.get("/activity").get_json()["items"][0]["diff"]}
+    assert {"amount", "payments", "items"} <= fields
+
+
+def test_home_items_carry_the_revision(group):
+    group.add_expense(3000)
+    items = group.client.get("/users/me/groups", headers=group.headers).get_json()["items"]
+    assert [item["revision"] for item in items] == [5]
+
+
+@pytest.mark.parametrize("path", ["", "/balances", "/expenses", "/settlements",
+                                  "/participants"])
+def test_group_reads_send_the_revision_as_a_weak_etag_and_honour_it(group, path):
+    reply = group.get(path)
+    assert reply.status_code == 200 and reply.headers["ETag"] == 'W/"4"'
+    conditional = {**group.headers, "If-None-Match": 'W/"4"'}
+    again = group.client.get(group.base + path, headers=conditional)
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == 'W/"4"'
+    group.add_expense(100)
+    fresh = group.client.get(group.base + path, headers=conditional)
+    assert fresh.status_code == 200 and fresh.headers["ETag"] == 'W/"5"'
+
+
+def test_change_rows_expire_after_90_days_through_the_table_ttl(group):
+    import time
+
+    from app.local.template_tables import ttl_attributes
+    from models.groups import Change
+
+    assert ttl_attributes("test")["groups"] == "ExpiresAt"
+    rows = list(Change.after(group.group_id, 0, consistent_read=True))
+    assert rows and all(abs(int(row.ExpiresAt) - (time.time() + 90 * 86400)) < 600
+                        for row in rows)
+
+
+def test_one_expense_read_is_conditional_too(group):
+    expense = group.add_expense(100)
+    path = f"{group.base}/expenses/{expense['expenseId']}"
+    tag = group.client.get(path, headers=group.headers).headers["ETag"]
+    assert tag == 'W/"5"'
+    reply = group.client.get(path, headers={**group.headers, "If-None-Match": tag})
+    assert reply.status_code == 304
+
+
+def test_removing_a_guest_reads_as_a_delete_and_a_sentence(group):
+    since = _revision(group)
+    assert group.delete(f"/participants/{group.guests[1]}").status_code == 204
+    feed = group.get("/changes", query_string={"since": since}).get_json()
+    assert [(c["kind"], c["id"], c["op"], c["data"]) for c in feed["changes"]] == [
+        ("PARTICIPANT", group.guests[1], "DELETE", None)]
+    assert group.get("/activity").get_json()["items"][0]["summary"] == \
+        "ann removed a former participant"
+
+
+def test_a_group_older_than_the_log_resets_once_then_syncs_from_one(group):
+    from models.groups import CHANGE_PREFIX, Group, GroupItem
+
+    # As the group would be had it been created before the log: no Revision, no rows.
+    Group(*Group.key(group.group_id)).update(actions=[Group.Revision.remove()])
+    for row in GroupItem.query(group.group_id, GroupItem.SK.startswith(CHANGE_PREFIX)):
+        row.delete()
+    first = group.get("/changes").get_json()
+    assert (first["reset"], first["revision"], first["changes"]) == (True, 1, [])
+    assert group.get("/changes", query_string={"since": 1}).get_json() == {
+        "revision": 1, "changes": [], "nextSince": 1, "hasMore": False, "reset": False}
+    expense = group.add_expense(100)
+    feed = group.get("/changes", query_string={"since": 1}).get_json()
+    assert feed["reset"] is False and feed["revision"] == 2
+    assert [(c["revision"], c["id"]) for c in feed["changes"]] == [(2, expense["expenseId"])]
