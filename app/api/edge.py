@@ -75,6 +75,8 @@ def check_request() -> None:
     if request.method in BODYLESS_METHODS or not _has_body():
         return
     view = current_app.view_functions.get(request.endpoint or "")
+    if getattr(view, "max_body_bytes", None):
+        request.max_content_length = view.max_body_bytes  # Flask 3.1: a per-request cap
     if getattr(view, "form_body", False) and request.mimetype == FORM:
         return
     if not is_json(request.mimetype):

@@ -53,6 +53,7 @@ AREAS = (
     Area("settlements", "app.api.settlements"),
     Area("balances", "app.api.balances"),
     Area("export", "app.api.export"),
+    Area("imports", "app.api.imports"),
     Area("recurring", "app.api.recurring"),
     Area("people", "app.api.people"),
     Area("notifications", "app.api.notifications"),

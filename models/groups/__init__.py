@@ -4,7 +4,8 @@ Row kinds share the ``GroupId`` partition and are told apart by the sort-key pre
 ``EntityType`` discriminator (values are permanent: never rename them). One module per family
 of kinds; everything is re-exported here, so ``from models.groups import Expense`` works."""
 from models.groups.keys import (BALANCE, COMMENT_SEGMENT, DELETE_BUCKET, DUE_BUCKET_PREFIX,
-                                DUE_BUCKETS, EXPENSE_HEAD_SUFFIX, EXPENSE_PREFIX, INVITE,
+                                DUE_BUCKETS, EXPENSE_HEAD_SUFFIX, EXPENSE_PREFIX, IMPORT,
+                                IMPORT_CHUNK_PREFIX, INVITE,
                                 JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX,
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
                                 USERMEMBER_PREFIX)
@@ -16,13 +17,14 @@ from models.groups.membership import (Group, Invite, JoinLock, JoinRequest,
 from models.groups.ledger import (Balance, Comment, Expense, ItemMap, PaymentMap,
                                   Settlement, SplitMap)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
+from models.groups.imports import ImportChunk, ImportJob
 
 __all__ = ["BALANCE", "COMMENT_SEGMENT", "DELETE_BUCKET", "DUE_BUCKET_PREFIX", "DUE_BUCKETS",
-           "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "INVITE", "JOINLOCK_PREFIX",
+           "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT", "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",
            "JOINREQ_PREFIX", "META", "NET_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
            "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",
            "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
-           "RecurringExpense"]
+           "RecurringExpense", "ImportChunk", "ImportJob"]
