@@ -1,8 +1,10 @@
 """Start an import (POST /imports) and read its status (GET /imports/{importId})."""
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from app.errors import Invalid, TooLarge, id_collision, not_found
 from app.logs import logger
@@ -16,10 +18,38 @@ from models.groups import Group, ImportJob
 from models.groups.imports import RUNNING
 from models.users import ImportPointer
 
+QUEUE_URL_ENV = "IMPORT_QUEUE_URL"
 MAX_GROUP_NAME = 100
 DEFAULT_NAMES = {"splitwise-csv": "Splitwise", "spliit-json": "Spliit", "spliit-csv": "Spliit",
                  "ihatemoney-json": "ihatemoney", "ihatemoney-csv": "ihatemoney",
                  "cospend-csv": "Cospend", "tailspend-json": "TailSpend"}
+
+
+_runner: dict = {}
+
+
+def use_local_runner(runner: Optional[Callable[[str, str], object]]) -> None:
+    """Local mode: ``runner(group_id, import_id)`` takes the place of the queue."""
+    if runner is None:
+        _runner.pop("local", None)
+    else:
+        _runner["local"] = runner
+
+
+def hand_off(group_id: str, import_id: str) -> None:
+    """Start the worker on a staged import: deployed, IMPORT_QUEUE_URL names the queue
+    (template.yaml's ImportQueue); locally a runner feeds the worker's handler on a thread;
+    with neither (tests, scripts) the import runs inline."""
+    url = os.environ.get(QUEUE_URL_ENV)
+    if url:
+        import boto3
+
+        boto3.client("sqs").send_message(QueueUrl=url, MessageBody=json.dumps(
+            {"groupId": group_id, "importId": import_id}))
+    elif "local" in _runner:
+        _runner["local"](group_id, import_id)
+    else:
+        worker.run_import(group_id, import_id)
 
 
 def file_error(error: ImportFileError) -> Exception:
@@ -66,7 +96,7 @@ def start_import(user_id: str, *, file_format: str, content: str, name: Optional
         staging.unstage(group_id, chunks)
         raise
     try:
-        worker.hand_off(group_id, import_id)
+        hand_off(group_id, import_id)
     except Exception:  # noqa: BLE001 — reported on the import itself, never left RUNNING
         logger.exception("import.hand_off_failed", extra={"group_id": group_id})
         worker.fail(group_id, None, "The import could not be started; nothing was kept. "

@@ -1,17 +1,14 @@
 """The import worker: staged file -> rows -> balances checked -> ACTIVE, or nothing at all.
 
-Deployed, IMPORT_QUEUE_URL names the queue (template.yaml's ImportQueue): :func:`hand_off`
-sends ``{"groupId", "importId"}`` and the ImportWorker runs :func:`run_import`. Locally a
-runner installed by local mode feeds the same handler an SQS-shaped event on a thread; with
-neither (tests, scripts) the import runs inline.
+The ImportWorker function runs :func:`run_import` for each ``{"groupId", "importId"}``
+message that app.services.imports.jobs.hand_off queued (local mode: on a thread, through
+the same handler).
 
 A run is safe to repeat: it starts by removing whatever an earlier, interrupted run wrote,
 and an import that already ended is left as it is (a FAILED one has its sweep finished)."""
 from __future__ import annotations
 
-import json
-import os
-from typing import Callable, Dict, Optional
+from typing import Dict, Optional
 
 from pynamodb.exceptions import DeleteError, UpdateError
 
@@ -25,31 +22,7 @@ from app.services.imports import writer
 from models.groups import IMPORT, IMPORT_CHUNK_PREFIX, META, Group, GroupItem, ImportJob
 from models.groups.imports import DONE, FAILED, RUNNING
 
-QUEUE_URL_ENV = "IMPORT_QUEUE_URL"
 IMPORTING = "IMPORTING"
-_runner: dict = {}
-
-
-def use_local_runner(runner: Optional[Callable[[str, str], object]]) -> None:
-    """Local mode: ``runner(group_id, import_id)`` takes the place of the queue."""
-    if runner is None:
-        _runner.pop("local", None)
-    else:
-        _runner["local"] = runner
-
-
-def hand_off(group_id: str, import_id: str) -> None:
-    """Start the worker on a staged import (queue, local runner, or inline)."""
-    url = os.environ.get(QUEUE_URL_ENV)
-    if url:
-        import boto3
-
-        boto3.client("sqs").send_message(QueueUrl=url, MessageBody=json.dumps(
-            {"groupId": group_id, "importId": import_id}))
-    elif "local" in _runner:
-        _runner["local"](group_id, import_id)
-    else:
-        run_import(group_id, import_id)
 
 
 def _job(group_id: str) -> Optional[ImportJob]:

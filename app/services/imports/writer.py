@@ -15,7 +15,7 @@ from pynamodb.expressions.operand import Path
 
 from app import names
 from app.services.core.clock import new_id
-from app.services.groups.groups import new_invite_code
+from app.services.groups.codes import new_invite_code
 from app.services.imports.model import EXPENSE, Parsed, Row
 from app.services.imports.parse import expense_body
 from app.services.ledger import expense_input
