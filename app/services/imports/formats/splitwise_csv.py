@@ -15,11 +15,10 @@ from app.services.imports import reconstruct
 from app.services.imports.amounts import calendar_date, currency_code, to_minor, unescape
 from app.services.imports.formats.text import is_blank, records, require
 from app.services.imports.model import ImportFileError, Parsed
+from app.services.ledger.export import PAYER_COLUMN as OUR_PAYER_COLUMN
 
 FORMAT = "splitwise-csv"
 FIXED = ("Date", "Description", "Category", "Cost", "Currency")
-# Where our own export's extra columns begin (app/services/ledger/export.py).
-OUR_PAYER_COLUMN = "Paid by"
 # Splitwise's settle-up category in the languages it exports in (casefolded).
 PAYMENT_WORDS = frozenset(word.casefold() for word in (
     "Payment", "Zahlung", "Paiement", "Pago", "Pagamento", "Betaling", "Betalning",

@@ -1,9 +1,11 @@
 """Bills split by member weights (ihatemoney, Cospend): one payer, owers sharing by weight.
 
 Both apps compute each ower's share as ``amount * weight / total weight`` in floating point
-and show balances rounded to the cent. Here each bill's shares are apportioned exactly
-(SHARES split, app.money.splits), so nets always sum to 0; where a share is not a whole
-number of minor units the bill is flagged as rounded."""
+and show balances rounded to the cent. Here each bill's shares are apportioned in whole
+minor units by largest remainder (the cent a float sum would round towards goes to the ower
+whose exact share is closest to it), recorded as EXACT splits, so nets always sum to 0 and
+match what the source shows; a bill whose shares are not whole cents is flagged as rounded.
+"""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -48,12 +50,25 @@ def add_bill(parsed: Parsed, line: int, *, date: str, what: str, amount_value, c
                                payer=payer, payee=owers[0], amount=amount, note=what or None))
         return
     shares = integer_weights({key: weights.get(key, Decimal(1)) for key in owers}, line)
-    total = sum(shares.values())
-    if any(amount * share % total for share in shares.values()):
+    owed = largest_remainder(amount, [shares[key] for key in owers])
+    if any(amount * share % sum(shares.values()) for share in shares.values()):
         parsed.warn(line, "Shares are not whole cents: each is rounded to within one cent "
                           "so that they add up to the amount.")
     parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
                            description=what or "Bill", category=category,
                            payments=[(payer, amount)],
-                           items=[Item(what or "Bill", amount, "SHARES",
-                                       [(key, shares[key]) for key in owers])]))
+                           items=[Item(what or "Bill", amount, "EXACT",
+                                       [(key, value) for key, value in zip(owers, owed,
+                                                                           strict=True)
+                                        if value])]))
+
+
+def largest_remainder(amount: int, weights: List[int]) -> List[int]:
+    """``amount`` split in proportion to ``weights``, whole units summing to ``amount``: the
+    floors, then one more unit each to the largest fractional parts (first wins a tie)."""
+    total = sum(weights)
+    owed = [amount * w // total for w in weights]
+    order = sorted(range(len(weights)), key=lambda i: (-(amount * weights[i] % total), i))
+    for index in order[:amount - sum(owed)]:
+        owed[index] += 1
+    return owed
