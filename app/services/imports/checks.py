@@ -57,7 +57,7 @@ def source_totals(parsed: Parsed, written: Written) -> None:
         for key, value in expected.items():
             got = nets.get(by_key.get(key, ""), 0)
             if got != value:
-                parsed.warn(line, f"{parsed.members.get(key, key)}: the file's total balance "
+                parsed.warn(line, f"{parsed.members.get(key, key)}: the source's balance "
                                   f"is {format_minor(value, currency)} {currency}, the "
                                   f"imported rows give {format_minor(got, currency)}.")
 

@@ -52,6 +52,8 @@ def parse_file(file_format: str, content: str, *, currency: Optional[str] = None
     parsed.currency = main
     for row in parsed.rows:
         row.currency = row.currency or main
+    if "" in parsed.totals:  # balances a file kept in no currency at all
+        parsed.totals[main] = parsed.totals.pop("")
     if len(parsed.rows) > MAX_ROWS:
         raise ImportFileError(parsed.rows[MAX_ROWS].line,
                               f"More than {MAX_ROWS} expenses and settlements.")

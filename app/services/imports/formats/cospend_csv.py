@@ -16,7 +16,7 @@ from typing import Dict, List, Optional
 from app.services.imports.amounts import calendar_date, currency_code, unescape
 from app.services.imports.formats.spliit import SYMBOLS
 from app.services.imports.formats.text import is_blank, records, require
-from app.services.imports.formats.weighted import add_bill, weight_of
+from app.services.imports.formats.weighted import Bills, weight_of
 from app.services.imports.model import ImportFileError, Parsed
 
 FORMAT = "cospend-csv"
@@ -67,8 +67,10 @@ def parse(text: str) -> Parsed:
             main_currency = row.get("currencyname", "").strip()
     currency = _currency(main_currency)
     parsed = Parsed(format=FORMAT, members=members, rows=[], currency=currency)
+    split = Bills(parsed, weights)
     for line, row in bills:
-        _bill(parsed, line, row, weights, currency or "")
+        _bill(split, line, row, weights, currency or "")
+    split.finish()
     return parsed
 
 
@@ -83,8 +85,9 @@ def _currency(name: Optional[str]) -> Optional[str]:
     return None
 
 
-def _bill(parsed: Parsed, line: int, row: Dict[str, str], weights: Dict[str, Decimal],
+def _bill(split: Bills, line: int, row: Dict[str, str], weights: Dict[str, Decimal],
           currency: str) -> None:
+    parsed = split.parsed
     what = unescape(row.get("what")).strip()
     if what == PLACEHOLDER:
         return
@@ -105,6 +108,6 @@ def _bill(parsed: Parsed, line: int, row: Dict[str, str], weights: Dict[str, Dec
         calendar_date(row.get("date"), line)
     if (row.get("repeat") or "n").strip() not in ("n", ""):
         parsed.warn(line, "A repeating bill: imported once (recurrence is not imported).")
-    add_bill(parsed, line, date=date, what=what, amount_value=row.get("amount"),
-             currency=currency, payer=payer, owers=owers, weights=weights,
-             reimbursement=(row.get("categoryid") or "").strip() == REIMBURSEMENT_CATEGORY)
+    split.add(line, date=date, what=what, amount_value=row.get("amount"), currency=currency,
+              payer=payer, owers=owers,
+              reimbursement=(row.get("categoryid") or "").strip() == REIMBURSEMENT_CATEGORY)

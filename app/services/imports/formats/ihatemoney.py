@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional
 
 from app.services.imports.amounts import calendar_date, currency_code, unescape
 from app.services.imports.formats.text import is_blank, json_document, records, require
-from app.services.imports.formats.weighted import add_bill, weight_of
+from app.services.imports.formats.weighted import Bills, weight_of
 from app.services.imports.model import ImportFileError, Parsed
 
 JSON_FORMAT, CSV_FORMAT = "ihatemoney-json", "ihatemoney-csv"
@@ -68,21 +68,22 @@ def _bills(format_name: str, bills: List[tuple]) -> Parsed:
         for ower in bill["owers"]:
             members.setdefault(ower, ower)
     parsed = Parsed(format=format_name, members=members, rows=[])
+    split = Bills(parsed, weights)
     for line, bill in bills:
-        _bill(parsed, line, bill, weights)
+        _bill(split, line, bill)
+    split.finish()
     used = [row.currency for row in parsed.rows if row.currency]
     parsed.currency = max(set(used), key=used.count) if used else None
     return parsed
 
 
-def _bill(parsed: Parsed, line: int, bill: Dict[str, Any], weights: Dict[str, Decimal]) -> None:
+def _bill(split: Bills, line: int, bill: Dict[str, Any]) -> None:
     code = str(bill.get("currency") or NO_CURRENCY).strip().upper()
     currency = None if code == NO_CURRENCY else currency_code(code, line)
     bill_type = str(bill.get("bill_type") or "Expense").strip()
     require(bill_type in ("Expense", "Reimbursement"), line,
             f"bill_type {bill_type!r} is neither Expense nor Reimbursement.")
-    add_bill(parsed, line, date=calendar_date(bill.get("date"), line),
-             what=unescape(bill.get("what")).strip(), amount_value=bill.get("amount"),
-             currency=currency or "", payer=unescape(bill.get("payer_name")).strip(),
-             owers=bill["owers"], weights=weights,
-             reimbursement=bill_type == "Reimbursement")
+    split.add(line, date=calendar_date(bill.get("date"), line),
+              what=unescape(bill.get("what")).strip(), amount_value=bill.get("amount"),
+              currency=currency or "", payer=unescape(bill.get("payer_name")).strip(),
+              owers=bill["owers"], reimbursement=bill_type == "Reimbursement")
