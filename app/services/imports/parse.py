@@ -35,7 +35,7 @@ class FileTooLarge(ImportFileError):
 def check_size(content: str) -> None:
     data = content.encode("utf-8", "surrogatepass")
     if len(data) > MAX_BYTES:
-        raise FileTooLarge(data[:MAX_BYTES + 1].count(b"\n") + 1,
+        raise FileTooLarge(data[:MAX_BYTES].count(b"\n") + 1,
                            f"The file is {len(data)} bytes; at most {MAX_BYTES} (5 MB).")
 
 

@@ -9,6 +9,9 @@ from typing import Any, Iterator, List, Tuple
 from app.services.imports.model import ImportFileError
 
 BOM = "\ufeff"
+# The csv module refuses a field past 128 KB by default; a file is at most 5 MB (checked
+# before parsing), so no field can be longer than that.
+FIELD_LIMIT = 5 * 1024 * 1024
 
 
 def without_bom(text: str) -> str:
@@ -18,6 +21,8 @@ def without_bom(text: str) -> str:
 def records(text: str) -> Iterator[Tuple[int, List[str]]]:
     """(line, cells) of every CSV record, CRLF or LF, quoted cells with embedded newlines;
     ``line`` is the 1-based line the record starts on."""
+    if csv.field_size_limit() < FIELD_LIMIT:
+        csv.field_size_limit(FIELD_LIMIT)
     reader = csv.reader(io.StringIO(without_bom(text), newline=""), strict=True)
     start = 1
     try:
