@@ -23,6 +23,8 @@ from models.groups.imports import DONE, RUNNING, ImportWarning
 
 IMPORTING, ACTIVE = "IMPORTING", "ACTIVE"
 MAX_WARNINGS = 200
+# Rows per page of the recount (about 250 KB of expenses): short calls on any engine.
+RECOUNT_PAGE = 250
 
 
 def kept_rows(parsed: Parsed, *, convert: Optional[str]) -> None:
@@ -39,7 +41,7 @@ def kept_rows(parsed: Parsed, *, convert: Optional[str]) -> None:
 def balances_match(group_id: str, written: Written) -> None:
     raw = Balance.fetch_raw(group_id)
     stored = {pid: v for pid, v in Balance.nets_of(raw or {}).items() if v}
-    recount = balances.recompute(group_id)
+    recount = balances.recompute(group_id, page_size=RECOUNT_PAGE)
     ours = {pid: v for pid, v in written.nets.items() if v}
     counts_ok = (recount.expense_count, recount.settlement_count) == \
         (written.expenses, written.settlements)
