@@ -93,6 +93,7 @@ def main() -> None:
                 outcome = run_import(group_id, import_id)
             ran = time.perf_counter() - start
             status = client.get(f"/imports/{import_id}", headers=headers).get_json()
+            print(f"worker: {outcome}", flush=True)
         finally:
             db.stop()
     assert outcome == "DONE", status

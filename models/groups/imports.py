@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from pynamodb.attributes import (BinaryAttribute, ListAttribute, MapAttribute, NumberAttribute,
-                                 UnicodeAttribute)
+from pynamodb.attributes import ListAttribute, MapAttribute, NumberAttribute, UnicodeAttribute
 
 from models.groups.base import GroupItem
 from models.groups.keys import IMPORT, IMPORT_CHUNK_PREFIX
@@ -25,11 +24,14 @@ class ImportJob(GroupItem, discriminator="IMPORT"):
     """One import: who started it, what it read, how it ended."""
 
     ImportId = UnicodeAttribute()
-    ImporterUserId = UnicodeAttribute()
+    # Who started it, and the request's options (which hold their display name): both only
+    # while it runs, so an ended import names nobody (the importer's pointer row, in their
+    # own partition, is what says whose it is).
+    ImporterUserId = UnicodeAttribute(null=True)
     Format = UnicodeAttribute()
     Status = UnicodeAttribute(default=RUNNING)
     # The request's choices: name, currency, me, convert (what the worker needs to redo it).
-    Options = MapAttribute(default=dict)
+    Options = MapAttribute(null=True)
     Counts = MapAttribute(null=True)
     Warnings = ListAttribute(of=ImportWarning, null=True)
     WarningCount = NumberAttribute(null=True)
@@ -44,9 +46,9 @@ class ImportJob(GroupItem, discriminator="IMPORT"):
 
 
 class ImportChunk(GroupItem, discriminator="IMPORT_CHUNK"):
-    """A slice of the staged file, zlib-compressed (a row holds at most 400 KB)."""
+    """A slice of the staged file, zlib-compressed then base64 (a row holds at most 400 KB)."""
 
-    Data = BinaryAttribute(legacy_encoding=False)
+    Data = UnicodeAttribute()
 
     @staticmethod
     def sort_key(seq: int) -> str:

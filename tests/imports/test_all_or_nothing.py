@@ -7,12 +7,19 @@ import json
 import pytest
 
 from app.services.imports import parse, worker
-from models.groups import Invite
+from models.groups import GroupItem, Invite
 from tests.imports.conftest import all_group_keys, fixture_text, group_rows, user_rows
 from tests.support.faults import transaction_dies_at
 
 HEADER = "Date,Description,Category,Cost,Currency,Ann,Bo\r\n"
 GOOD = "2026-01-05,Dinner,Dining out,60.00,EUR,30.00,-30.00\r\n"
+
+
+def _names_nobody(group_id: str, importer) -> bool:
+    """An ended import's row keeps neither the importer's id nor their name (account
+    deletion leaves no name behind: the pointer in their own partition says whose it is)."""
+    text = json.dumps(GroupItem.raw_get(group_id, "IMPORT"))
+    return importer.user_id not in text and "Ima Porter" not in text
 
 
 @pytest.mark.parametrize("content, line, reason", [
@@ -78,6 +85,7 @@ def test_a_failure_in_the_worker_removes_everything_but_the_report(importer):
 
     assert status["status"] == "FAILED"
     assert status["error"]["message"].startswith("The import failed on our side")
+    assert _names_nobody(started["groupId"], importer)
     assert group_rows(started["groupId"]) == ["IMPORT"]
     assert all_group_keys() - before == {(started["groupId"], "IMPORT")}
     assert importer.client.get(f"/groups/{started['groupId']}",
@@ -141,6 +149,7 @@ def test_an_import_is_visible_to_its_importer_only(importer, sign_in):
 
     assert importer.client.get(f"/imports/{status['importId']}",
                                headers=other).status_code == 404
+    assert _names_nobody(status["groupId"], importer)
     assert importer.client.get(f"/groups/{status['groupId']}",
                                headers=other).status_code == 404
 

@@ -23,6 +23,8 @@ from models.groups.imports import DONE, RUNNING, ImportWarning
 
 IMPORTING, ACTIVE = "IMPORTING", "ACTIVE"
 MAX_WARNINGS = 200
+# What an ended import no longer keeps: who ran it and the options naming them.
+ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove()]
 # Rows per page of the recount (about 250 KB of expenses): short calls on any engine.
 RECOUNT_PAGE = 250
 
@@ -100,6 +102,6 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *,
     tx.update(ImportJob(*ImportJob.key(group_id)),
               [ImportJob.Status.set(DONE), ImportJob.Counts.set(counts),
                ImportJob.Warnings.set(shown), ImportJob.WarningCount.set(total),
-               ImportJob.FinishedAt.set(now)],
+               ImportJob.FinishedAt.set(now)] + ENDED,
               condition=ImportJob.Status == RUNNING, on_fail=gone)
     tx.commit()

@@ -57,7 +57,8 @@ def run_import(group_id: str, import_id: str) -> str:
 
 
 def _import(group_id: str, job: ImportJob) -> None:
-    options: Dict = job.Options.as_dict() if hasattr(job.Options, "as_dict") else dict(job.Options)
+    options: Dict = job.Options.as_dict() if hasattr(job.Options, "as_dict") else \
+        dict(job.Options or {})
     text = staging.staged_text(group_id, int(job.ChunkCount))
     parsed = parse_file(job.Format, text, currency=options.get("currency"),
                         fallback_currency=options.get("fallbackCurrency") or "EUR")
@@ -78,7 +79,7 @@ def fail(group_id: str, line: Optional[int], message: str) -> None:
     """Record the failure (first bad line) and remove everything but the IMPORT row."""
     job = ImportJob(*ImportJob.key(group_id))
     actions = [ImportJob.Status.set(FAILED), ImportJob.ErrorMessage.set(message[:1000]),
-               ImportJob.FinishedAt.set(now_iso())]
+               ImportJob.FinishedAt.set(now_iso())] + checks.ENDED
     if line is not None:
         actions.append(ImportJob.ErrorLine.set(line))
     try:
