@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from app.schemas.common import CURRENCY, OmitNone, Schema, Strict
-from app.services.imports.parse import FORMATS, MAX_BYTES
+from app.rules import IMPORT_FORMATS as FORMATS, IMPORT_MAX_BYTES as MAX_BYTES
 
 
 class ImportCreateSchema(Strict):

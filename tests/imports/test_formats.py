@@ -141,3 +141,10 @@ def test_until_currencies_land_rows_in_other_currencies_are_skipped_with_their_l
     kept_rows(parsed, convert=None)
     assert [row.currency for row in parsed.rows] == ["EUR", "EUR"]
     assert parsed.skipped == 3 and [line for line, _ in parsed.warnings] == [4, 5, 7]
+
+
+def test_every_format_the_contract_names_has_a_parser():
+    from app import rules
+    from app.services.imports import parse
+
+    assert set(parse.PARSERS) == set(rules.IMPORT_FORMATS)

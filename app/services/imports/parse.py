@@ -8,13 +8,13 @@ from typing import Callable, Dict, Optional
 
 from app.errors import Invalid
 from app.money.splits import MAX_AMOUNT
-from app.rules import MAX_GROUP_PARTICIPANTS
+from app.rules import IMPORT_FORMATS, IMPORT_MAX_BYTES, MAX_GROUP_PARTICIPANTS
 from app.services.imports.formats import (cospend_csv, ihatemoney, spliit, splitwise_csv,
                                           tailspend_json)
 from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.services.ledger import expense_input
 
-MAX_BYTES = 5 * 1024 * 1024  # of the file's UTF-8 text
+MAX_BYTES = IMPORT_MAX_BYTES
 MAX_ROWS = 20_000
 PARSERS: Dict[str, Callable[[str], Parsed]] = {
     "splitwise-csv": splitwise_csv.parse,
@@ -25,7 +25,7 @@ PARSERS: Dict[str, Callable[[str], Parsed]] = {
     "cospend-csv": cospend_csv.parse,
     "tailspend-json": tailspend_json.parse,
 }
-FORMATS = tuple(PARSERS)
+FORMATS = IMPORT_FORMATS
 
 
 class FileTooLarge(ImportFileError):
