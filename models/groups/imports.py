@@ -38,6 +38,10 @@ class ImportJob(GroupItem, discriminator="IMPORT"):
     ErrorLine = NumberAttribute(null=True)
     ErrorMessage = UnicodeAttribute(null=True)
     ChunkCount = NumberAttribute()
+    # The run that holds the import (a worker's claim) and until when: a duplicate delivery
+    # finds it held and leaves it; a crashed run's claim runs out and a redelivery takes over.
+    RunToken = UnicodeAttribute(null=True)
+    LeaseUntil = UnicodeAttribute(null=True)
     FinishedAt = UnicodeAttribute(null=True)
 
     @staticmethod

@@ -158,3 +158,13 @@ def test_me_must_name_one_member_of_the_file(importer):
     reply = importer.start("splitwise-csv", fixture_text("splitwise_friend_de.csv"), me="Nobody")
     assert reply.status_code == 400
     assert "me" in reply.get_json()["error"]["details"]
+
+
+def test_a_duplicate_delivery_leaves_an_import_another_run_holds(importer, held_imports):
+    started = importer.start("splitwise-csv", fixture_text("splitwise_friend_de.csv")).get_json()
+    ((group_id, import_id),) = held_imports
+    assert worker.claim(group_id) is not None  # a run elsewhere holds it
+
+    assert worker.run_import(group_id, import_id) == "RUNNING"
+    assert not any(sk.startswith(("EXPENSE#", "PARTICIPANT#")) for sk in group_rows(group_id))
+    assert importer.status(started["importId"])["status"] == "RUNNING"

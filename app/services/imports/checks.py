@@ -24,7 +24,8 @@ from models.groups.imports import DONE, RUNNING, ImportWarning
 IMPORTING, ACTIVE = "IMPORTING", "ACTIVE"
 MAX_WARNINGS = 200
 # What an ended import no longer keeps: who ran it and the options naming them.
-ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove()]
+ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove(),
+         ImportJob.RunToken.remove(), ImportJob.LeaseUntil.remove()]
 # Rows per page of the recount (about 250 KB of expenses): short calls on any engine.
 RECOUNT_PAGE = 250
 
@@ -78,9 +79,10 @@ def counts_of(parsed: Parsed, written: Written) -> Dict[str, int]:
             "skipped": parsed.skipped}
 
 
-def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *,
+def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, token: str,
          owner_key: Optional[str], owner_id: str, owner_name: str) -> None:
-    """One TransactWrite: the group ACTIVE with its owner, the import DONE."""
+    """One TransactWrite: the group ACTIVE with its owner, the import DONE (while this run,
+    ``token``, still holds it)."""
     now = now_iso()
     user_id = job.ImporterUserId
     name = display_name(parsed.members[owner_key]) if owner_key else display_name(owner_name)
@@ -103,5 +105,6 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *,
               [ImportJob.Status.set(DONE), ImportJob.Counts.set(counts),
                ImportJob.Warnings.set(shown), ImportJob.WarningCount.set(total),
                ImportJob.FinishedAt.set(now)] + ENDED,
-              condition=ImportJob.Status == RUNNING, on_fail=gone)
+              condition=(ImportJob.Status == RUNNING) & (ImportJob.RunToken == token),
+              on_fail=gone)
     tx.commit()

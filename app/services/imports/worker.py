@@ -14,7 +14,7 @@ from pynamodb.exceptions import DeleteError, UpdateError
 
 from app.errors import DomainError
 from app.logs import logger
-from app.services.core.clock import new_id, now_iso
+from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.imports import checks, staging
 from app.services.imports.model import ImportFileError
 from app.services.imports.parse import parse_file, resolve_me
@@ -23,6 +23,9 @@ from models.groups import IMPORT, IMPORT_CHUNK_PREFIX, META, Group, GroupItem, I
 from models.groups.imports import DONE, FAILED, RUNNING
 
 IMPORTING = "IMPORTING"
+# A run's hold on its import: past the worker's 900 s timeout, so a live run is never joined
+# by a duplicate delivery; a crashed run's hold runs out before the queue redelivers (5400 s).
+LEASE_SECONDS = 1000
 
 
 def _job(group_id: str) -> Optional[ImportJob]:
@@ -43,20 +46,41 @@ def run_import(group_id: str, import_id: str) -> str:
     if job.Status == FAILED:
         remove_group(group_id)
         return FAILED
+    token = claim(group_id)
+    if token is None:
+        logger.info("import.held_by_another_run", extra={"group_id": group_id})
+        return RUNNING
     try:
-        _import(group_id, job)
+        _import(group_id, job, token)
         return DONE
     except ImportFileError as error:
-        fail(group_id, error.line, error.reason)
+        fail(group_id, error.line, error.reason, token=token)
     except DomainError as error:
-        fail(group_id, None, error.message)
+        fail(group_id, None, error.message, token=token)
     except Exception:  # noqa: BLE001 — reported on the import, never left RUNNING
         logger.exception("import.failed", extra={"group_id": group_id})
-        fail(group_id, None, "The import failed on our side; nothing was kept. Try again.")
+        fail(group_id, None, "The import failed on our side; nothing was kept. Try again.",
+             token=token)
     return FAILED
 
 
-def _import(group_id: str, job: ImportJob) -> None:
+def claim(group_id: str) -> Optional[str]:
+    """Hold the import for this run (LEASE_SECONDS, past the worker's timeout); None when
+    another run holds it."""
+    token = new_id()
+    try:
+        ImportJob(*ImportJob.key(group_id)).update(
+            actions=[ImportJob.RunToken.set(token),
+                     ImportJob.LeaseUntil.set(iso_in(LEASE_SECONDS))],
+            condition=(ImportJob.Status == RUNNING) & (ImportJob.LeaseUntil.does_not_exist()
+                                                       | (ImportJob.LeaseUntil < now_iso())),
+            add_version_condition=False)
+    except UpdateError:
+        return None
+    return token
+
+
+def _import(group_id: str, job: ImportJob, token: str) -> None:
     options: Dict = job.Options.as_dict() if hasattr(job.Options, "as_dict") else \
         dict(job.Options or {})
     text = staging.staged_text(group_id, int(job.ChunkCount))
@@ -70,21 +94,25 @@ def _import(group_id: str, job: ImportJob) -> None:
                            owner_participant_id=owner_id)
     checks.balances_match(group_id, written)
     checks.source_totals(parsed, written)
-    checks.flip(group_id, job, parsed, written, owner_key=owner_key, owner_id=owner_id,
-                owner_name=options.get("ownerName") or "Me")
+    checks.flip(group_id, job, parsed, written, token=token, owner_key=owner_key,
+                owner_id=owner_id, owner_name=options.get("ownerName") or "Me")
     staging.unstage(group_id, int(job.ChunkCount))
 
 
-def fail(group_id: str, line: Optional[int], message: str) -> None:
-    """Record the failure (first bad line) and remove everything but the IMPORT row."""
+def fail(group_id: str, line: Optional[int], message: str, *,
+         token: Optional[str] = None) -> None:
+    """Record the failure (first bad line) and remove everything but the IMPORT row; with
+    ``token``, only while this run still holds the import."""
     job = ImportJob(*ImportJob.key(group_id))
     actions = [ImportJob.Status.set(FAILED), ImportJob.ErrorMessage.set(message[:1000]),
                ImportJob.FinishedAt.set(now_iso())] + checks.ENDED
     if line is not None:
         actions.append(ImportJob.ErrorLine.set(line))
     try:
-        job.update(actions=actions, condition=ImportJob.Status == RUNNING,
-                   add_version_condition=False)
+        condition = ImportJob.Status == RUNNING
+        if token is not None:
+            condition &= ImportJob.RunToken == token
+        job.update(actions=actions, condition=condition, add_version_condition=False)
     except UpdateError:  # it ended meanwhile (DONE stays DONE)
         logger.warning("import.fail_not_recorded", extra={"group_id": group_id})
         return
