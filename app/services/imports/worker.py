@@ -42,6 +42,7 @@ def run_import(group_id: str, import_id: str) -> str:
         logger.warning("import.unknown", extra={"group_id": group_id})
         return FAILED
     if job.Status == DONE:
+        staging.unstage(group_id, int(job.ChunkCount))  # a run that died right after its flip
         return DONE
     if job.Status == FAILED:
         remove_group(group_id)
