@@ -137,8 +137,10 @@ def serve(args) -> int:
     from app.local import server_info, vapid_key
     from app.local.stream_poller import start_notifications_poller
     from app.local.triggers import (Scheduler, run_account_deletion_resume, run_hourly_tick,
-                                    run_maintenance, run_outbox_sweep, start_account_deletion)
+                                    run_maintenance, run_outbox_sweep, start_account_deletion,
+                                    start_import)
     from app.services.account import worker as account_deletion_worker
+    from app.services.imports import jobs as import_jobs
 
     endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
@@ -153,6 +155,8 @@ def serve(args) -> int:
     scheduler.every(300, run_outbox_sweep, "outbox-sweep")
     # DELETE /users/me answering 202 hands the rest to the worker: here, on a thread.
     account_deletion_worker.use_local_runner(start_account_deletion)
+    # POST /imports answering 202 hands the import to its worker: here, on a thread.
+    import_jobs.use_local_runner(start_import)
     scheduler.every(300, run_account_deletion_resume, "account-deletion-resume")
     poller = start_notifications_poller(endpoint)
     threading.Thread(target=http.serve_forever, daemon=True).start()

@@ -24,6 +24,8 @@ MCP_CLEANUP_PREFIX = "MCPCLEANUP#"
 # invitation the user sent (People; also filed in ScanRecoveryIndex by its expiry).
 JOIN_REQUEST_POINTER_PREFIX = "JOINREQPTR#"
 SENT_INVITATION_PREFIX = "SENTINVITE#"
+# Each import the user started -> the new group holding its IMPORT row.
+IMPORT_POINTER_PREFIX = "IMPORT#"
 # ScanRecoveryIndex buckets of sent invitations by expiry, sharded like the outbox.
 INVITE_EXPIRY = "INVITE_EXPIRY"
 INVITE_EXPIRY_SHARDS = 8
@@ -309,6 +311,17 @@ class JoinRequestPointer(UserItem, discriminator="JOINREQ_POINTER"):
     @classmethod
     def pages_of(cls, user_id: str, page_size: int) -> Iterator[list]:
         return _pointer_pages(cls, user_id, JOIN_REQUEST_POINTER_PREFIX, page_size)
+
+
+class ImportPointer(UserItem, discriminator="IMPORT_POINTER"):
+    """Written with an import's group head (same transaction): GET /imports/{importId}
+    finds the import's group from the importer's own partition (one GetItem)."""
+
+    GroupId = UnicodeAttribute()
+
+    @staticmethod
+    def sort_key(import_id: str) -> str:
+        return IMPORT_POINTER_PREFIX + import_id
 
 
 class SentInvitation(UserItem, discriminator="SENT_INVITE"):

@@ -35,3 +35,11 @@ def form_body(view):
     """Mark a view that reads a form-encoded body (OAuth endpoints); every other body is JSON."""
     view.form_body = True
     return view
+
+
+def body_limit(max_bytes: int):
+    """Mark a view that takes a body larger than the app's default cap (POST /imports)."""
+    def mark(view):
+        view.max_body_bytes = max_bytes
+        return view
+    return mark

@@ -54,6 +54,7 @@ AREAS = (
     Area("balances", "app.api.balances"),
     Area("changes", "app.api.changes"),
     Area("export", "app.api.export"),
+    Area("imports", "app.api.imports"),
     Area("recurring", "app.api.recurring"),
     Area("people", "app.api.people"),
     Area("notifications", "app.api.notifications"),

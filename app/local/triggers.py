@@ -66,6 +66,25 @@ def start_account_deletion(user_id: str) -> threading.Thread:
     return thread
 
 
+def start_import(group_id: str, import_id: str) -> threading.Thread:
+    """Local stand-in for ImportQueue: the import worker's handler, fed the canned SQS event
+    naming the import, on a thread of its own (as Lambda would, after POST answered 202)."""
+    from app.handlers import import_worker
+
+    event = canned_event("import_sqs.json")
+    event["Records"][0]["body"] = json.dumps({"groupId": group_id, "importId": import_id})
+
+    def run() -> None:
+        try:
+            import_worker.lambda_handler(event, None)
+        except Exception:  # the import records its own failure; this is a crash
+            log.exception("local.job_failed", extra={"job": "import"})
+
+    thread = threading.Thread(target=run, name="import", daemon=True)
+    thread.start()
+    return thread
+
+
 class Scheduler:
     """Runs each job every ``period`` seconds on a daemon thread until stopped."""
 

@@ -17,6 +17,9 @@ SETTLEMENT_PREFIX = "SETTLEMENT#"
 BALANCE = "BALANCE#v1"
 CHANGE_PREFIX = "CHANGE#"
 NET_PREFIX = "Net_"
+# An import's status row and the chunks of its staged file (in the new group's partition).
+IMPORT = "IMPORT"
+IMPORT_CHUNK_PREFIX = "IMPORT#CHUNK#"
 # Active recurring templates are spread over DUE_BUCKETS index partitions ("RECURRING#<n>",
 # n from a hash of GroupId): one group stays in one bucket, so its occurrences stay serial.
 # 128 serial workers at ~59 ms per occurrence record 1M occurrences in ~8 minutes.

@@ -11,7 +11,8 @@ from models.groups.keys import (DELETE_BUCKET, INVITE, JOINLOCK_PREFIX, JOINREQ_
 
 
 class Group(GroupItem, discriminator="GROUP"):
-    """The group head. Status DELETING means the group is gone for every reader."""
+    """The group head. Status DELETING (being removed) or IMPORTING (an import still writing
+    it) means the group is gone for every reader."""
 
     Name = UnicodeAttribute()
     Currency = UnicodeAttribute()

@@ -5,7 +5,8 @@ every client generator and fuzzer send bodies that are refused with 400. For eac
 with a body, schema-valid bodies are sent with a real group id; at most half may be a 400.
 The exceptions are creating an expense and a recurring template (an expense body): their sums
 (payments = items = amount, EXACT and PERCENT totals) cannot be said in JSON Schema, so there
-every 400 must come from those money rules, never from the schema layer."""
+every 400 must come from those money rules, never from the schema layer; likewise an import,
+whose `content` must be a readable file of its format."""
 from __future__ import annotations
 
 import collections
@@ -15,7 +16,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 SCHEMA_LAYER = "The request has invalid fields."  # app.api.errors: webargs/marshmallow refusals
 MONEY_RULES_ONLY = {("POST", "/groups/{groupId}/expenses"),
-                    ("POST", "/groups/{groupId}/recurring")}
+                    ("POST", "/groups/{groupId}/recurring"),
+                    ("POST", "/imports")}  # the file's rules (docs/import.md), not money's
 FORM = "application/x-www-form-urlencoded"
 # A valid token request names a client, code or refresh token that must exist, which no
 # schema can say: there every refusal must be an RFC 6749 refusal of the credential or

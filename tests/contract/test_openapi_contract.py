@@ -32,6 +32,8 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/oauth/token", "/oauth/revoke", "/users/me/connections",
          "/users/me/connections/{grantId}",
          "/mcp"}
+# Import (issue 24).
+CONTRACT_PATHS |= {"/imports", "/imports/{importId}"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

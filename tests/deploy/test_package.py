@@ -437,6 +437,8 @@ CANNED = {
     "MaintenanceFunction": ("schedule_maintenance.json", _a_summary),
     # The canned message names no account left to delete: a finished deletion is a no-op.
     "AccountDeletionWorkerFunction": ("account_deletion_sqs.json", _no_failures),
+    # The canned message names no import: the worker logs it and answers with no failure.
+    "ImportWorkerFunction": ("import_sqs.json", _no_failures),
 }
 
 

@@ -723,7 +723,9 @@ def test_the_api_hands_deletions_to_the_queue_and_may_only_send_there():
     assert api["Environment"]["Variables"]["ACCOUNT_DELETION_QUEUE_URL"] == {
         "Ref": "AccountDeletionQueue"}
     sends = [p["SQSSendMessagePolicy"] for p in api["Policies"] if "SQSSendMessagePolicy" in p]
-    assert sends == [{"QueueName": {"Fn::GetAtt": ["AccountDeletionQueue", "QueueName"]}}]
+    # (and, since the import worker, its queue: test_the_api_hands_imports_to_their_queue)
+    assert sends == [{"QueueName": {"Fn::GetAtt": ["AccountDeletionQueue", "QueueName"]}},
+                     {"QueueName": {"Fn::GetAtt": ["ImportQueue", "QueueName"]}}]
 
 
 def test_the_notification_worker_may_condition_check_profiles():
@@ -740,6 +742,44 @@ def test_account_deletion_resources_are_one_block_with_a_header():
     start = text.index("# ================================================================ account deletion worker")
     end = text.index("# ================================================================ end: account deletion worker")
     names = [name for name in load_template()["Resources"] if name.startswith("AccountDeletion")]
+
+    assert len(names) == 9
+    assert all(start < text.index(f"\n  {name}:\n") < end for name in names)
+
+
+# ---------------------------------------------------------------- import worker
+# Registered in the shared tables above from here, like the account deletion worker.
+HANDLERS["ImportWorkerFunction"] = "app.handlers.import_worker.lambda_handler"
+WORK_QUEUES.add("ImportQueue")
+
+
+def test_import_worker_takes_one_queue_message_at_a_time_and_writes_only_groups():
+    worker = _resources("AWS::Serverless::Function")["ImportWorkerFunction"]["Properties"]
+    queue = _resources("AWS::SQS::Queue")["ImportQueue"]["Properties"]
+    (source,) = [e["Properties"] for e in worker["Events"].values()]
+
+    assert source["Queue"] == {"Fn::GetAtt": ["ImportQueue", "Arn"]}
+    assert source["BatchSize"] == 1
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert queue["VisibilityTimeout"] >= 6 * worker["Timeout"]
+    assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {
+        "Fn::GetAtt": ["ImportFailuresQueue", "Arn"]}
+    table_policies = {(kind, body["TableName"]["Ref"]) for policy in worker["Policies"]
+                      for kind, body in policy.items() if kind.startswith("DynamoDB")}
+    assert table_policies == {(_CRUD, "GroupsTable"), ("DynamoDBReadPolicy", "UsersTable")}
+
+
+def test_the_api_hands_imports_to_their_queue():
+    api = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"]
+
+    assert api["Environment"]["Variables"]["IMPORT_QUEUE_URL"] == {"Ref": "ImportQueue"}
+
+
+def test_import_resources_are_one_block_with_a_header():
+    text = (REPO / "template.yaml").read_text()
+    start = text.index("# ================================================================ import worker")
+    end = text.index("# ================================================================ end: import worker")
+    names = [name for name in load_template()["Resources"] if name.startswith("Import")]
 
     assert len(names) == 9
     assert all(start < text.index(f"\n  {name}:\n") < end for name in names)

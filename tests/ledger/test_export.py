@@ -23,7 +23,8 @@ def test_csv_has_a_row_per_expense_and_settlement_and_a_total_that_matches_balan
     rows = _csv(group)
     header = rows[0]
     assert header[:5] == ["Date", "Description", "Category", "Cost", "Currency"]
-    assert sorted(header[5:]) == ["Guest 0", "Guest 1", "owner"]
+    # (issue 24: who paid, and each participant's paid and owed, follow the net columns)
+    assert sorted(header[5:8]) == ["Guest 0", "Guest 1", "owner"]
     column = {name: index for index, name in enumerate(header)}
     dinner, payment, blank, total = rows[1:]
     assert dinner[:5] == ["2026-01-01", "Dinner", "General", "9.00", "EUR"]
@@ -84,4 +85,37 @@ def test_participants_with_the_same_name_get_distinct_columns(client, sign_in):
         ctx.client.post(f"{ctx.base}/participants", json={"displayName": "Sam"},
                         headers=ctx.headers)
     header = _csv(ctx)[0]
-    assert len(set(header)) == len(header) == 8
+    # (issue 24: the paid/owed columns follow the 3 net columns and "Paid by")
+    assert len(set(header)) == len(header) == 5 + 3 + 1 + 2 * 3
+
+
+def test_csv_shows_who_paid_and_each_participants_paid_and_owed(group):
+    body = {"description": "Hotel", "date": "2026-01-03",
+            "payments": [{"participantId": group.me, "amount": 600},
+                         {"participantId": group.guests[0], "amount": 300}],
+            "amount": 900, "splitMode": "EQUAL",
+            "splits": [{"participantId": pid} for pid in group.everyone]}
+    assert group.post("/expenses", body).status_code == 201
+    group.post("/settlements", {"payerId": group.guests[1], "payeeId": group.me,
+                                "amount": 300, "date": "2026-01-04"})
+    header, hotel, payment, _, total = _csv(group)
+    column = {name: index for index, name in enumerate(header)}
+    assert hotel[column["Paid by"]] == "owner; Guest 0"
+    assert [hotel[column[f"owner {what}"]] for what in ("paid", "owed")] == ["6.00", "3.00"]
+    assert [hotel[column[f"Guest 1 {what}"]] for what in ("paid", "owed")] == ["0.00", "3.00"]
+    assert payment[column["Paid by"]] == "Guest 1"
+    assert payment[column["Guest 1 paid"]] == "3.00" and payment[column["owner owed"]] == "3.00"
+    for row in (hotel, payment, total):  # every row, the totals too: paid - owed = net
+        for name in ("owner", "Guest 0", "Guest 1"):
+            paid, owed = (int(row[column[f"{name} {w}"]].replace(".", "")) for w in ("paid", "owed"))
+            assert paid - owed == int(row[column[name]].replace(".", "")), (row, name)
+
+
+def test_names_in_the_payer_and_paid_owed_columns_are_escaped_too(client, sign_in):
+    ctx = make_group_ctx(client, sign_in, "formula@example.com", guests=0)
+    guest = ctx.client.post(f"{ctx.base}/participants", json={"displayName": "=cmd|x"},
+                            headers=ctx.headers).get_json()["participantId"]
+    ctx.add_expense(200, payer=guest, among=[guest, ctx.me])
+    header, row, *_ = _csv(ctx)
+    assert "'=cmd|x" in header and "'=cmd|x paid" in header
+    assert row[header.index("Paid by")] == "'=cmd|x"

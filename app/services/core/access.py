@@ -3,7 +3,8 @@
 The USERMEMBER guard row mirrors the member's ParticipantId and Role, so authorization is a
 single strongly consistent BatchGetItem of the group head and the caller's guard row. A
 non-member gets NotFound (no existence leak), a member whose role is too low gets Forbidden,
-and a group whose head is DELETING is gone for everyone."""
+and a group whose head is DELETING (being removed) or IMPORTING (being filled by an import
+that has not finished) is gone for everyone."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -37,8 +38,12 @@ class Access:
         return ROLE_RANK[self.role] >= ROLE_RANK[role]
 
 
+# Head statuses that hide a group from every reader and writer.
+UNREADABLE = ("DELETING", "IMPORTING")
+
+
 def is_live(group) -> bool:
-    return group is not None and group.Status != "DELETING"
+    return group is not None and group.Status not in UNREADABLE
 
 
 def authorize(user_id: str, group_id: str, min_role: str = "VIEWER", *,
@@ -95,7 +100,7 @@ def _lost_access(access: Access, min_role: str) -> DomainError:
 
 
 def load_live_group(group_id: str) -> Group:
-    """The group head, treating a missing or DELETING head as not found."""
+    """The group head, treating a missing, DELETING or IMPORTING head as not found."""
     try:
         head = Group.get(*Group.key(group_id), consistent_read=True)
     except (Group.DoesNotExist, ValueError):

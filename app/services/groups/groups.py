@@ -1,7 +1,6 @@
 """Groups: create, read, rename, change currency."""
 from __future__ import annotations
 
-import secrets
 from typing import Optional
 
 from app.errors import currency_locked, group_not_found, id_collision
@@ -9,15 +8,9 @@ from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
+from app.services.groups.codes import new_invite_code
 from app.services.users.profiles import get_profile
 from models.groups import Balance, Group, Invite, Participant, UserMember
-
-INVITE_CODE_BYTES = 18
-
-
-def new_invite_code() -> str:
-    """An unguessable, URL-safe invite code."""
-    return secrets.token_urlsafe(INVITE_CODE_BYTES)
 
 
 def create_group(user_id: str, *, name: str, currency: str) -> Access:

@@ -11,7 +11,7 @@ from typing import Optional
 from app.errors import invite_not_found
 from app.services.core.access import Access, load_live_group
 from app.services.core.clock import now_iso
-from app.services.groups.groups import new_invite_code
+from app.services.groups.codes import new_invite_code
 from app.services.core.transactions import Transaction
 from app.services.core.conditional import update_if
 from models.groups import Invite, Participant

@@ -79,17 +79,21 @@ class Recount:
     settlement_count: int
 
 
-def recompute(group_id: str) -> Recount:
-    """Fold every expense head and settlement of the group (strongly consistent reads)."""
+def recompute(group_id: str, page_size: Optional[int] = None) -> Recount:
+    """Fold every expense head and settlement of the group (strongly consistent reads).
+
+    ``page_size`` bounds each Query page (an import's check of 20,000 rows keeps every call
+    short on the embedded engine, whose cost per page grows with the page)."""
     nets: Nets = {}
     expense_count = settlement_count = 0
     # The subclass query filters on EntityType, so comment rows are read but not returned.
     for expense in Expense.query(group_id, Expense.SK.startswith(EXPENSE_PREFIX),
-                                 consistent_read=True):
+                                 consistent_read=True, page_size=page_size):
         expense_count += 1
         for pid, value in expense_nets(expense).items():
             nets[pid] = nets.get(pid, 0) + value
-    for settlement in Settlement.newest_first(group_id, consistent_read=True):
+    for settlement in Settlement.newest_first(group_id, consistent_read=True,
+                                              page_size=page_size):
         settlement_count += 1
         for pid, value in settlement_nets(settlement.PayerId, settlement.PayeeId,
                                           settlement.Amount).items():

@@ -19,6 +19,9 @@ from models.groups import SETTLEMENT_PREFIX, Expense, Participant, Settlement
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 FIXED_COLUMNS = ["Date", "Description", "Category", "Cost", "Currency"]
+# After the net columns: who paid, then "<name> paid" and "<name> owed" per participant.
+# The splitwise-csv import stops reading member columns here.
+PAYER_COLUMN = "Paid by"
 
 
 def safe_cell(value) -> str:
@@ -52,39 +55,87 @@ def _activity(group_id: str) -> tuple:
     return expenses, settlements
 
 
+@dataclass(frozen=True)
+class _Line:
+    """One CSV row's facts: per participant what they paid and what they owed (a settlement:
+    the payer paid it, the payee received it), whose difference is the row's net cell."""
+
+    date: str
+    created_at: str
+    description: str
+    category: str
+    cost: int
+    payers: List[str]
+    paid: Dict[str, int]
+    owed: Dict[str, int]
+
+    def net(self, pid: str) -> int:
+        return self.paid.get(pid, 0) - self.owed.get(pid, 0)
+
+
+def _sum(into: Dict[str, int], values: Dict[str, int]) -> None:
+    for pid, value in values.items():
+        into[pid] = into.get(pid, 0) + value
+
+
+def _expense_line(e: Expense) -> _Line:
+    cells = ExpenseBody.from_row(e).for_export()
+    paid: Dict[str, int] = {}
+    owed: Dict[str, int] = {}
+    _sum(paid, {p.ParticipantId: int(p.Amount) for p in e.Payments or []})
+    for item in e.Items or []:
+        for split in item.Splits or []:
+            _sum(owed, {split.ParticipantId: int(split.Amount)})
+    return _Line(e.Date, e.CreatedAt, cells["Description"], cells["Category"], cells["Cost"],
+                 [p.ParticipantId for p in e.Payments or []], paid, owed)
+
+
 def export_csv(access: Access) -> str:
-    """One row per expense and settlement with each participant's net effect, then totals."""
+    """One row per expense and settlement with each participant's net effect (the shape
+    Splitwise exports), then who paid, then each participant's paid and owed amounts
+    (paid - owed = net on every row), then the totals."""
     currency = access.group.Currency
     roster = list(Participant.roster(access.group_id, consistent_read=True))
     expenses, settlements = _activity(access.group_id)
-    rows = []
-    for e in expenses:
-        cells = ExpenseBody.from_row(e).for_export()
-        rows.append((e.Date, e.CreatedAt, cells["Description"], cells["Category"],
-                     cells["Cost"], balances.expense_nets(e)))
     known = {p.ParticipantId: p.DisplayName for p in roster}
+    lines = [_expense_line(e) for e in expenses]
     for s in settlements:
         label = f"{known.get(s.PayerId, balances.FORMER_PARTICIPANT)} paid " \
                 f"{known.get(s.PayeeId, balances.FORMER_PARTICIPANT)}"
-        rows.append((s.Date or s.CreatedAt[:10], s.CreatedAt, label, "Payment", int(s.Amount),
-                     balances.settlement_nets(s.PayerId, s.PayeeId, s.Amount)))
-    rows.sort(key=lambda row: (row[0], row[1]))
-    totals: Dict[str, int] = {}
-    for *_, nets in rows:
-        for pid, value in nets.items():
-            totals[pid] = totals.get(pid, 0) + value
-    extra = sorted(pid for pid in totals if pid not in known)
+        lines.append(_Line(s.Date or s.CreatedAt[:10], s.CreatedAt, label, "Payment",
+                           int(s.Amount), [s.PayerId], {s.PayerId: int(s.Amount)},
+                           {s.PayeeId: int(s.Amount)}))
+    lines.sort(key=lambda line: (line.date, line.created_at))
+    paid_total: Dict[str, int] = {}
+    owed_total: Dict[str, int] = {}
+    for line in lines:
+        _sum(paid_total, line.paid)
+        _sum(owed_total, line.owed)
+    extra = sorted(pid for pid in set(paid_total) | set(owed_total) if pid not in known)
     columns = _column_names(roster, extra)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([safe_cell(c) for c in FIXED_COLUMNS + list(columns.values())])
-    for date, _, description, category, cost, nets in rows:
-        writer.writerow([safe_cell(c) for c in [date, description, category,
-                                                format_minor(cost, currency), currency]] +
-                        [format_minor(nets.get(pid, 0), currency) for pid in columns])
+    names = list(columns.values())
+    writer.writerow([safe_cell(c) for c in FIXED_COLUMNS + names + [PAYER_COLUMN] +
+                     [f"{name} {what}" for name in names for what in ("paid", "owed")]])
+
+    def money(values: Dict[str, int]) -> List[str]:
+        return [format_minor(values.get(pid, 0), currency) for pid in columns]
+
+    def paid_owed(paid: Dict[str, int], owed: Dict[str, int]) -> List[str]:
+        return [format_minor(side.get(pid, 0), currency) for pid in columns
+                for side in (paid, owed)]
+
+    for line in lines:
+        payers = "; ".join(columns.get(pid, balances.FORMER_PARTICIPANT) for pid in line.payers)
+        writer.writerow([safe_cell(c) for c in [line.date, line.description, line.category,
+                                                format_minor(line.cost, currency), currency]] +
+                        [format_minor(line.net(pid), currency) for pid in columns] +
+                        [safe_cell(payers)] + paid_owed(line.paid, line.owed))
     writer.writerow([])
-    writer.writerow([today(), "Total balance", "", "", currency] +
-                    [format_minor(totals.get(pid, 0), currency) for pid in columns])
+    totals = {pid: paid_total.get(pid, 0) - owed_total.get(pid, 0) for pid in columns}
+    writer.writerow([today(), "Total balance", "", "", currency] + money(totals) + [""]
+                    + paid_owed(paid_total, owed_total))
     return out.getvalue()
 
 

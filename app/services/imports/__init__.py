@@ -1,0 +1,6 @@
+"""Import: a whole group's history from another app's export, all or nothing.
+
+``parse`` turns a file of any supported format into one neutral :class:`Parsed` model;
+``jobs`` starts an import (the group head IMPORTING, the file staged) and reports on it;
+``worker`` writes the rows, checks the balances and turns the group ACTIVE, or removes what
+it wrote. See docs/import.md."""

@@ -1,0 +1,75 @@
+"""Money and dates as other apps write them -> our integer minor units and YYYY-MM-DD.
+
+Exact decimal arithmetic only: a JSON float (ihatemoney writes 13.33) is read through its
+shortest repr, never through binary floating point."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from typing import Any, Optional, Tuple
+
+from app.money.currencies import CODES, MINOR_UNITS
+from app.dates import is_calendar_date
+from app.services.imports.model import ImportFileError
+
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+_COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
+# A spreadsheet-safe cell (ours, ihatemoney's, Spliit's) starts with ' before = + - @.
+_ESCAPED = re.compile(r"'[=+\-@\t\r]")
+
+
+def exponent(currency: str) -> int:
+    return MINOR_UNITS.get(currency, 2)
+
+
+def decimal_of(value: Any, line: Optional[int], what: str) -> Decimal:
+    """A number from a cell or a JSON value, exactly; ImportFileError if it is none."""
+    if isinstance(value, bool) or value is None:
+        raise ImportFileError(line, f"{what} is not a number.")
+    if isinstance(value, (int, float)):
+        text = repr(value)
+    else:
+        text = str(value).strip().replace("\u00a0", "").replace(" ", "")
+        if _COMMA_DECIMAL.fullmatch(text):
+            text = text.replace(",", ".")
+    if not _NUMBER.fullmatch(text):
+        raise ImportFileError(line, f"{what} is not a number: {str(value)[:40]!r}.")
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        raise ImportFileError(line, f"{what} is not a number: {str(value)[:40]!r}.") from None
+
+
+def to_minor(value: Any, currency: str, line: Optional[int], what: str) -> Tuple[int, bool]:
+    """(minor units, exact?) of a decimal amount; rounded half-even past the currency's
+    decimals (the caller warns when it was not exact)."""
+    number = decimal_of(value, line, what)
+    scaled = number.scaleb(exponent(currency))
+    whole = scaled.to_integral_value(rounding=ROUND_HALF_EVEN)
+    return int(whole), whole == scaled
+
+
+def currency_code(value: Any, line: Optional[int]) -> str:
+    """An ISO 4217 code (case-insensitive), or ImportFileError."""
+    code = str(value or "").strip().upper()
+    if code not in CODES:
+        raise ImportFileError(line, f"Unknown currency {str(value)[:12]!r}.")
+    return code
+
+
+def calendar_date(value: Any, line: Optional[int]) -> str:
+    """YYYY-MM-DD from a date, an ISO timestamp or a unix timestamp; ImportFileError if none."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return datetime.fromtimestamp(int(value), timezone.utc).strftime("%Y-%m-%d")
+    text = str(value or "").strip()
+    candidate = text[:10]
+    if is_calendar_date(candidate) and (len(text) == 10 or text[10] in "T "):
+        return candidate
+    raise ImportFileError(line, f"Not a date: {text[:40]!r}.")
+
+
+def unescape(text: Any) -> str:
+    """A text cell as its author typed it: the formula-injection quote removed."""
+    text = "" if text is None else str(text)
+    return text[1:] if _ESCAPED.match(text) else text

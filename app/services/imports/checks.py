@@ -1,0 +1,110 @@
+"""What must hold before an import's group turns ACTIVE, and the one write that turns it.
+
+- every row is in the main currency or may be kept in its own (see :func:`kept_rows`);
+- BALANCE#v1 as written equals a recomputation from every expense and settlement row
+  (strongly consistent reads), and the writer's own sums: anything else fails the import;
+- what the source says the balances are (Splitwise's Total balance rows) is compared with
+  the imported nets: a difference is a warning naming that row's line;
+- the flip: head ACTIVE, the caller's OWNER participant and guard, the import DONE, in one
+  TransactWrite conditioned on the head still IMPORTING and the caller's account live."""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from app.errors import Conflict
+from app.money.currencies import format_minor
+from app.services.core.clock import now_iso
+from app.services.core.transactions import Transaction
+from app.services.imports.model import ImportFileError, Parsed
+from app.services.imports.writer import Written, display_name
+from app.services.ledger import balances
+from models.groups import Balance, Group, ImportJob, Participant, UserMember
+from models.groups.imports import DONE, RUNNING, ImportWarning
+
+IMPORTING, ACTIVE = "IMPORTING", "ACTIVE"
+MAX_WARNINGS = 200
+# What an ended import no longer keeps: who ran it and the options naming them.
+ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove(),
+         ImportJob.RunToken.remove(), ImportJob.LeaseUntil.remove()]
+# Rows per page of the recount (about 250 KB of expenses): short calls on any engine.
+RECOUNT_PAGE = 250
+
+
+def kept_rows(parsed: Parsed, *, convert: Optional[str]) -> None:
+    """Rows in another currency than the main one. Until the ledger keeps per-currency
+    balances they cannot be stored faithfully, so they are skipped, each with a warning."""
+    kept = [row for row in parsed.rows if row.currency != parsed.currency]
+    for row in kept:
+        parsed.skip(row.line, f"A row in {row.currency} (the group's currency is "
+                              f"{parsed.currency}): other currencies are not imported yet.")
+    if kept:
+        parsed.rows = [row for row in parsed.rows if row.currency == parsed.currency]
+
+
+def balances_match(group_id: str, written: Written) -> None:
+    raw = Balance.fetch_raw(group_id)
+    stored = {pid: v for pid, v in Balance.nets_of(raw or {}).items() if v}
+    recount = balances.recompute(group_id, page_size=RECOUNT_PAGE)
+    ours = {pid: v for pid, v in written.nets.items() if v}
+    counts_ok = (recount.expense_count, recount.settlement_count) == \
+        (written.expenses, written.settlements)
+    if not (stored == recount.nets == ours and counts_ok):
+        raise ImportFileError(None, "The imported balances do not equal a recomputation "
+                                    "from the imported rows; nothing was kept.")
+
+
+def source_totals(parsed: Parsed, written: Written) -> None:
+    """Warn (with the line) for each member whose imported net differs from the source's."""
+    by_key = {key: pid for key, pid in written.participant_ids.items()}
+    for currency, (line, expected) in sorted(parsed.totals.items()):
+        nets = written.nets if currency == parsed.currency else \
+            written.other_nets.get(currency, {})
+        for key, value in expected.items():
+            got = nets.get(by_key.get(key, ""), 0)
+            if got != value:
+                parsed.warn(line, f"{parsed.members.get(key, key)}: the source's balance "
+                                  f"is {format_minor(value, currency)} {currency}, the "
+                                  f"imported rows give {format_minor(got, currency)}.")
+
+
+def _warnings(parsed: Parsed) -> Tuple[List[ImportWarning], int]:
+    shown = [ImportWarning(Line=line, Message=message[:500])
+             for line, message in parsed.warnings[:MAX_WARNINGS]]
+    return shown, len(parsed.warnings)
+
+
+def counts_of(parsed: Parsed, written: Written) -> Dict[str, int]:
+    return {"participants": len(written.participant_ids),
+            "expenses": written.expenses, "settlements": written.settlements,
+            "skipped": parsed.skipped}
+
+
+def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, token: str,
+         owner_key: Optional[str], owner_id: str, owner_name: str) -> None:
+    """One TransactWrite: the group ACTIVE with its owner, the import DONE (while this run,
+    ``token``, still holds it)."""
+    now = now_iso()
+    user_id = job.ImporterUserId
+    name = display_name(parsed.members[owner_key]) if owner_key else display_name(owner_name)
+    counts = counts_of(parsed, written)
+    if owner_key is None:
+        counts["participants"] += 1
+    shown, total = _warnings(parsed)
+    gone = Conflict("The import's group is gone.", code="IMPORT_GONE")
+    tx = Transaction().require_live_account(user_id)
+    tx.update(Group(*Group.key(group_id)), [Group.Status.set(ACTIVE), Group.UpdatedAt.set(now)],
+              condition=Group.Status == IMPORTING, on_fail=gone)
+    tx.put(Participant(group_id, Participant.sort_key(owner_id), ParticipantId=owner_id,
+                       Type="USER", UserId=user_id, DisplayName=name, Role="OWNER",
+                       ClaimedAt=now, CreatedAt=now, UpdatedAt=now),
+           condition=Participant.SK.does_not_exist(), on_fail=gone)
+    tx.put(UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=owner_id,
+                      Role="OWNER", CreatedAt=now),
+           condition=UserMember.SK.does_not_exist(), on_fail=gone)
+    tx.update(ImportJob(*ImportJob.key(group_id)),
+              [ImportJob.Status.set(DONE), ImportJob.Counts.set(counts),
+               ImportJob.Warnings.set(shown), ImportJob.WarningCount.set(total),
+               ImportJob.FinishedAt.set(now)] + ENDED,
+              condition=(ImportJob.Status == RUNNING) & (ImportJob.RunToken == token),
+              on_fail=gone)
+    tx.commit()

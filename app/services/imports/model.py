@@ -1,0 +1,89 @@
+"""The neutral in-memory model every format's parser produces, and the error they raise.
+
+Members are keyed by the source's own key (a name, or an id where the source has them);
+rows name members by that key. Money is integer minor units of the row's currency."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+EXPENSE, SETTLEMENT = "EXPENSE", "SETTLEMENT"
+
+
+class ImportFileError(Exception):
+    """The file cannot be imported as it is: the first bad line and why."""
+
+    def __init__(self, line: Optional[int], reason: str) -> None:
+        super().__init__(f"line {line}: {reason}" if line else reason)
+        self.line = line
+        self.reason = reason
+
+
+@dataclass
+class Item:
+    """One item of an expense: its amount and how it is split (the API's split modes)."""
+
+    name: str
+    amount: int
+    mode: str
+    splits: List[Tuple[str, int]]  # (member key, value as the mode reads it)
+
+
+@dataclass
+class Row:
+    """One expense or settlement of the file, with the line it came from."""
+
+    line: int
+    kind: str
+    date: str
+    currency: str
+    description: str = ""
+    category: Optional[str] = None
+    payments: List[Tuple[str, int]] = field(default_factory=list)  # expenses
+    items: List[Item] = field(default_factory=list)
+    payer: Optional[str] = None  # settlements
+    payee: Optional[str] = None
+    amount: int = 0  # settlements; an expense's amount is its items' sum
+    note: Optional[str] = None
+
+    @property
+    def total(self) -> int:
+        return self.amount if self.kind == SETTLEMENT else sum(i.amount for i in self.items)
+
+    def nets(self) -> Dict[str, int]:
+        """paid - owed per member (settlement: the payer up, the payee down)."""
+        if self.kind == SETTLEMENT:
+            return {self.payer: self.amount, self.payee: -self.amount}
+        from app.money.splits import net_effects
+
+        return net_effects(self.payments, [(i.amount, i.mode, i.splits) for i in self.items])
+
+
+@dataclass
+class Parsed:
+    """A whole file: its members, rows, what it says the balances are, and warnings."""
+
+    format: str
+    members: Dict[str, str]  # member key -> display name, in the file's order
+    rows: List[Row]
+    name: Optional[str] = None  # the group's name, when the file has one
+    currency: Optional[str] = None  # the group's main currency, when the file says
+    # What the source shows as each member's balance, per currency (Splitwise's
+    # Total balance rows), with the line it was read from: checked after the import.
+    totals: Dict[str, Tuple[int, Dict[str, int]]] = field(default_factory=dict)
+    warnings: List[Tuple[Optional[int], str]] = field(default_factory=list)
+    skipped: int = 0
+
+    def warn(self, line: Optional[int], message: str) -> None:
+        self.warnings.append((line, message))
+
+    def skip(self, line: Optional[int], message: str) -> None:
+        self.skipped += 1
+        self.warn(line, message)
+
+    def currencies(self) -> Dict[str, int]:
+        """currency -> how many rows use it."""
+        used: Dict[str, int] = {}
+        for row in self.rows:
+            used[row.currency] = used.get(row.currency, 0) + 1
+        return used

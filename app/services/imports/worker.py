@@ -1,0 +1,144 @@
+"""The import worker: staged file -> rows -> balances checked -> ACTIVE, or nothing at all.
+
+The ImportWorker function runs :func:`run_import` for each ``{"groupId", "importId"}``
+message that app.services.imports.jobs.hand_off queued (local mode: on a thread, through
+the same handler).
+
+A run is safe to repeat: it starts by removing whatever an earlier, interrupted run wrote,
+and an import that already ended is left as it is (a FAILED one has its sweep finished)."""
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+from pynamodb.exceptions import DeleteError, UpdateError
+
+from app.errors import DomainError
+from app.logs import logger
+from app.services.core.clock import iso_in, new_id, now_iso
+from app.services.imports import checks, staging
+from app.services.imports.model import ImportFileError
+from app.services.imports.parse import parse_file, resolve_me
+from app.services.imports import writer
+from models.groups import IMPORT, IMPORT_CHUNK_PREFIX, META, Group, GroupItem, ImportJob
+from models.groups.imports import DONE, FAILED, RUNNING
+
+IMPORTING = "IMPORTING"
+# A run's hold on its import: past the worker's 900 s timeout, so a live run is never joined
+# by a duplicate delivery; a crashed run's hold runs out before the queue redelivers (5400 s).
+LEASE_SECONDS = 1000
+
+
+def _job(group_id: str) -> Optional[ImportJob]:
+    try:
+        return ImportJob.get(*ImportJob.key(group_id), consistent_read=True)
+    except (ImportJob.DoesNotExist, ValueError):
+        return None
+
+
+def run_import(group_id: str, import_id: str) -> str:
+    """Run (or finish) one import; returns its final status."""
+    job = _job(group_id)
+    if job is None or job.ImportId != import_id:
+        logger.warning("import.unknown", extra={"group_id": group_id})
+        return FAILED
+    if job.Status == DONE:
+        staging.unstage(group_id, int(job.ChunkCount))  # a run that died right after its flip
+        return DONE
+    if job.Status == FAILED:
+        remove_group(group_id)
+        return FAILED
+    token = claim(group_id)
+    if token is None:
+        logger.info("import.held_by_another_run", extra={"group_id": group_id})
+        return RUNNING
+    try:
+        _import(group_id, job, token)
+        return DONE
+    except ImportFileError as error:
+        fail(group_id, error.line, error.reason, token=token)
+    except DomainError as error:
+        fail(group_id, None, error.message, token=token)
+    except Exception:  # noqa: BLE001 — reported on the import, never left RUNNING
+        logger.exception("import.failed", extra={"group_id": group_id})
+        fail(group_id, None, "The import failed on our side; nothing was kept. Try again.",
+             token=token)
+    return FAILED
+
+
+def claim(group_id: str) -> Optional[str]:
+    """Hold the import for this run (LEASE_SECONDS, past the worker's timeout); None when
+    another run holds it."""
+    token = new_id()
+    try:
+        ImportJob(*ImportJob.key(group_id)).update(
+            actions=[ImportJob.RunToken.set(token),
+                     ImportJob.LeaseUntil.set(iso_in(LEASE_SECONDS))],
+            condition=(ImportJob.Status == RUNNING) & (ImportJob.LeaseUntil.does_not_exist()
+                                                       | (ImportJob.LeaseUntil < now_iso())),
+            add_version_condition=False)
+    except UpdateError:
+        return None
+    return token
+
+
+def _import(group_id: str, job: ImportJob, token: str) -> None:
+    options: Dict = job.Options.as_dict() if hasattr(job.Options, "as_dict") else \
+        dict(job.Options or {})
+    text = staging.staged_text(group_id, int(job.ChunkCount))
+    parsed = parse_file(job.Format, text, currency=options.get("currency"),
+                        fallback_currency=options.get("fallbackCurrency") or "EUR")
+    owner_key = resolve_me(parsed, options.get("me"))
+    checks.kept_rows(parsed, convert=options.get("convert"))
+    clear_partial(group_id)
+    owner_id = new_id()
+    written = writer.write(group_id, parsed, importer=job.ImporterUserId, owner_key=owner_key,
+                           owner_participant_id=owner_id)
+    checks.balances_match(group_id, written)
+    checks.source_totals(parsed, written)
+    checks.flip(group_id, job, parsed, written, token=token, owner_key=owner_key,
+                owner_id=owner_id, owner_name=options.get("ownerName") or "Me")
+    staging.unstage(group_id, int(job.ChunkCount))
+
+
+def fail(group_id: str, line: Optional[int], message: str, *,
+         token: Optional[str] = None) -> None:
+    """Record the failure (first bad line) and remove everything but the IMPORT row; with
+    ``token``, only while this run still holds the import."""
+    job = ImportJob(*ImportJob.key(group_id))
+    actions = [ImportJob.Status.set(FAILED), ImportJob.ErrorMessage.set(message[:1000]),
+               ImportJob.FinishedAt.set(now_iso())] + checks.ENDED
+    if line is not None:
+        actions.append(ImportJob.ErrorLine.set(line))
+    try:
+        condition = ImportJob.Status == RUNNING
+        if token is not None:
+            condition &= ImportJob.RunToken == token
+        job.update(actions=actions, condition=condition, add_version_condition=False)
+    except UpdateError:  # it ended meanwhile (DONE stays DONE)
+        logger.warning("import.fail_not_recorded", extra={"group_id": group_id})
+        return
+    remove_group(group_id)
+
+
+def _keys(group_id: str, keep) -> list:
+    found = []
+    for page in GroupItem.raw_pages(group_id, keys_only=True):
+        found += [key for key in page if not keep(key[1])]
+    return found
+
+
+def clear_partial(group_id: str) -> None:
+    """What an interrupted earlier run wrote (all but the head, the import and its file)."""
+    GroupItem.raw_batch_delete(_keys(group_id, lambda sk: sk in (META, IMPORT)
+                                     or sk.startswith(IMPORT_CHUNK_PREFIX)))
+
+
+def remove_group(group_id: str) -> None:
+    """Every row of a failed import's group but its IMPORT row; the head goes last, so a
+    sweep that stops midway leaves a group that still reads as gone (IMPORTING)."""
+    head = Group.key(group_id)
+    GroupItem.raw_batch_delete(_keys(group_id, lambda sk: sk in (META, IMPORT)))
+    try:
+        Group(*head).delete(condition=Group.Status == IMPORTING, add_version_condition=False)
+    except DeleteError:  # already gone
+        pass
