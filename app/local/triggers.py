@@ -66,6 +66,32 @@ def start_account_deletion(user_id: str) -> threading.Thread:
     return thread
 
 
+def start_chat_work(item: dict) -> threading.Thread:
+    """Local stand-in for ChatQueue: the chat worker's handler, fed the canned SQS event
+    carrying ``item``, on a thread of its own (as Lambda would, after the 202)."""
+    from app.handlers import chat_worker
+
+    event = canned_event("chat_worker_sqs.json")
+    event["Records"][0]["body"] = json.dumps(item)
+
+    def run() -> None:
+        try:
+            chat_worker.lambda_handler(event, None)
+        except Exception:  # the reconciliation sweep re-drives the message
+            log.exception("local.job_failed", extra={"job": "chat-worker"})
+
+    thread = threading.Thread(target=run, name="chat-worker", daemon=True)
+    thread.start()
+    return thread
+
+
+def run_chat_reconcile() -> dict:
+    """The chat worker's schedule: re-drive stale work pointers."""
+    from app.handlers import chat_worker
+
+    return chat_worker.lambda_handler(canned_event("schedule_chat_reconcile.json"), None)
+
+
 class Scheduler:
     """Runs each job every ``period`` seconds on a daemon thread until stopped."""
 
