@@ -182,7 +182,8 @@ class _Parse:
 
     def _participants(self, text: str, facts: dict, owes: dict) -> None:
         found, unknown = mentioned(text, self.roster)
-        for name in unknown:
+        group_words = {fold(w) for g in self.context.groups for w in g.name.split()}
+        for name in (n for n in unknown if fold(n) not in group_words):
             self.ask(f"Who is {name}? No one by that name is in {self.gc.name}.")
         previous = facts.get("participants")
         added = {p for p in (self._person(m.group(1)) for m in _ADD.finditer(text)) if p}
