@@ -437,6 +437,8 @@ CANNED = {
     "MaintenanceFunction": ("schedule_maintenance.json", _a_summary),
     # The canned message names no account left to delete: a finished deletion is a no-op.
     "AccountDeletionWorkerFunction": ("account_deletion_sqs.json", _no_failures),
+    # The canned message names no admitted message: the worker finds nothing to draft.
+    "ChatWorkerFunction": ("chat_worker_sqs.json", _no_failures),
 }
 
 

@@ -10,7 +10,7 @@ from app.logs import logger
 from app.services.chat import capacity, credits, proposals
 from app.services.chat import context as chat_context
 from app.services.chat.admission import ASSISTANT, DONE, FAILED, WORKING
-from app.services.chat.drafters.base import DrafterError
+from app.services.chat.drafters.base import Drafter, DrafterError
 from app.services.chat.sessions import OPEN, load_session
 from app.services.chat.worker import STALE_SECONDS, ago, drop_pointer, load
 from app.services.core.clock import new_id, now_iso, today
@@ -22,6 +22,26 @@ from models.users import ChatDraft, ChatMessage, ChatWork
 # and is refunded.
 MAX_ATTEMPTS = 2
 FAILED_REPLY = "Sorry, I couldn't draft that just now; your credit was refunded. Try again?"
+
+
+def make_drafter(settings) -> Drafter:
+    """The drafter ``settings.chat_drafter`` names (``rules``, ``bedrock`` or ``openai``)."""
+    if settings.chat_drafter == "bedrock":
+        from app.services.chat.drafters.bedrock import BedrockDrafter
+
+        return BedrockDrafter(model_id=settings.chat_bedrock_model_id,
+                              region=settings.chat_bedrock_region or settings.region,
+                              timeout=settings.chat_drafter_timeout)
+    if settings.chat_drafter == "openai":
+        from app.services.chat.drafters.openai_compat import OpenAICompatibleDrafter
+
+        return OpenAICompatibleDrafter(base_url=settings.chat_openai_base_url,
+                                       api_key=settings.chat_openai_api_key,
+                                       model=settings.chat_openai_model,
+                                       timeout=settings.chat_drafter_timeout)
+    from app.services.chat.drafters.rules import RuleDrafter
+
+    return RuleDrafter()
 
 
 class _Lost(Conflict):
@@ -59,8 +79,6 @@ def _process(item: dict, settings, drafter) -> str:
         ctx = chat_context.build(message.UserId, message.Text, today(),
                                  session_group_id=rows.session.GroupId, open_draft=open_draft)
         if drafter is None:
-            from app.services.chat.drafters import make_drafter
-
             drafter = make_drafter(settings)
         checked = proposals.check(drafter.draft(ctx), ctx)
     except DrafterError as error:
