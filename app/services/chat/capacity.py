@@ -15,9 +15,15 @@ from typing import Iterator, Optional
 import models
 from app.logs import logger
 from models import pynamodb_adapter
-from models.groups import GroupItem
+from models.groups import Expense, Group, GroupItem, Participant, UserMember
 from models.notifications import NotificationItem
-from models.users import UserItem
+from models.users import (ChatBalance, ChatDraft, ChatMessage, ChatSession, ChatWork,
+                          LedgerEntry, Profile, UserItem)
+
+# Every model chat's calls go through, bases first: a subclass shares its base's connection
+# once the base has one, so these are a handful of clients, each hooked once.
+MODELS = (UserItem, GroupItem, NotificationItem, Profile, ChatBalance, ChatDraft, ChatMessage,
+          ChatSession, ChatWork, LedgerEntry, Group, Participant, UserMember, Expense)
 
 _meter: contextvars.ContextVar = contextvars.ContextVar("chat_capacity", default=None)
 READS = {"GetItem", "Query", "BatchGetItem", "TransactGetItems", "Scan"}
@@ -70,10 +76,10 @@ def _hook(client) -> None:
 
 def _clients() -> list:
     """The botocore clients chat's calls go through: the transaction connection and the
-    tables chat reads (users, groups, notifications for the expense's event)."""
+    connections of the models chat reads and writes."""
     connections = [models.connection()] + [pynamodb_adapter.table_connection(m).connection
-                                           for m in (UserItem, GroupItem, NotificationItem)]
-    return [connection.client for connection in connections]
+                                           for m in MODELS]
+    return list({id(c.client): c.client for c in connections}.values())
 
 
 @contextlib.contextmanager

@@ -65,12 +65,12 @@ def drop_pointer(message: ChatMessage) -> None:
         ChatWork(*key).delete(add_version_condition=False)
 
 
-def reconcile(older_than_s: float = STALE_SECONDS, redrive=None) -> dict:
+def reconcile(older_than_s: Optional[float] = None, redrive=None) -> dict:
     """Re-drive work pointers older than ``older_than_s`` by querying each service
     partition (no Scan): hand the message to the worker again, or drop a pointer whose
     message is gone (its session or account was deleted) or already finished."""
     redrive = redrive or hand_off
-    before = ago(older_than_s)
+    before = ago(STALE_SECONDS if older_than_s is None else older_than_s)
     counts = {"chatRedriven": 0, "chatOrphansDropped": 0}
     for shard in ChatWork.shards():
         for pointer in ChatWork.older_than(shard, before, limit=SWEEP_PAGE):
