@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from app.api.context import principal, scope, settings
+from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.errors import Forbidden
 from app.schemas.chat import (AdmittedSchema, ConfirmSchema, CreditBalanceSchema,
@@ -17,7 +18,8 @@ SESSION_NOT_FOUND = (404, "No such session of the caller's (or no such draft in 
 
 
 @blp.route("/chat/sessions", methods=["POST"])
-@blp.arguments(SessionCreateSchema)
+@idempotent
+@blp.arguments(SessionCreateSchema, required=False)
 @blp.response(201, SessionSchema)
 @errors(blp, NOT_FOUND)
 def create_session(body):
@@ -60,6 +62,7 @@ def post_message(body, session_id):
 
 
 @blp.route("/chat/sessions/<uuid:sessionId>/drafts/<uuid:draftId>/confirm", methods=["POST"])
+@idempotent
 @blp.arguments(ConfirmSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, SESSION_NOT_FOUND,
@@ -90,6 +93,7 @@ def my_credits(args):
 
 
 @blp.route("/admin/users/<uuid:userId>/credits", methods=["POST"])
+@idempotent
 @blp.arguments(CreditGrantSchema)
 @blp.response(201, CreditBalanceSchema)
 @errors(blp, FORBIDDEN, (404, "No such user."))
@@ -99,4 +103,4 @@ def grant_credits(body, user_id):
         raise Forbidden("Only administrators may grant credits.")
     standing = credits.grant(str(user_id), body["delta"], body["reason"],
                              monthly=settings().chat_monthly_credits)
-    return {"userId": str(user_id), "balance": standing.balance}
+    return {"balance": standing.balance}

@@ -5,7 +5,7 @@ import json
 
 from marshmallow import fields, validate
 
-from app.schemas.common import (DerivedList, Id, PageArgsSchema, Schema, Strict, StrictInteger,
+from app.schemas.common import (DerivedList, DerivedString, Id, PageArgsSchema, Schema, Strict, StrictInteger,
                                 page_schema)
 from app.schemas.common import Derived
 
@@ -42,8 +42,9 @@ class MessageSchema(Schema):
     role = fields.String(required=True, attribute="Role",
                          validate=validate.OneOf(["USER", "ASSISTANT"]))
     text = fields.String(required=True, attribute="Text")
-    status = fields.String(required=True, attribute="Status", metadata={
-        "description": "PENDING (WORKING while the worker drafts), DONE or FAILED"})
+    # The worker's claim (WORKING) is still PENDING to a client: the contract's three states.
+    status = DerivedString(lambda row: "PENDING" if row.Status == "WORKING" else row.Status,
+                           required=True, validate=validate.OneOf(["PENDING", "DONE", "FAILED"]))
     questions = DerivedList(lambda row: list(row.Questions or []), fields.String(),
                             required=True)
     createdAt = fields.String(required=True, attribute="CreatedAt")
@@ -96,7 +97,6 @@ class CreditsSchema(Schema):
 
 
 class CreditBalanceSchema(Schema):
-    userId = fields.String(required=True)
     balance = fields.Integer(required=True)
 
 

@@ -103,3 +103,34 @@ def test_someone_else_s_session_is_404(chat, sign_in, client):
                        headers=other).status_code == 404
     assert client.post("/chat/sessions", json={"groupId": chat.group_id},
                        headers=other).status_code == 404
+
+
+def test_sessions_are_listed_for_their_owner_only(chat, sign_in, client):
+    first, second = chat.session(), chat.session(group_id=None)
+    listed = client.get("/chat/sessions", headers=chat.headers).get_json()
+    assert {s["sessionId"] for s in listed["items"]} == {first, second}
+    other, _ = sign_in("eve@example.com")
+    assert client.get("/chat/sessions", headers=other).get_json()["items"] == []
+
+
+def test_the_drafter_sees_only_the_caller_s_groups(chat, sign_in, client):
+    from app.services.chat import context
+
+    other, _ = sign_in("eve@example.com", display_name="Eve")
+    client.post("/groups", json={"name": "Eve's secret", "currency": "EUR"}, headers=other)
+    seen = context.build(chat.user_id, "hi", "2026-12-01", session_group_id=None,
+                         open_draft=None)
+    assert [g.group_id for g in seen.groups] == [chat.group_id]
+    assert {name for g in seen.groups for _, name in g.participants} == {"Dana", "Ann", "Bo"}
+
+
+def test_confirm_validates_the_draft_again_against_today_s_roster(chat, client):
+    sid = chat.session()
+    chat.say(sid, "I paid 30 for the taxi with Ann and Bo")
+    draft = chat.read(sid)["drafts"][0]
+    removed = client.delete(f"/groups/{chat.group_id}/participants/{chat.bo}",
+                            headers=chat.headers)
+    assert removed.status_code == 204, removed.get_json()
+    refused = chat.confirm(sid, draft)
+    assert refused.status_code == 400
+    assert chat.read(sid)["drafts"][0]["status"] == "OPEN"

@@ -177,3 +177,11 @@ def test_capacity_is_logged_per_message_without_keys_or_text(client, sign_in, qu
     text = json.dumps({k: line[k] for k in ("phase", "calls", "readUnits", "writeUnits",
                                              "operations")})
     assert chat.user_id not in text and "coffee" not in text and sid not in text
+
+
+def test_local_mode_drafts_on_a_thread_through_the_handler(client, sign_in, queued):
+    chat = make_chat(client, sign_in)
+    sid = chat.session()
+    chat.say(sid, "I paid 12 for coffee with Ann")
+    triggers.start_chat_work(queued[0]).join(timeout=30)
+    assert chat.read(sid)["messages"][0]["status"] == "DONE"

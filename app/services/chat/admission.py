@@ -6,7 +6,7 @@ import random
 import time
 
 from app.errors import Conflict, chat_session_full, concurrent_update, insufficient_credits
-from app.services.chat import credits
+from app.services.chat import capacity, credits
 from app.services.chat.sessions import load_session
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
@@ -26,6 +26,11 @@ def post_message(user_id: str, session_id: str, text: str, *, monthly: int,
                  cost: int) -> ChatMessage:
     """Admit ``text`` (PENDING) or raise 402 INSUFFICIENT_CREDITS; the caller hands the
     returned message to the worker."""
+    with capacity.metered("admit"):
+        return _admit(user_id, session_id, text, monthly=monthly, cost=cost)
+
+
+def _admit(user_id: str, session_id: str, text: str, *, monthly: int, cost: int) -> ChatMessage:
     for attempt in range(ATTEMPTS):
         rows = load_session(user_id, session_id)
         session = rows.session
