@@ -137,9 +137,10 @@ def serve(args) -> int:
     from app.local import server_info, vapid_key
     from app.local.stream_poller import start_notifications_poller
     from app.local.triggers import (Scheduler, run_account_deletion_resume, run_hourly_tick,
-                                    run_maintenance, run_outbox_sweep, start_account_deletion,
-                                    start_import)
+                                    run_chat_reconcile, run_maintenance, run_outbox_sweep,
+                                    start_account_deletion, start_chat_work, start_import)
     from app.services.account import worker as account_deletion_worker
+    from app.services.chat import worker as chat_worker
     from app.services.imports import jobs as import_jobs
 
     endpoint, db = _start_db(args)
@@ -158,6 +159,9 @@ def serve(args) -> int:
     # POST /imports answering 202 hands the import to its worker: here, on a thread.
     import_jobs.use_local_runner(start_import)
     scheduler.every(300, run_account_deletion_resume, "account-deletion-resume")
+    # A chat message answered 202 is drafted by the chat worker's handler, here on a thread.
+    chat_worker.use_local_runner(start_chat_work)
+    scheduler.every(300, run_chat_reconcile, "chat-reconcile")
     poller = start_notifications_poller(endpoint)
     threading.Thread(target=http.serve_forever, daemon=True).start()
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,

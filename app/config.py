@@ -51,10 +51,20 @@ class Settings(NamedTuple):
     # units of work, when set), then answers 202 and the account-deletion worker goes on.
     account_delete_seconds: float = 5.0
     account_delete_units: Optional[int] = None
+    # Expense chat assistant (docs/chat.md): which drafter, its endpoint, the credit rules.
+    chat_drafter: str = "rules"  # rules | bedrock | openai
+    chat_bedrock_model_id: str = ""
+    chat_bedrock_region: Optional[str] = None
+    chat_openai_base_url: str = ""
+    chat_openai_api_key: str = ""  # never in repr (see __repr__)
+    chat_openai_model: str = ""
+    chat_drafter_timeout: float = 20.0
+    chat_monthly_credits: int = 50
+    chat_message_credits: int = 1
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
-                          if name != "cursor_secret")
+                          if name not in ("cursor_secret", "chat_openai_api_key"))
         return f"Settings({shown})"
 
     @property
@@ -92,6 +102,15 @@ class Settings(NamedTuple):
             public_base_url=(env.get("PUBLIC_BASE_URL") or "").rstrip("/") or None,
             cognito_domain=(env.get("COGNITO_DOMAIN") or "").rstrip("/") or None,
             mcp_cognito_client_id=env.get("MCP_COGNITO_CLIENT_ID") or None,
+            chat_drafter=env.get("CHAT_DRAFTER") or "rules",
+            chat_bedrock_model_id=env.get("CHAT_BEDROCK_MODEL_ID", ""),
+            chat_bedrock_region=env.get("CHAT_BEDROCK_REGION") or None,
+            chat_openai_base_url=(env.get("CHAT_OPENAI_BASE_URL") or "").rstrip("/"),
+            chat_openai_api_key=env.get("CHAT_OPENAI_API_KEY", ""),
+            chat_openai_model=env.get("CHAT_OPENAI_MODEL", ""),
+            chat_drafter_timeout=float(env.get("CHAT_DRAFTER_TIMEOUT") or 20.0),
+            chat_monthly_credits=int(env.get("CHAT_MONTHLY_CREDITS") or 50),
+            chat_message_credits=int(env.get("CHAT_MESSAGE_CREDITS") or 1),
             cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
                                      if o.strip() and o.strip() != "*"),
             mcp_allowed_origins=tuple(o.strip().rstrip("/") for o in

@@ -285,3 +285,39 @@ def mcp_connection_revoked() -> Unauthenticated:
 def authorization_request_expired() -> Conflict:
     return Conflict("The authorization request expired or was already answered; start again "
                     "from the assistant.", code="AUTHORIZATION_EXPIRED")
+
+
+# --- Expense chat assistant ---
+
+class PaymentRequired(DomainError):
+    """Out of a budget that only more credit buys (402)."""
+
+    status = 402
+    code = "PAYMENT_REQUIRED"
+
+
+def insufficient_credits(balance: int, needed: int) -> PaymentRequired:
+    return PaymentRequired("Not enough chat credits for this message.",
+                           code="INSUFFICIENT_CREDITS",
+                           details={"balance": balance, "needed": needed})
+
+
+def draft_confirmed(expense_id: Optional[str] = None) -> Conflict:
+    """The draft was saved already: a replay never creates a second expense."""
+    details = {"expenseId": expense_id} if expense_id else None
+    return Conflict("This draft was already confirmed.", code="DRAFT_CONFIRMED",
+                    details=details)
+
+
+def draft_discarded() -> Conflict:
+    return Conflict("This draft was discarded.", code="DRAFT_DISCARDED")
+
+
+def draft_incomplete(questions: list) -> Conflict:
+    return Conflict("This draft is not a valid expense yet; answer its questions first.",
+                    code="DRAFT_INCOMPLETE", details={"questions": questions})
+
+
+def chat_session_full(limit: int) -> Conflict:
+    return Conflict(f"A chat session holds at most {limit} messages; start a new one.",
+                    code="CHAT_SESSION_FULL", details={"limit": limit})

@@ -72,6 +72,16 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
         "recurring.update_recurring": {**GROUP, "recurringId": "$response.body#/recurringId",
                                        BODY: {"updatedAt": "$response.body#/updatedAt"}},
     },
+    "chat.create_session": {
+        target: {"sessionId": "$response.body#/sessionId"}
+        for target in ("chat.get_session", "chat.post_message")},
+    # A confirmed draft is an expense like any other.
+    "chat.confirm_draft": {
+        **{target: {**GROUP, "expenseId": "$response.body#/expenseId"} for target in (
+            "expenses.get_expense", "expenses.delete_expense",
+            "comments.list_comments", "comments.add_comment")},
+        "expenses.get_expense_by_id": {"expenseId": "$response.body#/expenseId"},
+    },
     # Cancelling is the requester's; accepting is the other user's, naming the requester.
     "people.request_friend": {"people.remove_friend": {"userId": "$response.body#/userId"}},
     "people.invite": {

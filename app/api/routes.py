@@ -61,6 +61,7 @@ AREAS = (
     Area("developer", "app.api.developer"),
     Area("oauth", "app.api.oauth", needs=("oauth_ui",)),
     Area("mcp", "app.api.mcp"),
+    Area("chat", "app.api.chat"),
     Area("local", "app.api.health", "local_blp", local_only=True),
     # The consent flow's HTML pages: plain Flask blueprints, outside the JSON document.
     Area("oauth_ui", "app.api.oauth_ui", "bp", documented=False),

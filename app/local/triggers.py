@@ -47,42 +47,53 @@ def run_account_deletion_resume() -> dict:
     return account_deletion.lambda_handler(canned_event("schedule_account_deletion.json"), None)
 
 
-def start_account_deletion(user_id: str) -> threading.Thread:
-    """Local stand-in for AccountDeletionQueue: the worker's handler, fed the canned SQS event
-    naming ``user_id``, on a thread of its own (as Lambda would, after DELETE answered 202)."""
-    from app.handlers import account_deletion
+def _queue_message_on_a_thread(handler: str, canned: str, body: dict, job: str,
+                               why_a_crash_is_safe: str) -> threading.Thread:
+    """Local stand-in for an SQS queue: the worker's handler (``app.handlers.<handler>``), fed
+    the canned SQS event carrying ``body``, on a thread of its own (as Lambda would run it
+    after the API answered 202). A crash is logged; ``why_a_crash_is_safe`` says who recovers."""
+    import importlib
 
-    event = canned_event("account_deletion_sqs.json")
-    event["Records"][0]["body"] = json.dumps({"userId": user_id})
+    module = importlib.import_module(f"app.handlers.{handler}")
+    event = canned_event(canned)
+    event["Records"][0]["body"] = json.dumps(body)
 
     def run() -> None:
         try:
-            account_deletion.lambda_handler(event, None)
-        except Exception:  # the resume schedule picks the deletion up again
-            log.exception("local.job_failed", extra={"job": "account-deletion"})
+            module.lambda_handler(event, None)
+        except Exception:
+            log.exception("local.job_failed", extra={"job": job, "recovery": why_a_crash_is_safe})
 
-    thread = threading.Thread(target=run, name="account-deletion", daemon=True)
+    thread = threading.Thread(target=run, name=job, daemon=True)
     thread.start()
     return thread
+
+
+def start_account_deletion(user_id: str) -> threading.Thread:
+    """AccountDeletionQueue, after DELETE /users/me answered 202."""
+    return _queue_message_on_a_thread("account_deletion", "account_deletion_sqs.json",
+                                      {"userId": user_id}, "account-deletion",
+                                      "the resume schedule picks the deletion up again")
 
 
 def start_import(group_id: str, import_id: str) -> threading.Thread:
-    """Local stand-in for ImportQueue: the import worker's handler, fed the canned SQS event
-    naming the import, on a thread of its own (as Lambda would, after POST answered 202)."""
-    from app.handlers import import_worker
+    """ImportQueue, after POST /imports answered 202."""
+    return _queue_message_on_a_thread("import_worker", "import_sqs.json",
+                                      {"groupId": group_id, "importId": import_id}, "import",
+                                      "the import records its own failure")
 
-    event = canned_event("import_sqs.json")
-    event["Records"][0]["body"] = json.dumps({"groupId": group_id, "importId": import_id})
 
-    def run() -> None:
-        try:
-            import_worker.lambda_handler(event, None)
-        except Exception:  # the import records its own failure; this is a crash
-            log.exception("local.job_failed", extra={"job": "import"})
+def start_chat_work(item: dict) -> threading.Thread:
+    """ChatQueue, after a chat message was admitted (202)."""
+    return _queue_message_on_a_thread("chat_worker", "chat_worker_sqs.json", item,
+                                      "chat-worker", "the reconciliation sweep re-drives it")
 
-    thread = threading.Thread(target=run, name="import", daemon=True)
-    thread.start()
-    return thread
+
+def run_chat_reconcile() -> dict:
+    """The chat worker's schedule: re-drive stale work pointers."""
+    from app.handlers import chat_worker
+
+    return chat_worker.lambda_handler(canned_event("schedule_chat_reconcile.json"), None)
 
 
 class Scheduler:

@@ -31,6 +31,7 @@ EXEMPT = {
     "people.decline": "removes the invitation",
     "mcp.mcp": "tool writes run the expense, settlement and comment services walked here",
     "local.mint_dev_token": "local sign-in: provisioning, refused for a flagged identity",
+    "chat.discard_draft": "flips the caller's own draft row; creates none",
 }
 EXEMPT_PUBLIC = "OAuth endpoints: the grant, code and token writes hold the owner live " \
                 "(tests/account/test_live_account_credentials.py)"
@@ -82,7 +83,20 @@ def scene(client, sign_in):
     inviting = _post(client, "/groups", olive_h, {"name": "Inviting", "currency": "EUR"})
     _post(client, f"/groups/{inviting['groupId']}/invitations", olive_h,
           {"userId": dora, "role": "MEMBER"})
-    return dict(dora_h=dora_h, dora=dora, olive_h=olive_h, olive=olive, pat=pat, pat_h=pat_h,
+    # A chat session with a draft of Dora's (the worker inline, as local mode's thread).
+    from app.config import Settings
+    from app.services.chat import drafting, worker
+
+    session = _post(client, "/chat/sessions", dora_h, {"groupId": gid})["sessionId"]
+    worker.use_local_runner(lambda item: drafting.process(item, Settings()))
+    try:
+        _post(client, f"/chat/sessions/{session}/messages", dora_h,
+              {"text": "I paid 12 for tea with Gus"}, status=202)
+    finally:
+        worker.use_local_runner(None)
+    (draft,) = client.get(f"/chat/sessions/{session}", headers=dora_h).get_json()["drafts"]
+    admin_h, _ = sign_in("root@example.com", admin=True)
+    return dict(dora_h=dora_h, dora=dora, sid=session, draft=draft["draftId"], admin_h=admin_h, olive_h=olive_h, olive=olive, pat=pat, pat_h=pat_h,
                 quinn=quinn, quinn_h=quinn_h, gid=gid, pid=pid,
                 guest=guest["participantId"], expense=expense["expenseId"],
                 olive_gid=theirs["groupId"], code=code, asking=asking["groupId"],
@@ -134,6 +148,13 @@ def _walk(s):
          {"userId": s["dora"], "role": "MEMBER"}),
         ("join_requests.approve@olive", o, "POST",
          f"/groups/{s['asking']}/join-requests/{s['request']}/approve", {"role": "MEMBER"}),
+        ("chat.create_session", d, "POST", "/chat/sessions", {"groupId": s["gid"]}),
+        ("chat.post_message", d, "POST", f"/chat/sessions/{s['sid']}/messages",
+         {"text": "I paid 5 for tea"}),
+        ("chat.confirm_draft", d, "POST",
+         f"/chat/sessions/{s['sid']}/drafts/{s['draft']}/confirm", {"version": 1}),
+        ("chat.grant_credits@admin", s["admin_h"], "POST", f"/admin/users/{s['dora']}/credits",
+         {"delta": 5, "reason": "walk"}),
     ]
 
 
@@ -159,8 +180,8 @@ def test_every_write_route_is_walked_or_exempt(app):
 
 _FAKE_SCENE = {**{k: "x" for k in ("gid", "pid", "guest", "expense", "olive", "dora", "pat",
                                    "quinn", "inviting", "olive_gid", "code", "asking",
-                                   "request")},
-               "dora_h": {}, "olive_h": {}, "quinn_h": {}, "pat_h": {}}
+                                   "request", "sid", "draft")},
+               "dora_h": {}, "olive_h": {}, "quinn_h": {}, "pat_h": {}, "admin_h": {}}
 
 
 def test_no_write_lands_for_an_account_being_deleted(client, scene, monkeypatch):

@@ -31,7 +31,12 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/authorize",
          "/oauth/token", "/oauth/revoke", "/users/me/connections",
          "/users/me/connections/{grantId}",
-         "/mcp"}
+         "/mcp",
+         # The expense chat assistant (docs/chat.md).
+         "/chat/sessions", "/chat/sessions/{sessionId}", "/chat/sessions/{sessionId}/messages",
+         "/chat/sessions/{sessionId}/drafts/{draftId}/confirm",
+         "/chat/sessions/{sessionId}/drafts/{draftId}/discard", "/users/me/credits",
+         "/admin/users/{userId}/credits"}
 # Import (issue 24).
 CONTRACT_PATHS |= {"/imports", "/imports/{importId}"}
 

@@ -67,6 +67,10 @@ RUNS = {
         "people.request_friend", "people.remove_friend", "notifications.register_device",
         "notifications.unregister_device", "developer.create_token", "developer.revoke_token",
         "oauth.register", "oauth.authorize"), 3, 4),
+    # The chat assistant: a session, its messages (drafted by local mode's worker thread).
+    "chat": ((
+        "chat.create_session", "chat.get_session", "chat.post_message", "chat.list_sessions",
+        "chat.confirm_draft"), 2, 6),
 }
 # What only the other user can do: ask to join, cancel that, answer an invitation, leave (the
 # first user owns every group alone, and a last owner cannot leave).

@@ -25,7 +25,9 @@ _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 # nothing here does `from os import environ`).
 _ENV_OBJECTS = {"env"}
 # IAM actions whose name differs from the API operation that needs them.
-_IAM_ACTION = {"sqs:SendMessageBatch": "sqs:SendMessage", "sqs:DeleteMessageBatch": "sqs:DeleteMessage"}
+_IAM_ACTION = {"sqs:SendMessageBatch": "sqs:SendMessage", "sqs:DeleteMessageBatch": "sqs:DeleteMessage",
+               # Bedrock's Converse API is authorised by the InvokeModel action.
+               "bedrock:Converse": "bedrock:InvokeModel"}
 
 
 def module_path(name: str) -> Path | None:

@@ -30,6 +30,9 @@ NOT_SET_IN_AWS = {
     "RATE_LIMIT_OAUTH_PER_MINUTE": "optional tuning",
     "DEV_DAILY_REQUEST_BUDGET": "optional tuning",
     "DEV_DAILY_CREATE_ALLOWANCE": "optional tuning",
+    "CHAT_OPENAI_BASE_URL": "the OpenAI-compatible drafter: self-hosted and local setups",
+    "CHAT_OPENAI_API_KEY": "the OpenAI-compatible drafter: self-hosted and local setups",
+    "CHAT_OPENAI_MODEL": "the OpenAI-compatible drafter: self-hosted and local setups",
 }
 # Set by the template, read by a library rather than our code.
 LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}
@@ -56,6 +59,12 @@ NEVER_IN_AWS = {
                                       "template creation, imported for schedule_of) reach the "
                                       "profile model; an occurrence is the group's write and "
                                       "checks no profile"),
+    "ChatWorkerFunction": ({"env": {"CHAT_QUEUE_URL"}, "actions": {"sqs:SendMessage"},
+                            "tables": {"identities", "people", "notifications"}},
+                           "the worker drafts re-driven messages in place (hand_off is the API's "
+                           "and the Maintenance sweep's); it reads rosters and users only, the "
+                           "other tables are the models of modules it imports for one function "
+                           "(the roster read, the capacity meter's client list)"),
 }
 
 _TABLE_POLICIES = {"DynamoDBCrudPolicy", "DynamoDBReadPolicy"}

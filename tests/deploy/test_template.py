@@ -724,8 +724,10 @@ def test_the_api_hands_deletions_to_the_queue_and_may_only_send_there():
         "Ref": "AccountDeletionQueue"}
     sends = [p["SQSSendMessagePolicy"] for p in api["Policies"] if "SQSSendMessagePolicy" in p]
     # (and, since the import worker, its queue: test_the_api_hands_imports_to_their_queue)
+    # ... and admitted chat messages to the chat worker's queue (docs/chat.md).
     assert sends == [{"QueueName": {"Fn::GetAtt": ["AccountDeletionQueue", "QueueName"]}},
-                     {"QueueName": {"Fn::GetAtt": ["ImportQueue", "QueueName"]}}]
+                     {"QueueName": {"Fn::GetAtt": ["ImportQueue", "QueueName"]}},
+                     {"QueueName": {"Fn::GetAtt": ["ChatQueue", "QueueName"]}}]
 
 
 def test_the_notification_worker_may_condition_check_profiles():
@@ -783,3 +785,31 @@ def test_import_resources_are_one_block_with_a_header():
 
     assert len(names) == 9
     assert all(start < text.index(f"\n  {name}:\n") < end for name in names)
+# ---------------------------------------------------------------- chat worker
+# Registered in the shared tables above from here, like the account deletion worker; fold
+# these lines into them when merging.
+HANDLERS["ChatWorkerFunction"] = "app.handlers.chat_worker.lambda_handler"
+SCHEDULED_FAILURE_QUEUES["ChatWorkerFunction"] = "ChatFailuresQueue"
+WORK_QUEUES.add("ChatQueue")
+
+
+def test_chat_worker_takes_queue_messages_and_may_invoke_only_its_model():
+    worker = _resources("AWS::Serverless::Function")["ChatWorkerFunction"]["Properties"]
+    events = {e["Type"]: e["Properties"] for e in worker["Events"].values()}
+
+    assert set(events) == {"SQS", "Schedule"}
+    assert events["SQS"]["Queue"] == {"Fn::GetAtt": ["ChatQueue", "Arn"]}
+    assert events["SQS"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    variables = worker["Environment"]["Variables"]
+    assert variables["CHAT_DRAFTER"] == "bedrock"
+    assert variables["CHAT_BEDROCK_MODEL_ID"] == {"Ref": "ChatBedrockModelId"}
+    assert variables["CHAT_BEDROCK_REGION"] == {"Ref": "ChatBedrockRegion"}
+    statements = [s for p in worker["Policies"] if "Statement" in p for s in p["Statement"]]
+    bedrock = [s for s in statements if "bedrock" in json.dumps(s["Action"])]
+    assert bedrock == [{"Effect": "Allow", "Action": "bedrock:InvokeModel", "Resource": {
+        "Fn::Sub": "arn:${AWS::Partition}:bedrock:${ChatBedrockRegion}::foundation-model/"
+                   "${ChatBedrockModelId}"}}]
+    table_policies = {(kind, body["TableName"]["Ref"]) for policy in worker["Policies"]
+                      for kind, body in policy.items() if kind.startswith("DynamoDB")}
+    assert table_policies == {(_CRUD, "UsersTable"), (_CRUD, "GroupsTable")}
+

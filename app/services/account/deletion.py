@@ -40,6 +40,7 @@ STEPS: List[Step] = [
     ("people", steps.people),
     ("notifications", steps.notifications),
     ("mcpPointers", steps.mcp_pointers),
+    ("chatWork", steps.chat_work),
     ("userPartition", steps.user_partition),
     ("signInUser", steps.sign_in_user),
     ("identities", steps.identities),

@@ -24,7 +24,7 @@ from models.groups import GroupItem, JoinLock, JoinRequest, Participant
 from models.identities import Identity
 from models.notifications import USER_PREFIX as NOTIFY_USER, Device, DeviceToken, NotificationItem
 from models.people import USER_PREFIX as PEOPLE_USER, Friendship, GroupInvitation, HandleClaim, PeopleItem
-from models.users import (ACCOUNT_DELETE, DELETING, PROFILE, JoinRequestPointer,
+from models.users import (ACCOUNT_DELETE, DELETING, PROFILE, ChatMessage, JoinRequestPointer,
                           McpCleanupPointer, Profile, SentInvitation, UserItem)
 
 # A stalled deletion (a crash, a lost message) is resumed once it is this overdue; every
@@ -248,6 +248,16 @@ def mcp_pointers(profile: Profile, budget: Optional[Budget] = None) -> int:
     return removed
 
 
+def chat_work(profile: Profile, budget: Optional[Budget] = None) -> int:
+    """The work pointers (in chat's service partitions) of the user's unfinished messages,
+    before the partition holding the messages that name them."""
+    budget = budget or unlimited()
+    budget.spend()
+    keys = [m.work_pointer_key() for m in ChatMessage.with_work_pointer(profile.UserId, PAGE_SIZE)]
+    UserItem.raw_batch_delete(keys)
+    return len(keys)
+
+
 def user_partition(profile: Profile, budget: Optional[Budget] = None) -> int:
     """Everything of the user's partition but PROFILE, the tombstone that goes last."""
     return _sweep_partition(UserItem, profile.UserId, keep=(PROFILE,), budget=budget)
@@ -273,7 +283,7 @@ def late_sweep(profile: Profile, budget: Optional[Budget] = None) -> int:
 
 LATE_SWEEP = "lateSweep"
 LATE_FINDERS = (groups, developer, join_requests, join_history, reservations, invitations,
-                sent_invitations, people, notifications, mcp_pointers, user_partition)
+                sent_invitations, people, notifications, mcp_pointers, chat_work, user_partition)
 
 
 def _late_start(profile: Profile) -> int:

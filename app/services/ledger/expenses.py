@@ -6,7 +6,7 @@ participant."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, List, Mapping, Optional
+from typing import Any, Callable, List, Mapping, Optional
 
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
 from app.services.core import changelog, outbox, paging
@@ -53,8 +53,12 @@ def _head_checked_transaction(access: Access) -> Transaction:
 
 def create_expense(access: Access, body: Mapping[str, Any], *,
                    recurring_id: Optional[str] = None,
-                   recurring_slot: Optional[str] = None) -> Expense:
-    """Record an expense (version 1) with its balance delta and EXPENSE_ADDED atomically."""
+                   recurring_slot: Optional[str] = None,
+                   also: Optional[Callable[[Transaction, Expense], None]] = None) -> Expense:
+    """Record an expense (version 1) with its balance delta and EXPENSE_ADDED atomically.
+
+    ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
+    draft's saved marker), so they commit with the expense or not at all."""
     draft = expense_input.build({**body, "date": body.get("date") or today()})
     expense_id, now = new_id(), now_iso()
     expense = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
@@ -71,6 +75,8 @@ def create_expense(access: Access, body: Mapping[str, Any], *,
                      revision=1, actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
     changelog.record(tx, access.group, expense, changelog.CREATE, actor=access.participant_id)
+    if also is not None:
+        also(tx, expense)
     money_guards.commit(tx, access.group)
     return expense
 

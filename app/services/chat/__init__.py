@@ -1,0 +1,1 @@
+"""The expense chat assistant: sessions, credit admission, the worker, drafters, confirmation."""

@@ -1,0 +1,81 @@
+"""Confirming a draft creates its expense through the REST create itself; the draft's saved
+marker rides in that transaction, so a replay can never create a second expense (even once
+the first was deleted): it hears 409 DRAFT_CONFIRMED."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from app.errors import DomainError, Invalid, draft_confirmed, draft_discarded, version_conflict
+from app.services.chat import capacity, proposals
+from app.services.chat.sessions import DISCARDED, OPEN, SAVED, load_draft, load_session
+from app.services.core.access import authorize
+from app.services.core.clock import now_iso
+from app.services.core.conditional import update_if
+from app.services.ledger import expenses
+from models.users import ChatDraft
+
+
+def _refusal(draft: ChatDraft) -> Optional[DomainError]:
+    if draft.Status == SAVED:
+        return draft_confirmed(draft.ExpenseId)
+    if draft.Status == DISCARDED:
+        return draft_discarded()
+    return None
+
+
+def _stale(version: int):
+    """The error a failed saved-marker condition means, judged from the draft as it was."""
+
+    def judge(raw: Optional[dict]) -> DomainError:
+        if raw is None:
+            return version_conflict("draft")
+        current = ChatDraft.from_raw_data(raw)
+        return _refusal(current) or version_conflict("draft", int(current.Version))
+
+    return judge
+
+
+def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):
+    """Create the draft's expense (MEMBER+ of its group) and mark the draft SAVED atomically."""
+    with capacity.metered("confirm"):
+        load_session(user_id, session_id)
+        draft = load_draft(user_id, session_id, draft_id)
+        refusal = _refusal(draft)
+        if refusal is not None:
+            raise refusal
+        if int(draft.Version) != version:
+            raise version_conflict("draft", int(draft.Version))
+        access = authorize(user_id, draft.GroupId, "MEMBER")
+        body = json.loads(draft.Body)
+        # Checked again, now: the roster may have changed since the draft was shown.
+        from app.services.groups.participants import list_participants
+
+        roster = {p.ParticipantId for p in list_participants(access)}
+        try:
+            proposals.validate_body(body, roster)
+        except Invalid as error:
+            raise Invalid(f"The draft is no longer a valid expense: {error.message}",
+                          details=error.details) from None
+
+        def saved_marker(tx, expense) -> None:
+            tx.update(ChatDraft(draft.UserId, draft.SK),
+                      [ChatDraft.Status.set(SAVED), ChatDraft.ExpenseId.set(expense.ExpenseId),
+                       ChatDraft.Version.set(version + 1), ChatDraft.UpdatedAt.set(now_iso())],
+                      condition=(ChatDraft.Status == OPEN) & (ChatDraft.Version == version),
+                      on_fail=_stale(version))
+
+        return expenses.create_expense(access, body, also=saved_marker)
+
+
+def discard_draft(user_id: str, session_id: str, draft_id: str) -> None:
+    """Discard an open draft (again: no-op); a confirmed one is 409 DRAFT_CONFIRMED."""
+    draft = load_draft(user_id, session_id, draft_id)
+    if draft.Status == DISCARDED:
+        return
+    if draft.Status == SAVED:
+        raise draft_confirmed(draft.ExpenseId)
+    if not update_if(draft, [ChatDraft.Status.set(DISCARDED), ChatDraft.UpdatedAt.set(now_iso()),
+                             ChatDraft.Version.set(int(draft.Version) + 1)],
+                     ChatDraft.Status == OPEN):
+        discard_draft(user_id, session_id, draft_id)  # it changed meanwhile: judge it again

@@ -1,0 +1,73 @@
+"""A drafter's proposal is never trusted: it becomes a draft only if the REST validation of
+an expense accepts it, in one of the caller's groups, naming only that group's roster."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from app.errors import Invalid
+from app.services.chat.drafters.base import Context, Proposal
+from app.services.ledger import expense_input
+
+MAX_REPLY = 2000
+MAX_QUESTIONS = 5
+MAX_QUESTION = 300
+BODY_FIELDS = set(expense_input.REQUEST_FIELDS) | {"date"}
+
+
+@dataclass
+class Checked:
+    """What is shown: the reply, the questions, and a valid draft body (or None)."""
+
+    reply: str
+    questions: List[str] = field(default_factory=list)
+    group_id: Optional[str] = None
+    expense: Optional[dict] = None
+    participants: list = field(default_factory=list)  # [(participantId, displayName)]
+    facts: dict = field(default_factory=dict)
+
+
+def participant_ids(body: dict) -> set:
+    ids = {p.get("participantId") for p in body.get("payments") or []}
+    for item in body.get("items") or []:
+        ids |= {s.get("participantId") for s in item.get("splits") or []}
+    for split in body.get("splits") or []:
+        ids.add(split.get("participantId"))
+    return ids
+
+
+def validate_body(body, roster_ids: set) -> dict:
+    """The body as a REST create would take it, or Invalid (the same expense_input.build,
+    plus: only known fields, only this roster's participants)."""
+    if not isinstance(body, dict):
+        raise Invalid("The draft is not an expense body.")
+    unknown = set(body) - BODY_FIELDS
+    if unknown:
+        raise Invalid(f"The draft has fields an expense does not: {sorted(unknown)}.")
+    if not participant_ids(body) <= roster_ids:
+        raise Invalid("The draft names someone who is not in the group.")
+    expense_input.build(body)
+    return body
+
+
+def check(proposal: Proposal, context: Context) -> Checked:
+    questions = [str(q)[:MAX_QUESTION] for q in (proposal.questions or [])][:MAX_QUESTIONS]
+    reply = str(proposal.reply or "")[:MAX_REPLY] or " ".join(questions) or "Done."
+    result = Checked(reply=reply, questions=questions, facts=dict(proposal.facts or {}))
+    if proposal.expense is None:
+        return result
+    group = context.group(proposal.group_id)
+    if group is None:
+        result.questions.append("Which of your groups is this for?")
+        return result
+    roster = dict(group.participants)
+    try:
+        body = validate_body(proposal.expense, set(roster))
+    except Invalid as error:
+        result.questions.append(f"I couldn't make a valid expense of that ({error.message}) "
+                                "— could you say it another way?")
+        return result
+    result.group_id, result.expense = group.group_id, body
+    result.participants = [(pid, roster[pid]) for pid in sorted(participant_ids(body),
+                                                                key=list(roster).index)]
+    return result

@@ -1,0 +1,95 @@
+"""The rule-based drafter's parse table: real phrasings and the draft each must give.
+
+Roster of "Trip" (EUR): Dana (the caller, "me"), Ann Lee, Bo, Zoë. Today is 2026-12-01 (a
+Tuesday). Each row: text -> (amount in minor units, payer, who shares, split mode, date), or
+a question (the drafter asks instead of guessing)."""
+from __future__ import annotations
+
+import pytest
+
+from app.services.chat.drafters.base import Context, GroupContext
+from app.services.chat.drafters.rules import RuleDrafter
+
+GROUP = GroupContext("g1", "Trip", "EUR", "me",
+                     (("me", "Dana"), ("ann", "Ann Lee"), ("bo", "Bo"), ("zoe", "Zoë")))
+ALL = {"me", "ann", "bo", "zoe"}
+TODAY = "2026-12-01"
+
+TABLE = [
+    ("I paid 42.50 for dinner with Ann and Bo, split equally", 4250, "me", {"me", "ann", "bo"}, "EQUAL", TODAY),
+    ("I paid 30€ for the taxi with Ann", 3000, "me", {"me", "ann"}, "EQUAL", TODAY),
+    ("I paid €30 for the taxi with Ann", 3000, "me", {"me", "ann"}, "EQUAL", TODAY),
+    ("I paid EUR 30 for the taxi with Ann", 3000, "me", {"me", "ann"}, "EQUAL", TODAY),
+    ("I paid 30 EUR for the taxi with Ann", 3000, "me", {"me", "ann"}, "EQUAL", TODAY),
+    ("I paid 30 euros for the taxi with Ann", 3000, "me", {"me", "ann"}, "EQUAL", TODAY),
+    ("I paid 12,50 € for coffee with Bo", 1250, "me", {"me", "bo"}, "EQUAL", TODAY),
+    ("I paid 1,234.50 EUR for the hotel, everyone", 123450, "me", ALL, "EQUAL", TODAY),
+    ("I paid 1.234,50 € for the hotel for everyone", 123450, "me", ALL, "EQUAL", TODAY),
+    ("Bo paid 30€ for the taxi yesterday, I owe half", 3000, "bo", {"me", "bo"}, "EQUAL", "2026-11-30"),
+    ("Ann paid 18 for lunch with me", 1800, "ann", {"me", "ann"}, "EQUAL", TODAY),
+    ("paid by Bo: 25 for drinks with Ann", 2500, "bo", {"bo", "ann"}, "EQUAL", TODAY),
+    ("I covered 60 for pizza with ann and bo", 6000, "me", {"me", "ann", "bo"}, "EQUAL", TODAY),
+    ("Dinner with ANN and bo, I paid 45", 4500, "me", {"me", "ann", "bo"}, "EQUAL", TODAY),
+    ("I paid 20 for snacks with Zoe", 2000, "me", {"me", "zoe"}, "EQUAL", TODAY),
+    ("I paid 20 for snacks with zoë", 2000, "me", {"me", "zoe"}, "EQUAL", TODAY),
+    ("I paid 20 for snacks with Anne", 2000, "me", {"me", "ann"}, "EQUAL", TODAY),
+    ("I bought groceries for 90", 9000, "me", ALL, "EQUAL", TODAY),
+    ("groceries 90 split evenly", 9000, "me", ALL, "EQUAL", TODAY),
+    ("I paid 90 for the hotel last Friday", 9000, "me", ALL, "EQUAL", "2026-11-27"),
+    ("I paid 90 for the hotel on Saturday", 9000, "me", ALL, "EQUAL", "2026-11-28"),
+    ("I paid 90 for the hotel on 2026-11-20", 9000, "me", ALL, "EQUAL", "2026-11-20"),
+    ("I paid 90 for the hotel on Nov 20", 9000, "me", ALL, "EQUAL", "2026-11-20"),
+    ("I paid 90 for the hotel on 20 November", 9000, "me", ALL, "EQUAL", "2026-11-20"),
+    ("I paid 90 for the hotel 3 days ago", 9000, "me", ALL, "EQUAL", "2026-11-28"),
+    ("I paid 90 for the hotel the day before yesterday", 9000, "me", ALL, "EQUAL", "2026-11-29"),
+    ("I paid 60 for the cabin, split three ways with Ann and Bo", 6000, "me", {"me", "ann", "bo"}, "EQUAL", TODAY),
+    ("I paid 80 for fuel, split four ways", 8000, "me", ALL, "EQUAL", TODAY),
+    ("I paid 90 for groceries with Ann, 2 shares for Bo", 9000, "me", {"me", "ann", "bo"}, "SHARES", TODAY),
+    ("I paid 60 for pizza, Ann owes 20", 6000, "me", {"me", "ann"}, "EXACT", TODAY),
+    ("Ann paid 100 for tickets, Bo 60%, Ann 40%", 10000, "ann", {"ann", "bo"}, "PERCENT", TODAY),
+    ("we spent 75.20 on wine with Bo", 7520, "me", {"me", "bo"}, "EQUAL", TODAY),
+    ("Zoë paid 14 for the bus for me and Ann", 1400, "zoe", {"me", "ann"}, "EQUAL", TODAY),
+    ("I paid 33.33 for the movie with everybody", 3333, "me", ALL, "EQUAL", TODAY),
+]
+QUESTIONS = [
+    ("Cy paid 20 for lunch", "Cy"),
+    ("I paid 20 for lunch with Max", "Max"),
+    ("dinner with Ann", "How much"),
+    ("I paid 20 or 30 for lunch", "several amounts"),
+    ("hotel 300 split three ways", "three ways"),
+    ("I paid USD 12 for coffee", "EUR"),
+    ("I paid 12.5 dollars for drinks", "EUR"),
+    ("I paid £45 for tickets", "EUR"),
+    ("I paid 10.555 for stamps", "isn't an amount"),
+]
+
+
+def _draft(text):
+    return RuleDrafter().draft(Context(text=text, today=TODAY, groups=(GROUP,)))
+
+
+@pytest.mark.parametrize("text, amount, payer, among, mode, day", TABLE)
+def test_phrasing_gives_its_draft(text, amount, payer, among, mode, day):
+    proposal = _draft(text)
+    assert proposal.questions == [], proposal.questions
+    body = proposal.expense
+    (item,) = body["items"]
+    assert (item["amount"], body["payments"][0]["participantId"],
+            {s["participantId"] for s in item["splits"]}, item["splitMode"], body["date"]) == (
+        amount, payer, among, mode, day)
+
+
+@pytest.mark.parametrize("text, asked", QUESTIONS)
+def test_unclear_phrasing_is_a_question_not_a_guess(text, asked):
+    proposal = _draft(text)
+    assert proposal.expense is None
+    assert any(asked in q for q in proposal.questions), proposal.questions
+
+
+def test_several_groups_ask_which_unless_one_is_named():
+    other = GroupContext("g2", "Flat", "EUR", "me2", (("me2", "Dana"), ("x", "Xia")))
+    ask = RuleDrafter().draft(Context(text="I paid 10 for milk", today=TODAY, groups=(GROUP, other)))
+    assert ask.expense is None and "Which group" in ask.questions[0]
+    named = RuleDrafter().draft(Context(text="I paid 10 for milk in the Flat", today=TODAY,
+                                        groups=(GROUP, other)))
+    assert named.group_id == "g2" and named.expense is not None
