@@ -31,8 +31,9 @@ CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
 UPSERT = "UPSERT"
 KINDS = {Group: "GROUP", Participant: "PARTICIPANT", Expense: "EXPENSE", Comment: "COMMENT",
          Settlement: "SETTLEMENT", RecurringExpense: "RECURRING"}
-# A head without Revision predates the log: its first change is numbered 2, so CHANGE#1 is
-# missing and a client asking from 0 is told to refetch (its content was never logged).
+# A head without Revision holds content that was never logged: an imported group, whose
+# rows the import worker wrote in bulk before the group turned ACTIVE. Its first change is
+# numbered 2, so CHANGE#1 is missing and a client asking from 0 is told to refetch.
 _UNLOGGED = 1
 _UNREAD = object()
 

@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Tuple
 from app.errors import Conflict
 from app.money.currencies import format_minor
 from app.services.core.clock import now_iso
+from app.services.core import changelog
 from app.services.core.transactions import Transaction
 from app.services.imports.model import ImportFileError, Parsed
 from app.services.imports.writer import Written, display_name
@@ -94,10 +95,14 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, tok
     tx = Transaction().require_live_account(user_id)
     tx.update(Group(*Group.key(group_id)), [Group.Status.set(ACTIVE), Group.UpdatedAt.set(now)],
               condition=Group.Status == IMPORTING, on_fail=gone)
-    tx.put(Participant(group_id, Participant.sort_key(owner_id), ParticipantId=owner_id,
-                       Type="USER", UserId=user_id, DisplayName=name, Role="OWNER",
-                       ClaimedAt=now, CreatedAt=now, UpdatedAt=now),
-           condition=Participant.SK.does_not_exist(), on_fail=gone)
+    owner = Participant(group_id, Participant.sort_key(owner_id), ParticipantId=owner_id,
+                        Type="USER", UserId=user_id, DisplayName=name, Role="OWNER",
+                        ClaimedAt=now, CreatedAt=now, UpdatedAt=now)
+    tx.put(owner, condition=Participant.SK.does_not_exist(), on_fail=gone)
+    # The group's first logged changes: it appears (ACTIVE), with its owner. The rows the
+    # worker wrote before are older than the log, so /changes from 0 answers reset (refetch).
+    changelog.record(tx, group_id, Group(*Group.key(group_id)), changelog.UPDATE, actor=owner_id)
+    changelog.record(tx, group_id, owner, changelog.CREATE, actor=owner_id)
     tx.put(UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=owner_id,
                       Role="OWNER", CreatedAt=now),
            condition=UserMember.SK.does_not_exist(), on_fail=gone)

@@ -87,7 +87,9 @@ def start_import(user_id: str, *, file_format: str, content: str, name: Optional
                              "fallbackCurrency": fallback, "ownerName": profile.DisplayName})
     pointer = ImportPointer(user_id, ImportPointer.sort_key(import_id), GroupId=group_id,
                             CreatedAt=now)
-    tx = Transaction().require_live_account(user_id)
+    # Nothing any read shows: the group is unreadable until the flip, which records its first
+    # changes (numbered from 2, so a client syncing from 0 is told to refetch it whole).
+    tx = Transaction().require_live_account(user_id).without_change("an IMPORTING group's head")
     for row in (head, job, pointer):
         tx.put(row, condition=type(row).SK.does_not_exist(), on_fail=id_collision())
     try:
