@@ -60,11 +60,18 @@ NEVER_IN_AWS = {
                                       "profile model; an occurrence is the group's write and "
                                       "checks no profile"),
     "ChatWorkerFunction": ({"env": {"CHAT_QUEUE_URL"}, "actions": {"sqs:SendMessage"},
-                            "tables": {"identities", "people", "notifications"}},
+                            "tables": {"people", "notifications"}},
                            "the worker drafts re-driven messages in place (hand_off is the API's "
                            "and the Maintenance sweep's); it reads rosters and users only, the "
                            "other tables are the models of modules it imports for one function "
                            "(the roster read, the capacity meter's client list)"),
+    "ProvisioningFunction": ({"tables": {"groups"}},
+                             "the Transaction helper names the group row kinds that must carry a "
+                             "change row (an isinstance check); the trigger writes only profiles "
+                             "and identities"),
+    "ImportWorkerFunction": ({"tables": {"notifications"}},
+                             "the export module (the import reads its column names) imports the "
+                             "settlement writers, which raise outbox events; an import raises none"),
 }
 
 _TABLE_POLICIES = {"DynamoDBCrudPolicy", "DynamoDBReadPolicy"}
