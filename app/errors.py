@@ -277,3 +277,13 @@ def mcp_connection_revoked() -> Unauthenticated:
 def authorization_request_expired() -> Conflict:
     return Conflict("The authorization request expired or was already answered; start again "
                     "from the assistant.", code="AUTHORIZATION_EXPIRED")
+
+
+# --- Currencies -------------------------------------------------------------------------------
+
+def rate_unavailable(base: str, quote: str, date: str) -> Unprocessable:
+    """No reference rate is known for this pair on or before this day: the client sends one."""
+    return Unprocessable(f"No reference rate from {base} to {quote} is known for {date}.",
+                         code="RATE_UNAVAILABLE",
+                         details={"currency": base, "groupCurrency": quote, "date": date,
+                                  "hint": "Send exchangeRate (a decimal string) or groupAmount."})

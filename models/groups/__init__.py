@@ -3,7 +3,8 @@
 Row kinds share the ``GroupId`` partition and are told apart by the sort-key prefix and the
 ``EntityType`` discriminator (values are permanent: never rename them). One module per family
 of kinds; everything is re-exported here, so ``from models.groups import Expense`` works."""
-from models.groups.keys import (BALANCE, COMMENT_SEGMENT, DELETE_BUCKET, DUE_BUCKET_PREFIX,
+from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, DELETE_BUCKET,
+                                RATE_CLIENT, RATE_DERIVED, RATE_ECB, RATE_SOURCES, DUE_BUCKET_PREFIX,
                                 DUE_BUCKETS, EXPENSE_HEAD_SUFFIX, EXPENSE_PREFIX, INVITE,
                                 JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX,
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
@@ -13,11 +14,12 @@ from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
 from models.groups.membership import (Group, Invite, JoinLock, JoinRequest,
                                       Participant, UserMember)
-from models.groups.ledger import (Balance, Comment, Expense, ItemMap, PaymentMap,
+from models.groups.ledger import (Balance, Comment, Conversion, Expense, ItemMap, PaymentMap,
                                   Settlement, SplitMap)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
 
-__all__ = ["BALANCE", "COMMENT_SEGMENT", "DELETE_BUCKET", "DUE_BUCKET_PREFIX", "DUE_BUCKETS",
+__all__ = ["BALANCE", "COMMENT_SEGMENT", "CONVERSION_PREFIX", "Conversion", "RATE_CLIENT",
+           "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET", "DUE_BUCKET_PREFIX", "DUE_BUCKETS",
            "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "INVITE", "JOINLOCK_PREFIX",
            "JOINREQ_PREFIX", "META", "NET_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
            "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",

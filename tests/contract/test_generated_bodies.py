@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 SCHEMA_LAYER = "The request has invalid fields."  # app.api.errors: webargs/marshmallow refusals
 MONEY_RULES_ONLY = {("POST", "/groups/{groupId}/expenses"),
-                    ("POST", "/groups/{groupId}/recurring")}
+                    ("POST", "/groups/{groupId}/recurring"),
+                    # A conversion needs kept nets of its currency, which no body can bring.
+                    ("POST", "/groups/{groupId}/conversions")}
 FORM = "application/x-www-form-urlencoded"
 # A valid token request names a code or refresh token that must exist, which no schema can
 # say: there every 400 must be an RFC 6749 refusal of the credential or resource, never

@@ -30,7 +30,8 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/.well-known/oauth-authorization-server", "/oauth/register", "/oauth/authorize",
          "/oauth/token", "/oauth/revoke", "/users/me/connections",
          "/users/me/connections/{grantId}",
-         "/mcp"}
+         "/mcp", "/groups/{groupId}/conversions",
+         "/groups/{groupId}/conversions/{conversionId}", "/fx/rates"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):
