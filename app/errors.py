@@ -321,3 +321,13 @@ def draft_incomplete(questions: list) -> Conflict:
 def chat_session_full(limit: int) -> Conflict:
     return Conflict(f"A chat session holds at most {limit} messages; start a new one.",
                     code="CHAT_SESSION_FULL", details={"limit": limit})
+
+
+# --- Currencies -------------------------------------------------------------------------------
+
+def rate_unavailable(base: str, quote: str, date: str) -> Unprocessable:
+    """No reference rate is known for this pair on or before this day: the client sends one."""
+    return Unprocessable(f"No reference rate from {base} to {quote} is known for {date}.",
+                         code="RATE_UNAVAILABLE",
+                         details={"currency": base, "groupCurrency": quote, "date": date,
+                                  "hint": "Send exchangeRate (a decimal string) or groupAmount."})

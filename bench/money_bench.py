@@ -36,7 +36,7 @@ def _body(ids, amount=900):
 
 
 def _seed_expenses(group_id: str, ids: list, count: int) -> None:
-    """Write expense heads straight to the table, then let the balance backfill count them."""
+    """Write expense heads straight to the table, and their nets to the balance row."""
     from models.groups import Balance, Expense, ItemMap, PaymentMap, SplitMap
     with Expense.batch_write() as batch:
         for index in range(count):
@@ -51,7 +51,11 @@ def _seed_expenses(group_id: str, ids: list, count: int) -> None:
                                Items=[ItemMap(Name="seeded", Amount=900, SplitMode="EQUAL",
                                               Splits=[SplitMap(ParticipantId=p, Value=0, Amount=s)
                                                       for p, s in zip(ids, share, strict=True)])]))
-    Balance(*Balance.key(group_id)).update(actions=[Balance.Initialized.set(False)])
+    from pynamodb.expressions.operand import Path
+    nets = {ids[0]: 600 * count, ids[1]: -300 * count, ids[2]: -300 * count}
+    Balance(*Balance.key(group_id)).update(actions=[
+        *(Path(Balance.net_attribute(pid)).add(value) for pid, value in nets.items()),
+        Balance.ExpenseCount.add(count)])
 
 
 def _seed_comments(group_id: str, expense_id: str, user_id: str, count: int) -> None:
@@ -99,12 +103,30 @@ def request_costs() -> None:
 
         big_id, big_ids = _group(client, headers)
         _seed_expenses(big_id, big_ids, LARGE_GROUP)
-        client.get(f"/groups/{big_id}/balances", headers=headers)  # one-time legacy backfill
         big = measure(f"GET balances at {LARGE_GROUP:,} expenses", "GET",
                       f"/groups/{big_id}/balances").get_json()
         nets = {row["net"] for row in big["balances"]}
         print(f"  (5,000-expense group nets {sorted(nets)}, revision {big['revision']}; "
               f"10-expense group revision {small['revision']})")
+
+        # Currencies (docs/currencies.md): a converted create costs what a plain one does
+        # (the rate is the client's, or the embedded ECB history's for an old enough date),
+        # and balances with kept rows in three currencies stay the same calls.
+        fx_id, fx_ids = _group(client, headers)
+        fx = f"/groups/{fx_id}"
+        client.post(f"{fx}/expenses", json=_body(fx_ids), headers=headers)
+        measure("POST expense, plain EUR", "POST", f"{fx}/expenses", _body(fx_ids), 201)
+        measure("POST expense, USD at a client rate", "POST", f"{fx}/expenses",
+                {**_body(fx_ids), "currency": "USD", "exchangeRate": "0.9"}, 201)
+        measure("POST expense, USD at the ECB rate (2025)", "POST", f"{fx}/expenses",
+                {**_body(fx_ids), "currency": "USD", "exchangeRate": "auto",
+                 "date": "2025-06-02"}, 201)
+        for currency in ("USD", "JPY", "GBP"):
+            client.post(f"{fx}/expenses", json={**_body(fx_ids), "currency": currency},
+                        headers=headers)
+        three = measure("GET balances, EUR + 3 kept currencies", "GET",
+                        f"{fx}/balances").get_json()
+        print(f"  (sections: {[s['currency'] for s in three['otherCurrencies']]})")
 
 
 def solver_costs() -> None:

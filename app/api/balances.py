@@ -1,22 +1,86 @@
-"""Balances and settle-up: /groups/{groupId}/balances."""
+"""Balances and settle-up (/groups/{groupId}/balances), conversions of a kept currency
+(/groups/{groupId}/conversions) and the reference rates (/fx/rates)."""
 from __future__ import annotations
 
-from app.api.conditional import etagged
-from app.api.context import group_access
-from app.api.pat import pat_scope
-from app.api.spec import NOT_FOUND, Blueprint, errors
-from app.schemas.balances import BalancesSchema
-from app.services.ledger import balances
+from marshmallow import RAISE
 
-blp = Blueprint("balances", __name__, description="Balances and settle-up")
+from app.api import conditional
+from app.api.conditional import etagged
+from app.api.context import group_access, principal, scope
+from app.api.expenses import CREATE_REFUSED
+from app.api.idempotency import idempotent
+from app.api.pat import pat_scope
+from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
+from app.schemas.balances import (BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
+                                  ConversionSchema, RatesArgsSchema, RatesSchema)
+from app.schemas.common import PageArgsSchema, page_schema
+from app.services.core.clock import today
+from app.services.fx import rates
+from app.services.ledger import balances, conversions, display
+
+blp = Blueprint("balances", __name__, description="Balances, settle-up and currencies")
+RATE_UNAVAILABLE = (422, "RATE_UNAVAILABLE: no reference rate is known for that currency "
+                         "and day.")
 
 
 @blp.route("/groups/<uuid:groupId>/balances")
+@blp.arguments(BalancesArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, BalancesSchema)
-@errors(blp, NOT_FOUND)
+@errors(blp, NOT_FOUND, RATE_UNAVAILABLE)
 @pat_scope("groups:read")
 @etagged(blp)
-def get_balances(group_id):
-    """Every participant's net and the fewest payments that settle them (VIEWER+)."""
+def get_balances(args, group_id):
+    """Every participant's net and the fewest payments that settle them, per currency
+    (VIEWER+); ``displayCurrency`` adds the main nets shown in another currency."""
+    if args.get("displayCurrency"):
+        conditional.unconditional()  # today's rate moves without the group's revision
     access = group_access(group_id, prefetch=balances.BALANCES_PREFETCH)
-    return balances.group_balances(access)
+    result = balances.group_balances(access)
+    if args.get("displayCurrency"):
+        result = display.with_display(result, args["displayCurrency"], today())
+    return result
+
+
+@blp.route("/groups/<uuid:groupId>/conversions", methods=["POST"])
+@idempotent(group_role="MEMBER")
+@blp.arguments(ConversionCreateSchema)
+@blp.response(201, ConversionSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
+@pat_scope("settlements:write")
+def create_conversion(body, group_id):
+    """Move every kept net of a currency into the main currency at one rate (MEMBER+)."""
+    access = group_access(group_id, "MEMBER")
+    return conversions.convert_kept(access, body)
+
+
+@blp.route("/groups/<uuid:groupId>/conversions")
+@blp.arguments(PageArgsSchema, location="query")
+@blp.response(200, page_schema(ConversionSchema, "ConversionPage"))
+@errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
+def list_conversions(args, group_id):
+    """Newest first (VIEWER+)."""
+    access = group_access(group_id)
+    return conversions.list_conversions(access, limit=args["limit"], cursor=args["cursor"],
+                                        scope=scope(f"conversions:{access.group_id}"))
+
+
+@blp.route("/groups/<uuid:groupId>/conversions/<uuid:conversionId>")
+@blp.response(200, ConversionSchema)
+@errors(blp, NOT_FOUND)
+@pat_scope("groups:read")
+def get_conversion(group_id, conversion_id):
+    """One conversion (VIEWER+)."""
+    return conversions.get_conversion(group_access(group_id), str(conversion_id))
+
+
+@blp.route("/fx/rates")
+@blp.arguments(RatesArgsSchema, location="query", unknown=RAISE)
+@blp.response(200, RatesSchema)
+@errors(blp, RATE_UNAVAILABLE)
+@pat_scope("groups:read")
+def get_rates(args):
+    """ECB reference rates per 1 ``base`` (default EUR) on ``date`` (default today): the
+    latest publication on or before it (weekends and holidays fall back)."""
+    principal()  # any signed-in user
+    return rates.rates_for(args.get("base") or "EUR", args.get("date") or today())

@@ -36,6 +36,13 @@ def on_access(access: Access) -> None:
         raise NotModified()
 
 
+def unconditional() -> None:
+    """This read of an etagged view depends on more than the group's revision (a display in
+    another currency at today's rate): no ETag, never a 304."""
+    g.conditional_read = False
+    g.pop("etag", None)
+
+
 def etagged(blueprint):
     """Make a group read conditional: place under ``@blueprint.response``."""
 

@@ -15,7 +15,9 @@ blp = Blueprint("expenses", __name__, description="Expenses")
 
 CREATE_REFUSED = [(409, "PARTICIPANT_UNAVAILABLE (details.participantId), CURRENCY_CHANGED or "
                         "IDEMPOTENCY_IN_PROGRESS."),
-                  (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body.")]
+                  (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body; "
+                        "RATE_UNAVAILABLE: exchangeRate \"auto\" and no reference rate is "
+                        "known for the currency and date (send a rate).")]
 EDIT_REFUSED = (409, "VERSION_CONFLICT (stale version) or PARTICIPANT_UNAVAILABLE.")
 
 

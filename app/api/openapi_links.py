@@ -33,6 +33,7 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
             "settlements.create_settlement", "settlements.list_settlements",
             "balances.get_balances", "export.export_group",
             "changes.list_changes", "changes.list_activity",
+            "balances.create_conversion", "balances.list_conversions",
             "recurring.create_recurring", "recurring.list_recurring",
             "people.invite", "people.group_invitations",
             "notifications.mute", "notifications.unmute")},
@@ -66,6 +67,8 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
         "settlements.update_settlement": {**GROUP, "settlementId": "$response.body#/settlementId",
                                           BODY: {"version": "$response.body#/version"}},
     },
+    "balances.create_conversion": {
+        "balances.get_conversion": {**GROUP, "conversionId": "$response.body#/conversionId"}},
     "recurring.create_recurring": {
         **{target: {**GROUP, "recurringId": "$response.body#/recurringId"}
            for target in ("recurring.get_recurring", "recurring.delete_recurring")},

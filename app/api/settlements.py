@@ -33,7 +33,10 @@ def create_settlement(body, group_id):
     access = group_access(group_id, "MEMBER")
     return settlements.create_settlement(access, payer_id=body["payerId"],
                                          payee_id=body["payeeId"], amount=body["amount"],
-                                         date=body.get("date"), note=body.get("note"))
+                                         date=body.get("date"), note=body.get("note"),
+                                         currency=body.get("currency"),
+                                         exchange_rate=body.get("exchangeRate"),
+                                         group_amount=body.get("groupAmount"))
 
 
 @blp.route("/groups/<uuid:groupId>/settlements")

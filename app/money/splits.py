@@ -50,7 +50,7 @@ def _check_participant_ids(ids: Sequence[Any], field: str, what: str) -> None:
         seen.add(pid)
 
 
-def _apportion(amount: int, weights: list[int]) -> list[int]:
+def apportion(amount: int, weights: list[int]) -> list[int]:
     """Split `amount` proportionally to `weights` (ints >= 0, positive total)."""
     total = sum(weights)
     owed = [amount * w // total for w in weights]
@@ -82,7 +82,7 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
     _check_participant_ids([pid for pid, _ in splits], "splits", "item's splits")
 
     if mode == "EQUAL":
-        return _apportion(amount, [1] * len(splits))
+        return apportion(amount, [1] * len(splits))
 
     values = [value for _, value in splits]
     minimum = 1 if mode == "SHARES" else 0
@@ -104,7 +104,7 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
         raise Invalid(f"PERCENT splits sum to {sum(values)} basis points but must sum to "
                       f"{PERCENT_TOTAL} (100%)",
                       details={"field": "splits", "sum": sum(values), "expected": PERCENT_TOTAL})
-    return _apportion(amount, values)
+    return apportion(amount, values)
 
 
 def validate_payments(total: int, payments: list[tuple[str, int]]) -> None:

@@ -1,10 +1,11 @@
 """Balances, the settle-up plan and the group export."""
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import fields, post_dump, validate
 
-from app.schemas.common import Strict
+from app.schemas.common import CURRENCY, DerivedDict, ExchangeRate, Strict
 from app.schemas.expenses import ExpenseSchema
+from models.groups import RATE_CLIENT, RATE_ECB
 from app.schemas.groups import GroupSchema, ParticipantSchema
 from app.schemas.settlements import SettlementSchema
 
@@ -22,6 +23,33 @@ class TransferSchema(Strict):
     amount = fields.Integer(required=True)
 
 
+class CurrencyBalanceRowSchema(Strict):
+    participantId = fields.String(required=True, attribute="participant_id")
+    net = fields.Integer(required=True, metadata={"description": "Minor units of the section's "
+                                                                "currency"})
+
+
+class CurrencyBalancesSchema(Strict):
+    """One kept currency: its own nets (summing to 0) and minimal settle-up plan."""
+
+    currency = fields.String(required=True)
+    balances = fields.List(fields.Nested(CurrencyBalanceRowSchema), required=True,
+                           attribute="rows")
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+
+
+class DisplaySchema(Strict):
+    """The main nets shown in another currency at today's reference rate (nothing stored)."""
+
+    currency = fields.String(required=True)
+    rate = fields.String(required=True, metadata={"description": "1 group-currency unit in "
+                                                                 "currency (decimal string)"})
+    rateDate = fields.String(required=True, attribute="rate_date")
+    balances = fields.List(fields.Nested(CurrencyBalanceRowSchema), required=True,
+                           attribute="rows")
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+
+
 class BalancesSchema(Strict):
     """Dumps a ledger Balances (nets folded over the roster, and the settle-up plan)."""
 
@@ -30,6 +58,63 @@ class BalancesSchema(Strict):
     balances = fields.List(fields.Nested(BalanceRowSchema), required=True, attribute="rows")
     transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
         "description": "Settles every net with as few payments as possible"})
+    otherCurrencies = fields.List(fields.Nested(CurrencyBalancesSchema), required=True,
+                                  attribute="other_currencies", metadata={
+        "description": "One section per currency with kept rows whose nets are not all 0"})
+    display = fields.Nested(DisplaySchema, metadata={"description": "With ?displayCurrency="})
+
+    @post_dump
+    def _display_only_when_asked(self, data, **kwargs):
+        if data.get("display") is None:
+            data.pop("display", None)
+        return data
+
+
+class BalancesArgsSchema(Strict):
+    displayCurrency = fields.String(validate=CURRENCY, metadata={
+        "description": "Also show the main nets in this currency (today's ECB rate)"})
+
+
+class ConversionCreateSchema(Strict):
+    """``{currency, exchangeRate}``: move every kept net of currency into the main one."""
+
+    currency = fields.String(required=True, validate=CURRENCY)
+    exchangeRate = ExchangeRate(required=True)
+
+
+class ConversionSchema(Strict):
+    """Dumps a CONVERSION row."""
+
+    conversionId = fields.String(required=True, attribute="ConversionId")
+    groupId = fields.String(required=True, attribute="GroupId")
+    currency = fields.String(required=True, attribute="Currency")
+    exchangeRate = fields.String(required=True, attribute="ExchangeRate")
+    rateSource = fields.String(required=True, attribute="RateSource",
+                               metadata={"enum": [RATE_CLIENT, RATE_ECB]})
+    rateDate = fields.String(allow_none=True, attribute="RateDate")
+    keptNets = DerivedDict(lambda row: {k: int(v) for k, v in row.KeptNets.as_dict().items()},
+                           required=True, metadata={
+        "description": "participantId -> the net cleared, minor units of currency"})
+    groupNets = DerivedDict(lambda row: {k: int(v) for k, v in row.GroupNets.as_dict().items()},
+                            required=True, metadata={
+        "description": "participantId -> its converted value, group minor units (sum 0)"})
+    createdBy = fields.String(allow_none=True, attribute="CreatedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+
+
+class RatesArgsSchema(Strict):
+    base = fields.String(validate=CURRENCY, metadata={"description": "Default EUR"})
+    date = fields.String(validate=validate.Regexp(r"^\d{4}-\d{2}-\d{2}$"), metadata={
+        "format": "date", "description": "Default today"})
+
+
+class RatesSchema(Strict):
+    base = fields.String(required=True)
+    date = fields.String(required=True, metadata={"description": "The publication day used"})
+    requestedDate = fields.String(required=True, attribute="requested_date")
+    source = fields.String(required=True, metadata={"enum": ["ECB"]})
+    rates = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                        metadata={"description": "code -> 1 base in code (decimal string)"})
 
 
 class ExportArgsSchema(Strict):

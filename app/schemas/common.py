@@ -82,6 +82,21 @@ def page_schema(item_schema, name: str):
 
 CURRENCY = validate.OneOf(sorted(CODES), error="Must be an ISO 4217 currency code such as EUR.")
 
+RATE_PATTERN = r"^[0-9]{1,24}(\.[0-9]{1,24})?$"
+
+
+def ExchangeRate(*, auto: bool = True, **kwargs) -> fields.String:  # noqa: N802 — a field type
+    """A rate as a decimal string (never a JSON number): 1 unit of the row's currency in the
+    group currency, <= 12 significant digits, > 0 (the service checks digits and sign);
+    ``"auto"``: the ECB reference rate of the row's date."""
+    pattern = rf"^(auto|{RATE_PATTERN[1:-1]})$" if auto else RATE_PATTERN
+    return fields.String(validate=validate.Regexp(
+        pattern, error="Must be a decimal string such as \"1.0832\"" +
+        (" or \"auto\"." if auto else ".")), metadata={
+        "description": "Decimal string, <= 12 significant digits, > 0" +
+        ('; "auto": the ECB reference rate of the date' if auto else ""),
+        "example": "1.0832"}, **kwargs)
+
 
 # Reply schemas dump domain objects (model rows, small dataclasses) with ``attribute=``
 # naming the row's attribute; the two helpers below cover what one attribute cannot say.
@@ -111,6 +126,10 @@ class DerivedInteger(Derived, fields.Integer):
 
 
 class DerivedList(Derived, fields.List):
+    pass
+
+
+class DerivedDict(Derived, fields.Dict):
     pass
 
 

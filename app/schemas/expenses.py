@@ -6,8 +6,9 @@ from marshmallow import ValidationError, fields, post_dump, validate, validates_
 from app.money import expense_forms
 from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
-from app.schemas.common import (DerivedList, Id, Money, PageArgsSchema, Strict,
-                                StrictInteger, page_schema)
+from models.groups import RATE_SOURCES
+from app.schemas.common import (CURRENCY, DerivedList, ExchangeRate, Id, Money,
+                                PageArgsSchema, Strict, StrictInteger, page_schema)
 from app.dates import is_calendar_date
 from app.limits import MAX_PARTICIPANTS
 
@@ -64,6 +65,11 @@ class _ExpenseFields(Strict):
     splitMode = fields.String(validate=validate.OneOf(SPLIT_MODES))
     splits = fields.List(fields.Nested(SplitInSchema),
                          validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+    currency = fields.String(validate=CURRENCY, metadata={
+        "description": "ISO 4217 code of every amount in the body (default the group's)"})
+    exchangeRate = ExchangeRate(allow_none=True)
+    groupAmount = Money(allow_none=True, metadata={
+        "description": "What was really charged, in group minor units (the rate is derived)"})
 
     @validates_schema
     def one_form(self, data, **kwargs):
@@ -114,11 +120,35 @@ class ExpensePatchSchema(_ExpenseFields):
     OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS}
 
 
-class SplitSchema(Strict):
+class _Converted:
+    """Reply mixin: ``groupAmount`` (and the other rate fields) only on converted rows."""
+
+    DROP_WHEN_NONE = ("groupAmount",)
+
+    @post_dump
+    def _converted_only(self, data, **kwargs):
+        for name in self.DROP_WHEN_NONE:
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
+
+
+GROUP_AMOUNT = {"description": "Converted rows: in group minor units (apportioned to sum "
+                               "to the row's groupAmount)"}
+
+
+class SplitSchema(_Converted, Strict):
     participantId = fields.String(required=True, attribute="ParticipantId")
     value = fields.Integer(required=True, attribute="Value")
     amount = fields.Integer(required=True, metadata={"description": "Owed, minor units"},
                             attribute="Amount")
+    groupAmount = fields.Integer(attribute="GroupAmount", metadata=GROUP_AMOUNT)
+
+
+class PaymentReplySchema(_Converted, Strict):
+    participantId = fields.String(required=True)
+    amount = fields.Integer(required=True)
+    groupAmount = fields.Integer(metadata=GROUP_AMOUNT)
 
 
 class ItemSchema(Strict):
@@ -131,20 +161,35 @@ class ItemSchema(Strict):
 def stored_payments(body) -> list:
     """Stored PaymentMaps as PaymentSchema dumps them: that schema also loads request
     bodies, so it keeps the wire names rather than naming the row's attributes."""
-    return [{"participantId": p.ParticipantId, "amount": int(p.Amount)} for p in body.Payments]
+    return [{"participantId": p.ParticipantId, "amount": int(p.Amount),
+             "groupAmount": None if p.GroupAmount is None else int(p.GroupAmount)}
+            for p in body.Payments]
 
 
-class ExpenseBodySchema(Strict):
+class ExpenseBodySchema(_Converted, Strict):
     """What an expense and a recurring template both carry: who paid, who owes what.
 
     Dumps the stored body (an Expense row; a template's Template map)."""
+
+    DROP_WHEN_NONE = ("exchangeRate", "rateSource", "rateDate", "groupAmount")
 
     groupId = fields.String(required=True, attribute="GroupId")
     description = fields.String(required=True, attribute="Description")
     category = fields.String(allow_none=True, attribute="Category")
     amount = fields.Integer(required=True, attribute="Amount")
-    payments = DerivedList(stored_payments, fields.Nested(PaymentSchema), required=True)
+    payments = DerivedList(stored_payments, fields.Nested(PaymentReplySchema), required=True)
     items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Items")
+    currency = fields.String(required=True, attribute="Currency", metadata={
+        "description": "ISO 4217 code of the body's amounts"})
+    exchangeRate = fields.String(attribute="ExchangeRate", metadata={
+        "description": "Converted rows: 1 unit of currency in the group currency (a "
+                       "decimal string)"})
+    rateSource = fields.String(attribute="RateSource", metadata={
+        "enum": list(RATE_SOURCES)})
+    rateDate = fields.String(attribute="RateDate", metadata={
+        "description": "ECB rates: the publication day used"})
+    groupAmount = fields.Integer(attribute="GroupAmount", metadata={
+        "description": "Converted rows: the amount in group minor units"})
 
 
 class ExpenseSchema(ExpenseBodySchema):
@@ -152,7 +197,6 @@ class ExpenseSchema(ExpenseBodySchema):
 
     expenseId = fields.String(required=True, attribute="ExpenseId")
     date = fields.String(required=True, attribute="Date")
-    currency = fields.String(required=True, attribute="Currency")
     version = fields.Integer(required=True, attribute="Version")
     createdBy = fields.String(allow_none=True, attribute="CreatedBy")
     createdAt = fields.String(required=True, attribute="CreatedAt")

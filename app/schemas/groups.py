@@ -115,6 +115,11 @@ class InvitePreviewSchema(Strict):
     claimableGuests = fields.List(fields.Nested(ClaimableGuestSchema), required=True)
 
 
+class OtherNetSchema(Strict):
+    currency = fields.String(required=True)
+    net = fields.Integer(required=True, metadata={"description": "Minor units of currency"})
+
+
 class HomeGroupSchema(Strict):
     groupId = fields.String(required=True)
     name = fields.String(required=True)
@@ -127,6 +132,9 @@ class HomeGroupSchema(Strict):
     revision = fields.Integer(required=True, metadata={
         "description": "The group's revision (GET /groups/{groupId}/changes): it moved since "
                        "the client last synced exactly when this differs from what it holds."})
+    myOtherNets = fields.List(fields.Nested(OtherNetSchema), required=True, metadata={
+        "description": "The caller's net in each kept currency the balances route shows "
+                       "under otherCurrencies"})
 
 
 HomeGroupPageSchema = page_schema(HomeGroupSchema, "HomeGroupPage")

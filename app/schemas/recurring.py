@@ -7,7 +7,7 @@ from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.schemas.common import (DerivedBoolean, DerivedInteger, DerivedList, DerivedString,
                                 StrictBoolean, StrictInteger)
 from app.schemas.expenses import (DateString, ExpenseBodySchema, FullBody, ItemSchema,
-                                  PaymentSchema, _ExpenseFields, stored_payments)
+                                  PaymentReplySchema, _ExpenseFields, stored_payments)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 
@@ -62,10 +62,16 @@ class RecurringSchema(ExpenseBodySchema):
     category = fields.String(allow_none=True, attribute="Template.Category")
     amount = fields.Integer(required=True, attribute="Template.Amount")
     payments = DerivedList(lambda row: stored_payments(row.Template),
-                           fields.Nested(PaymentSchema), required=True)
+                           fields.Nested(PaymentReplySchema), required=True)
     items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Template.Items")
     recurringId = fields.String(required=True, attribute="RecurringId")
-    currency = fields.String(allow_none=True, attribute="Currency")
+    currency = DerivedString(lambda row: row.Template.Currency or row.Currency, required=True,
+                             metadata={"description": "ISO 4217 code of the body's amounts"})
+    exchangeRate = fields.String(attribute="Template.ExchangeRate", metadata={
+        "description": "A decimal string, or \"auto\": each occurrence's ECB rate"})
+    rateSource = fields.String(attribute="Template.RateSource")
+    rateDate = fields.String(attribute="Template.RateDate")
+    groupAmount = fields.Integer(attribute="Template.GroupAmount")
     frequency = fields.String(required=True, attribute="Frequency")
     interval = DerivedInteger(lambda row: int(row.Interval or 1), required=True)
     startDate = fields.String(required=True, attribute="StartDate")

@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 from app.logs import logger
 from app.services.account.deletion import resume_stalled_deletions
 from app.services.chat.worker import reconcile as redrive_chat_work
+from app.services.fx.daily import fetch_daily
 from app.services.groups.delete import resume_pending_deletes
 from app.services.groups.join_request_prune import prune_decided_join_requests
 from app.services.ledger.orphan_comments import sweep_orphan_comments
@@ -21,6 +22,7 @@ SWEEPS = {
     "invitations": expire_invitations,
     "accountDeletes": resume_stalled_deletions,
     "chatWork": redrive_chat_work,
+    "fxRates": fetch_daily,
 }
 
 

@@ -3,9 +3,10 @@
 Row kinds share the ``GroupId`` partition and are told apart by the sort-key prefix and the
 ``EntityType`` discriminator (values are permanent: never rename them). One module per family
 of kinds; everything is re-exported here, so ``from models.groups import Expense`` works."""
-from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, DELETE_BUCKET,
-                                DUE_BUCKET_PREFIX, DUE_BUCKETS, EXPENSE_HEAD_SUFFIX,
-                                EXPENSE_PREFIX, IMPORT, IMPORT_CHUNK_PREFIX, INVITE,
+from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERSION_PREFIX,
+                                DELETE_BUCKET, DUE_BUCKET_PREFIX, DUE_BUCKETS, EXPENSE_HEAD_SUFFIX,
+                                EXPENSE_PREFIX, IMPORT, IMPORT_CHUNK_PREFIX, INVITE, RATE_CLIENT,
+                                RATE_DERIVED, RATE_ECB, RATE_SOURCES,
                                 JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX,
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
                                 USERMEMBER_PREFIX)
@@ -14,13 +15,14 @@ from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
 from models.groups.membership import (Group, Invite, JoinLock, JoinRequest,
                                       Participant, UserMember)
-from models.groups.ledger import (Balance, Comment, Expense, ItemMap, PaymentMap,
+from models.groups.ledger import (Balance, Comment, Conversion, Expense, ItemMap, PaymentMap,
                                   Settlement, SplitMap)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
 from models.groups.changes import Change
 from models.groups.imports import ImportChunk, ImportJob
 
-__all__ = ["BALANCE", "CHANGE_PREFIX", "Change", "COMMENT_SEGMENT", "DELETE_BUCKET",
+__all__ = ["BALANCE", "CHANGE_PREFIX", "Change", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
+           "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
            "DUE_BUCKET_PREFIX", "DUE_BUCKETS", "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT",
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",
            "JOINREQ_PREFIX", "META", "NET_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",

@@ -14,6 +14,11 @@ EXPENSE_HEAD_SUFFIX = "#0#META"
 COMMENT_SEGMENT = "#1#COMMENT#"
 RECURRING_PREFIX = "RECURRING#"
 SETTLEMENT_PREFIX = "SETTLEMENT#"
+CONVERSION_PREFIX = "CONVERSION#"
+# Where a converted row's rate came from (RateSource): the client, derived from the
+# groupAmount it sent, or the ECB reference rate of its date.
+RATE_CLIENT, RATE_DERIVED, RATE_ECB = "CLIENT", "DERIVED", "ECB"
+RATE_SOURCES = (RATE_CLIENT, RATE_DERIVED, RATE_ECB)
 BALANCE = "BALANCE#v1"
 CHANGE_PREFIX = "CHANGE#"
 NET_PREFIX = "Net_"

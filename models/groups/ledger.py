@@ -8,19 +8,22 @@ from pynamodb.attributes import (BooleanAttribute, ListAttribute, MapAttribute, 
 
 from models import pynamodb_adapter
 from models.groups.base import ExpenseIdIndex, GroupItem
-from models.groups.keys import (BALANCE, COMMENT_SEGMENT, EXPENSE_HEAD_SUFFIX, EXPENSE_PREFIX,
+from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, EXPENSE_HEAD_SUFFIX,
+                                EXPENSE_PREFIX,
                                 NET_PREFIX, SETTLEMENT_PREFIX)
 
 
 class PaymentMap(MapAttribute):
     ParticipantId = UnicodeAttribute()
     Amount = NumberAttribute()
+    GroupAmount = NumberAttribute(null=True)  # converted rows: in group minor units
 
 
 class SplitMap(MapAttribute):
     ParticipantId = UnicodeAttribute()
     Value = NumberAttribute(default=0)
     Amount = NumberAttribute()
+    GroupAmount = NumberAttribute(null=True)  # converted rows: owed in group minor units
 
 
 class ItemMap(MapAttribute):
@@ -40,6 +43,12 @@ class Expense(GroupItem, discriminator="EXPENSE"):
     Amount = NumberAttribute()
     Payments = ListAttribute(of=PaymentMap)
     Items = ListAttribute(of=ItemMap)
+    # A converted row (in a currency other than the group's) records its rate: a decimal
+    # string, never a number, so it round-trips exactly.
+    ExchangeRate = UnicodeAttribute(null=True)
+    RateSource = UnicodeAttribute(null=True)  # CLIENT | DERIVED | ECB
+    RateDate = UnicodeAttribute(null=True)
+    GroupAmount = NumberAttribute(null=True)
     Version = NumberAttribute(default=1)
     CreatedBy = UnicodeAttribute(null=True)
     UpdatedBy = UnicodeAttribute(null=True)
@@ -118,6 +127,13 @@ class Settlement(GroupItem, discriminator="SETTLEMENT"):
     PayerId = UnicodeAttribute()
     PayeeId = UnicodeAttribute()
     Amount = NumberAttribute()
+    Currency = UnicodeAttribute(null=True)  # absent: the group's
+    # A converted row (in a currency other than the group's) records its rate: a decimal
+    # string, never a number, so it round-trips exactly.
+    ExchangeRate = UnicodeAttribute(null=True)
+    RateSource = UnicodeAttribute(null=True)  # CLIENT | DERIVED | ECB
+    RateDate = UnicodeAttribute(null=True)
+    GroupAmount = NumberAttribute(null=True)
     Date = UnicodeAttribute(null=True)
     Note = UnicodeAttribute(null=True)
     Version = NumberAttribute(default=1)
@@ -170,3 +186,28 @@ class Balance(GroupItem, discriminator="BALANCE"):
     @classmethod
     def fetch_raw(cls, group_id: str, consistent_read: bool = True) -> Optional[dict]:
         return cls.raw_get(group_id, BALANCE, consistent_read=consistent_read)
+
+
+class Conversion(GroupItem, discriminator="CONVERSION"):
+    """Every kept net of one currency moved into the main currency at one recorded rate.
+
+    ``KeptNets`` (participantId -> net in ``Currency`` minor units) are the nets it cleared,
+    ``GroupNets`` their converted values (group minor units, apportioned to sum to 0)."""
+
+    ConversionId = UnicodeAttribute()
+    Currency = UnicodeAttribute()
+    ExchangeRate = UnicodeAttribute()
+    RateSource = UnicodeAttribute()
+    RateDate = UnicodeAttribute(null=True)
+    KeptNets = MapAttribute()
+    GroupNets = MapAttribute()
+    CreatedBy = UnicodeAttribute(null=True)
+
+    @staticmethod
+    def sort_key(created_at: str, conversion_id: str) -> str:
+        return f"{CONVERSION_PREFIX}{created_at}#{conversion_id}"
+
+    @classmethod
+    def newest_first(cls, group_id: str, **kwargs) -> Iterator["Conversion"]:
+        return cls.query(group_id, cls.SK.startswith(CONVERSION_PREFIX),
+                         scan_index_forward=False, **kwargs)

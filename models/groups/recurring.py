@@ -18,6 +18,11 @@ class ExpenseTemplateMap(MapAttribute):
     Amount = NumberAttribute()
     Payments = ListAttribute(of=PaymentMap)
     Items = ListAttribute(of=ItemMap)
+    Currency = UnicodeAttribute(null=True)
+    ExchangeRate = UnicodeAttribute(null=True)  # a rate string, or "auto": each occurrence's
+    RateSource = UnicodeAttribute(null=True)
+    RateDate = UnicodeAttribute(null=True)
+    GroupAmount = NumberAttribute(null=True)
 
 
 class RecurringExpense(GroupItem, discriminator="RECURRING_EXPENSE"):

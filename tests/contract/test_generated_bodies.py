@@ -18,7 +18,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 SCHEMA_LAYER = "The request has invalid fields."  # app.api.errors: webargs/marshmallow refusals
 MONEY_RULES_ONLY = {("POST", "/groups/{groupId}/expenses"),
                     ("POST", "/groups/{groupId}/recurring"),
-                    ("POST", "/imports")}  # the file's rules (docs/import.md), not money's
+                    ("POST", "/imports"),  # the file's rules (docs/import.md), not money's
+                    # A conversion needs kept nets of its currency, which no body can bring.
+                    ("POST", "/groups/{groupId}/conversions")}
 FORM = "application/x-www-form-urlencoded"
 # A valid token request names a client, code or refresh token that must exist, which no
 # schema can say: there every refusal must be an RFC 6749 refusal of the credential or

@@ -28,7 +28,7 @@ def _projection(projection: dict) -> tuple:
 
 def test_every_template_table_has_a_model_and_back():
     assert set(SPECS) == set(MODELS) == {"users", "identities", "groups", "developer-tokens",
-                                         "people", "notifications", "rate-limits"}
+                                         "people", "notifications", "rate-limits", "fx-rates"}
 
 
 @pytest.mark.parametrize("table", sorted(SPECS))

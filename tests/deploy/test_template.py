@@ -29,7 +29,8 @@ REPO = Path(__file__).resolve().parents[2]
 EVENTS = REPO / "events"
 SAM = REPO / ".venv-sam" / "bin" / "sam"
 
-TABLES = ["users", "identities", "groups", "developer-tokens", "people", "notifications", "rate-limits"]
+TABLES = ["users", "identities", "groups", "developer-tokens", "people", "notifications", "rate-limits",
+          "fx-rates"]
 
 # short name -> (key schema, {index: (key attributes, projection type, non-key attributes)})
 TABLE_SHAPES = {
@@ -53,6 +54,7 @@ TABLE_SHAPES = {
     }),
     "notifications": (["PK", "SK"], {"PendingEventsIndex": (["PendingKey", "CreatedAt"], "ALL", None)}),
     "rate-limits": (["Key"], {}),
+    "fx-rates": (["Key"], {}),
 }
 
 HANDLERS = {
@@ -429,16 +431,18 @@ _CRUD, _READ = "DynamoDBCrudPolicy", "DynamoDBReadPolicy"
 FUNCTION_TABLE_POLICIES = {
     "ApiFunction": {(_CRUD, t) for t in ("UsersTable", "IdentitiesTable", "GroupsTable",
                                          "DeveloperTokensTable", "PeopleTable",
-                                         "NotificationsTable", "RateLimitsTable")},
+                                         "NotificationsTable", "RateLimitsTable")}
+                   | {(_READ, "FxRatesTable")},
     "ProvisioningFunction": {(_CRUD, "UsersTable"), (_CRUD, "IdentitiesTable")},
     "HourlyTickFunction": set(),  # it only queues one message per bucket (issue 19)
-    "RecurringBucketWorkerFunction": {(_CRUD, "GroupsTable"), (_CRUD, "NotificationsTable")},
+    "RecurringBucketWorkerFunction": {(_CRUD, "GroupsTable"), (_CRUD, "NotificationsTable"),
+                                      (_READ, "FxRatesTable")},
     "NotificationWorkerFunction": {(_CRUD, "NotificationsTable"), (_READ, "UsersTable"),
                                    (_READ, "GroupsTable")},
     # sweeps: resumed group deletes, outbox re-dispatch, invitation expiry, resumed account deletes
     "MaintenanceFunction": {(_CRUD, t) for t in ("GroupsTable", "NotificationsTable", "PeopleTable",
                                                  "UsersTable", "DeveloperTokensTable",
-                                                 "IdentitiesTable")},
+                                                 "IdentitiesTable", "FxRatesTable")},
 }
 
 

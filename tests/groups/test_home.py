@@ -25,21 +25,13 @@ def test_home_lists_each_group_with_role_participant_and_net(client, owner, join
     assert reply.status_code == 200
     assert reply.get_json() == {"items": [{
         "groupId": owner.gid, "name": "Trip", "currency": "EUR", "myRole": "VIEWER",
-        "myParticipantId": member.pid, "myNet": -1250,
+        "myParticipantId": member.pid, "myNet": -1250, "myOtherNets": [],
         "revision": 3}], "nextCursor": None}  # the group, its owner, the member
 
 
 def test_home_net_is_zero_for_a_participant_without_a_net_yet(client, owner):
     assert client.get("/users/me/groups", headers=owner.headers).get_json()["items"][0][
         "myNet"] == 0
-
-
-def test_home_never_serves_the_partial_nets_of_an_uninitialised_balance_row(client, owner):
-    set_net(owner.gid, owner.pid, 999)  # a partial net no expense accounts for
-    Balance(*Balance.key(owner.gid)).update(actions=[Balance.Initialized.set(False)])
-    assert client.get("/users/me/groups", headers=owner.headers).get_json()["items"][0][
-        "myNet"] == 0  # recomputed from the (empty) partition, as the balances route does
-    assert Balance.get(*Balance.key(owner.gid)).Initialized is True
 
 
 def test_home_skips_groups_being_deleted(client, owner):

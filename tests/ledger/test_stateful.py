@@ -2,9 +2,11 @@
 
 A hypothesis RuleBasedStateMachine drives expense and settlement creates, edits (current
 and stale versions) and deletes, comments, and writes that must be refused, through the
-services against a fresh moto DynamoDB per example. After every step the materialised
-nets must equal the nets recomputed from every row, sum to zero, match the counts, and
-match an independent model kept by the test."""
+services against a fresh moto DynamoDB per example. Bodies are in the group's EUR, kept
+in USD or JPY, or converted (a random client rate, a derived groupAmount) from JPY (0
+decimals), USD (2) or KWD (3); conversions later move a kept currency into EUR. After
+every step the materialised nets must equal the nets recomputed from every row, sum to
+zero in every currency, match the counts, and match a model kept by the test."""
 from __future__ import annotations
 
 import itertools
@@ -18,7 +20,8 @@ from moto import mock_aws
 import models
 from app.errors import Conflict, Invalid
 from app.money.splits import net_effects
-from app.services.ledger import balances, comments, expense_delete, expenses, settlements
+from app.services.ledger import (balances, comments, conversions, expense_delete, expenses,
+                                 settlements)
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.support.tables import create_all_tables
 
@@ -64,6 +67,31 @@ def expense_body(data, ids: list) -> dict:
                      for p, a in zip(payers, composition(data, total, len(payers)), strict=True)]}
 
 
+def currency_fields(data) -> dict:
+    """The group's currency, a kept one, or a conversion at a random rate or groupAmount."""
+    kind = data.draw(st.sampled_from(["main", "kept", "rate", "total"]))
+    if kind == "main":
+        return {}
+    currency = data.draw(st.sampled_from(["USD", "JPY"] if kind == "kept"
+                                         else ["USD", "JPY", "KWD"]))
+    if kind == "kept":
+        return {"currency": currency}
+    if kind == "rate":
+        digits = data.draw(st.integers(1, 10**8))
+        return {"currency": currency, "exchangeRate": f"{digits // 10**4}.{digits % 10**4:04d}"
+                if digits >= 10**4 else f"0.{digits:04d}"}
+    return {"currency": currency, "groupAmount": data.draw(st.integers(1, 10**6))}
+
+
+def converted_nets(row) -> dict:
+    """A stored row's nets per ledger key, after checking a converted one sums exactly."""
+    if row.GroupAmount is not None:
+        total = int(row.GroupAmount)
+        assert sum(int(p.GroupAmount) for p in row.Payments) == total
+        assert sum(int(s.GroupAmount) for i in row.Items for s in i.Splits) == total
+    return balances.expense_nets(row, "EUR")
+
+
 def nets_of_body(body: dict) -> dict:
     return net_effects([(p["participantId"], p["amount"]) for p in body["payments"]],
                        [(i["amount"], i["splitMode"],
@@ -83,6 +111,7 @@ class MoneyMachine(RuleBasedStateMachine):
         self.access, self.ids = make_group(make_user("machine@example.com"), guests=3)
         self.expenses = {}     # expenseId -> (version, nets)
         self.settlements = {}  # settlementId -> (version, nets)
+        self.conversions = []  # nets of each conversion (never edited)
 
     def teardown(self):
         self._mock.stop()
@@ -92,9 +121,16 @@ class MoneyMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def create_expense(self, data):
-        body = expense_body(data, self.ids)
-        created = expenses.create_expense(self.access, body)
-        self.expenses[created.ExpenseId] = (1, nets_of_body(body))
+        body = {**expense_body(data, self.ids), **currency_fields(data)}
+        try:
+            created = expenses.create_expense(self.access, body)
+        except Invalid as error:  # a rate that converts the amount to nothing
+            assert "exchangeRate" in error.details, error.details
+            return
+        stored = expenses.load_expense(self.access.group_id, created.ExpenseId)
+        if "currency" not in body:
+            assert converted_nets(stored) == nets_of_body(body)
+        self.expenses[created.ExpenseId] = (1, converted_nets(stored))
 
     @rule(data=st.data())
     def create_expense_naming_an_unknown_participant_is_refused(self, data):
@@ -111,9 +147,16 @@ class MoneyMachine(RuleBasedStateMachine):
         patch = expense_body(data, self.ids) if full else {
             "date": data.draw(st.sampled_from(["2025-12-31", "2026-06-15"])),
             "description": "Renamed"}
-        edited = expenses.update_expense(self.access, expense_id, version, patch)
+        if full and data.draw(st.booleans()):
+            patch.update(currency_fields(data))
+        try:
+            edited = expenses.update_expense(self.access, expense_id, version, patch)
+        except Invalid as error:  # a rate that converts the amount to nothing
+            assert "exchangeRate" in error.details, error.details
+            return
         assert int(edited.Version) == version + 1
-        self.expenses[expense_id] = (version + 1, nets_of_body(patch) if full else nets)
+        stored = expenses.load_expense(self.access.group_id, expense_id)
+        self.expenses[expense_id] = (version + 1, converted_nets(stored))
 
     @precondition(lambda self: any(v > 1 for v, _ in self.expenses.values()))
     @rule(data=st.data())
@@ -155,7 +198,31 @@ class MoneyMachine(RuleBasedStateMachine):
                                           unique=True))
         settlements.update_settlement(self.access, settlement_id, version,
                                       {"payerId": payer, "payeeId": payee, "amount": amount})
-        self.settlements[settlement_id] = (version + 1, {payer: amount, payee: -amount})
+        stored = settlements.find_settlement(self.access.group_id, settlement_id)
+        self.settlements[settlement_id] = (version + 1,
+                                           balances.stored_settlement_nets(stored, "EUR"))
+
+    @rule(data=st.data(), amount=st.integers(1, 10**6), currency=st.sampled_from(["USD", "JPY"]))
+    def create_kept_settlement(self, data, amount, currency):
+        payer, payee = data.draw(st.lists(st.sampled_from(self.ids), min_size=2, max_size=2,
+                                          unique=True))
+        created = settlements.create_settlement(self.access, payer_id=payer, payee_id=payee,
+                                                amount=amount, currency=currency)
+        self.settlements[created.SettlementId] = (1, balances.settlement_nets(
+            payer, payee, amount, currency))
+
+    @rule(currency=st.sampled_from(["USD", "JPY"]), digits=st.integers(1, 10**6))
+    def convert_kept_currency(self, currency, digits):
+        kept = balances.split_nets(balances.group_nets(self.access.group_id)[0])[1]
+        if currency not in kept:
+            with pytest.raises(Invalid):
+                conversions.convert_kept(self.access, {"currency": currency,
+                                                       "exchangeRate": "1.5"})
+            return
+        row = conversions.convert_kept(self.access, {"currency": currency,
+                                                     "exchangeRate": f"0.{digits:06d}"})
+        assert sum(int(v) for v in row.GroupNets.as_dict().values()) == 0
+        self.conversions.append(balances.conversion_nets(row))
 
     @precondition(lambda self: self.settlements)
     @rule(data=st.data())
@@ -168,12 +235,15 @@ class MoneyMachine(RuleBasedStateMachine):
     def balance_row_equals_recomputation_and_the_model(self):
         assert_balance_matches_rows(self.access.group_id)
         expected: dict = {}
-        for _, nets in list(self.expenses.values()) + list(self.settlements.values()):
+        for nets in [n for _, n in list(self.expenses.values()) + list(
+                self.settlements.values())] + self.conversions:
             for pid, value in nets.items():
                 expected[pid] = expected.get(pid, 0) + value
         served, _ = balances.group_nets(self.access.group_id)
         assert served == {pid: v for pid, v in expected.items() if v}
-        assert sum(served.values()) == 0
+        main, other = balances.split_nets(served)
+        assert sum(main.values()) == 0
+        assert all(sum(nets.values()) == 0 for nets in other.values())
 
 
 MoneyMachine.TestCase.settings = settings(

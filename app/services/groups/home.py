@@ -24,8 +24,8 @@ def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
     (the revision comes with the head this page reads anyway).
 
     Groups being deleted are skipped. ``myNet`` is the caller's net from BALANCE#v1, folded
-    exactly as the balances route folds it: a legacy row that is not initialised is
-    backfilled first (rare), so its partial nets are never served."""
+    exactly as the balances route folds it, and ``myOtherNets`` their net in each kept
+    currency the balances route shows (the same row: no extra read)."""
     page_size = min(paging.clamp_limit(limit), MAX_GROUPS_PER_PAGE)
     rows = Participant.memberships(user_id, limit=page_size,
                                    last_evaluated_key=paging.decode(cursor, scope))
@@ -40,14 +40,16 @@ def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
             continue
         items.append({"groupId": head.GroupId, "name": head.Name, "currency": head.Currency,
                       "myRole": membership.Role, "myParticipantId": membership.ParticipantId,
-                      "myNet": _net(membership.GroupId, raw.get((membership.GroupId, BALANCE)),
-                                    membership.ParticipantId),
+                      **_nets(raw.get((membership.GroupId, BALANCE)), membership.ParticipantId),
                       "revision": changelog.revision_of(head)})
     return paging.Page(items=items, next_cursor=paging.encode(rows.last_evaluated_key, scope))
 
 
-def _net(group_id: str, balance_raw: Optional[dict], participant_id: str) -> int:
-    return balances.served_nets(group_id, balance_raw)[0].get(participant_id, 0)
+def _nets(balance_raw: Optional[dict], participant_id: str) -> dict:
+    main, other = balances.split_nets(balances.served_nets(balance_raw)[0])
+    return {"myNet": main.get(participant_id, 0),
+            "myOtherNets": [{"currency": currency, "net": other[currency].get(participant_id, 0)}
+                            for currency in sorted(other)]}
 
 
 def batch_get_raw(keys: Iterable[Key]) -> Dict[Key, dict]:

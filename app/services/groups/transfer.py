@@ -150,7 +150,8 @@ def _rewrite_pass(access: Access, source_id: str, target_id: str, outcome: Outco
                                         range_key_condition=GroupItem.SK.startswith(prefix),
                                         filter_condition=GroupItem.EntityType == kind,
                                         page_size=PAGE_SIZE):
-            changes = [change_for(raw, source_id, target_id) for raw in page
+            changes = [change_for(raw, source_id, target_id, access.group.Currency)
+                       for raw in page
                        if source_id in participant_ids_in(raw)]
             met += len(changes)
             for batch in _batches(changes):

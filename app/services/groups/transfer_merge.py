@@ -17,32 +17,43 @@ from app.money.splits import resolve_item
 from models.groups import ItemMap, PaymentMap, SplitMap
 
 
+def _group(entry) -> Optional[int]:
+    """A converted row's share in group minor units (None on other rows): summed alike."""
+    value = getattr(entry, "GroupAmount", None)
+    return None if value is None else int(value)
+
+
 def _merged(entries: Sequence[tuple], source: str, target: str) -> Optional[List[list]]:
-    """[pid, value, amount] rows with source folded into target; None if source is absent."""
-    ids = [pid for pid, _, _ in entries]
+    """[pid, value, amount, groupAmount] rows with source folded into target; None if
+    source is absent."""
+    ids = [pid for pid, *_ in entries]
     if source not in ids:
         return None
     rows: List[list] = []
     at: Optional[int] = None
-    for pid, value, amount in entries:
+    for pid, value, amount, group in entries:
         if pid not in (source, target):
-            rows.append([pid, value, amount])
+            rows.append([pid, value, amount, group])
         elif at is None:
             at = len(rows)
-            rows.append([target, value, amount])
+            rows.append([target, value, amount, group])
         else:
             rows[at][1] += value
             rows[at][2] += amount
+            if group is not None:
+                rows[at][3] = (rows[at][3] or 0) + group
     return rows
 
 
 def merge_payments(payments: Sequence[PaymentMap], source: str,
                    target: str) -> Optional[List[PaymentMap]]:
     """The payments with the source's folded into the target's; None if the source paid nothing."""
-    rows = _merged([(p.ParticipantId, 0, int(p.Amount)) for p in payments or []], source, target)
+    rows = _merged([(p.ParticipantId, 0, int(p.Amount), _group(p)) for p in payments or []],
+                   source, target)
     if rows is None:
         return None
-    return [PaymentMap(ParticipantId=pid, Amount=amount) for pid, _, amount in rows]
+    return [PaymentMap(ParticipantId=pid, Amount=amount, GroupAmount=group)
+            for pid, _, amount, group in rows]
 
 
 def _values_for(mode: str, amount: int, rows: List[list], both: bool) -> tuple:
@@ -54,7 +65,7 @@ def _values_for(mode: str, amount: int, rows: List[list], both: bool) -> tuple:
         if len(rows) == 1:
             return "EQUAL", [0]
         # Each row weighs as many of the original equal splits as it stands for (2 merged).
-        candidate = ("SHARES", [row[3] for row in rows])
+        candidate = ("SHARES", [row[4] for row in rows])
     else:
         candidate = (mode, [row[1] for row in rows])
     try:
@@ -69,8 +80,9 @@ def _values_for(mode: str, amount: int, rows: List[list], both: bool) -> tuple:
 def merge_item(item: ItemMap, source: str, target: str) -> Optional[ItemMap]:
     """The item with the source's split folded into the target's; None if the source owes
     nothing here."""
-    entries = [(s.ParticipantId, int(s.Value or 0), int(s.Amount)) for s in item.Splits or []]
-    ids = [pid for pid, _, _ in entries]
+    entries = [(s.ParticipantId, int(s.Value or 0), int(s.Amount), _group(s))
+               for s in item.Splits or []]
+    ids = [pid for pid, *_ in entries]
     rows = _merged(entries, source, target)
     if rows is None:
         return None
@@ -80,7 +92,8 @@ def merge_item(item: ItemMap, source: str, target: str) -> Optional[ItemMap]:
             row.append(2 if row[0] == target else 1)
     mode, values = _values_for(item.SplitMode, int(item.Amount), rows, both)
     return ItemMap(Name=item.Name, Amount=int(item.Amount), SplitMode=mode,
-                   Splits=[SplitMap(ParticipantId=row[0], Value=value, Amount=row[2])
+                   Splits=[SplitMap(ParticipantId=row[0], Value=value, Amount=row[2],
+                                    GroupAmount=row[3])
                            for row, value in zip(rows, values, strict=True)])
 
 

@@ -46,13 +46,13 @@ def renamed(body: ExpenseBody, source_id: str, target_id: str) -> ExpenseBody:
     return body.with_participants(payments, items)
 
 
-def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
+def change_for(raw: dict, source_id: str, target_id: str, main_currency: str) -> RowChange:
     row = GroupItem.from_raw_data(raw)
     size = len(json.dumps(raw))
     changed = RowChanged("Changed meanwhile.")
     now = now_iso()
     if isinstance(row, Settlement):
-        return _settlement_change(row, source_id, target_id, size, changed, now)
+        return _settlement_change(row, source_id, target_id, size, changed, now, main_currency)
     if isinstance(row, Expense):
         new = renamed(ExpenseBody.from_row(row), source_id, target_id)
         version = int(row.Version)
@@ -63,7 +63,8 @@ def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
         actions += [Expense.Version.set(version + 1), Expense.UpdatedAt.set(now)]
         return RowChange("expenses", lambda tx: tx.update(
             key, actions, condition=Expense.Version == version, on_fail=changed),
-            balances.deltas(balances.expense_nets(row), balances.expense_nets(new.as_row())),
+            balances.deltas(balances.expense_nets(row, main_currency),
+                            balances.expense_nets(new.as_row(), main_currency)),
             size, row=key)
     template = ExpenseTemplateMap(**renamed(ExpenseBody.from_template(row), source_id,
                                             target_id).to_template_attributes())
@@ -77,9 +78,9 @@ def change_for(raw: dict, source_id: str, target_id: str) -> RowChange:
 
 
 def _settlement_change(row: Settlement, source_id: str, target_id: str, size: int,
-                       changed: Conflict, now: str) -> RowChange:
-    version, amount = int(row.Version), int(row.Amount)
-    old = balances.settlement_nets(row.PayerId, row.PayeeId, amount)
+                       changed: Conflict, now: str, main_currency: str) -> RowChange:
+    version = int(row.Version)
+    old = balances.stored_settlement_nets(row, main_currency)
     key = Settlement(row.GroupId, row.SK)
     if {row.PayerId, row.PayeeId} == {source_id, target_id}:
         reverse = {pid: -value for pid, value in old.items()}
@@ -92,4 +93,5 @@ def _settlement_change(row: Settlement, source_id: str, target_id: str, size: in
                Settlement.Version.set(version + 1), Settlement.UpdatedAt.set(now)]
     return RowChange("settlements", lambda tx: tx.update(
         key, actions, condition=Settlement.Version == version, on_fail=changed),
-        balances.deltas(old, balances.settlement_nets(payer, payee, amount)), size, row=key)
+        balances.deltas(old, balances.stored_settlement_nets(
+            row, main_currency, payer_id=payer, payee_id=payee)), size, row=key)

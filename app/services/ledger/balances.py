@@ -1,38 +1,71 @@
-"""Materialised group nets (``BALANCE#v1``): deltas inside money writes, reads, legacy backfill.
+"""Materialised group nets (``BALANCE#v1``): deltas inside money writes, and reads.
 
 A net is paid - owed (+ settlements); positive means the participant is owed money. Every
 expense and settlement create, edit and delete adds its old-to-new deltas, its activity
 count and one BalanceRevision to the balance row in the same TransactWrite as the change,
-so reading balances is one GetItem however many expenses the group has."""
+so reading balances is one GetItem however many expenses the group has.
+
+Nets are keyed by *ledger key*: the participantId for the group's main currency (converted
+rows count there at their GroupAmounts), ``<CUR>#<participantId>`` for a kept row's own
+currency. The balance row stores each as ``Net_<ledger key>``, so every currency's nets are
+on the same row and still come back from one read."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pynamodb.expressions.operand import Path
 
-from app.errors import Conflict
 from app.money.settle import settle_up
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
-from app.services.core.conditional import update_if
-from models.groups import BALANCE, EXPENSE_PREFIX, Balance, Expense, Participant, Settlement
+from app.services.ledger.expense_body import ExpenseBody
+from models.groups import (BALANCE, CONVERSION_PREFIX, EXPENSE_PREFIX, Balance, Conversion,
+                           Expense, Group, Participant, Settlement)
 
 Nets = Dict[str, int]
-_BACKFILL_ATTEMPTS = 5
 FORMER_PARTICIPANT = "Former participant"
 BALANCES_PREFETCH = (BALANCE,)
+KEPT_SEPARATOR = "#"
 
 
-def expense_nets(expense: Expense) -> Nets:
-    """paid - owed per participant of a stored expense, from its resolved split amounts."""
+def ledger_key(participant_id: str, kept_currency: Optional[str] = None) -> str:
+    """A participant's key in the main currency's nets, or in a kept currency's."""
+    return f"{kept_currency}{KEPT_SEPARATOR}{participant_id}" if kept_currency else participant_id
+
+
+def split_nets(nets: Mapping[str, int]) -> Tuple[Nets, Dict[str, Nets]]:
+    """(main nets, {currency: nets}) from ledger-keyed nets."""
+    main: Nets = {}
+    other: Dict[str, Nets] = {}
+    for key, value in nets.items():
+        currency, _, pid = key.rpartition(KEPT_SEPARATOR)
+        (other.setdefault(currency, {}) if currency else main)[pid] = value
+    return main, other
+
+
+def body_nets(body: ExpenseBody, main_currency: str) -> Nets:
+    """paid - owed per ledger key of an expense body, from its resolved split amounts:
+    GroupAmounts for a converted body, its own amounts otherwise."""
+    converted = body.converted
+    kept = None if converted or body.currency in (None, main_currency) else body.currency
     nets: Nets = {}
-    for payment in expense.Payments or []:
-        nets[payment.ParticipantId] = nets.get(payment.ParticipantId, 0) + int(payment.Amount)
-    for item in expense.Items or []:
-        for split in item.Splits or []:
-            nets[split.ParticipantId] = nets.get(split.ParticipantId, 0) - int(split.Amount)
+
+    def add(pid: str, value) -> None:
+        key = ledger_key(pid, kept)
+        nets[key] = nets.get(key, 0) + int(value)
+
+    for payment in body.payments:
+        add(payment.ParticipantId, payment.GroupAmount if converted else payment.Amount)
+    for item in body.items:
+        for split in item.Splits:
+            add(split.ParticipantId, -int(split.GroupAmount if converted else split.Amount))
     return nets
+
+
+def expense_nets(expense: Any, main_currency: str) -> Nets:
+    """paid - owed per ledger key of a stored expense (or a body's ``as_row()``)."""
+    return body_nets(ExpenseBody.from_row(expense), main_currency)
 
 
 def expense_participants(expense: Expense) -> set:
@@ -43,9 +76,31 @@ def expense_participants(expense: Expense) -> set:
     return ids
 
 
-def settlement_nets(payer_id: str, payee_id: str, amount: int) -> Nets:
+def settlement_nets(payer_id: str, payee_id: str, amount: int,
+                    kept_currency: Optional[str] = None) -> Nets:
     """Paying someone back raises the payer's net and lowers the payee's by the same amount."""
-    return {payer_id: int(amount), payee_id: -int(amount)}
+    return {ledger_key(payer_id, kept_currency): int(amount),
+            ledger_key(payee_id, kept_currency): -int(amount)}
+
+
+def stored_settlement_nets(row: Any, main_currency: str, *, payer_id: Optional[str] = None,
+                           payee_id: Optional[str] = None) -> Nets:
+    """A stored settlement's nets (optionally between other participants): its GroupAmount
+    in the main currency when converted, its Amount in its own currency when kept."""
+    payer, payee = payer_id or row.PayerId, payee_id or row.PayeeId
+    if getattr(row, "GroupAmount", None) is not None:
+        return settlement_nets(payer, payee, int(row.GroupAmount))
+    currency = getattr(row, "Currency", None)
+    kept = currency if currency and currency != main_currency else None
+    return settlement_nets(payer, payee, int(row.Amount), kept)
+
+
+def conversion_nets(row: Any) -> Nets:
+    """A CONVERSION row moves every kept net of its currency into the main one."""
+    nets = {ledger_key(pid, row.Currency): -int(v) for pid, v in row.KeptNets.as_dict().items()}
+    for pid, value in row.GroupNets.as_dict().items():
+        nets[pid] = nets.get(pid, 0) + int(value)
+    return {key: value for key, value in nets.items() if value}
 
 
 def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
@@ -55,11 +110,10 @@ def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
 
 
 def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
-                   expenses: int = 0, settlements: int = 0) -> None:
-    """Add net deltas, activity counts and one revision to the balance row inside ``tx``.
-
-    ADD creates a missing (legacy) row; such a row stays uninitialised, so its partial
-    nets are never served until the backfill recomputes them."""
+                   expenses: int = 0, settlements: int = 0, condition=None,
+                   on_fail=None) -> None:
+    """Add net deltas (by ledger key), activity counts and one revision to the balance row
+    inside ``tx``; ``condition`` (e.g. on the revision read) guards the row itself."""
     actions = [Path(Balance.net_attribute(pid)).add(value) for pid, value in delta.items()]
     actions.append(Balance.BalanceRevision.add(1))
     if expenses:
@@ -67,7 +121,10 @@ def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
     if settlements:
         actions.append(Balance.SettlementCount.add(settlements))
     actions.append(Path("EntityType").set(Path("EntityType") | "BALANCE"))
-    tx.update(Balance(*Balance.key(group_id)), actions)
+    if condition is None:
+        tx.update(Balance(*Balance.key(group_id)), actions)
+    else:
+        tx.update(Balance(*Balance.key(group_id)), actions, condition=condition, on_fail=on_fail)
 
 
 @dataclass(frozen=True)
@@ -79,69 +136,56 @@ class Recount:
     settlement_count: int
 
 
-def recompute(group_id: str, page_size: Optional[int] = None) -> Recount:
-    """Fold every expense head and settlement of the group (strongly consistent reads).
+def recompute(group_id: str, main_currency: Optional[str] = None,
+              page_size: Optional[int] = None) -> Recount:
+    """Fold every expense head, settlement and conversion of the group (consistent reads).
 
     ``page_size`` bounds each Query page (an import's check of 20,000 rows keeps every call
     short on the embedded engine, whose cost per page grows with the page)."""
+    if main_currency is None:
+        main_currency = Group.get(*Group.key(group_id), consistent_read=True).Currency
     nets: Nets = {}
     expense_count = settlement_count = 0
+
+    def fold(delta: Mapping[str, int]) -> None:
+        for key, value in delta.items():
+            nets[key] = nets.get(key, 0) + value
+
     # The subclass query filters on EntityType, so comment rows are read but not returned.
     for expense in Expense.query(group_id, Expense.SK.startswith(EXPENSE_PREFIX),
                                  consistent_read=True, page_size=page_size):
         expense_count += 1
-        for pid, value in expense_nets(expense).items():
-            nets[pid] = nets.get(pid, 0) + value
+        fold(expense_nets(expense, main_currency))
     for settlement in Settlement.newest_first(group_id, consistent_read=True,
                                               page_size=page_size):
         settlement_count += 1
-        for pid, value in settlement_nets(settlement.PayerId, settlement.PayeeId,
-                                          settlement.Amount).items():
-            nets[pid] = nets.get(pid, 0) + value
-    return Recount({pid: v for pid, v in sorted(nets.items()) if v}, expense_count,
+        fold(stored_settlement_nets(settlement, main_currency))
+    for row in Conversion.query(group_id, Conversion.SK.startswith(CONVERSION_PREFIX),
+                                consistent_read=True, page_size=page_size):
+        fold(conversion_nets(row))
+    return Recount({key: v for key, v in sorted(nets.items()) if v}, expense_count,
                    settlement_count)
 
 
-def served_nets(group_id: str, raw: Optional[dict]) -> Tuple[Nets, int]:
-    """(nets, revision) from a fetched balance row, backfilling an uninitialised one first."""
-    for _ in range(_BACKFILL_ATTEMPTS):
-        if Balance.is_initialized(raw):
-            return {pid: v for pid, v in Balance.nets_of(raw).items() if v}, Balance.revision_of(raw) or 0
-        if _backfill(group_id, raw):
-            raw = Balance.fetch_raw(group_id)
-            continue
-        raw = Balance.fetch_raw(group_id)  # lost a race with a money write: look again
-    raise Conflict("Balances are being rebuilt; try again.", code="CONCURRENT_UPDATE")
+def served_nets(raw: Optional[dict]) -> Tuple[Nets, int]:
+    """(non-zero ledger-keyed nets, revision) from a fetched balance row.
 
-
-def _backfill(group_id: str, raw: Optional[dict]) -> bool:
-    """Recompute from the partition and mark Initialized, if no money write came between.
-
-    The partition is read after the balance row, and the write conditions on the revision
-    we saw: any money write in between bumps it, so stale nets can never be marked
-    initialised."""
-    revision = Balance.revision_of(raw)
-    recount = recompute(group_id)
-    stale = [name for name in (raw or {}) if name.startswith("Net_")
-             and name[len("Net_"):] not in recount.nets]
-    actions = [Path(Balance.net_attribute(pid)).set(v) for pid, v in recount.nets.items()]
-    actions += [Path(name).remove() for name in stale]
-    actions += [Balance.Initialized.set(True), Balance.ExpenseCount.set(recount.expense_count),
-                Balance.SettlementCount.set(recount.settlement_count),
-                Balance.BalanceRevision.set(revision or 0),
-                Path("EntityType").set("BALANCE")]
-    condition = (Balance.BalanceRevision == revision if revision is not None
-                 else Balance.BalanceRevision.does_not_exist())
-    return update_if(Balance(group_id, BALANCE), actions, condition)
+    Every group is created with its initialised balance row (groups.create writes it in the
+    same transaction), and the service was never deployed with rows lacking one, so there
+    is nothing to backfill: an absent row (a group being deleted) has no nets."""
+    if not raw:
+        return {}, 0
+    return ({key: v for key, v in Balance.nets_of(raw).items() if v},
+            Balance.revision_of(raw) or 0)
 
 
 def group_nets(group_id: str) -> Tuple[Nets, int]:
-    """(non-zero nets, revision) of a group: one GetItem unless a backfill is due."""
-    return served_nets(group_id, Balance.fetch_raw(group_id))
+    """(non-zero ledger-keyed nets, revision) of a group: one GetItem."""
+    return served_nets(Balance.fetch_raw(group_id))
 
 
 def net_of(group_id: str, participant_id: str) -> int:
-    """One participant's net, folded exactly as the balances route folds it."""
+    """One participant's net in the main currency, folded exactly as the balances route."""
     return group_nets(group_id)[0].get(participant_id, 0)
 
 
@@ -160,6 +204,15 @@ class Transfer:
 
 
 @dataclass(frozen=True)
+class CurrencyBalances:
+    """One kept currency's nets (summing to 0) and its own minimal settle-up plan."""
+
+    currency: str
+    rows: List[BalanceRow]
+    transfers: List[Transfer]
+
+
+@dataclass(frozen=True)
 class Balances:
     """A group's nets over its roster and the settle-up plan that clears them."""
 
@@ -167,6 +220,12 @@ class Balances:
     revision: int
     rows: List[BalanceRow]
     transfers: List[Transfer]
+    other_currencies: List[CurrencyBalances] = field(default_factory=list)
+    display: Optional[Any] = None
+
+
+def plan(nets: Mapping[str, int]) -> List[Transfer]:
+    return [Transfer(a, b, amount) for a, b, amount in settle_up(dict(nets))]
 
 
 def group_balances(access: Access) -> Balances:
@@ -175,9 +234,10 @@ def group_balances(access: Access) -> Balances:
     Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
     DynamoDB calls in all (that BatchGetItem, then the roster)."""
     if BALANCE in access.prefetched:
-        nets, revision = served_nets(access.group_id, access.prefetched[BALANCE])
+        all_nets, revision = served_nets(access.prefetched[BALANCE])
     else:
-        nets, revision = group_nets(access.group_id)
+        all_nets, revision = group_nets(access.group_id)
+    nets, kept = split_nets(all_nets)
     roster = list(Participant.roster(access.group_id, consistent_read=True))
     rows = [BalanceRow(p.ParticipantId, p.DisplayName, nets.get(p.ParticipantId, 0))
             for p in roster]
@@ -186,6 +246,10 @@ def group_balances(access: Access) -> Balances:
     # if one ever does, show it rather than serve nets that no longer sum to zero.
     rows += [BalanceRow(pid, FORMER_PARTICIPANT, net)
              for pid, net in nets.items() if pid not in known]
-    transfers = [Transfer(a, b, amount)
-                 for a, b, amount in settle_up({r.participant_id: r.net for r in rows})]
-    return Balances(access.group.Currency, revision, rows, transfers)
+    names = {p.ParticipantId: p.DisplayName for p in roster}
+    other = [CurrencyBalances(currency, [BalanceRow(pid, names.get(pid, FORMER_PARTICIPANT), net)
+                                         for pid, net in sorted(kept[currency].items())],
+                              plan(kept[currency]))
+             for currency in sorted(kept)]
+    return Balances(access.group.Currency, revision, rows,
+                    plan({r.participant_id: r.net for r in rows}), other)

@@ -8,8 +8,14 @@ on ``Expense`` and ``ExpenseTemplateMap``), to ``EXPORT`` (its CSV column, or wh
 to ``build`` in expense_input.py, whose keyword construction fails until it does.
 tests/ledger/test_expense_body.py fails when any path drops a field.
 
-What is not body: the date (an occurrence's, a template's being its schedule), the
-currency (today the group's, stamped on the row by the writer), ids, versions, audit."""
+The currency is body: the body's amounts are minor units of it. A converted body (a
+currency other than the group's, with a rate) also records ``exchange_rate`` (a decimal
+string; on a template it may be ``"auto"``: each occurrence's reference rate),
+``rate_source``, ``rate_date`` and ``group_amount``, and each payment and split carries its
+``GroupAmount`` (app.money.fx apportions them). A kept body has a foreign currency and no rate.
+
+What is not body: the date (an occurrence's, a template's being its schedule), ids,
+versions, audit."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -17,13 +23,22 @@ from typing import Any, Dict, List, NamedTuple, Optional
 
 from models.groups import ItemMap, PaymentMap, SplitMap
 
-# API field name -> stored attribute (identical on Expense and ExpenseTemplateMap).
+# Body field -> stored attribute (identical on Expense and ExpenseTemplateMap).
 ATTRIBUTES = {"description": "Description", "category": "Category", "amount": "Amount",
-              "payments": "Payments", "items": "Items"}
-# API field name -> the CSV export's column; payments and items become the per-participant
+              "payments": "Payments", "items": "Items", "currency": "Currency",
+              "exchange_rate": "ExchangeRate", "rate_source": "RateSource",
+              "rate_date": "RateDate", "group_amount": "GroupAmount"}
+# Body field -> its API name, where the two differ.
+API_NAMES = {"exchange_rate": "exchangeRate", "rate_source": "rateSource",
+             "rate_date": "rateDate", "group_amount": "groupAmount"}
+# Body field -> the CSV export's column; payments and items become the per-participant
 # net columns (balances.expense_nets), not a column of their own.
 EXPORT = {"description": "Description", "category": "Category", "amount": "Cost",
-          "payments": None, "items": None}
+          "payments": None, "items": None, "currency": "Currency",
+          "exchange_rate": "Exchange rate", "rate_source": "Rate source",
+          "rate_date": "Rate date", "group_amount": "Group cost"}
+# The fields recording a conversion (absent on a kept or group-currency body).
+RATE_FIELDS = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 # Fields naming participants (what a transfer renames); every other field is kept as is.
 PARTICIPANT_FIELDS = ("payments", "items")
 # Fields a partial edit replaces as sent; the amount follows from the items and ``items``
@@ -33,14 +48,26 @@ PLAIN = ("description", "category", "payments")
 DEFAULT_CATEGORY = "General"
 
 
+def _int(value) -> Optional[int]:
+    return None if value is None else int(value)
+
+
+def _converted(share) -> Dict[str, int]:
+    """``{"GroupAmount": n}`` for a converted share, nothing otherwise (so a body read back
+    from a row equals the body it was built from)."""
+    value = getattr(share, "GroupAmount", None)
+    return {} if value is None else {"GroupAmount": int(value)}
+
+
 def _payment(p) -> PaymentMap:
-    return PaymentMap(ParticipantId=p.ParticipantId, Amount=int(p.Amount))
+    return PaymentMap(ParticipantId=p.ParticipantId, Amount=int(p.Amount), **_converted(p))
 
 
 def _item(i) -> ItemMap:
     return ItemMap(Name=i.Name, Amount=int(i.Amount), SplitMode=i.SplitMode,
                    Splits=[SplitMap(ParticipantId=s.ParticipantId, Value=int(s.Value or 0),
-                                    Amount=int(s.Amount)) for s in i.Splits or []])
+                                    Amount=int(s.Amount), **_converted(s))
+                           for s in i.Splits or []])
 
 
 class ExpenseBody(NamedTuple):
@@ -53,6 +80,11 @@ class ExpenseBody(NamedTuple):
     amount: int
     payments: List[PaymentMap]
     items: List[ItemMap]
+    currency: Optional[str]
+    exchange_rate: Optional[str]
+    rate_source: Optional[str]
+    rate_date: Optional[str]
+    group_amount: Optional[int]
 
     # --- reading -------------------------------------------------------------------------
     @classmethod
@@ -62,6 +94,7 @@ class ExpenseBody(NamedTuple):
         values["amount"] = int(values["amount"])
         values["payments"] = [_payment(p) for p in values["payments"] or []]
         values["items"] = [_item(i) for i in values["items"] or []]
+        values["group_amount"] = _int(values["group_amount"])
         return cls(**values)
 
     @classmethod
@@ -82,9 +115,18 @@ class ExpenseBody(NamedTuple):
         """A row-shaped view (``.Payments``, ``.Items`` ...) for readers of stored rows."""
         return SimpleNamespace(**self.to_row_attributes())
 
+    @property
+    def converted(self) -> bool:
+        """Counts in the group currency at a recorded rate (each share has a GroupAmount)."""
+        return self.group_amount is not None
+
     def to_request(self) -> Dict[str, Any]:
-        """The itemised API body (what a partial edit is merged over)."""
-        return {"description": self.description, "category": self.category,
+        """The itemised API body (what a partial edit is merged over), with the recorded
+        conversion under its API names (rateSource and rateDate only a merge passes on)."""
+        recorded = {API_NAMES[name]: getattr(self, name) for name in RATE_FIELDS
+                    if getattr(self, name) is not None}
+        return {**recorded, "currency": self.currency,
+                "description": self.description, "category": self.category,
                 "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
                              for p in self.payments],
                 "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
@@ -95,7 +137,7 @@ class ExpenseBody(NamedTuple):
         """The CSV export's columns of this body (``EXPORT``)."""
         cells = {column: getattr(self, name) for name, column in EXPORT.items() if column}
         cells["Category"] = self.category or DEFAULT_CATEGORY
-        return cells
+        return {column: "" if value is None else value for column, value in cells.items()}
 
     # --- participants --------------------------------------------------------------------
     @property

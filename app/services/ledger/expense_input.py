@@ -8,19 +8,23 @@ same numbers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Mapping, Optional
 
 from app.errors import Invalid
 from app.dates import is_calendar_date
 from app.money import expense_forms
 from app.money.expense_forms import ITEMS, SHORTHAND
+from app.money import fx
 from app.money.splits import net_effects, resolve_item
+from app.services.ledger import conversion
 from app.services.ledger.expense_body import PLAIN, ExpenseBody
 from models.groups import ItemMap, PaymentMap, SplitMap
 
 MONEY_FIELDS = ("payments", "items") + SHORTHAND
+# A body's currency and how it converts (app.services.ledger.conversion).
+CURRENCY_FIELDS = ("currency", "exchangeRate", "groupAmount")
 # Every API field of an expense's body in a request (a template's expense part too).
-REQUEST_FIELDS = tuple(dict.fromkeys(PLAIN + MONEY_FIELDS))
+REQUEST_FIELDS = tuple(dict.fromkeys(PLAIN + MONEY_FIELDS + CURRENCY_FIELDS))
 
 
 @dataclass
@@ -74,8 +78,13 @@ def _raw_items(body: Mapping[str, Any]) -> tuple:
              "splitMode": body.get("splitMode"), "splits": body.get("splits") or []}], True
 
 
-def build(body: Mapping[str, Any]) -> Draft:
-    """Validate a full expense body and resolve every split exactly."""
+def build(body: Mapping[str, Any], group_currency: Optional[str] = None, *,
+          defer_auto: bool = False) -> Draft:
+    """Validate a full expense body and resolve every split exactly; a foreign-currency
+    body converted at its rate gets every share's GroupAmount (app.services.ledger.conversion).
+
+    ``nets`` are what the body adds to its balances: group minor units for a converted or
+    group-currency body, its own currency's for a kept one (balances.ledger_key)."""
     raw_items, shorthand = _raw_items(body)
     payments = [(p.get("participantId"), p.get("amount")) for p in body.get("payments") or []]
     items = []
@@ -83,7 +92,7 @@ def build(body: Mapping[str, Any]) -> Draft:
         parsed = [(item.get("amount"), item.get("splitMode"),
                    [(s.get("participantId"), s.get("value")) for s in item.get("splits") or []])
                   for item in raw_items]
-        nets = net_effects(payments, parsed)
+        net_effects(payments, parsed)  # validates every item and the payments
         for item, (amount, mode, splits) in zip(raw_items, parsed, strict=True):
             owed = resolve_item(amount, mode, splits)
             items.append(ItemMap(
@@ -100,13 +109,19 @@ def build(body: Mapping[str, Any]) -> Draft:
     description = body.get("description")
     if not isinstance(description, str) or not description.strip():
         raise Invalid("description is required.", details={"description": ["Required."]})
+    day = check_date(body.get("date"))
+    rate = conversion.conversion(body, total, group_currency, day, defer_auto=defer_auto)
+    stored_payments, items = conversion.apportioned(
+        [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in payments], items,
+        rate.group_amount)
     # Keyword construction: a field added to ExpenseBody fails here until it is built.
-    return Draft(body=ExpenseBody(
-                     description=description, category=body.get("category"), amount=total,
-                     payments=[PaymentMap(ParticipantId=pid, Amount=amount)
-                               for pid, amount in payments],
-                     items=items),
-                 date=check_date(body.get("date")), nets={pid: v for pid, v in nets.items()})
+    made = ExpenseBody(description=description, category=body.get("category"), amount=total,
+                       payments=stored_payments, items=items, currency=rate.currency,
+                       exchange_rate=rate.exchange_rate, rate_source=rate.rate_source,
+                       rate_date=rate.rate_date, group_amount=rate.group_amount)
+    from app.services.ledger.balances import body_nets
+
+    return Draft(body=made, date=day, nets=body_nets(made, group_currency))
 
 
 def merge(stored: ExpenseBody, date: str, patch: Mapping[str, Any]) -> dict:
@@ -119,6 +134,7 @@ def merge(stored: ExpenseBody, date: str, patch: Mapping[str, Any]) -> dict:
     for name in PLAIN + ("date",):
         if name in patch:
             body[name] = patch[name]
+    _merge_rate(body, patch)
     if patch.get("items") is not None:
         body["items"] = patch["items"]
         # Whatever else the patch says about money is judged exactly as on create: an
@@ -133,3 +149,31 @@ def merge(stored: ExpenseBody, date: str, patch: Mapping[str, Any]) -> dict:
         body["splitMode"] = patch.get("splitMode") or only["splitMode"]
         body["splits"] = patch.get("splits") or only["splits"]
     return body
+
+
+def _merge_rate(body: dict, patch: Mapping[str, Any]) -> None:
+    """An edit keeps the recorded rate unless it sends a new one (or another currency).
+
+    The recorded groupAmount stands only while nothing it was computed from changes; a new
+    rate, amount or split recomputes it from the (kept or new) rate."""
+    recorded = ("exchangeRate", "rateSource", "rateDate", "groupAmount")
+    if "currency" in patch and patch["currency"] != body.get("currency"):
+        for name in recorded:
+            body.pop(name, None)
+    if "currency" in patch:
+        body["currency"] = patch["currency"]
+    if "exchangeRate" in patch or "groupAmount" in patch:
+        for name in recorded:
+            body.pop(name, None)
+        body.update({name: patch[name] for name in ("exchangeRate", "groupAmount")
+                     if name in patch})
+    elif any(patch.get(name) is not None for name in ("payments",) + MONEY_FIELDS):
+        body.pop("groupAmount", None)
+
+
+def occurrence_body(template_body: ExpenseBody, group_currency: str, day: str) -> ExpenseBody:
+    """What one occurrence of a template records: the template's body, converted at the
+    reference rate of ``day`` when the template says ``"auto"`` (RATE_UNAVAILABLE else)."""
+    if template_body.exchange_rate != fx.AUTO:
+        return template_body
+    return build({**template_body.to_request(), "date": day}, group_currency).body

@@ -59,11 +59,12 @@ def create_expense(access: Access, body: Mapping[str, Any], *,
 
     ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
     draft's saved marker), so they commit with the expense or not at all."""
-    draft = expense_input.build({**body, "date": body.get("date") or today()})
+    draft = expense_input.build({**body, "date": body.get("date") or today()},
+                                access.group.Currency)
     expense_id, now = new_id(), now_iso()
     expense = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
                       ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
-                      Date=draft.date, Currency=access.group.Currency,
+                      Date=draft.date,
                       **draft.body.to_row_attributes(), Version=1, CreatedBy=access.user_id,
                       UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
                       RecurringId=recurring_id, RecurringSlot=recurring_slot)
@@ -96,7 +97,8 @@ def update_expense(access: Access, expense_id: str, version: int,
     if int(current.Version) != version:
         raise version_conflict("expense", int(current.Version))
     draft = expense_input.build(
-        expense_input.merge(ExpenseBody.from_row(current), current.Date, patch))
+        expense_input.merge(ExpenseBody.from_row(current), current.Date, patch),
+        access.group.Currency)
     now, new_version = now_iso(), version + 1
     changes = {**draft.body.to_row_attributes(), "Date": draft.date, "Version": new_version,
                "UpdatedAt": now, "UpdatedBy": access.user_id,
@@ -109,7 +111,7 @@ def update_expense(access: Access, expense_id: str, version: int,
                                                           expense_id)}
     actions = [getattr(Expense, name).set(value) if value is not None
                else getattr(Expense, name).remove() for name, value in changes.items()]
-    delta = balances.deltas(balances.expense_nets(current), draft.nets)
+    delta = balances.deltas(balances.expense_nets(current, access.group.Currency), draft.nets)
     # An edit that moves no money and names no one new (a description, a category, a date)
     # needs no balance delta and no participant checks: every participant it names is
     # already referenced by this expense, so none can have been removed meanwhile. That

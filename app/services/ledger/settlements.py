@@ -1,4 +1,7 @@
-"""Settlements: one participant paying another back, with its balance delta in the same write."""
+"""Settlements: one participant paying another back, with its balance delta in the same write.
+
+A settlement may be in any currency: converted at a recorded rate (it then counts at its
+groupAmount in the main currency) or kept in its own (app.services.ledger.conversion)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,7 +10,7 @@ from typing import Any, Mapping, Optional
 from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
 from app.money.splits import MAX_AMOUNT
 from app.services.core import changelog, outbox, paging
-from app.services.ledger import balances, guards as money_guards
+from app.services.ledger import balances, conversion, guards as money_guards
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso, today
 from app.services.ledger.expense_input import check_date
@@ -20,15 +23,30 @@ _DELETE_ATTEMPTS = 5
 
 @dataclass(frozen=True)
 class GroupSettlement:
-    """A settlement with its group's currency (the row does not store it).
+    """A settlement with its currency (a row in the group's currency does not store it).
 
     Attribute reads fall through to the row, so the settlement reply schema dumps it."""
 
     settlement: Settlement
-    currency: str
+    group_currency: str
+
+    @property
+    def currency(self) -> str:
+        return self.settlement.Currency or self.group_currency
 
     def __getattr__(self, name: str):
         return getattr(self.settlement, name)
+
+
+_RATE_ATTRIBUTES = {"exchange_rate": "ExchangeRate", "rate_source": "RateSource",
+                    "rate_date": "RateDate", "group_amount": "GroupAmount"}
+
+
+def _rate_attributes(rate: conversion.Conversion, group_currency: str) -> dict:
+    """The stored conversion of a settlement; Currency only when not the group's."""
+    values = {attribute: getattr(rate, name) for name, attribute in _RATE_ATTRIBUTES.items()}
+    values["Currency"] = rate.currency if rate.currency != group_currency else None
+    return values
 
 
 def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) -> None:
@@ -47,10 +65,10 @@ def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) ->
                       details={"note": [f"At most {MAX_NOTE} characters."]})
 
 
-def _compared(payer_id, payee_id, amount, date, note) -> dict:
+def _compared(payer_id, payee_id, amount, date, note, currency=None, rate=None) -> dict:
     """The fields an edit's activity diff compares."""
     return {"payerId": payer_id, "payeeId": payee_id, "amount": amount, "date": date,
-            "note": note}
+            "note": note, "currency": currency, "exchangeRate": rate}
 
 
 def _guarded(access: Access, payer_id: str, payee_id: str) -> Transaction:
@@ -62,20 +80,27 @@ def _guarded(access: Access, payer_id: str, payee_id: str) -> Transaction:
 
 
 def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: int,
-                      date: Optional[str] = None, note: Optional[str] = None) -> dict:
+                      date: Optional[str] = None, note: Optional[str] = None,
+                      currency: Optional[str] = None, exchange_rate: Optional[str] = None,
+                      group_amount: Optional[int] = None) -> dict:
     """Record a payment (version 1) with its balance delta and SETTLEMENT_ADDED atomically."""
     date = date or today()
     _checked(payer_id, payee_id, amount, date, note)
+    rate = conversion.conversion({"currency": currency, "exchangeRate": exchange_rate,
+                                  "groupAmount": group_amount}, amount,
+                                 access.group.Currency, date)
     settlement_id, now = new_id(), now_iso()
     row = Settlement(access.group_id, Settlement.sort_key(now, settlement_id),
                      SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
                      Amount=amount, Date=date, Note=note, Version=1, CreatedBy=access.user_id,
-                     CreatedAt=now, UpdatedAt=now)
+                     CreatedAt=now, UpdatedAt=now,
+                     **_rate_attributes(rate, access.group.Currency))
     tx = _guarded(access, payer_id, payee_id)
     tx.put(row, condition=Settlement.SK.does_not_exist(),
            on_fail=id_collision())
     balances.add_to_balance(tx, access.group_id,
-                            balances.settlement_nets(payer_id, payee_id, amount), settlements=1)
+                            balances.stored_settlement_nets(row, access.group.Currency),
+                            settlements=1)
     outbox.add_event(tx, "SETTLEMENT_ADDED", scope_id=access.group_id,
                      resource_id=settlement_id, revision=1, actor_user_id=access.user_id,
                      group_id=access.group_id,
@@ -123,23 +148,46 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     date = patch.get("date") or current.Date or today()
     note = patch["note"] if "note" in patch else current.Note
     _checked(payer, payee, amount, date, note)
-    actions = [Settlement.PayerId.set(payer), Settlement.PayeeId.set(payee),
-               Settlement.Amount.set(amount), Settlement.Date.set(date),
-               Settlement.Version.set(version + 1), Settlement.UpdatedAt.set(now_iso())]
-    actions.append(Settlement.Note.set(note) if note is not None else Settlement.Note.remove())
+    rate = conversion.conversion(_merged_rate(current, patch, amount), amount,
+                                 access.group.Currency, date)
+    attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
+                  "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,
+                  **_rate_attributes(rate, access.group.Currency)}
+    actions = [getattr(Settlement, name).set(value) if value is not None
+               else getattr(Settlement, name).remove() for name, value in attributes.items()]
     tx = _guarded(access, payer, payee)
     tx.update(current, actions, condition=Settlement.Version == version,
               on_fail=money_guards.stale_version("Settlement"))
-    old = balances.settlement_nets(current.PayerId, current.PayeeId, current.Amount)
-    balances.add_to_balance(tx, access.group_id,
-                            balances.deltas(old, balances.settlement_nets(payer, payee, amount)))
+    old = balances.stored_settlement_nets(current, access.group.Currency)
+    new = balances.stored_settlement_nets(Settlement(**attributes), access.group.Currency)
+    balances.add_to_balance(tx, access.group_id, balances.deltas(old, new))
     changelog.record(tx, access.group, current, actor=access.participant_id,
-                   diff=changelog.diff_of(_compared(current.PayerId, current.PayeeId, current.Amount,
-                                                  current.Date, current.Note),
-                                        _compared(payer, payee, amount, date, note)),
-                   subject={"amount": amount, "payerId": payer, "payeeId": payee})
+                     diff=changelog.diff_of(
+                         _compared(current.PayerId, current.PayeeId, current.Amount, current.Date,
+                                   current.Note, current.Currency, current.ExchangeRate),
+                         _compared(payer, payee, amount, date, note, attributes.get("Currency"),
+                                   attributes.get("ExchangeRate"))),
+                     subject={"amount": amount, "payerId": payer, "payeeId": payee})
     money_guards.commit(tx, access.group)
     return get_settlement(access, settlement_id)
+
+
+def _merged_rate(current: Settlement, patch: Mapping[str, Any], amount: int) -> dict:
+    """An edit keeps the recorded rate unless it sends a new one (or another currency); the
+    recorded groupAmount stands only while the amount does."""
+    body = {"currency": current.Currency, "exchangeRate": current.ExchangeRate,
+            "rateSource": current.RateSource, "rateDate": current.RateDate,
+            "groupAmount": int(current.GroupAmount) if current.GroupAmount is not None else None}
+    if "currency" in patch and patch["currency"] != body["currency"]:
+        body = {"currency": patch["currency"]}
+    if "exchangeRate" in patch or "groupAmount" in patch:
+        body = {"currency": body["currency"], **{name: patch[name] for name in
+                                                 ("exchangeRate", "groupAmount") if name in patch}}
+    elif amount != int(current.Amount):
+        body.pop("groupAmount", None)
+    if body.get("exchangeRate") is None:
+        body.pop("rateSource", None)
+    return body
 
 
 def delete_settlement(access: Access, settlement_id: str) -> None:
@@ -151,7 +199,8 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
         # Conditioned on the version read: the reversed delta is computed from it.
         tx.delete(current, condition=Settlement.Version == int(current.Version),
                   on_fail=version_conflict("settlement"))
-        reverse = balances.settlement_nets(current.PayeeId, current.PayerId, current.Amount)
+        reverse = {key: -value for key, value in
+                   balances.stored_settlement_nets(current, access.group.Currency).items()}
         balances.add_to_balance(tx, access.group_id, reverse, settlements=-1)
         changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
         try:

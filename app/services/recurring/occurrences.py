@@ -38,7 +38,7 @@ from app.logs import logger
 from app.services.core import changelog, outbox
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
-from app.services.ledger import balances, guards as money_guards
+from app.services.ledger import balances, expense_input, guards as money_guards
 from app.services.ledger.expense_body import ExpenseBody
 from app.services.recurring.schedule import iso
 from app.services.recurring.templates import schedule_of
@@ -108,14 +108,14 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     ``summary`` (the slots this run recorded before, oldest first) makes it the run's last
     occurrence, which carries the run's one EXPENSE_ADDED; None records it silently."""
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
-    body = ExpenseBody.from_template(row)
+    body = expense_input.occurrence_body(ExpenseBody.from_template(row), row.Currency, slot)
     expense = Expense(row.GroupId, Expense.sort_key(expense_id), ExpenseId=expense_id,
                       ExpenseSortKey=Expense.expense_sort_key(slot, now, expense_id),
-                      Date=slot, Currency=row.Currency, **body.to_row_attributes(),
+                      Date=slot, **body.to_row_attributes(),
                       Version=1, CreatedBy=row.CreatedBy,
                       UpdatedBy=row.CreatedBy, CreatedAt=now, UpdatedAt=now,
                       RecurringId=row.RecurringId, RecurringSlot=slot)
-    nets = balances.expense_nets(body.as_row())
+    nets = balances.body_nets(body, row.Currency)
     tx = Transaction()
     # Still ACTIVE and still in the currency the template was priced in.
     money_guards.check_group(tx, Group(*Group.key(row.GroupId), Currency=row.Currency))

@@ -80,7 +80,8 @@ def create_template(access: Access, body: Mapping[str, Any]) -> Template:
     schedule = _schedule(body)
     schedules.check_start_window(body["startDate"], schedule.time_zone)
     draft = expense_input.build({**{k: body.get(k) for k in EXPENSE_FIELDS},
-                                 "date": body["startDate"]})
+                                 "date": body["startDate"]}, access.group.Currency,
+                                defer_auto=True)
     recurring_id, now = new_id(), now_iso()
     first = schedule.first()
     row = RecurringExpense(
@@ -193,7 +194,8 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
         schedules.check_start_window(fields["startDate"], new.time_zone)
     merged = expense_input.merge(ExpenseBody.from_template(current), fields["startDate"],
                                  {k: patch[k] for k in EXPENSE_FIELDS if k in patch})
-    draft = expense_input.build({**merged, "date": fields["startDate"]})
+    draft = expense_input.build({**merged, "date": fields["startDate"]}, access.group.Currency,
+                                defer_auto=True)
     paused = bool(patch["paused"]) if patch.get("paused") is not None else bool(current.Paused)
     following = _next_slot(current, old, new, resumed=bool(current.Paused) and not paused)
     run_at = new.run_at(following) if following and not paused else None
