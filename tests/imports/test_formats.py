@@ -132,17 +132,6 @@ def test_ihatemoney_bills_without_a_currency_take_the_requested_one():
     assert sorted(dict(parsed.rows[0].items[0].splits).values()) == [100, 100, 100]
 
 
-def test_until_currencies_land_rows_in_other_currencies_are_skipped_with_their_lines():
-    # (replaced by tests/imports/test_multi_currency_pending_fx.py once h/fx is merged)
-    from app.services.imports.checks import kept_rows
-    from tests.imports.conftest import fixture_text
-
-    parsed = parse_file("splitwise-csv", fixture_text("splitwise_multicurrency.csv"))
-    kept_rows(parsed, convert=None)
-    assert [row.currency for row in parsed.rows] == ["EUR", "EUR"]
-    assert parsed.skipped == 3 and [line for line, _ in parsed.warnings] == [4, 5, 7]
-
-
 def test_every_format_the_contract_names_has_a_parser():
     from app import limits
     from app.services.imports import parse

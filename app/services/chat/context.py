@@ -7,20 +7,11 @@ from typing import Optional
 from app.errors import NotFound
 from app.services.chat.drafters.base import Context, GroupContext
 from app.services.core.access import authorize
-from app.services.ledger import expense_input
 from app.services.groups.participants import list_participants
 from models.groups import Participant
 
 # Groups shown to a drafter when the session names none (the newest memberships first).
 MAX_GROUPS = 10
-CURRENCY_FIELD = "currency"
-
-
-def currency_fields() -> bool:
-    """Whether expense bodies take a ``currency`` of their own (the currencies contract)."""
-    return CURRENCY_FIELD in expense_input.REQUEST_FIELDS
-
-
 def group_context(user_id: str, group_id: str) -> Optional[GroupContext]:
     """One group the caller is in, with its roster (None once they are not)."""
     try:
@@ -46,4 +37,4 @@ def build(user_id: str, text: str, today: str, *, session_group_id: Optional[str
                  "facts": json.loads(open_draft.Facts or "{}"),
                  "expense": json.loads(open_draft.Body)}
     return Context(text=text, today=today, groups=groups, session_group_id=session_group_id,
-                   open_draft=draft, currency_fields=currency_fields())
+                   open_draft=draft)

@@ -1,6 +1,5 @@
 """What must hold before an import's group turns ACTIVE, and the one write that turns it.
 
-- every row is in the main currency or may be kept in its own (see :func:`kept_rows`);
 - BALANCE#v1 as written equals a recomputation from every expense and settlement row
   (strongly consistent reads), and the writer's own sums: anything else fails the import;
 - what the source says the balances are (Splitwise's Total balance rows) is compared with
@@ -31,17 +30,6 @@ ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove(),
 RECOUNT_PAGE = 250
 
 
-def kept_rows(parsed: Parsed, *, convert: Optional[str]) -> None:
-    """Rows in another currency than the main one. Until the ledger keeps per-currency
-    balances they cannot be stored faithfully, so they are skipped, each with a warning."""
-    kept = [row for row in parsed.rows if row.currency != parsed.currency]
-    for row in kept:
-        parsed.skip(row.line, f"A row in {row.currency} (the group's currency is "
-                              f"{parsed.currency}): other currencies are not imported yet.")
-    if kept:
-        parsed.rows = [row for row in parsed.rows if row.currency == parsed.currency]
-
-
 def balances_match(group_id: str, written: Written) -> None:
     raw = Balance.fetch_raw(group_id)
     stored = {pid: v for pid, v in Balance.nets_of(raw or {}).items() if v}
@@ -58,8 +46,7 @@ def source_totals(parsed: Parsed, written: Written) -> None:
     """Warn (with the line) for each member whose imported net differs from the source's."""
     by_key = {key: pid for key, pid in written.participant_ids.items()}
     for currency, (line, expected) in sorted(parsed.totals.items()):
-        nets = written.nets if currency == parsed.currency else \
-            written.other_nets.get(currency, {})
+        nets = written.nets_in(currency)
         for key, value in expected.items():
             got = nets.get(by_key.get(key, ""), 0)
             if got != value:

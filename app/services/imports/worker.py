@@ -88,11 +88,10 @@ def _import(group_id: str, job: ImportJob, token: str) -> None:
     parsed = parse_file(job.Format, text, currency=options.get("currency"),
                         fallback_currency=options.get("fallbackCurrency") or "EUR")
     owner_key = resolve_me(parsed, options.get("me"))
-    checks.kept_rows(parsed, convert=options.get("convert"))
     clear_partial(group_id)
     owner_id = new_id()
     written = writer.write(group_id, parsed, importer=job.ImporterUserId, owner_key=owner_key,
-                           owner_participant_id=owner_id)
+                           owner_participant_id=owner_id, convert=options.get("convert"))
     checks.balances_match(group_id, written)
     checks.source_totals(parsed, written)
     checks.flip(group_id, job, parsed, written, token=token, owner_key=owner_key,

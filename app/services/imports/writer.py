@@ -14,11 +14,14 @@ from typing import Dict, List, Optional
 from pynamodb.expressions.operand import Path
 
 from app import names
+from app.errors import DomainError
+from app.money.fx import AUTO
 from app.services.core.clock import new_id
 from app.services.groups.codes import new_invite_code
-from app.services.imports.model import EXPENSE, Parsed, Row
+from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.services.imports.parse import expense_body
-from app.services.ledger import expense_input
+from app.services.ledger import balances, conversion, expense_input
+from app.services.ledger.settlements import rate_attributes
 from models.groups import Balance, Expense, GroupItem, Invite, Participant, Settlement
 
 MAX_NAME = 100
@@ -32,11 +35,21 @@ class Written:
 
     participant_ids: Dict[str, str]  # member key -> participantId
     main_currency: str
-    nets: Dict[str, int] = field(default_factory=dict)  # participantId -> net, main currency
-    # Kept rows: currency -> participantId -> net (counted in that currency's balances).
-    other_nets: Dict[str, Dict[str, int]] = field(default_factory=dict)
+    # "auto": rows in other currencies convert at their date's ECB rate; None: they are kept.
+    convert: Optional[str] = None
+    # Ledger-keyed nets (balances.ledger_key): the main currency's and every kept one's.
+    nets: Dict[str, int] = field(default_factory=dict)
     expenses: int = 0
     settlements: int = 0
+
+    def nets_in(self, currency: str) -> Dict[str, int]:
+        """participantId -> net in one currency's balances."""
+        main, other = balances.split_nets(self.nets)
+        return main if currency == self.main_currency else other.get(currency, {})
+
+    def rate_of(self, row: Row) -> Optional[str]:
+        """The exchangeRate a row's body sends: "auto" when converting a foreign row."""
+        return AUTO if self.convert == AUTO and row.currency != self.main_currency else None
 
 
 def display_name(name: str) -> str:
@@ -53,11 +66,14 @@ def _stamps(count: int) -> List[str]:
 
 
 def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[str],
-          owner_participant_id: str) -> Written:
-    """Every row of ``parsed`` but the owner's participant (the flip writes that one)."""
+          owner_participant_id: str, convert: Optional[str] = None) -> Written:
+    """Every row of ``parsed`` but the owner's participant (the flip writes that one).
+
+    A row in another currency than the group's is kept in it (as the source app kept it),
+    or with ``convert="auto"`` converted at the ECB rate of its date."""
     ids = {key: (owner_participant_id if key == owner_key else new_id())
            for key in parsed.members}
-    written = Written(ids, parsed.currency)
+    written = Written(ids, parsed.currency, convert)
     stamps = _stamps(len(parsed.rows) + 1)
     with GroupItem.batch_write() as batch:
         now = stamps[-1]
@@ -77,22 +93,31 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
     return written
 
 
-def _add(written: Written, currency: str, nets: Dict[str, int]) -> None:
-    into = written.nets if currency == written.main_currency else \
-        written.other_nets.setdefault(currency, {})
-    for pid, value in nets.items():
-        into[pid] = into.get(pid, 0) + value
+def _add(written: Written, nets: Dict[str, int]) -> None:
+    for key, value in nets.items():
+        written.nets[key] = written.nets.get(key, 0) + value
+
+
+def _on_its_line(row: Row, build):
+    """``build()``, a refusal (no reference rate for the row's day) naming the row's line."""
+    try:
+        return build()
+    except DomainError as error:
+        raise ImportFileError(row.line, str(error)) from None
 
 
 def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer: str,
              written: Written) -> Expense:
-    draft = expense_input.build(expense_body(row, ids))
+    body = {**expense_body(row, ids), "currency": row.currency}
+    if written.rate_of(row):
+        body["exchangeRate"] = written.rate_of(row)
+    draft = _on_its_line(row, lambda: expense_input.build(body, written.main_currency))
     expense_id = new_id()
     written.expenses += 1
-    _add(written, row.currency, draft.nets)
+    _add(written, draft.nets)
     return Expense(group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
                    ExpenseSortKey=Expense.expense_sort_key(draft.date, stamp, expense_id),
-                   Date=draft.date, Currency=row.currency, **draft.body.to_row_attributes(),
+                   Date=draft.date, **draft.body.to_row_attributes(),
                    Version=1, CreatedBy=importer, UpdatedBy=importer, CreatedAt=stamp,
                    UpdatedAt=stamp)
 
@@ -101,13 +126,17 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
                 written: Written) -> Settlement:
     settlement_id = new_id()
     written.settlements += 1
-    payer, payee = ids[row.payer], ids[row.payee]
-    _add(written, row.currency, {payer: row.amount, payee: -row.amount})
-    return Settlement(group_id, Settlement.sort_key(stamp, settlement_id),
-                      SettlementId=settlement_id, PayerId=payer, PayeeId=payee,
-                      Amount=row.amount, Date=row.date,
-                      Note=(row.note or None) and row.note[:MAX_NOTE], Version=1,
-                      CreatedBy=importer, CreatedAt=stamp, UpdatedAt=stamp)
+    rate = _on_its_line(row, lambda: conversion.conversion(
+        {"currency": row.currency, "exchangeRate": written.rate_of(row)}, row.amount,
+        written.main_currency, row.date))
+    settlement = Settlement(group_id, Settlement.sort_key(stamp, settlement_id),
+                            SettlementId=settlement_id, PayerId=ids[row.payer],
+                            PayeeId=ids[row.payee], Amount=row.amount, Date=row.date,
+                            Note=(row.note or None) and row.note[:MAX_NOTE], Version=1,
+                            CreatedBy=importer, CreatedAt=stamp, UpdatedAt=stamp,
+                            **rate_attributes(rate, written.main_currency))
+    _add(written, balances.stored_settlement_nets(settlement, written.main_currency))
+    return settlement
 
 
 def _write_balance(group_id: str, written: Written, now: str) -> None:

@@ -42,7 +42,7 @@ _RATE_ATTRIBUTES = {"exchange_rate": "ExchangeRate", "rate_source": "RateSource"
                     "rate_date": "RateDate", "group_amount": "GroupAmount"}
 
 
-def _rate_attributes(rate: conversion.Conversion, group_currency: str) -> dict:
+def rate_attributes(rate: conversion.Conversion, group_currency: str) -> dict:
     """The stored conversion of a settlement; Currency only when not the group's."""
     values = {attribute: getattr(rate, name) for name, attribute in _RATE_ATTRIBUTES.items()}
     values["Currency"] = rate.currency if rate.currency != group_currency else None
@@ -94,7 +94,7 @@ def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: i
                      SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
                      Amount=amount, Date=date, Note=note, Version=1, CreatedBy=access.user_id,
                      CreatedAt=now, UpdatedAt=now,
-                     **_rate_attributes(rate, access.group.Currency))
+                     **rate_attributes(rate, access.group.Currency))
     tx = _guarded(access, payer_id, payee_id)
     tx.put(row, condition=Settlement.SK.does_not_exist(),
            on_fail=id_collision())
@@ -152,7 +152,7 @@ def update_settlement(access: Access, settlement_id: str, version: int,
                                  access.group.Currency, date)
     attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
                   "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,
-                  **_rate_attributes(rate, access.group.Currency)}
+                  **rate_attributes(rate, access.group.Currency)}
     actions = [getattr(Settlement, name).set(value) if value is not None
                else getattr(Settlement, name).remove() for name, value in attributes.items()]
     tx = _guarded(access, payer, payee)

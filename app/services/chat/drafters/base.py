@@ -28,7 +28,6 @@ class Context:
     groups: tuple  # (GroupContext, ...)
     session_group_id: Optional[str] = None
     open_draft: Optional[dict] = None  # {"draftId", "groupId", "facts", "expense"}
-    currency_fields: bool = False  # the expense body takes ``currency`` (foreign currencies)
 
     def group(self, group_id: Optional[str]) -> Optional[GroupContext]:
         return next((g for g in self.groups if g.group_id == group_id), None)

@@ -293,10 +293,6 @@ class _Parse:
 
     def _body(self, facts: dict) -> Optional[dict]:
         currency = facts["currency"]
-        if currency != self.gc.currency and not self.context.currency_fields:
-            self.ask(f"{self.gc.name} keeps its expenses in {self.gc.currency}: "
-                     f"how much was it in {self.gc.currency}?")
-            return None
         total = _minor(facts["amount"], currency)
         if total is None or total <= 0:
             self.ask(f"{facts['amount']} isn't an amount in {currency}: how much was it?")
@@ -325,7 +321,7 @@ class _Parse:
                            "splits": splits}]}
         if facts.get("category"):
             body["category"] = facts["category"]
-        if self.context.currency_fields and currency != self.gc.currency:
+        if currency != self.gc.currency:  # kept in its own currency (no rate), as Splitwise
             body["currency"] = currency
         return body
 

@@ -1,23 +1,15 @@
 """Rows in other currencies: kept (each Total balance row matches) or converted at each row's
-ECB rate. These need the currencies feature (per-currency bodies and balances, h/fx):
-
-    LEAD: delete the pytest.skip line below after merging h/fx, and make the writer pass each
-    row's currency (and, with convert "auto", exchangeRate "auto") through ExpenseBody
-    (app/services/imports/parse.py expense_body, app/services/imports/checks.py kept_rows).
-"""
+ECB rate (convert: "auto")."""
 from __future__ import annotations
 
 import csv
 import io
 from decimal import Decimal
 
-import pytest
 
 from app.money.currencies import MINOR_UNITS
 from tests.imports.conftest import fixture_text
 
-pytest.skip("enable after merging h/fx (multi-currency expense bodies and balances)",
-            allow_module_level=True)
 
 
 def _totals(text: str) -> dict:
