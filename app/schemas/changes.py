@@ -3,19 +3,21 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from app.schemas.balances import ConversionSchema
 from app.schemas.common import PageArgsSchema, Strict, page_schema
 from app.schemas.expenses import CommentSchema, ExpenseSchema
 from app.schemas.groups import GroupSchema, ParticipantSchema
 from app.schemas.recurring import RecurringSchema
 from app.schemas.settlements import SettlementSchema
 
-KINDS = ["GROUP", "PARTICIPANT", "EXPENSE", "COMMENT", "SETTLEMENT", "RECURRING"]
+KINDS = ["GROUP", "PARTICIPANT", "EXPENSE", "COMMENT", "SETTLEMENT", "RECURRING", "CONVERSION"]
 OPS = ["UPSERT", "DELETE"]
 # Each kind's data is dumped by the schema of its own GET (an expense as in the expense
 # list: its comments are changes of their own).
 DATA_SCHEMAS = {"GROUP": GroupSchema, "PARTICIPANT": ParticipantSchema,
                 "EXPENSE": ExpenseSchema, "COMMENT": CommentSchema,
-                "SETTLEMENT": SettlementSchema, "RECURRING": RecurringSchema}
+                "SETTLEMENT": SettlementSchema, "RECURRING": RecurringSchema,
+                "CONVERSION": ConversionSchema}
 
 
 class ChangesArgsSchema(Strict):

@@ -164,3 +164,18 @@ def test_a_group_older_than_the_log_resets_once_then_syncs_from_one(group):
     feed = group.get("/changes", query_string={"since": 1}).get_json()
     assert feed["reset"] is False and feed["revision"] == 2
     assert [(c["revision"], c["id"]) for c in feed["changes"]] == [(2, expense["expenseId"])]
+
+
+def test_a_conversion_is_a_change_the_feeds_show_and_a_new_etag(group):
+    body = {**equal_body(group.me, 900, group.everyone), "currency": "USD"}
+    assert group.post("/expenses", body).status_code == 201
+    tag = group.get("/balances").headers["ETag"]
+    assert group.post("/conversions", {"currency": "USD", "exchangeRate": "0.92"}).status_code == 201
+
+    conditional = {**group.headers, "If-None-Match": tag}
+    assert group.client.get(group.base + "/balances", headers=conditional).status_code == 200
+    (change,) = [c for c in group.get("/changes", query_string={"since": 5}).get_json()["changes"]]
+    assert (change["kind"], change["op"], change["data"]["currency"]) == (
+        "CONVERSION", "UPSERT", "USD")
+    assert group.get("/activity").get_json()["items"][0]["summary"] == \
+        "ann converted the USD balances into EUR at 0.92"

@@ -20,7 +20,7 @@ from tests.recurring.helpers import template_body
 from tests.support.aws_calls import requests_made
 
 GROUPS = re.compile(r"tailspend-.*-groups$")
-CONTENT_PREFIXES = ("PARTICIPANT#", "EXPENSE#", "SETTLEMENT#", "RECURRING#")
+CONTENT_PREFIXES = ("PARTICIPANT#", "EXPENSE#", "SETTLEMENT#", "RECURRING#", "CONVERSION#")
 # Attributes no read shows: a transaction touching only these is not a content change
 # (the transfer lock, the reminder bookkeeping).
 INVISIBLE = {"TransferTarget", "IncomingTransfers", "ReminderSlot", "UpdatedAt"}
@@ -98,6 +98,11 @@ def _walk(client, sign_in, owner, join, add_guest, submit):
     second = ok(client.post(f"{base}/settlements", json={
         "payerId": bea.pid, "payeeId": owner.pid, "amount": 100}, headers=h))
     ok(client.delete(f"{base}/settlements/{second['settlementId']}", headers=h))
+    # a kept currency and its conversion into the main one
+    ok(client.post(f"{base}/expenses", json={**equal_body(tom, 900, [owner.pid, tom]),
+                                             "currency": "USD"}, headers=h))
+    ok(client.post(f"{base}/conversions", json={"currency": "USD", "exchangeRate": "0.92"},
+                   headers=h))
     # recurring: create, patch, the tick's occurrences, delete
     template = ok(client.post(f"{base}/recurring", json=template_body(
         owner.pid, 1000, [owner.pid, tom], start="2026-01-31"), headers=h))
@@ -145,7 +150,7 @@ def test_every_content_write_carries_its_change_row_and_revision_bump(client, si
     assert unlogged == []
     kinds = {item[1].get("Key", item[1].get("Item"))["SK"]["S"].split("#")[0]
              for items in content for item in items if _is_content(*item)}
-    assert kinds == {"META", "PARTICIPANT", "EXPENSE", "SETTLEMENT", "RECURRING"}
+    assert kinds == {"META", "PARTICIPANT", "EXPENSE", "SETTLEMENT", "RECURRING", "CONVERSION"}
     assert len(content) >= 40  # the walk above: a shorter list means a writer went missing
     for gid in group_ids:
         revisions = [int(c.Revision) for c in Change.after(gid, 0, consistent_read=True)]

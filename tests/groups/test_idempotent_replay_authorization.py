@@ -30,6 +30,10 @@ def crew(client, sign_in):
     _post(client, "/people/me/friends", dora_h, {"userId": quinn})
     _post(client, f"/people/me/friends/{dora}/accept", quinn_h, status=200)
     expense = _post(client, f"/groups/{gid}/expenses", dora_h, _expense(pid))
+    # Kept USD nets, for the conversion route to move.
+    _post(client, f"/groups/{gid}/expenses", dora_h, {
+        **_expense(pid, 800), "currency": "USD",
+        "splits": [{"participantId": pid}, {"participantId": group["myParticipantId"]}]})
     return dict(olive_h=olive_h, dora_h=dora_h, dora=dora, quinn=quinn, gid=gid, pid=pid,
                 olive_pid=group["myParticipantId"], expense=expense["expenseId"])
 
@@ -80,6 +84,8 @@ def _group_routes(crew):
         "recurring.create_recurring": (f"{g}/recurring", {
             **_expense(crew["pid"]), "frequency": "WEEKLY", "startDate": "2026-11-02"}),
         "people.invite": (f"{g}/invitations", {"userId": crew["quinn"], "role": "MEMBER"}),
+        "balances.create_conversion": (f"{g}/conversions",
+                                       {"currency": "USD", "exchangeRate": "0.92"}),
     }
 
 
@@ -113,7 +119,7 @@ def test_no_idempotent_group_route_replays_to_someone_removed_since(client, crew
         _set_role(client, crew, "VIEWER")  # referenced by history: demote instead
         refused = {"groups.add_guest", "expenses.create_expense",
                    "settlements.create_settlement", "recurring.create_recurring",
-                   "people.invite"}  # comments stay open to a VIEWER
+                   "people.invite", "balances.create_conversion"}  # comments: open to VIEWERs
     else:
         refused = set(routes)
     for index, (endpoint, (path, body)) in enumerate(routes.items()):

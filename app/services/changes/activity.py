@@ -78,6 +78,9 @@ def summary(row: Change, actor: str, names: dict, currency: str) -> str:
         payee = names.get(subject.get("payeeId"), FORMER)
         amount = _money(subject, currency).strip(" ()")
         return f"{actor} {verb} a payment: {payer} paid {payee} {amount}".rstrip()
+    if kind == "CONVERSION":
+        return (f"{actor} converted the {subject.get('currency', '')} balances into {currency} "
+                f"at {subject.get('exchangeRate', '')}")
     if kind == "COMMENT":
         return f"{actor} commented on an expense" if action == changelog.CREATE \
             else f"{actor} {verb} a comment"

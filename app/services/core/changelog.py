@@ -22,7 +22,7 @@ from pynamodb.attributes import MapAttribute
 from app.errors import DomainError, group_not_found
 from app.services.core.clock import epoch, now_iso
 from app.services.core.transactions import Transaction
-from models.groups import (Change, Comment, Expense, Group, Participant,
+from models.groups import (Change, Comment, Conversion, Expense, Group, Participant,
                            RecurringExpense, Settlement)
 
 KEEP_SECONDS = 90 * 24 * 3600
@@ -30,7 +30,7 @@ KEEP_SECONDS = 90 * 24 * 3600
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
 UPSERT = "UPSERT"
 KINDS = {Group: "GROUP", Participant: "PARTICIPANT", Expense: "EXPENSE", Comment: "COMMENT",
-         Settlement: "SETTLEMENT", RecurringExpense: "RECURRING"}
+         Settlement: "SETTLEMENT", RecurringExpense: "RECURRING", Conversion: "CONVERSION"}
 # A head without Revision holds content that was never logged: an imported group, whose
 # rows the import worker wrote in bulk before the group turned ACTIVE. Its first change is
 # numbered 2, so CHANGE#1 is missing and a client asking from 0 is told to refetch.
@@ -218,6 +218,8 @@ def subject_of(row) -> Dict[str, Any]:
     elif isinstance(row, RecurringExpense) and row.Template is not None:
         subject = {"name": row.Template.Description, "amount": row.Template.Amount,
                    "currency": row.Currency}
+    elif isinstance(row, Conversion):
+        subject = {"currency": row.Currency, "exchangeRate": row.ExchangeRate}
     elif isinstance(row, Group):
         subject = {"name": row.Name}
     elif isinstance(row, Participant):

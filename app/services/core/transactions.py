@@ -31,7 +31,8 @@ from pynamodb.transactions import TransactWrite
 import models
 from app.errors import Conflict, DomainError, Invalid, TooLarge, account_deleting
 from app.services.core.live import LIVE
-from models.groups import Comment, Expense, Group, Participant, RecurringExpense, Settlement
+from models.groups import (Comment, Conversion, Expense, Group, Participant, RecurringExpense,
+                           Settlement)
 from models.users import Profile
 
 MAX_ITEMS = 100
@@ -58,7 +59,8 @@ OnFail = Union[DomainError, Callable[[Optional[dict]], DomainError], None]
 
 # Writing any of these row kinds is a change of the group's content: the transaction must
 # carry the change log's counter (app.services.core.changelog.record), or say why not.
-CHANGE_REQUIRED = (Group, Participant, Expense, Comment, Settlement, RecurringExpense)
+CHANGE_REQUIRED = (Group, Participant, Expense, Comment, Settlement, RecurringExpense,
+                   Conversion)
 
 
 class Counter(Protocol):

@@ -13,6 +13,7 @@ from app.money import fx
 from app.services.core import paging
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso, today
+from app.services.core import changelog
 from app.services.core.transactions import Transaction
 from app.services.ledger import balances, conversion, guards as money_guards
 from models.groups import CONVERSION_PREFIX, Balance, Conversion
@@ -49,6 +50,7 @@ def convert_kept(access: Access, body: Mapping[str, Any]) -> Conversion:
     money_guards.check_group(tx, access.group)
     money_guards.check_writer(tx, access)
     tx.put(row, condition=Conversion.SK.does_not_exist(), on_fail=id_collision())
+    changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     balances.add_to_balance(
         tx, access.group_id, balances.conversion_nets(row),
         condition=Balance.BalanceRevision == revision,
