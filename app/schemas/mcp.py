@@ -188,11 +188,15 @@ class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
         "description": "Who paid how much; the payments add up to the total."})
 
 
-class UpdateExpenseArgs(_McpExpenseFields, ExpensePatchSchema):
+class UpdateExpenseArgs(_McpRateFields, _McpExpenseFields, ExpensePatchSchema):
     """The REST edit (any subset of the fields) with decimal-string money and the version."""
 
     groupId = Id(required=True)
     expenseId = Id(required=True)
+    currency = fields.String(validate=lambda code: CURRENCY(code), metadata={
+        "pattern": "^[A-Z]{3}$", "description": (
+            "Only to change the expense's currency: the ISO 4217 code the amounts are in "
+            "(default: the expense's own currency, from get_expense).")})
 
 
 class RecordSettlementArgs(_McpRateFields, SettlementCreateSchema):

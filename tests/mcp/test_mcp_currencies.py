@@ -123,3 +123,19 @@ def test_the_tools_say_how_currencies_work(mcp):
         assert properties["groupAmount"]["type"] == ["string", "null"]
         assert "kept" in properties["currency"]["description"]
         assert "enum" not in properties["currency"]  # the rule, not 300 codes
+
+
+def test_update_expense_takes_amounts_in_the_expense_currency(mcp):
+    yen = ok(add(mcp, "3000", "JPY"))
+    ids = {"groupId": mcp.group_id, "expenseId": yen["expenseId"], "version": 1}
+    fixed = ok(mcp.call("update_expense", {
+        **ids, "amount": "6000", "payments": [{"participantId": mcp.me, "amount": "6000"}]}))
+    assert (fixed["currency"], fixed["amount"], fixed["version"]) == ("JPY", 6000, 2)
+    stale = tool_error(mcp.call("update_expense", {**ids, "amount": "7000"}))
+    assert stale["code"] == "VERSION_CONFLICT"
+    dollars = ok(add(mcp, "30.00", "USD", exchangeRate="0.9"))
+    more = ok(mcp.call("update_expense", {
+        "groupId": mcp.group_id, "expenseId": dollars["expenseId"], "version": 1,
+        "amount": "40.00", "payments": [{"participantId": mcp.me, "amount": "40.00"}]}))
+    assert (more["amount"], more["exchangeRate"], more["groupAmount"]) == (4000, "0.9", 3600)
+    assert more["groupAmountFormatted"] == "36.00 EUR"

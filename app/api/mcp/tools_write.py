@@ -24,7 +24,7 @@ from app.api import settlements as settlements_api
 from app.api.context import group_access
 from app.api.mcp.tool import Dumped, Tool
 from app.api.mcp.units import in_units, to_minor
-from app.errors import Conflict, Invalid
+from app.errors import Conflict, Invalid, version_conflict
 from app.money import expense_forms
 from app.schemas.expenses import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
                                   ExpenseSchema)
@@ -144,16 +144,35 @@ def _add_expense(caller, args: dict):
         body_currency(args, group_currency), group_currency), ExpenseSchema)
 
 
+MONEY_ARGS = ("payments", "items", "amount", "splits")
+
+
+def _edited_currency(access, args: dict) -> str:
+    """The currency an edit's amounts are in: the one it sends, else the expense's own (read
+    only when amounts are sent). The update is conditioned on the version this read checks,
+    so an edit that changed the currency meanwhile is VERSION_CONFLICT, never mis-scaled."""
+    group_currency = access.group.Currency
+    if args.get("currency") or not any(name in args for name in MONEY_ARGS):
+        return body_currency(args, group_currency)
+    current = expenses.load_expense(access.group_id, args["expenseId"])
+    if int(current.Version) != args["version"]:
+        raise version_conflict("expense", int(current.Version))
+    return current.Currency or group_currency
+
+
 def _update_expense(caller, args: dict):
     access = group_access(args["groupId"], "MEMBER")
-    currency = access.group.Currency
+    group_currency = access.group.Currency
+    currency = _edited_currency(access, args)
 
     def run():
-        body = _rest_load(ExpensePatchSchema, _money_fields(args, currency))
+        body = _money_fields(args, currency)
+        body.update(_rate_fields(args, group_currency))
+        body = _rest_load(ExpensePatchSchema, body)
         version = body.pop("version")
         return expenses.update_expense(access, args["expenseId"], version, body)
 
-    return in_units(run, currency)
+    return in_units(run, currency, group_currency)
 
 
 def _delete_expense(caller, args: dict) -> dict:
@@ -255,7 +274,9 @@ TOOLS = (
         name="update_expense", title="Correct an expense",
         description="Change an expense (MEMBER role), e.g. \"it was 40, not 45\": send its "
                     "version (from get_expense or list_expenses) and only the fields that "
-                    "change; amounts as in add_expense. Changing the amount of a one-item "
+                    "change; amounts as in add_expense, in the expense's own currency unless "
+                    "currency is sent (exchangeRate or groupAmount change its conversion; "
+                    "exchangeRate null keeps it in its currency). Changing the amount of a one-item "
                     "expense: send amount and payments (they must still add up). A stale "
                     "version is refused with VERSION_CONFLICT: read the expense again.",
         args=UpdateExpenseArgs, result=ExpenseSchema, rest_view=expenses_api.update_expense,
