@@ -1,7 +1,8 @@
 """MCP tool arguments and results: the REST schemas, with money as decimal strings on input.
 
 Each tool's arguments are the REST route's body or query plus the ids its path carries.
-Money goes in as a decimal string in the group currency (``"12.30"``) and is converted
+Money goes in as a decimal string in the body's currency (``"12.30"``; add_expense's and
+record_settlement's ``currency``, default the group's; ``groupAmount`` in the group's) and is converted
 exactly to minor units by the tool before the REST schema validates the converted body, so
 every limit and rule is the REST route's own. Results are the REST response schemas.
 
@@ -15,7 +16,8 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate
 
 from app.money.splits import SPLIT_MODES
-from app.schemas.common import CURRENCY, Id, PageArgsSchema, Strict, StrictInteger
+from app.schemas.common import (CURRENCY, ExchangeRate, Id, PageArgsSchema, Strict,
+                                StrictInteger)
 from app.schemas.expenses import (CommentBodySchema, DateString, ExpenseCreateSchema,
                                   ExpenseListArgsSchema, ExpensePatchSchema, ExpenseSchema)
 from app.schemas.groups import GroupCreateSchema, GroupSchema, GuestCreateSchema, ParticipantSchema
@@ -59,12 +61,12 @@ PROPERTY_TEXT = {
 
 
 def DecimalMoney(*, description: str = "", **kwargs) -> fields.String:  # noqa: N802
-    """An amount in the group currency as a decimal string, at most its number of decimals."""
+    """An amount as a decimal string in the call's currency, at most its number of decimals."""
     return fields.String(validate=validate.Regexp(DECIMAL_PATTERN, error=(
         "Must be a positive decimal string such as \"12.30\".")), metadata={
         "example": "12.30", "description": description or (
-            "A decimal string in the group currency, e.g. \"12.30\" (no sign, no more "
-            "decimals than the currency has)")}, **kwargs)
+            "A decimal string in the call's currency (default the group's), e.g. \"12.30\" "
+            "(no sign, no more decimals than the currency has)")}, **kwargs)
 
 
 class SplitValue(fields.Field):
@@ -111,7 +113,7 @@ class McpPaymentSchema(Strict):
     participantId = Id(required=True, metadata={
         "description": "Who paid (participantId from get_group)."})
     amount = DecimalMoney(required=True, description="How much they paid, a decimal string "
-                                                     "in the group currency (\"12.30\").")
+                                                     "in the expense's currency (\"12.30\").")
 
 
 class McpSplitSchema(Strict):
@@ -149,25 +151,55 @@ class _McpExpenseFields:
     idempotencyKey = fields.String(validate=validate.Length(min=1, max=128))
 
 
-class AddExpenseArgs(_McpExpenseFields, ExpenseCreateSchema):
+def _rate(description: str) -> fields.String:
+    field = ExchangeRate(allow_none=True)
+    field.metadata["description"] = description  # ExchangeRate's own text is REST's
+    return field
+
+
+class _McpRateFields:
+    """add_expense's and record_settlement's currency: kept, or converted at a rate."""
+
+    # A plain function, not OneOf: the JSON Schema names the rule, not 300 codes.
+    currency = fields.String(validate=lambda code: CURRENCY(code), metadata={
+        "pattern": "^[A-Z]{3}$", "description": (
+            "ISO 4217 code of every amount of this call, e.g. USD or JPY (default: the group "
+            "currency, from list_groups). In another currency, send exchangeRate or "
+            "groupAmount to convert it into the group currency; with neither it is kept in "
+            "its own currency, with its own balances (get_balances otherCurrencies).")})
+    exchangeRate = _rate(
+        "Converts another currency: 1 unit of currency = this many units of the group "
+        "currency, a decimal string such as \"1.0832\" (at most 12 significant digits), or "
+        "\"auto\" for the ECB reference rate of the date (the latest published on or before "
+        "it; a currency the ECB does not publish, or a date before 1999, is refused with "
+        "RATE_UNAVAILABLE: ask the user for the rate). Omit it (and groupAmount) to keep the "
+        "amounts in their own currency.")
+    groupAmount = DecimalMoney(allow_none=True, description=(
+        "Converts another currency: what was really charged in the GROUP currency, a decimal "
+        "string (\"27.77\"); the rate is derived from it. With exchangeRate too it must equal "
+        "the amount at that rate."))
+
+
+class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
     """The REST expense body with decimal-string money, plus the group and an idempotency key."""
 
     groupId = Id(required=True)
-    currency = fields.String(metadata={
-        "description": "Optional check: the group currency the amounts are written in "
-                       "(currency from list_groups); a different one is refused."})
     payments = fields.List(fields.Nested(McpPaymentSchema), required=True, metadata={
         "description": "Who paid how much; the payments add up to the total."})
 
 
-class UpdateExpenseArgs(_McpExpenseFields, ExpensePatchSchema):
+class UpdateExpenseArgs(_McpRateFields, _McpExpenseFields, ExpensePatchSchema):
     """The REST edit (any subset of the fields) with decimal-string money and the version."""
 
     groupId = Id(required=True)
     expenseId = Id(required=True)
+    currency = fields.String(validate=lambda code: CURRENCY(code), metadata={
+        "pattern": "^[A-Z]{3}$", "description": (
+            "Only to change the expense's currency: the ISO 4217 code the amounts are in "
+            "(default: the expense's own currency, from get_expense).")})
 
 
-class RecordSettlementArgs(SettlementCreateSchema):
+class RecordSettlementArgs(_McpRateFields, SettlementCreateSchema):
     groupId = Id(required=True)
     payerId = Id(required=True, metadata={
         "description": "Who paid the money back (participantId from get_group); for a "
@@ -176,7 +208,8 @@ class RecordSettlementArgs(SettlementCreateSchema):
         "description": "Who received it (participantId); for a transfer of get_balances it "
                        "is that transfer's toParticipantId."})
     amount = DecimalMoney(required=True, description="How much was paid, a decimal string in "
-                                                     "the group currency (\"25.00\").")
+                                                     "currency (default the group's; "
+                                                     "\"25.00\").")
     idempotencyKey = fields.String(validate=validate.Length(min=1, max=128))
 
 

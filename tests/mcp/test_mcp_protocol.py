@@ -261,8 +261,9 @@ def test_exact_splits_take_decimal_strings(mcp):
 def test_more_decimals_than_the_currency_has_are_refused_not_rounded(mcp):
     error = _tool_error(_expense(mcp, "12.305"))
     assert error["code"] == "VALIDATION_ERROR" and "payments.0.amount" in error["details"]
-    assert _tool_error(_expense(mcp, "12.30", currency="USD"))["details"] == {
-        "currency": ["The group's currency is EUR."]}
+    # Another currency is its own exponent's (issue 22: no longer refused as not the group's).
+    assert _tool_error(_expense(mcp, "12.305", currency="USD"))["details"]["payments.0.amount"] == [
+        "USD has 2 decimal places; send at most 2."]
     assert mcp.call("list_expenses", {"groupId": mcp.group_id})["structuredContent"]["items"] == []
 
 

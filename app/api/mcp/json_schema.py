@@ -17,6 +17,9 @@ from app.money.currencies import format_minor
 # twin "<name>Formatted" ("12.30 EUR") beside it.
 MONEY_FIELDS = frozenset({"amount", "net", "myNet"})
 FORMATTED_SUFFIX = "Formatted"
+# Integer fields holding minor units of the GROUP currency whatever the row's currency is (a
+# converted row's total and shares): their twin is formatted in the group currency.
+GROUP_MONEY_FIELDS = frozenset({"groupAmount"})
 
 _plugin = MarshmallowPlugin(schema_name_resolver=lambda schema: None)
 APISpec("TailSpend MCP tools", "1", "3.1.0", plugins=[_plugin])
@@ -67,20 +70,23 @@ def output_schema(schema) -> Dict[str, Any]:
     return document
 
 
-def with_formatted(value: Any, currency: Optional[str] = None) -> Any:
+def with_formatted(value: Any, currency: Optional[str] = None,
+                   group_currency: Optional[str] = None) -> Any:
     """The dumped result with ``<money>Formatted`` beside each money field, in the currency
-    named by the nearest enclosing ``currency`` field (or the one given)."""
+    named by the nearest enclosing ``currency`` field (or the one given); ``groupAmount``'s
+    twin in ``group_currency`` (the group's of the call; none without one)."""
     if isinstance(value, list):
-        return [with_formatted(item, currency) for item in value]
+        return [with_formatted(item, currency, group_currency) for item in value]
     if not isinstance(value, dict):
         return value
     currency = value.get("currency") if isinstance(value.get("currency"), str) else currency
     result = {}
     for key, item in value.items():
-        result[key] = with_formatted(item, currency)
-        if (key in MONEY_FIELDS and isinstance(item, int) and not isinstance(item, bool)
-                and currency):
-            result[key + FORMATTED_SUFFIX] = f"{format_minor(item, currency)} {currency}"
+        result[key] = with_formatted(item, currency, group_currency)
+        code = (currency if key in MONEY_FIELDS
+                else group_currency if key in GROUP_MONEY_FIELDS else None)
+        if code and isinstance(item, int) and not isinstance(item, bool):
+            result[key + FORMATTED_SUFFIX] = f"{format_minor(item, code)} {code}"
     return result
 
 
@@ -96,6 +102,9 @@ def _add_formatted(node: Any) -> None:
         for name in [n for n in properties if n in MONEY_FIELDS]:
             properties[name + FORMATTED_SUFFIX] = {
                 "type": "string", "description": f"{name}, formatted with the currency code"}
+        for name in [n for n in properties if n in GROUP_MONEY_FIELDS]:
+            properties[name + FORMATTED_SUFFIX] = {
+                "type": "string", "description": f"{name}, formatted in the group currency"}
     for child in node.values():
         _add_formatted(child)
 

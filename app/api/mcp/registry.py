@@ -48,13 +48,24 @@ def call(tool: Tool, principal: Principal, arguments: dict) -> dict:
         loaded = _load(tool, arguments)
         schema = tool.result() if isinstance(tool.result, type) else tool.result
         result = tool.run(principal, loaded)
-        structured = with_formatted(result if isinstance(result, Dumped) else schema.dump(result))
+        structured = with_formatted(result if isinstance(result, Dumped) else schema.dump(result),
+                                    group_currency=_group_currency(loaded))
     except DomainError as error:
         _count(principal, created=False, failed=True)
         return error_result(error)
     _count(principal, created=tool.creates, failed=False)
     return {"content": [{"type": "text", "text": json.dumps(structured, ensure_ascii=False)}],
             "structuredContent": structured, "isError": False}
+
+
+def _group_currency(arguments: dict) -> Optional[str]:
+    """The currency of the group the call authorized against (the request's cached group
+    access, app.api.context.group_access), for groupAmount's formatted twin; None if none."""
+    group_id = arguments.get("groupId")
+    for (cached_id, _, _), access in (g.get("group_access") or {}).items():
+        if cached_id == str(group_id):
+            return access.group.Currency
+    return None
 
 
 def error_result(error: DomainError) -> dict:

@@ -97,7 +97,11 @@ TOOLS = (
         description="Every participant's net balance in the group (positive: is owed money) "
                     "and the fewest payments that settle everyone up (transfers: "
                     "fromParticipantId pays toParticipantId the amount). settle_up records "
-                    "them all; record_settlement records one.",
+                    "them all; record_settlement records one. All of that is in the group "
+                    "currency; amounts kept in another currency (recorded with a currency "
+                    "and no rate) have their own nets and transfers in otherCurrencies, one "
+                    "section per currency (settle those with record_settlement in that "
+                    "currency).",
         args=GroupArgs, result=BalancesSchema, rest_view=balances_api.get_balances,
         run=_get_balances),
     Tool(

@@ -3,10 +3,11 @@ delete), groups (create, add a guest).
 
 Each authorizes as its REST route does, through the request's cached group access
 (app.api.context.group_access), and calls the same service. Money arrives as decimal strings
-in the group currency and is converted exactly to minor units with the currency's exponent
-(app.money.currencies.parse_minor); the converted body then goes through the REST route's own
-schema and service, so every limit and rule is theirs, and a refusal that quotes an amount is
-turned back into the tool's units (app.api.mcp.units). The conversion uses the currency read
+in the body's currency (add_expense's and record_settlement's ``currency``, default the
+group's; ``groupAmount`` always in the group's) and is converted exactly to minor units with
+that currency's exponent (app.money.currencies.parse_minor); the converted body then goes
+through the REST route's own schema and service, so every limit and rule is theirs, and a
+refusal that quotes an amount is turned back into the tool's units (app.api.mcp.units). The conversion uses the currency read
 with the authorization; the service's commit checks that currency is unchanged
 (CURRENCY_CHANGED), so a concurrent currency change cannot slip a wrongly scaled amount in.
 ``idempotencyKey`` goes through the REST idempotency records, under the connection's grant id
@@ -23,7 +24,7 @@ from app.api import settlements as settlements_api
 from app.api.context import group_access
 from app.api.mcp.tool import Dumped, Tool
 from app.api.mcp.units import in_units, to_minor
-from app.errors import Conflict, Invalid
+from app.errors import Conflict, Invalid, version_conflict
 from app.money import expense_forms
 from app.schemas.expenses import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
                                   ExpenseSchema)
@@ -78,12 +79,28 @@ def _money_fields(args: Dict[str, Any], currency: str) -> dict:
     return body
 
 
-def expense_body(args: Dict[str, Any], currency: str) -> dict:
-    """The REST expense body (integer minor units) for add_expense's arguments."""
-    if args.get("currency") not in (None, currency):
-        raise Invalid("The amounts must be in the group currency.",
-                      details={"currency": [f"The group's currency is {currency}."]})
-    return _rest_load(ExpenseCreateSchema, _money_fields(args, currency))
+def body_currency(args: Dict[str, Any], group_currency: str) -> str:
+    """The currency a body's amounts are written in: ``currency`` when sent, else the group's."""
+    return args.get("currency") or group_currency
+
+
+def _rate_fields(args: Dict[str, Any], group_currency: str) -> dict:
+    """``currency``, ``exchangeRate`` and ``groupAmount`` as the REST body takes them:
+    groupAmount is a decimal string in the GROUP currency, so its exponent is that one's."""
+    fields = {name: args[name] for name in ("currency", "exchangeRate") if name in args}
+    if args.get("groupAmount") is not None:
+        fields["groupAmount"] = to_minor(args["groupAmount"], group_currency, "groupAmount")
+    elif "groupAmount" in args:
+        fields["groupAmount"] = None
+    return fields
+
+
+def expense_body(args: Dict[str, Any], group_currency: str) -> dict:
+    """The REST expense body (integer minor units) for add_expense's arguments: amounts in
+    the body's currency, groupAmount in the group's."""
+    body = _money_fields(args, body_currency(args, group_currency))
+    body.update(_rate_fields(args, group_currency))
+    return _rest_load(ExpenseCreateSchema, body)
 
 
 def _rest_load(schema: type, body: dict) -> dict:
@@ -121,22 +138,41 @@ def once(caller, access, tool: str, args: Dict[str, Any], run: Callable[[], Any]
 
 def _add_expense(caller, args: dict):
     access = group_access(args["groupId"], "MEMBER")
-    currency = access.group.Currency
+    group_currency = access.group.Currency
     return once(caller, access, "add_expense", args, lambda: in_units(
-        lambda: expenses.create_expense(access, expense_body(args, currency)), currency),
-        ExpenseSchema)
+        lambda: expenses.create_expense(access, expense_body(args, group_currency)),
+        body_currency(args, group_currency), group_currency), ExpenseSchema)
+
+
+MONEY_ARGS = ("payments", "items", "amount", "splits")
+
+
+def _edited_currency(access, args: dict) -> str:
+    """The currency an edit's amounts are in: the one it sends, else the expense's own (read
+    only when amounts are sent). The update is conditioned on the version this read checks,
+    so an edit that changed the currency meanwhile is VERSION_CONFLICT, never mis-scaled."""
+    group_currency = access.group.Currency
+    if args.get("currency") or not any(name in args for name in MONEY_ARGS):
+        return body_currency(args, group_currency)
+    current = expenses.load_expense(access.group_id, args["expenseId"])
+    if int(current.Version) != args["version"]:
+        raise version_conflict("expense", int(current.Version))
+    return current.Currency or group_currency
 
 
 def _update_expense(caller, args: dict):
     access = group_access(args["groupId"], "MEMBER")
-    currency = access.group.Currency
+    group_currency = access.group.Currency
+    currency = _edited_currency(access, args)
 
     def run():
-        body = _rest_load(ExpensePatchSchema, _money_fields(args, currency))
+        body = _money_fields(args, currency)
+        body.update(_rate_fields(args, group_currency))
+        body = _rest_load(ExpensePatchSchema, body)
         version = body.pop("version")
         return expenses.update_expense(access, args["expenseId"], version, body)
 
-    return in_units(run, currency)
+    return in_units(run, currency, group_currency)
 
 
 def _delete_expense(caller, args: dict) -> dict:
@@ -147,18 +183,23 @@ def _delete_expense(caller, args: dict) -> dict:
 
 def _record_settlement(caller, args: dict):
     access = group_access(args["groupId"], "MEMBER")
-    currency = access.group.Currency
+    group_currency = access.group.Currency
+    currency = body_currency(args, group_currency)
 
     def run():
         body = {k: v for k, v in args.items() if k not in LOCAL_ARGS}
         body["amount"] = to_minor(args["amount"], currency, "amount")
+        body.update(_rate_fields(args, group_currency))
         body = _rest_load(SettlementCreateSchema, body)
         return settlements.create_settlement(access, payer_id=body["payerId"],
                                              payee_id=body["payeeId"], amount=body["amount"],
-                                             date=body.get("date"), note=body.get("note"))
+                                             date=body.get("date"), note=body.get("note"),
+                                             currency=body.get("currency"),
+                                             exchange_rate=body.get("exchangeRate"),
+                                             group_amount=body.get("groupAmount"))
 
-    return once(caller, access, "record_settlement", args, lambda: in_units(run, currency),
-                SettlementSchema)
+    return once(caller, access, "record_settlement", args,
+                lambda: in_units(run, currency, group_currency), SettlementSchema)
 
 
 def _settle_up(caller, args: dict):
@@ -208,15 +249,21 @@ def _add_guest(caller, args: dict):
         access, display_name=args["displayName"], role=args["role"]), ParticipantSchema)
 
 
-MONEY = ("Amounts are decimal strings in the group currency (\"12.30\"; no more decimals than "
-         "the currency has; list_groups and get_group show it).")
+MONEY = ("Amounts are decimal strings (\"12.30\"; no more decimals than the currency has) "
+         "in currency, which defaults to the group currency (list_groups and get_group show "
+         "it).")
+FOREIGN = ("Another currency (currency: an ISO 4217 code) is either converted into the group "
+           "currency, with exchangeRate (1 unit of currency = rate units of the group currency, "
+           "or \"auto\" for the ECB reference rate of the date) or groupAmount (what was "
+           "really charged, in the group currency), or, with neither, kept in its own "
+           "currency with its own balances (get_balances otherCurrencies).")
 RETRY = "Send an idempotencyKey and reuse it if you retry."
 
 TOOLS = (
     Tool(
         name="add_expense", title="Add an expense",
         description="Record an expense in a group (the user needs the MEMBER role). " + MONEY
-                    + " payments: who paid how much (they add up to the total). Who owes "
+                    + " " + FOREIGN + " payments: who paid how much (they add up to the total). Who owes "
                     "what: " + expense_forms.EITHER_FORM + " splitMode EQUAL splits evenly "
                     "(omit values); EXACT takes each split's value as a decimal string; "
                     "PERCENT takes basis points (2500 = 25%); SHARES takes weights. Get "
@@ -227,7 +274,9 @@ TOOLS = (
         name="update_expense", title="Correct an expense",
         description="Change an expense (MEMBER role), e.g. \"it was 40, not 45\": send its "
                     "version (from get_expense or list_expenses) and only the fields that "
-                    "change; amounts as in add_expense. Changing the amount of a one-item "
+                    "change; amounts as in add_expense, in the expense's own currency unless "
+                    "currency is sent (exchangeRate or groupAmount change its conversion; "
+                    "exchangeRate null keeps it in its currency). Changing the amount of a one-item "
                     "expense: send amount and payments (they must still add up). A stale "
                     "version is refused with VERSION_CONFLICT: read the expense again.",
         args=UpdateExpenseArgs, result=ExpenseSchema, rest_view=expenses_api.update_expense,
@@ -241,7 +290,7 @@ TOOLS = (
     Tool(
         name="record_settlement", title="Record a payment between members",
         description="Record that payerId paid payeeId back (MEMBER role). " + MONEY
-                    + " To record a transfer get_balances suggests: payerId is its "
+                    + " " + FOREIGN + " To record a transfer get_balances suggests: payerId is its "
                     "fromParticipantId, payeeId its toParticipantId, amount its "
                     "amountFormatted number. date defaults to today. " + RETRY,
         args=RecordSettlementArgs, result=SettlementSchema,
