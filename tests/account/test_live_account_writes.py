@@ -68,6 +68,11 @@ def scene(client, sign_in):
         "description": "Tea", "amount": 400, "splitMode": "EQUAL",
         "payments": [{"participantId": pid, "amount": 400}],
         "splits": [{"participantId": pid}, {"participantId": guest["participantId"]}]})
+    # Kept USD nets, for the walk's conversion to move.
+    _post(client, f"/groups/{gid}/expenses", dora_h, {
+        "description": "Taxi", "amount": 600, "splitMode": "EQUAL", "currency": "USD",
+        "payments": [{"participantId": pid, "amount": 600}],
+        "splits": [{"participantId": pid}, {"participantId": guest["participantId"]}]})
     theirs = _post(client, "/groups", olive_h, {"name": "Olive's", "currency": "EUR"})
     code = client.get(f"/groups/{theirs['groupId']}/invite", headers=olive_h).get_json()["code"]
     asking = _post(client, "/groups", olive_h, {"name": "Asked", "currency": "EUR"})
@@ -155,6 +160,12 @@ def _walk(s):
          f"/chat/sessions/{s['sid']}/drafts/{s['draft']}/confirm", {"version": 1}),
         ("chat.grant_credits@admin", s["admin_h"], "POST", f"/admin/users/{s['dora']}/credits",
          {"delta": 5, "reason": "walk"}),
+        ("balances.create_conversion", d, "POST", f"{g}/conversions",
+         {"currency": "USD", "exchangeRate": "0.9"}),
+        ("imports.start_import", d, "POST", "/imports", {
+            "format": "splitwise-csv",
+            "content": "Date,Description,Category,Cost,Currency,Dora,Sam\n"
+                       "2026-11-01,Tea,General,2.00,EUR,1.00,-1.00\n"}),
     ]
 
 

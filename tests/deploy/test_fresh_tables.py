@@ -43,7 +43,7 @@ def test_copied_tables_describe_exactly_as_tables_built_through_the_api():
         from app.local.template_tables import create_tables
         create_tables(client, "built")
         copied, built = _described(client, "copied"), _described(client, "built")
-    assert len(copied) == 7
+    assert len(copied) == 8
     assert copied == built
 
 

@@ -49,7 +49,7 @@ NEVER_IN_AWS = {
     "ApiFunction": ({"env": _PUSH_SETTINGS, "actions": _PUSH_ACTIONS},
                     "the API imports push.py for its platform constants (device registration); "
                     "only the stream worker and the outbox sweep send"),
-    "HourlyTickFunction": ({"tables": {"groups", "notifications", "users"}},
+    "HourlyTickFunction": ({"tables": {"groups", "notifications", "users", "fx-rates"}},
                            "RECURRING_BUCKET_QUEUE_URL is set, so run_tick only fans out; running "
                            "every bucket in-process is local mode's"),
     "RecurringBucketWorkerFunction": ({"env": {"RECURRING_BUCKET_QUEUE_URL"},
@@ -60,11 +60,12 @@ NEVER_IN_AWS = {
                                       "profile model; an occurrence is the group's write and "
                                       "checks no profile"),
     "ChatWorkerFunction": ({"env": {"CHAT_QUEUE_URL"}, "actions": {"sqs:SendMessage"},
-                            "tables": {"people", "notifications"}},
+                            "tables": {"people", "notifications", "fx-rates"}},
                            "the worker drafts re-driven messages in place (hand_off is the API's "
                            "and the Maintenance sweep's); it reads rosters and users only, the "
                            "other tables are the models of modules it imports for one function "
-                           "(the roster read, the capacity meter's client list)"),
+                           "(the roster read, the capacity meter's client list); a draft carries "
+                           "no rate, so the validation it shares with REST never looks one up"),
     "ProvisioningFunction": ({"tables": {"groups"}},
                              "the Transaction helper names the group row kinds that must carry a "
                              "change row (an isinstance check); the trigger writes only profiles "

@@ -109,7 +109,8 @@ def test_failed_records_of_each_worker_are_counted_and_alarmed():
                if "ReportBatchItemFailures" in json.dumps(f["Properties"].get("Events", {}))}
 
     assert set(workers) == {"NotificationWorkerFunction", "RecurringBucketWorkerFunction",
-                            "AccountDeletionWorkerFunction", "ChatWorkerFunction"}
+                            "AccountDeletionWorkerFunction", "ChatWorkerFunction",
+                            "ImportWorkerFunction"}
     for worker in workers:
         group = worker.replace("Function", "LogGroup")
         (metric,) = filters[group]["MetricTransformations"]

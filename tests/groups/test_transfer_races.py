@@ -50,10 +50,10 @@ def nets_of(bodies: list) -> dict:
 
 def expense_row(gid: str, one: dict) -> Expense:
     """The row create_expense writes for ``one`` (version 1), for a one-call setup."""
-    draft, expense_id, now = expense_input.build(one), new_id(), now_iso()
+    draft, expense_id, now = expense_input.build(one, "EUR"), new_id(), now_iso()
     return Expense(gid, Expense.sort_key(expense_id), ExpenseId=expense_id,
                    ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
-                   Date=draft.date, Currency="EUR", **draft.body.to_row_attributes(),
+                   Date=draft.date, **draft.body.to_row_attributes(),
                    Version=1, CreatedAt=now, UpdatedAt=now)
 
 
