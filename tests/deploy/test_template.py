@@ -773,7 +773,9 @@ def test_import_worker_takes_one_queue_message_at_a_time_and_writes_only_groups(
         "Fn::GetAtt": ["ImportFailuresQueue", "Arn"]}
     table_policies = {(kind, body["TableName"]["Ref"]) for policy in worker["Policies"]
                       for kind, body in policy.items() if kind.startswith("DynamoDB")}
-    assert table_policies == {(_CRUD, "GroupsTable"), ("DynamoDBReadPolicy", "UsersTable")}
+    # Users: the flip's live-account check; fx-rates: convert "auto" past the embedded history.
+    assert table_policies == {(_CRUD, "GroupsTable"), ("DynamoDBReadPolicy", "UsersTable"),
+                              ("DynamoDBReadPolicy", "FxRatesTable")}
 
 
 def test_the_api_hands_imports_to_their_queue():
