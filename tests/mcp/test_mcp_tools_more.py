@@ -198,3 +198,22 @@ def test_the_new_tools_act_with_the_users_own_roles(mcp, client, sign_in, role):
     for name, arguments in (("get_expense", expense_ids), ("list_settlements", group),
                             ("settle_up", group), ("delete_expense", expense_ids)):
         assert tool_error(mcp.call(name, arguments, token=stranger))["code"] == "NOT_FOUND", name
+
+
+def test_each_call_of_a_batch_authorizes_and_reads_afresh(mcp):
+    """One POST, three calls (batches: MCP 2025-03-26): the second get_balances sees the
+    expense the batch added, not the balance row the first one read."""
+    def call(ident, name, arguments):
+        return {"jsonrpc": "2.0", "id": ident, "method": "tools/call",
+                "params": {"name": name, "arguments": arguments}}
+
+    replies = mcp.post([
+        call(1, "get_balances", {"groupId": mcp.group_id}),
+        call(2, "add_expense", {"groupId": mcp.group_id, "description": "Taxi", "amount": "9.00",
+                                "payments": [{"participantId": mcp.me, "amount": "9.00"}],
+                                "splitMode": "EQUAL", "splits": [{"participantId": mcp.guests[0]}]}),
+        call(3, "get_balances", {"groupId": mcp.group_id})]).get_json()
+    results = {r["id"]: r["result"] for r in replies}
+    before, after = (ok(results[i])["balances"] for i in (1, 3))
+    mine = {b["participantId"]: b["net"] for b in after}
+    assert mine[mcp.me] - {b["participantId"]: b["net"] for b in before}[mcp.me] == 900

@@ -8,13 +8,13 @@ from npm on first use into tests/mcp/ts/node_modules (git-ignored), exactly as t
 says; later runs find it there and install nothing."""
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 
 from tests.local.serving import Server, sign_in
 
@@ -24,21 +24,24 @@ EMAIL = "ts-host@example.com"
 
 
 def installed_sdk() -> Path:
-    """tests/mcp/ts/node_modules as package-lock.json pins it (npm ci once per lock file)."""
+    """tests/mcp/ts/node_modules as package-lock.json pins it (npm ci once per lock file,
+    under a lock so two test processes never install into one directory at once)."""
     lock = hashlib.sha256((PROJECT / "package-lock.json").read_bytes()).hexdigest()
-    if not (STAMP.exists() and STAMP.read_text() == lock):
-        npm = shutil.which("npm")
-        assert npm, "npm (Node 20) is needed for the TypeScript SDK test"
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=PROJECT,
-                       check=True, capture_output=True, timeout=300)
-        STAMP.write_text(lock)
+    with open(PROJECT / ".install.lock", "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        if not (STAMP.exists() and STAMP.read_text() == lock):
+            npm = shutil.which("npm")
+            assert npm, "npm (Node 20) is needed for the TypeScript SDK test"
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
+                           cwd=PROJECT, check=True, capture_output=True, timeout=300)
+            STAMP.write_text(lock)
     return PROJECT
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory):
+def run_host(tmp_path) -> dict:
+    """Serve, run tests/mcp/ts/e2e.mjs against it, and return its report."""
     project = installed_sdk()
-    server = Server(tmp_path_factory.mktemp("mcp-ts") / "data")
+    server = Server(tmp_path / "data")
     try:
         app_token, _ = sign_in(server, EMAIL)
         node = shutil.which("node")
@@ -48,12 +51,21 @@ def report(tmp_path_factory):
                                                "BASE_URL": server.url, "EMAIL": EMAIL,
                                                "APP_TOKEN": app_token})
         assert run.returncode == 0, run.stderr[-4000:]
-        yield json.loads(run.stdout)
+        return json.loads(run.stdout)
     finally:
         server.stop()
 
 
-def test_the_sdk_discovers_registers_and_signs_in(report):
+def test_the_typescript_sdk_end_to_end(tmp_path):
+    """One test (one server, one Node run), so parallel workers never run it twice."""
+    report = run_host(tmp_path)
+    discovers_registers_and_signs_in(report)
+    every_tool_answers_a_result_the_sdk_accepts(report)
+    a_tool_error_reaches_the_host_as_a_result(report)
+    refresh_then_disconnect_sends_the_host_back_to_sign_in(report)
+
+
+def discovers_registers_and_signs_in(report):
     requests = report["requests"]
     assert "GET /.well-known/oauth-protected-resource/mcp" in requests or (
         "GET /.well-known/oauth-protected-resource" in requests)
@@ -63,7 +75,7 @@ def test_the_sdk_discovers_registers_and_signs_in(report):
     assert report["consentPages"][-1] == "/oauth/consent" and report["iss"]
 
 
-def test_every_tool_answers_a_result_the_sdk_accepts(report):
+def every_tool_answers_a_result_the_sdk_accepts(report):
     assert set(report["calls"]) == set(report["tools"])  # every listed tool was called
     failed = [(name, call["text"]) for name, calls in report["calls"].items() for call in calls
               if call["isError"]]
@@ -74,14 +86,14 @@ def test_every_tool_answers_a_result_the_sdk_accepts(report):
     assert [s["amountFormatted"] for s in recorded] == ["20.00 EUR"]
 
 
-def test_a_tool_error_reaches_the_host_as_a_result(report):
+def a_tool_error_reaches_the_host_as_a_result(report):
     [failed] = [c for c in report["calls"]["add_expense"] if c["isError"]]
     assert failed["structured"] is None
     assert failed["text"].startswith("VALIDATION_ERROR:")
     assert "EUR has 2 decimal places; send at most 2" in failed["text"]
 
 
-def test_refresh_then_disconnect_sends_the_host_back_to_sign_in(report):
+def refresh_then_disconnect_sends_the_host_back_to_sign_in(report):
     assert report["refreshed"] is True
     assert report["disconnected"] == 204
     assert report["afterDisconnect"] == "unauthorized"

@@ -43,6 +43,10 @@ def find(name: Any) -> Optional[Tool]:
 def call(tool: Tool, principal: Principal, arguments: dict) -> dict:
     """One tools/call: a CallToolResult (success or isError); HTTP-level refusals raise."""
     auth.require_scope(principal, tool.scope)  # 403 insufficient_scope: the client re-consents
+    # Each call authorizes afresh (app.api.context.group_access caches per HTTP request): in
+    # a batch, a call must not reuse an access, or a prefetched balance row, read before an
+    # earlier call of the same batch wrote.
+    g.pop("group_access", None)
     try:
         _spend(principal, create=tool.creates)
         loaded = _load(tool, arguments)

@@ -28,8 +28,10 @@ DEFAULT_VERSION = "2025-03-26"  # what a request without MCP-Protocol-Version sp
 BATCH_VERSIONS = frozenset({"2025-03-26", "2024-11-05"})
 SERVER_INFO = {"name": "tailspend", "title": "TailSpend", "version": "1.0.0"}
 INSTRUCTIONS = ("TailSpend splits group expenses. Money is shown in minor units and formatted; "
-                "send amounts as decimal strings in the group currency. Start with list_groups, "
-                "then get_group for participant ids.")
+                "send amounts as decimal strings in the group currency. Start with list_groups "
+                "(or create_group), then get_group for participant ids; get_balances shows who "
+                "owes whom and settle_up records its plan. A failed call's text says what to "
+                "fix.")
 
 
 def handle():
