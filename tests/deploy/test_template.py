@@ -203,6 +203,7 @@ def test_create_tables_enables_ttl_where_the_template_says(dynamodb):
     assert expected == {
         "users": "ExpiresAt", "developer-tokens": "ExpiresAt",
         "notifications": "ExpiresAt", "rate-limits": "ExpiresAt",
+        "groups": "ExpiresAt",  # CHANGE rows (docs/changes.md)
     }
     for short in TABLES:
         ttl = dynamodb.describe_time_to_live(TableName=f"tailspend-test-{short}")["TimeToLiveDescription"]
