@@ -47,7 +47,8 @@ RUNS = {
         "expenses.create_expense", "expenses.get_expense", "expenses.update_expense",
         "expenses.delete_expense", "expenses.get_expense_by_id", "expenses.list_expenses",
         "comments.list_comments", "comments.add_comment", "comments.edit_comment",
-        "comments.delete_comment", "balances.get_balances", "export.export_group"), 2, 12),
+        "comments.delete_comment", "balances.get_balances", "export.export_group",
+        "changes.list_changes", "changes.list_activity"), 2, 12),
     "money": (GROUP + (
         "groups.add_guest", "groups.list_participants", "groups.patch_participant",
         "groups.remove_participant", "groups.transfer_participant",
