@@ -105,17 +105,19 @@ def test_home_items_carry_the_revision(group):
     assert [item["revision"] for item in items] == [5]
 
 
-@pytest.mark.parametrize("path", ["", "/balances", "/expenses", "/settlements",
-                                  "/participants"])
-def test_group_reads_send_the_revision_as_a_weak_etag_and_honour_it(group, path):
-    reply = group.get(path)
-    assert reply.status_code == 200 and reply.headers["ETag"] == 'W/"4"'
+def test_group_reads_send_the_revision_as_a_weak_etag_and_honour_it(group):
+    paths = ["", "/balances", "/expenses", "/settlements", "/participants"]
     conditional = {**group.headers, "If-None-Match": 'W/"4"'}
-    again = group.client.get(group.base + path, headers=conditional)
-    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == 'W/"4"'
+    for path in paths:
+        reply = group.get(path)
+        assert reply.status_code == 200 and reply.headers["ETag"] == 'W/"4"', path
+        again = group.client.get(group.base + path, headers=conditional)
+        assert again.status_code == 304 and again.data == b"", path
+        assert again.headers["ETag"] == 'W/"4"', path
     group.add_expense(100)
-    fresh = group.client.get(group.base + path, headers=conditional)
-    assert fresh.status_code == 200 and fresh.headers["ETag"] == 'W/"5"'
+    for path in paths:
+        fresh = group.client.get(group.base + path, headers=conditional)
+        assert fresh.status_code == 200 and fresh.headers["ETag"] == 'W/"5"', path
 
 
 def test_change_rows_expire_after_90_days_through_the_table_ttl(group):

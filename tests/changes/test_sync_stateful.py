@@ -171,6 +171,6 @@ class SyncMachine(RuleBasedStateMachine):
 
 
 SyncMachine.TestCase.settings = settings(
-    max_examples=5, stateful_step_count=8, deadline=None,
+    max_examples=4, stateful_step_count=8, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 TestReplicaEqualsFullFetch = SyncMachine.TestCase
