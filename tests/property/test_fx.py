@@ -30,7 +30,8 @@ def bodies(draw):
         values[0] += 10_000 - sum(values)
     else:
         values = [draw(st.integers(1, 9)) for _ in people]
-    payers = draw(st.lists(st.sampled_from(IDS), min_size=1, max_size=2, unique=True))
+    # Every payer pays at least one minor unit (a 1-unit expense has one payer).
+    payers = draw(st.lists(st.sampled_from(IDS), min_size=1, max_size=min(2, amount), unique=True))
     paid = [amount // len(payers)] * len(payers)
     paid[0] += amount - sum(paid)
     return {"description": "x", "date": "2026-01-01", "amount": amount, "splitMode": mode,
