@@ -31,6 +31,28 @@ def grant_token(user_id: str, *, scopes=ALL, client_name: str = "OpenAI",
     return token, grant_id
 
 
+def ok(result: dict) -> dict:
+    """A tool result that succeeded: its structured content."""
+    assert result["isError"] is False, result
+    return result["structuredContent"]
+
+
+@pytest.fixture(scope="module")
+def module_aws():
+    """One in-process DynamoDB for a whole module: a test module overrides the per-test
+    ``aws`` fixture with it (``aws = module_aws``) when its tests share one set of tables."""
+    from moto import mock_aws
+
+    import models
+    from tests.conftest import STAGE
+    from tests.support.tables import create_all_tables
+
+    with mock_aws():
+        models.configure(stage=STAGE, region="us-east-1", host=None)
+        create_all_tables(STAGE)
+        yield
+
+
 def tool_error(result: dict) -> dict:
     """The error a failed call reports in its text (``CODE: message {details}``): error
     results carry no structuredContent, which would have to match the outputSchema."""

@@ -4,27 +4,11 @@ group's; a row is kept in its currency, or converted at a client rate, a groupAm
 ECB rate of its date; refusals speak in the tool's units."""
 from __future__ import annotations
 
-import pytest
-from moto import mock_aws
 
-import models
-from tests.conftest import STAGE
-from tests.mcp.mcp_client import mcp, tool_error  # noqa: F401 — mcp is a fixture
-from tests.support.tables import create_all_tables
+from tests.mcp.mcp_client import mcp, module_aws, ok, tool_error  # noqa: F401 — fixtures
 
 
-@pytest.fixture(scope="module")
-def aws():
-    """This module's one in-process DynamoDB (overrides the per-test fixture)."""
-    with mock_aws():
-        models.configure(stage=STAGE, region="us-east-1", host=None)
-        create_all_tables(STAGE)
-        yield
-
-
-def ok(result: dict) -> dict:
-    assert result["isError"] is False, result
-    return result["structuredContent"]
+aws = module_aws  # this module's tests share one in-process DynamoDB
 
 
 def add(mcp, amount: str, currency: str, **extra) -> dict:

@@ -4,28 +4,13 @@ in the tool's own units (decimal strings in the group currency)."""
 from __future__ import annotations
 
 import pytest
-from moto import mock_aws
 
-import models
-from tests.conftest import STAGE
-from tests.mcp.mcp_client import grant_token, mcp, tool_error  # noqa: F401 — mcp is a fixture
-from tests.support.tables import create_all_tables
+from tests.mcp.mcp_client import grant_token, mcp, module_aws, ok, tool_error  # noqa: F401 — fixtures
 
 NOBODY = "00000000-0000-4000-8000-000000000000"
 
 
-@pytest.fixture(scope="module")
-def aws():
-    """This module's one in-process DynamoDB (overrides the per-test fixture)."""
-    with mock_aws():
-        models.configure(stage=STAGE, region="us-east-1", host=None)
-        create_all_tables(STAGE)
-        yield
-
-
-def ok(result: dict) -> dict:
-    assert result["isError"] is False, result
-    return result["structuredContent"]
+aws = module_aws  # this module's tests share one in-process DynamoDB
 
 
 def expense(mcp, amount="30.00", *, description="Dinner", among=None, paid_by=None, **extra):
