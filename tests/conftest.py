@@ -124,3 +124,13 @@ def live_db(embedded_dynamodb, request):
         for name in client.list_tables()["TableNames"]:
             if name.startswith(f"tailspend-{stage}-"):
                 client.delete_table(TableName=name)
+
+
+@pytest.fixture(scope="session")
+def served_app(tmp_path_factory):
+    """The run's one `python -m app serve`, shared by every worker (tests/support/served.py):
+    sign in as an e-mail no other test uses and read only what the test created."""
+    from tests.support.served import shared_server
+
+    with shared_server(tmp_path_factory) as served:
+        yield served

@@ -3,32 +3,29 @@ from __future__ import annotations
 
 import time
 
-from tests.local.serving import Server, call, sign_in
+from tests.local.serving import call, sign_in
 
 
-def test_serve_drafts_a_message_on_the_worker_thread(tmp_path):
-    server = Server(tmp_path / "data")
-    try:
-        token, _ = sign_in(server, "dana@example.com")
-        status, group = call("POST", server.url + "/groups", {"name": "Trip", "currency": "EUR"},
-                             token)
-        assert status == 201
-        call("POST", f"{server.url}/groups/{group['groupId']}/participants",
-             {"displayName": "Ann"}, token)
-        status, session = call("POST", server.url + "/chat/sessions",
-                               {"groupId": group["groupId"]}, token)
-        assert status == 201
-        url = f"{server.url}/chat/sessions/{session['sessionId']}"
-        status, admitted = call("POST", url + "/messages",
-                                {"text": "I paid 42.50 for dinner with Ann"}, token)
-        assert status == 202 and admitted["status"] == "PENDING"
-        deadline = time.monotonic() + 20
-        while True:
-            status, read = call("GET", url, token=token)
-            if read["messages"][0]["status"] != "PENDING" or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        assert read["messages"][0]["status"] == "DONE", server.output()
-        assert read["drafts"][0]["expense"]["items"][0]["amount"] == 4250
-    finally:
-        server.stop()
+def test_serve_drafts_a_message_on_the_worker_thread(served_app):
+    server = served_app
+    token, _ = sign_in(server, "dana@example.com")
+    status, group = call("POST", server.url + "/groups", {"name": "Trip", "currency": "EUR"},
+                         token)
+    assert status == 201
+    call("POST", f"{server.url}/groups/{group['groupId']}/participants",
+         {"displayName": "Ann"}, token)
+    status, session = call("POST", server.url + "/chat/sessions",
+                           {"groupId": group["groupId"]}, token)
+    assert status == 201
+    url = f"{server.url}/chat/sessions/{session['sessionId']}"
+    status, admitted = call("POST", url + "/messages",
+                            {"text": "I paid 42.50 for dinner with Ann"}, token)
+    assert status == 202 and admitted["status"] == "PENDING"
+    deadline = time.monotonic() + 20
+    while True:
+        status, read = call("GET", url, token=token)
+        if read["messages"][0]["status"] != "PENDING" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert read["messages"][0]["status"] == "DONE", server.output()
+    assert read["drafts"][0]["expense"]["items"][0]["amount"] == 4250

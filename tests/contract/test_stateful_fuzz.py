@@ -31,11 +31,8 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.errors import FlakyStrategyDefinition
 
 from app.api.openapi_links import LINKS
-from tests.local.serving import Server, call
+from tests.local.serving import call
 
-# One address sends every request: the per-IP window (tests/developer covers it) would answer
-# most of the run 429.
-SERVER_ENV = {"RATE_LIMIT_IP_PER_MINUTE": "1000000"}
 REALISTIC = 0.8  # share of positive cases given what a link cannot carry
 GROUP = ("groups.create_group",)
 # Each run walks one part of the link graph (operationIds, scenarios, steps per scenario):
@@ -115,12 +112,10 @@ class Session:
 
 
 @pytest.fixture(scope="module")
-def session(tmp_path_factory):
-    server = Server(tmp_path_factory.mktemp("stateful") / "data", env=SERVER_ENV)
-    try:
-        yield Session(server)
-    finally:
-        server.stop()
+def session(served_app):
+    # One address sends every request: the shared server lifts the per-IP window
+    # (tests/support/served.py), which would answer most of the run 429.
+    return Session(served_app)
 
 
 def _operation_id(case):

@@ -37,8 +37,12 @@ def child_env(**extra) -> dict:
 class Server:
     """One `python -m app serve` (or `db`) process; ports are chosen by the OS (port 0)."""
 
-    def __init__(self, data_dir: Path, command: str = "serve", env: dict | None = None) -> None:
+    def __init__(self, data_dir: Path, command: str = "serve", env: dict | None = None,
+                 log: Path | None = None) -> None:
+        """`log`: a file for the process's output (a long-lived server must not fill a pipe
+        nobody reads); by default a pipe, read by output() once the process has stopped."""
         self.data_dir = Path(data_dir)
+        self.log = Path(log) if log else None
         info = self.data_dir / "server.json"
         if info.exists():
             info.unlink()  # left by a killed predecessor: wait for this process's own
@@ -46,8 +50,13 @@ class Server:
                 "--data-dir", str(data_dir)]
         if command == "serve":
             argv += ["--port", "0"]
-        self.process = subprocess.Popen(argv, cwd=ROOT, env=child_env(**(env or {})),
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = open(self.log, "ab") if self.log else subprocess.PIPE
+        try:
+            self.process = subprocess.Popen(argv, cwd=ROOT, env=child_env(**(env or {})),
+                                            stdout=out, stderr=subprocess.STDOUT)
+        finally:
+            if self.log:
+                out.close()  # the child has its own copy
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and self.process.poll() is None:
             if info.exists():
@@ -57,13 +66,16 @@ class Server:
                 return
             time.sleep(0.1)
         self.process.kill()
-        raise AssertionError(f"{command} did not come up: " + self.process.stdout.read().decode())
+        self.process.wait()
+        raise AssertionError(f"{command} did not come up: " + self.output())
 
     def stop(self, sig=signal.SIGINT, timeout: float = 30) -> int:
         self.process.send_signal(sig)
         return self.process.wait(timeout=timeout)
 
     def output(self) -> str:
+        if self.log:
+            return self.log.read_text(errors="replace")
         return self.process.stdout.read().decode()
 
     def db_client(self):

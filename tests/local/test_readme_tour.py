@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.local.serving import ROOT, Server
+from tests.local.serving import ROOT
 
 
 def _tour() -> str:
@@ -30,18 +30,14 @@ def _documents(text: str) -> list:
 
 
 @pytest.mark.slow
-def test_the_readme_tour_runs_and_shows_who_owes_whom(tmp_path):
+def test_the_readme_tour_runs_and_shows_who_owes_whom(served_app):
     if shutil.which("curl") is None:
         pytest.fail("the README tour needs curl")
     tour = _tour()
     assert "B=http://127.0.0.1:3000\n" in tour
-    server = Server(tmp_path / "data")
-    try:
-        script = tour.replace("B=http://127.0.0.1:3000\n", f"B={server.url}\n")
-        run = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
-                             text=True, timeout=120, check=False)
-    finally:
-        server.stop()
+    script = tour.replace("B=http://127.0.0.1:3000\n", f"B={served_app.url}\n")
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
+                         text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     expense, balances = _documents(run.stdout)
     assert expense["amount"] == 4250

@@ -18,18 +18,15 @@ def _sign_in(server, email="ada@example.com"):
     return sign_in(server, email)
 
 
-def test_serve_answers_health_tokens_profile_and_openapi(data_dir):
-    server = Server(data_dir)
-    try:
-        token, user_id = _sign_in(server)
-        status, profile = _call("GET", server.url + "/users/me", token=token)
-        assert status == 200 and profile["userId"] == user_id
-        status, spec = _call("GET", server.url + "/openapi.json")
-        assert status == 200 and "/users/me" in spec["paths"]
-        status, keys = _call("GET", server.url + "/.well-known/jwks.json")
-        assert status == 200 and keys["keys"][0]["alg"] == "RS256"
-    finally:
-        server.stop()
+def test_serve_answers_health_tokens_profile_and_openapi(served_app):
+    server = served_app
+    token, user_id = _sign_in(server, "serve-smoke@example.com")
+    status, profile = _call("GET", server.url + "/users/me", token=token)
+    assert status == 200 and profile["userId"] == user_id
+    status, spec = _call("GET", server.url + "/openapi.json")
+    assert status == 200 and "/users/me" in spec["paths"]
+    status, keys = _call("GET", server.url + "/.well-known/jwks.json")
+    assert status == 200 and keys["keys"][0]["alg"] == "RS256"
 
 
 def test_data_survives_a_clean_restart(data_dir):

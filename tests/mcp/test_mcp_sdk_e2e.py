@@ -8,9 +8,7 @@ consent (the redirect handler signs in and approves on the server's own pages, a
 would in a browser), then lists the tools, adds an expense and reads the balance change."""
 from __future__ import annotations
 
-import datetime as dt
 import http.server
-import ipaddress
 import json
 import ssl
 import threading
@@ -21,20 +19,16 @@ import anyio
 import httpx2
 import pytest
 import requests
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from mcp import Client
 from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
-from tests.local.serving import Server, call, sign_in
+from tests.local.serving import call, sign_in
 
 REDIRECT = "http://127.0.0.1:8976/callback"  # never listened on: the script reads the 302
 SCOPES = "groups:read expenses:write settlements:write"
-EMAIL = "ada@example.com"
+EMAIL = "mcp-sdk-e2e@example.com"  # the served app is shared: a user of its own
 
 
 class MemoryStorage:
@@ -108,28 +102,6 @@ def _hidden_fields(page: str) -> dict:
                            page))
 
 
-def _self_signed(directory: Path) -> tuple:
-    """A certificate for localhost (and its key), trusted by the server via SSL_CERT_FILE."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = dt.datetime.now(dt.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - dt.timedelta(minutes=5))
-            .not_valid_after(now + dt.timedelta(hours=1))
-            .add_extension(x509.SubjectAlternativeName([
-                x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
-    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return cert_path, key_path
-
-
 class MetadataDocumentServer:
     """HTTPS server for one Client ID Metadata Document at /client.json."""
 
@@ -163,15 +135,12 @@ class MetadataDocumentServer:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("mcp-e2e")
-    cert, key = _self_signed(directory)
-    documents = MetadataDocumentServer(cert, key)
-    server = Server(directory / "data", env={"SSL_CERT_FILE": str(cert)})
+def served(served_app):
+    """The shared served app, which trusts its cert_file, and an HTTPS document server on it."""
+    documents = MetadataDocumentServer(served_app.cert_file, served_app.key_file)
     try:
-        yield server, documents
+        yield served_app, documents
     finally:
-        server.stop()
         documents.stop()
 
 

@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 
-from tests.local.serving import Server, sign_in
+from tests.local.serving import sign_in
 
 PROJECT = Path(__file__).parent / "ts"
 STAMP = PROJECT / "node_modules" / ".tailspend-lock-sha256"
@@ -38,27 +38,23 @@ def installed_sdk() -> Path:
     return PROJECT
 
 
-def run_host(tmp_path) -> dict:
-    """Serve, run tests/mcp/ts/e2e.mjs against it, and return its report."""
+def run_host(server) -> dict:
+    """Run tests/mcp/ts/e2e.mjs against the served app, and return its report."""
     project = installed_sdk()
-    server = Server(tmp_path / "data")
-    try:
-        app_token, _ = sign_in(server, EMAIL)
-        node = shutil.which("node")
-        assert node, "node (20+) is needed for the TypeScript SDK test"
-        run = subprocess.run([node, "e2e.mjs"], cwd=project, capture_output=True, text=True,
-                             timeout=180, env={"PATH": str(Path(node).parent),
-                                               "BASE_URL": server.url, "EMAIL": EMAIL,
-                                               "APP_TOKEN": app_token})
-        assert run.returncode == 0, run.stderr[-4000:]
-        return json.loads(run.stdout)
-    finally:
-        server.stop()
+    app_token, _ = sign_in(server, EMAIL)
+    node = shutil.which("node")
+    assert node, "node (20+) is needed for the TypeScript SDK test"
+    run = subprocess.run([node, "e2e.mjs"], cwd=project, capture_output=True, text=True,
+                         timeout=180, env={"PATH": str(Path(node).parent),
+                                           "BASE_URL": server.url, "EMAIL": EMAIL,
+                                           "APP_TOKEN": app_token})
+    assert run.returncode == 0, run.stderr[-4000:]
+    return json.loads(run.stdout)
 
 
-def test_the_typescript_sdk_end_to_end(tmp_path):
-    """One test (one server, one Node run), so parallel workers never run it twice."""
-    report = run_host(tmp_path)
+def test_the_typescript_sdk_end_to_end(served_app):
+    """One test (one Node run), so parallel workers never run it twice."""
+    report = run_host(served_app)
     discovers_registers_and_signs_in(report)
     every_tool_answers_a_result_the_sdk_accepts(report)
     a_tool_error_reaches_the_host_as_a_result(report)

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from tests.local.serving import Server, call
+from tests.local.serving import call
 from tests.mcp.consent_script import scripted_consent
 from tests.mcp.conftest import VERIFIER
 
@@ -25,38 +25,35 @@ def _form(url, form):
         return error.code, json.loads(error.read())
 
 
-def test_discovery_register_authorize_and_token_against_serve(tmp_path):
-    server = Server(tmp_path / "data")
-    try:
-        base = server.url
-        status, resource = call("GET", base + "/.well-known/oauth-protected-resource/mcp")
-        assert status == 200 and resource["resource"] == base + "/mcp"
-        (issuer,) = resource["authorization_servers"]
-        status, metadata = call("GET", issuer + "/.well-known/oauth-authorization-server")
-        assert status == 200 and metadata["issuer"] == issuer
-        status, client = call("POST", metadata["registration_endpoint"],
-                              {"client_name": "Script", "redirect_uris": [REDIRECT]})
-        assert status == 201, client
+def test_discovery_register_authorize_and_token_against_serve(served_app):
+    server = served_app
+    base = server.url
+    status, resource = call("GET", base + "/.well-known/oauth-protected-resource/mcp")
+    assert status == 200 and resource["resource"] == base + "/mcp"
+    (issuer,) = resource["authorization_servers"]
+    status, metadata = call("GET", issuer + "/.well-known/oauth-authorization-server")
+    assert status == 200 and metadata["issuer"] == issuer
+    status, client = call("POST", metadata["registration_endpoint"],
+                          {"client_name": "Script", "redirect_uris": [REDIRECT]})
+    assert status == 201, client
 
-        authorization = metadata["authorization_endpoint"] + "?" + urlencode({
-            "response_type": "code", "client_id": client["client_id"], "redirect_uri": REDIRECT,
-            "state": "s1", "code_challenge": create_s256_code_challenge(VERIFIER),
-            "code_challenge_method": "S256", "resource": resource["resource"]})
-        back = scripted_consent(authorization, "script@example.com")
-        assert back.startswith(REDIRECT)
-        answer = parse_qs(urlsplit(back).query)
-        assert answer["state"] == ["s1"] and answer["iss"] == [issuer]
+    authorization = metadata["authorization_endpoint"] + "?" + urlencode({
+        "response_type": "code", "client_id": client["client_id"], "redirect_uri": REDIRECT,
+        "state": "s1", "code_challenge": create_s256_code_challenge(VERIFIER),
+        "code_challenge_method": "S256", "resource": resource["resource"]})
+    back = scripted_consent(authorization, "script@example.com")
+    assert back.startswith(REDIRECT)
+    answer = parse_qs(urlsplit(back).query)
+    assert answer["state"] == ["s1"] and answer["iss"] == [issuer]
 
-        status, tokens = _form(metadata["token_endpoint"], {
-            "grant_type": "authorization_code", "code": answer["code"][0],
-            "code_verifier": VERIFIER, "redirect_uri": REDIRECT,
-            "client_id": client["client_id"], "resource": resource["resource"]})
-        assert status == 200, tokens
-        status, rotated = _form(metadata["token_endpoint"], {
-            "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
-            "client_id": client["client_id"]})
-        assert status == 200 and rotated["refresh_token"] != tokens["refresh_token"]
-        # The MCP token is for /mcp only.
-        assert call("GET", base + "/users/me", token=rotated["access_token"])[0] == 401
-    finally:
-        server.stop()
+    status, tokens = _form(metadata["token_endpoint"], {
+        "grant_type": "authorization_code", "code": answer["code"][0],
+        "code_verifier": VERIFIER, "redirect_uri": REDIRECT,
+        "client_id": client["client_id"], "resource": resource["resource"]})
+    assert status == 200, tokens
+    status, rotated = _form(metadata["token_endpoint"], {
+        "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
+        "client_id": client["client_id"]})
+    assert status == 200 and rotated["refresh_token"] != tokens["refresh_token"]
+    # The MCP token is for /mcp only.
+    assert call("GET", base + "/users/me", token=rotated["access_token"])[0] == 401
