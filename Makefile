@@ -8,7 +8,7 @@ CHECKOV_VENV := .venv-checkov
 PY := $(VENV)/bin/python
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: dev test bench validate build clean checkov lint
+.PHONY: dev test bench validate build clean checkov lint chromium
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,8 +38,14 @@ DB_PORT ?= 8000
 dev: $(VENV)/.installed
 	$(PY) -m app serve --port $(PORT) --db-port $(DB_PORT)
 
-test: $(VENV)/.installed $(SAM_VENV)/.installed checkov lint
+# chromium comes first: without it (and no way to install it) make test stops at once.
+test: chromium $(VENV)/.installed $(SAM_VENV)/.installed checkov lint
 	$(PY) -m pytest -n 2
+
+# Headless Chromium for the browser tests: found, installed (root with apt-get), or one line
+# saying what to install (scripts/ensure_chromium.sh).
+chromium:
+	@scripts/ensure_chromium.sh
 
 # ruff, configured in pyproject.toml: a `noqa` in the code names a rule it really breaks.
 lint: $(VENV)/.installed

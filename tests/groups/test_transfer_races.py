@@ -1,36 +1,44 @@
-"""A participant transfer racing expense edits and new expenses naming the source, on real
-threads against the serialized embedded DynamoDB endpoint.
+"""A participant transfer meeting expense edits and new expenses naming the source, at every
+point of its run, deterministically (tests/support/interleave.py, no threads, no sleeps).
 
 Each round has a fresh group: owner O and guests S (source), T (target) and X, an expense
-naming S and T (a merge) and one naming S and X. Released together: the transfer S -> T, a
-full edit of each expense at version 1 (one keeps naming S, one drops S), a new expense
-naming S and one naming only O and X. Whatever won, afterwards:
+naming S and T (a merge) and one naming S and X. The competing writers are a full edit of
+each expense at version 1 (one keeps naming S, one drops S), a new expense naming S and one
+naming only O and X. Each round runs them one after another at one point of the transfer:
+before its lock, right after the lock, between the rewrite pass's reads and its
+TransactWrite (the rows change under it), right after the rewrite, or after the transfer.
+Whatever won, afterwards:
 - no expense, settlement or template names S, and S is gone;
 - every net but S's and T's equals the fold of the bodies that won (as the writers sent
   them, before any rename); T's net is that fold's S + T (conserved); S holds none;
 - the materialised BALANCE#v1 equals a recomputation from the rows.
 A transfer that gave up mid-way (409 CONCURRENT_UPDATE) must finish when called again.
+The same writers on real threads against the embedded endpoint: tests/groups/test_races.py's
+harness; here every window is hit on purpose, every run the same.
 
 Setup is one BatchWriteItem per round (guests, the two expenses at version 1, the balance row
-they imply) and the round's rows are swept afterwards, as in test_races.py: small tables
-and few calls keep the rounds quick."""
+they imply) and the round's rows are swept afterwards: small tables and few calls keep the
+rounds quick."""
 from __future__ import annotations
 
-import random
-import time
+from types import SimpleNamespace
 
+import boto3
 import pytest
 
 from app.errors import DomainError
 from app.services.core.access import authorize
 from app.services.core.clock import new_id, now_iso
-from app.services.groups import participants, transfer
+from app.services.groups import groups, participants, transfer
 from app.services.ledger import balances, expense_input, expenses
 from models.groups import Balance, Expense, Group, GroupItem, Participant
-from tests.groups.test_races import _delete_all, codes, guest_row, put_all, race, world  # noqa: F401
+from tests.groups.test_races import _delete_all, codes, guest_row, profile, put_all
+from tests.support.interleave import just_after, just_before
 
-pytestmark = pytest.mark.race
-ROUNDS = 50
+TX = "TransactWriteItems"
+# Where the writers run: (hook, TransactWriteItems call of the transfer) or None for after
+# it returned. The transfer's calls: 1 the lock, 2 the rewrite of both expenses, 3 the finish.
+POINTS = ((just_before, 1), (just_after, 1), (just_before, 2), (just_after, 2), None)
 
 
 def body(payer: str, amount: int, among: list, mode: str = "EQUAL", values=None) -> dict:
@@ -76,18 +84,49 @@ def sweep(world) -> None:
     _delete_all(world, {GroupItem.Meta.table_name: doomed})
 
 
-def late(delay: float, call):
-    def run():
-        time.sleep(delay)
-        return call()
-    return run
+@pytest.fixture
+def world(aws):
+    """One group with its owner on moto (one thread: DynamoDB's own atomicity is not what is
+    tested); ``keep`` is every row the group started with."""
+    world = SimpleNamespace(client=boto3.client("dynamodb", region_name="us-east-1"),
+                            owner=new_id())
+    put_all(world, profile(world.owner))
+    group = groups.create_group(world.owner, name="Race", currency="EUR")
+    world.gid, world.owner_pid = group.group_id, group.participant_id
+    world.keep = {row.SK for row in GroupItem.query(world.gid, consistent_read=True)}
+    return world
+
+
+def at_point(point, transfer_call, writers: list) -> list:
+    """Run the transfer with the writers at ``point``; [transfer outcome, *writers' outcomes]
+    (each a result or the DomainError it raised)."""
+    outcomes: list = [None] * (len(writers) + 1)
+
+    def attempt(index, call):
+        try:
+            outcomes[index] = call()
+        except DomainError as error:
+            outcomes[index] = error
+
+    def run_writers():
+        for index, call in writers:
+            attempt(index, call)
+
+    if point is None:
+        attempt(0, transfer_call)
+        run_writers()
+    else:
+        hook, nth = point
+        with hook(TX, run_writers, nth=nth):
+            attempt(0, transfer_call)
+    return outcomes
 
 
 def test_transfer_races_edits_and_new_expenses_naming_the_source(world):
     head = Group.get(*Group.key(world.gid), consistent_read=True)
     o = world.owner_pid
     outcomes_seen: set = set()
-    for round_number in range(ROUNDS):
+    for round_number, point in enumerate(POINTS):
         s, t, x = new_id(), new_id(), new_id()
         first = body(s, 600, [o, s, t])
         second = body(o, 500, [o, s, x], "SHARES", [1, 2, 1])
@@ -102,16 +141,12 @@ def test_transfer_races_edits_and_new_expenses_naming_the_source(world):
         drops_s = body(o, 500, [o, x])
         new_s, new_other = body(s, 300, [s, x]), body(x, 200, [o, x])
 
-        # Seeded delays spread the writers over the transfer's whole run (before the lock,
-        # between lock and rewrite, against the rewrite, after it).
-        seeded = random.Random(round_number)
-        delays = [0] + [seeded.choice((0, 0.02, 0.05, 0.1, 0.2, 0.4)) for _ in range(4)]
-        outcomes = race(*(late(delay, call) for delay, call in zip(delays, (
-            lambda: transfer.transfer_participant(access, s, t),
+        writers = list(enumerate((
             lambda: expenses.update_expense(access, e1.ExpenseId, 1, keeps_s),
             lambda: expenses.update_expense(access, e2.ExpenseId, 1, drops_s),
             lambda: expenses.create_expense(access, new_s),
-            lambda: expenses.create_expense(access, new_other)), strict=True)))
+            lambda: expenses.create_expense(access, new_other)), start=1))
+        outcomes = at_point(point, lambda: transfer.transfer_participant(access, s, t), writers)
         found = codes(outcomes)
         assert set(found) <= {"CONCURRENT_UPDATE", "VERSION_CONFLICT",
                               "PARTICIPANT_UNAVAILABLE"}, found
@@ -136,6 +171,6 @@ def test_transfer_races_edits_and_new_expenses_naming_the_source(world):
         assert int(Participant.get(world.gid, Participant.sort_key(t),
                                    consistent_read=True).IncomingTransfers) == 0
         sweep(world)
-    # The race is real: each writer naming the source both won and lost across the rounds.
+    # Every window matters: each writer naming the source both won and lost across the rounds.
     for writer in range(3):
         assert {lost[writer] for lost in outcomes_seen} == {True, False}, (writer, outcomes_seen)

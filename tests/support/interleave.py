@@ -12,27 +12,32 @@ from tests.support import aws_calls
 
 
 @contextlib.contextmanager
-def just_before(operation: str, action: Callable[[], object]):
-    """Run ``action`` once, right before the first ``operation`` call (e.g. TransactWriteItems).
+def just_before(operation: str, action: Callable[[], object], nth: int = 1):
+    """Run ``action`` once, right before the ``nth`` ``operation`` call (e.g. the first
+    TransactWriteItems).
 
-    ``action`` may itself call DynamoDB (even ``operation``): it fires only once."""
-    with _once(operation, action, before=True) as state:
+    ``action`` may itself call DynamoDB (even ``operation``): it fires only once, and calls
+    made after it fired are not counted."""
+    with _once(operation, action, before=True, nth=nth) as state:
         yield state
 
 
 @contextlib.contextmanager
-def just_after(operation: str, action: Callable[[], object]):
-    """Run ``action`` once, right after the first ``operation`` call has returned."""
-    with _once(operation, action, before=False) as state:
+def just_after(operation: str, action: Callable[[], object], nth: int = 1):
+    """Run ``action`` once, right after the ``nth`` ``operation`` call has returned."""
+    with _once(operation, action, before=False, nth=nth) as state:
         yield state
 
 
 @contextlib.contextmanager
-def _once(operation: str, action: Callable[[], object], *, before: bool):
-    state = {"fired": False}
+def _once(operation: str, action: Callable[[], object], *, before: bool, nth: int = 1):
+    state = {"fired": False, "seen": 0}
 
     def hook(make_call, operation_name):
-        due = operation_name == operation and not state["fired"]
+        due = False
+        if operation_name == operation and not state["fired"]:
+            state["seen"] += 1
+            due = state["seen"] == nth
         if due:
             state["fired"] = True  # first: action may itself make this call
         if due and before:
@@ -44,4 +49,4 @@ def _once(operation: str, action: Callable[[], object], *, before: bool):
 
     with aws_calls.intercepted(hook):
         yield state
-    assert state["fired"], f"no {operation} call happened"
+    assert state["fired"], f"no {operation} call number {nth} happened"
