@@ -7,7 +7,7 @@ approved request's participant (while it exists) belonging to its applicant.
 
 The endpoint answers a call in ~10 ms and moto deep-copies a table per transaction item, so
 a round's setup is one BatchWriteItem and its rows are swept afterwards (``check_and_tidy``):
-small tables and few calls keep 50 rounds at a few seconds."""
+small tables and few calls keep the rounds at a few seconds."""
 from __future__ import annotations
 
 import random
@@ -28,7 +28,10 @@ from models.notifications import Event
 from models.users import Profile
 
 pytestmark = pytest.mark.race
-ROUNDS = 50
+# Bounded: each round is a handful of threaded calls; the invariants hold in every round.
+ROUNDS = 20
+# The takeover test also asserts that both sides won across its rounds (seeded delays).
+ROUNDS_BOTH_SIDES = 50
 
 
 def race(*calls) -> list:
@@ -241,7 +244,7 @@ def test_guest_removed_during_its_takeover_approval_leaves_nothing_dangling(worl
     # a seeded delay on the approval lets every interleaving happen across the rounds.
     delays = random.Random(2026)
     seen = set()
-    for _ in range(ROUNDS):
+    for _ in range(ROUNDS_BOTH_SIDES):
         guest, applicant = new_id(), new_id()
         request_id, request, lock = pending(world, applicant, "TAKEOVER", guest)
         put_all(world, guest_row(world, guest), profile(applicant), request, lock)
