@@ -10,7 +10,7 @@ token the LastUsedAt conditional update.
 Run: .venv/bin/python bench/developer_bench.py"""
 from __future__ import annotations
 
-from support import bench_app, count_dynamodb_calls
+from support import bench_app, count_dynamodb_calls, report
 
 PATH = "/users/me/groups"
 
@@ -37,7 +37,13 @@ def main() -> None:
     print(f"GET {PATH} DynamoDB calls, app sign-in (identity cached): {app_warm}")
     print(f"GET {PATH} DynamoDB calls, PAT warm (token cached):       {pat_warm}")
     print(f"GET {PATH} DynamoDB calls, PAT cold (token fetched):      {pat_cold}")
-    print(f"extra calls per warm PAT request: {pat_warm.total - app_warm.total}")
+    report("developer_bench", [(
+        "pat_extra_calls",
+        f"PAT request vs app sign-in, GET {PATH}: DynamoDB calls, app sign-in / PAT warm "
+        "(token cached <= 5 s) / PAT cold",
+        f"{app_warm.total} / {pat_warm.total} / {pat_cold.total}: a PAT adds "
+        f"+{pat_warm.total - app_warm.total} warm, +{pat_cold.total - app_warm.total} cold "
+        f"(PAT warm: {pat_warm})")])
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import bench_app, count_dynamodb_calls
+from bench.support import bench_app, count_dynamodb_calls, report
 
 
 def measure(rows: list, label: str, call) -> dict:
@@ -124,6 +124,11 @@ def main() -> None:
     rows: list = []
     with bench_app() as (client, sign_in):
         ada, ada_id = sign_in("ada@example.com")
+        me = measure(rows, "GET /users/me", lambda: client.get("/users/me", headers=ada))
+        assert me["userId"] == ada_id
+        client.application.extensions["tailspend"].authenticator.identities.clear()
+        once(rows, "GET /users/me (identity not cached)",
+             lambda: client.get("/users/me", headers=ada))
         bob, bob_id = sign_in("bob@example.com")
         group = client.post("/groups", json={"name": "Bench", "currency": "EUR"},
                             headers=ada).get_json()
@@ -177,6 +182,13 @@ def main() -> None:
     print(f"{'route':<{width}} | DynamoDB calls (warm)")
     for label, counter in rows:
         print(f"{label:<{width}} | {counter}")
+    calls = dict(rows)
+    report("routes_bench", [
+        ("users_me_calls", "GET /users/me, DynamoDB calls (identity cached / not cached)",
+         f"{calls['GET /users/me'].total} / {calls['GET /users/me (identity not cached)'].total}"
+         f" ({calls['GET /users/me (identity not cached)']} uncached)"),
+        ("preferences_patch_calls", "PATCH /notifications/preferences, DynamoDB calls",
+         str(calls["PATCH /notifications/preferences"]))])
 
 
 if __name__ == "__main__":

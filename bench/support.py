@@ -75,3 +75,28 @@ def bench_app(stage: str = "bench"):
             return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
 
         yield client, sign_in
+
+
+# --- results for docs/benchmarks.md ------------------------------------------------------------
+
+RESULTS = ROOT / ".bench" / "results"
+
+
+def report(bench: str, rows: list) -> Path:
+    """Print a bench's figures and write them to .bench/results/<bench>.json.
+
+    ``rows``: (key, what, figure) triples. ``key`` is a stable literal id that must appear in
+    the bench's source (tests/platform/test_bench_docs.py checks it); ``what`` is the table's
+    first column, ``figure`` the measured value as the table shows it. `python
+    bench/docs_table.py --update` copies the results into bench/results/ (committed) and
+    renders docs/benchmarks.md's generated table from them."""
+    import json
+
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    for _key, what, figure in rows:
+        print(f"{what}: {figure}", flush=True)
+    path = RESULTS / f"{bench}.json"
+    path.write_text(json.dumps({"bench": f"bench/{bench}.py", "rows": [
+        {"key": key, "what": what, "figure": figure} for key, what, figure in rows]},
+        indent=2) + "\n")
+    return path
