@@ -20,6 +20,10 @@ SPEC_OPTIONS = {
     "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer",
                                                       "bearerFormat": "JWT"}}},
     "security": [{"bearerAuth": []}],
+    # Relative to the document's own URL (OAS 3.0 "Server Object"), so one deterministic
+    # document is right on a laptop (http://127.0.0.1:3000) and under an API Gateway stage
+    # prefix (https://…/Prod) alike.
+    "servers": [{"url": ".", "description": "Where this document is served from"}],
 }
 
 
@@ -92,6 +96,17 @@ class TailSpendApi(Api):
         return error_replies.handle_http_exception(error)
 
 
+def null_in_a_branch(self, field, ret, **kwargs) -> dict:
+    """apispec marks every ``allow_none`` field ``nullable: true``, typed or not. OAS 3.0
+    honours nullable only beside a ``type`` in the same schema, so a typeless field (an
+    ``anyOf`` of shapes) declares null in one of its branches instead: there the sibling
+    ``nullable`` would be dead and is dropped (``redocly lint``: nullable-type-sibling)."""
+    branches = ret.get("anyOf", []) + ret.get("oneOf", [])
+    if "type" not in ret and any(branch.get("nullable") for branch in branches):
+        ret.pop("nullable", None)
+    return {}
+
+
 def finalize(document: dict) -> dict:
     """The one place the finished OpenAPI document is changed before it is served."""
     return document
@@ -133,5 +148,7 @@ def configure(app) -> TailSpendApi:
     api = TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
                                                             PatPolicyPlugin(app),
                                                             openapi_links.LinksPlugin()]})
+    # apispec's documented hook, run after its own attribute functions (field2nullable last).
+    api.ma_plugin.converter.add_attribute_function(null_in_a_branch)
     serve_document(app, api)
     return api
