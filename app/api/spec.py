@@ -43,6 +43,8 @@ def errors(blueprint, *replies):
     return document
 
 
+ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf", "not")
+BODY_RULE = "x-body-rule"
 ERROR_REF = {"$ref": "#/components/schemas/ErrorEnvelope"}
 COMMON_ERRORS = {
     400: "VALIDATION_ERROR: a field breaks the schema or a rule the schema cannot express; "
@@ -58,10 +60,20 @@ class ContractPlugin(BasePlugin):
 
     Bearer-secured routes may answer 401, routes with a body or query may answer 400 (and 413
     for a body), routes with an id in the path may answer 404. A schema class may add JSON
-    Schema keywords marshmallow cannot express (e.g. ``anyOf``) as ``OPENAPI_EXTRA``."""
+    Schema keywords marshmallow cannot express as ``OPENAPI_EXTRA`` (root combinators such
+    as ``anyOf`` are served as the ``x-body-rule`` extension, see ``schema_helper``)."""
 
     def schema_helper(self, name, definition, **kwargs):
-        return dict(getattr(kwargs.get("schema"), "OPENAPI_EXTRA", None) or {})
+        extra = dict(getattr(kwargs.get("schema"), "OPENAPI_EXTRA", None) or {})
+        # A root combinator turns a body into a union that typed generators cannot type
+        # (openapi-python-client makes it `Any`): the schema stays a plain object, its
+        # description says the rule, and the rule itself, as the JSON Schema the server's
+        # check obeys, is served under BODY_RULE for fuzzers and validators that want it.
+        rule = {key: extra.pop(key) for key in ROOT_COMBINATORS if key in extra}
+        if rule:
+            assert extra.get("description"), f"{name}: say the body rule in the description"
+            extra[BODY_RULE] = rule
+        return extra
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         for operation in (operations or {}).values():
@@ -107,6 +119,22 @@ def null_in_a_branch(self, field, ret, **kwargs) -> dict:
     return {}
 
 
+def default_in_words(self, field, ret, **kwargs) -> dict:
+    """A field's default goes in its description, not in a ``default`` keyword: typed
+    generators read ``default`` as "the server always sends it" and make the field required
+    in the request type too (openapi-typescript's default settings: its issues #1741 and
+    #2012), while the server accepts a body or query without it. A null default is the
+    field's absence and says nothing."""
+    if "default" not in ret:
+        return {}
+    value = ret.pop("default")
+    if value is None:
+        return {}
+    words = f"Default: {json.dumps(value)}."
+    return {"description": f"{ret['description'].rstrip()} {words}" if ret.get("description")
+            else words}
+
+
 def finalize(document: dict) -> dict:
     """The one place the finished OpenAPI document is changed before it is served."""
     return document
@@ -150,5 +178,6 @@ def configure(app) -> TailSpendApi:
                                                             openapi_links.LinksPlugin()]})
     # apispec's documented hook, run after its own attribute functions (field2nullable last).
     api.ma_plugin.converter.add_attribute_function(null_in_a_branch)
+    api.ma_plugin.converter.add_attribute_function(default_in_words)
     serve_document(app, api)
     return api
