@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parents[2]
 API_MD = ROOT / "docs" / "api.md"
@@ -112,3 +113,12 @@ def test_expense_create_documents_rounding_and_required_fields(client):
     for name in ("ExpenseCreate", "ExpensePatch", "SettlementCreate", "JoinRequestCreate",
                  "ProfilePatch"):
         assert schemas[name]["additionalProperties"] is False, name
+
+
+def test_docs_with_a_trailing_slash_lands_on_docs(client):
+    """/docs/ was a 404; it redirects (relative, so a stage prefix is kept) to the page."""
+    reply = client.get("/docs/")
+    assert (reply.status_code, reply.headers["Location"]) == (308, "../docs")
+    # Resolved as RFC 3986 says (werkzeug's test client keeps the "..": /../docs).
+    landing = urljoin("http://localhost/docs/", reply.headers["Location"])
+    assert landing == "http://localhost/docs" and client.get("/docs").status_code == 200
