@@ -163,9 +163,11 @@ def serve(args) -> int:
     chat_worker.use_local_runner(start_chat_work)
     scheduler.every(300, run_chat_reconcile, "chat-reconcile")
     poller = start_notifications_poller(endpoint)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
+    # Recorded before the first request is answered: whoever sees /health answer finds the
+    # server.json of this process (the socket already listens; connections wait in its queue).
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
                       db_port=db.port if db else None)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
     print(f"TailSpend API on http://{args.host}:{port} (DynamoDB {endpoint}, data in "
           f"{args.data_dir}). Mint a token: curl -s -X POST http://{args.host}:{port}"
           f"/dev/tokens -H 'Content-Type: application/json' -d '{{\"email\":\"you@example.com\"}}'",

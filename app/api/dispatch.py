@@ -26,7 +26,7 @@ from werkzeug.routing import Map
 # Served by the app of every area (app.api.spec: flask-smorest's document and Swagger UI page,
 # app.api.docs_ui: Swagger UI's files).
 DOCUMENT = None
-DOCUMENT_PATHS = re.compile(r"/openapi\.json|/docs|/docs/assets/.*")
+DOCUMENT_PATHS = re.compile(r"/openapi\.json|/docs/?|/docs/assets/.*")
 FALLBACK = "health"  # no rule of any area has the path: any app answers 404 alike
 _CONVERTER = re.compile(r"<(?:(?P<converter>[a-zA-Z_][a-zA-Z0-9_]*):)?(?P<name>[a-zA-Z_]\w*)>")
 

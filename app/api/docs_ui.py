@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from flask import Blueprint, send_from_directory
+from flask import Blueprint, redirect, send_from_directory
 
 from app.api.markers import public, unmetered
 
@@ -19,6 +19,15 @@ blp = Blueprint("docs-ui", __name__)
 
 # Swagger UI otherwise fetches a badge from validator.swagger.io for non-loopback spec URLs.
 SWAGGER_UI_CONFIG = {"validatorUrl": None}
+
+
+@blp.route("/docs/")
+@public
+@unmetered
+def trailing_slash():
+    """/docs/ is /docs: the page's relative asset URLs resolve only from /docs itself, so a
+    permanent redirect, relative so that it keeps an API Gateway stage prefix."""
+    return redirect("../docs", 308)
 
 
 @blp.route("/docs/assets/<path:filename>")

@@ -20,6 +20,10 @@ SPEC_OPTIONS = {
     "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer",
                                                       "bearerFormat": "JWT"}}},
     "security": [{"bearerAuth": []}],
+    # Relative to the document's own URL (OAS 3.0 "Server Object"), so one deterministic
+    # document is right on a laptop (http://127.0.0.1:3000) and under an API Gateway stage
+    # prefix (https://…/Prod) alike.
+    "servers": [{"url": ".", "description": "Where this document is served from"}],
 }
 
 
@@ -39,6 +43,8 @@ def errors(blueprint, *replies):
     return document
 
 
+ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf", "not")
+BODY_RULE = "x-body-rule"
 ERROR_REF = {"$ref": "#/components/schemas/ErrorEnvelope"}
 COMMON_ERRORS = {
     400: "VALIDATION_ERROR: a field breaks the schema or a rule the schema cannot express; "
@@ -54,10 +60,20 @@ class ContractPlugin(BasePlugin):
 
     Bearer-secured routes may answer 401, routes with a body or query may answer 400 (and 413
     for a body), routes with an id in the path may answer 404. A schema class may add JSON
-    Schema keywords marshmallow cannot express (e.g. ``anyOf``) as ``OPENAPI_EXTRA``."""
+    Schema keywords marshmallow cannot express as ``OPENAPI_EXTRA`` (root combinators such
+    as ``anyOf`` are served as the ``x-body-rule`` extension, see ``schema_helper``)."""
 
     def schema_helper(self, name, definition, **kwargs):
-        return dict(getattr(kwargs.get("schema"), "OPENAPI_EXTRA", None) or {})
+        extra = dict(getattr(kwargs.get("schema"), "OPENAPI_EXTRA", None) or {})
+        # A root combinator turns a body into a union that typed generators cannot type
+        # (openapi-python-client makes it `Any`): the schema stays a plain object, its
+        # description says the rule, and the rule itself, as the JSON Schema the server's
+        # check obeys, is served under BODY_RULE for fuzzers and validators that want it.
+        rule = {key: extra.pop(key) for key in ROOT_COMBINATORS if key in extra}
+        if rule:
+            assert extra.get("description"), f"{name}: say the body rule in the description"
+            extra[BODY_RULE] = rule
+        return extra
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         for operation in (operations or {}).values():
@@ -90,6 +106,33 @@ class TailSpendApi(Api):
 
     def handle_http_exception(self, error):
         return error_replies.handle_http_exception(error)
+
+
+def null_in_a_branch(self, field, ret, **kwargs) -> dict:
+    """apispec marks every ``allow_none`` field ``nullable: true``, typed or not. OAS 3.0
+    honours nullable only beside a ``type`` in the same schema, so a typeless field (an
+    ``anyOf`` of shapes) declares null in one of its branches instead: there the sibling
+    ``nullable`` would be dead and is dropped (``redocly lint``: nullable-type-sibling)."""
+    branches = ret.get("anyOf", []) + ret.get("oneOf", [])
+    if "type" not in ret and any(branch.get("nullable") for branch in branches):
+        ret.pop("nullable", None)
+    return {}
+
+
+def default_in_words(self, field, ret, **kwargs) -> dict:
+    """A field's default goes in its description, not in a ``default`` keyword: typed
+    generators read ``default`` as "the server always sends it" and make the field required
+    in the request type too (openapi-typescript's default settings: its issues #1741 and
+    #2012), while the server accepts a body or query without it. A null default is the
+    field's absence and says nothing."""
+    if "default" not in ret:
+        return {}
+    value = ret.pop("default")
+    if value is None:
+        return {}
+    words = f"Default: {json.dumps(value)}."
+    return {"description": f"{ret['description'].rstrip()} {words}" if ret.get("description")
+            else words}
 
 
 def finalize(document: dict) -> dict:
@@ -133,5 +176,8 @@ def configure(app) -> TailSpendApi:
     api = TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
                                                             PatPolicyPlugin(app),
                                                             openapi_links.LinksPlugin()]})
+    # apispec's documented hook, run after its own attribute functions (field2nullable last).
+    api.ma_plugin.converter.add_attribute_function(null_in_a_branch)
+    api.ma_plugin.converter.add_attribute_function(default_in_words)
     serve_document(app, api)
     return api

@@ -47,9 +47,12 @@ class ChangeSchema(Strict):
     data = ChangeData(required=True, allow_none=True, metadata={
         "description": "The resource now, as its GET returns it; null for DELETE. An "
                        "EXPENSE DELETE also removes that expense's comments.",
-        "nullable": True,
+        # OAS 3.0 honours nullable only beside a type in the same schema (and never beside a
+        # $ref), so null is a branch of its own: an object that can only be null.
         "anyOf": [{"$ref": f"#/components/schemas/{schema.__name__[:-len('Schema')]}"}
-                  for schema in DATA_SCHEMAS.values()]})
+                  for schema in DATA_SCHEMAS.values()]
+        + [{"type": "object", "nullable": True, "enum": [None],
+            "description": "DELETE: the resource is gone"}]})
 
 
 class ChangeFeedSchema(Strict):
@@ -72,10 +75,19 @@ class ActorSchema(Strict):
     displayName = fields.String(required=True, attribute="display_name")
 
 
+# Any JSON value a resource field holds, null included (a field set or cleared by the edit).
+# Typed branches: OAS 3.0 honours nullable only beside a type, and generators type each one.
+JSON_VALUE = {"anyOf": [{"type": "string", "nullable": True}, {"type": "number"},
+                        {"type": "boolean"}, {"type": "array", "items": {}},
+                        {"type": "object", "additionalProperties": True}]}
+
+
 class FieldDiffSchema(Strict):
     field = fields.String(required=True)
-    before = fields.Raw(allow_none=True)
-    after = fields.Raw(allow_none=True)
+    before = fields.Raw(allow_none=True, metadata={
+        **JSON_VALUE, "description": "The value before the edit (null: it was unset)"})
+    after = fields.Raw(allow_none=True, metadata={
+        **JSON_VALUE, "description": "The value after the edit (null: it is unset now)"})
 
 
 class ActivitySchema(Strict):

@@ -86,6 +86,10 @@ ROUNDING_RULE = (
     "minor unit of its ideal share.")
 
 
+BOTH_FORMS_REFUSED = ("A body with both forms (or a whole body with neither) is refused with 400 "
+                      "VALIDATION_ERROR.")
+
+
 class FullBody:
     """A whole expense body, for every create: description, payments, and items or the
     shorthand. A plain mixin, so the schema it joins keeps its own Meta."""
@@ -108,16 +112,19 @@ class ExpenseCreateSchema(FullBody, _ExpenseFields):
     # Not Meta.description: apispec then drops additionalProperties: false.
     OPENAPI_EXTRA = {"anyOf": ONE_FORM,
                      "not": NOT_BOTH_FORMS,
-                     "description": "An expense: who paid (payments) and who owes what (items, "
-                                    "or the one-item shorthand amount + splitMode + splits). "
-                                    + ROUNDING_RULE}
+                     "description": "An expense: who paid (payments) and who owes what. Items "
+                                    "or shorthand: " + expense_forms.EITHER_FORM + " "
+                                    + BOTH_FORMS_REFUSED + " " + ROUNDING_RULE}
 
 
 class ExpensePatchSchema(_ExpenseFields):
     """Any subset of the expense fields plus the ``version`` the edit was based on."""
 
     version = StrictInteger(required=True, validate=validate.Range(min=1))
-    OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS}
+    OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS,
+                     "description": "An edit: any subset of the expense fields plus the version "
+                                    "it was based on. Items or shorthand, as on create: "
+                                    + expense_forms.EITHER_FORM + " " + BOTH_FORMS_REFUSED}
 
 
 class _Converted:

@@ -17,7 +17,10 @@ class JoinRequestCreateSchema(Strict):
     message = fields.String(validate=validate.Length(max=500))
 
     # What _target_matches_mode enforces: TAKEOVER names a guest, NEW names none.
-    OPENAPI_EXTRA = {"oneOf": [
+    OPENAPI_EXTRA = {"description": "A request to join by invite code. TAKEOVER names the guest "
+                                    "to claim in targetParticipantId; NEW names none. Either "
+                                    "mismatch is refused with 400 VALIDATION_ERROR.",
+                     "oneOf": [
         {"properties": {"mode": {"enum": ["TAKEOVER"]}}, "required": ["targetParticipantId"]},
         {"properties": {"mode": {"enum": ["NEW"]}}, "not": {"required": ["targetParticipantId"]}},
     ]}

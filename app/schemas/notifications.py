@@ -38,7 +38,9 @@ class MarkReadSchema(Strict):
                       metadata={"description": "notificationId values; ids that name no "
                                                "notification of the caller are skipped"})
     all = StrictBoolean()
-    OPENAPI_EXTRA = {"oneOf": [
+    OPENAPI_EXTRA = {"description": "Exactly one of ids (those notifications) or all: true "
+                                    "(every one); anything else is a 400 VALIDATION_ERROR.",
+                     "oneOf": [
         {"required": ["ids"], "not": {"required": ["all"]}},
         {"required": ["all"], "not": {"required": ["ids"]},
          "properties": {"all": {"type": "boolean", "enum": [True]}}}]}

@@ -95,7 +95,11 @@ class OAuthTokenFormSchema(Schema):
                                   metadata={"description": "refresh_token: rotates"})
     resource = fields.String(metadata={"description": "<base>/mcp (RFC 8707)"})
     scope = fields.String()
-    OPENAPI_EXTRA = {"additionalProperties": {"type": "string"}, "oneOf": [
+    OPENAPI_EXTRA = {"additionalProperties": {"type": "string"},
+                     "description": "By grant_type: authorization_code needs code, "
+                                    "code_verifier, redirect_uri and client_id; refresh_token "
+                                    "needs refresh_token (RFC 6749 §4.1.3, §6).",
+                     "oneOf": [
         {"properties": {"grant_type": {"enum": ["authorization_code"]}},
          "required": ["code", "code_verifier", "redirect_uri", "client_id"]},
         {"properties": {"grant_type": {"enum": ["refresh_token"]}},

@@ -3,16 +3,19 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from app.money import expense_forms
 from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.schemas.common import (DerivedBoolean, DerivedInteger, DerivedList, DerivedString,
                                 StrictBoolean, StrictInteger)
-from app.schemas.expenses import (DateString, ExpenseBodySchema, FullBody, ItemSchema,
-                                  PaymentReplySchema, _ExpenseFields, stored_payments)
+from app.schemas.expenses import (BOTH_FORMS_REFUSED, DateString, ExpenseBodySchema, FullBody,
+                                  ItemSchema, PaymentReplySchema, _ExpenseFields,
+                                  stored_payments)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 
 
 # What end_or_count enforces, as JSON Schema.
+END_OR_COUNT = "endDate or count, never both (400 VALIDATION_ERROR)."
 END_AND_COUNT = {"required": ["endDate", "count"],
                  "properties": {"endDate": {"type": "string"}, "count": {"type": "integer"}}}
 
@@ -44,7 +47,10 @@ class RecurringCreateSchema(FullBody, _ScheduleFields):
     frequency = fields.String(required=True, validate=validate.OneOf(FREQUENCIES))
     startDate = DateString(required=True)
     # Not Meta.description: apispec then drops additionalProperties: false.
-    OPENAPI_EXTRA = {"anyOf": ONE_FORM, "not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]}}
+    OPENAPI_EXTRA = {"anyOf": ONE_FORM, "not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]},
+                     "description": "A recurring expense: the expense body (no date) plus its "
+                                    "schedule. Items or shorthand: " + expense_forms.EITHER_FORM
+                                    + " " + BOTH_FORMS_REFUSED + " " + END_OR_COUNT}
 
 
 class RecurringPatchSchema(_ScheduleFields):
@@ -52,7 +58,11 @@ class RecurringPatchSchema(_ScheduleFields):
 
     paused = StrictBoolean()
     updatedAt = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    OPENAPI_EXTRA = {"not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]}}
+    OPENAPI_EXTRA = {"not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]},
+                     "description": "An edit of a recurring expense: any subset of its fields, "
+                                    "paused, and the updatedAt it was based on. Items or "
+                                    "shorthand, never both: " + expense_forms.EITHER_FORM + " "
+                                    + END_OR_COUNT}
 
 
 class RecurringSchema(ExpenseBodySchema):

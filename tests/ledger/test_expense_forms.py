@@ -82,7 +82,12 @@ def documents(client, app):
     from app.api.mcp import registry
 
     openapi = client.get("/openapi.json").get_json()
-    create = {"$ref": "#/components/schemas/ExpenseCreate", "components": openapi["components"]}
+    # The body schema is a plain object (typed generators type it); the either/or is served
+    # beside it as x-body-rule, the JSON Schema the server's check obeys.
+    body = openapi["components"]["schemas"]["ExpenseCreate"]
+    assert not {"anyOf", "oneOf", "not"} & set(body)
+    create = {"allOf": [{"$ref": "#/components/schemas/ExpenseCreate"}, body["x-body-rule"]],
+              "components": openapi["components"]}
     with app.app_context():
         tool = next(t for t in registry.listing() if t["name"] == "add_expense")
     return create, tool["inputSchema"]

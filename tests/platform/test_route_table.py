@@ -62,7 +62,8 @@ def test_each_area_app_serves_only_its_area_and_what_it_needs(dispatcher):
 @pytest.mark.parametrize("method, path", [
     ("GET", "/nowhere"), ("GET", "/groups/not-a-uuid/balances"), ("GET", "/users//me"),
     ("PUT", "/health"), ("OPTIONS", "/groups"), ("GET", "/groups/"), ("GET", "/Health"),
-    ("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/assets/swagger-ui.css"),
+    ("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/"),
+    ("GET", "/docs/assets/swagger-ui.css"),
     ("GET", "/docs/assets/../../etc/passwd"), ("GET", "/groups/%s/balances" % FIXED_ID),
     ("POST", "/groups/%s/expenses" % FIXED_ID), ("GET", "/oauth/consent")])
 def test_odd_and_plain_requests_get_the_whole_apps_reply(client, dispatcher, method, path):

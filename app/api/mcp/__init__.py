@@ -16,7 +16,9 @@ blp = Blueprint("mcp", __name__, description="MCP connector: AI assistants actin
 
 _RPC_ERROR = {"type": "object", "required": ["jsonrpc", "id", "error"], "properties": {
     "jsonrpc": {"type": "string", "enum": ["2.0"]},
-    "id": {"nullable": True, "oneOf": [{"type": "string"}, {"type": "integer"}]},
+    # null when the request's id could not be read (a 401, a parse error). OAS 3.0 honours
+    # nullable only beside a type in the same schema, so it sits on one branch.
+    "id": {"oneOf": [{"type": "string", "nullable": True}, {"type": "integer"}]},
     "error": {"type": "object", "required": ["code", "message"], "properties": {
         "code": {"type": "integer"}, "message": {"type": "string"}, "data": {}}}}}
 _MESSAGE = {"type": "object", "required": ["jsonrpc"], "properties": {
