@@ -32,8 +32,21 @@ def integer_weights(weights: Dict[str, Decimal], line: Optional[int]) -> Dict[st
     return {key: value // common for key, value in scaled.items()}
 
 
+# Weights are kept to WEIGHT_PLACES decimals (Cospend writes a float's repr, e.g. 1.5 or
+# 0.33333333333333): integer_weights then yields integers below 10^13, so a file of
+# 100,000-decimal weights costs no more per bill than one of 1 and 2.
+WEIGHT_PLACES = 6
+MAX_WEIGHT = Decimal(10) ** 6
+
+
 def weight_of(value, line: Optional[int]) -> Decimal:
-    return decimal_of(value if value not in (None, "") else 1, line, "The weight")
+    weight = decimal_of(value if value not in (None, "") else 1, line, "The weight")
+    if not 0 < weight <= MAX_WEIGHT:
+        raise ImportFileError(line, f"A weight must be above 0 and at most {MAX_WEIGHT}.")
+    rounded = weight.quantize(Decimal(1).scaleb(-WEIGHT_PLACES))
+    if rounded <= 0:
+        raise ImportFileError(line, f"A weight must be at least 0.{'0' * (WEIGHT_PLACES - 1)}1.")
+    return rounded.normalize()
 
 
 class Bills:
