@@ -143,3 +143,14 @@ def test_a_file_name_within_the_rules_is_stored_nfc(importer, client):
     group = client.get(f"/groups/{status['groupId']}", headers=importer.headers).get_json()
     assert group["name"] == "Caf\u00e9"
     assert "Caf\u00e9" in importer.nets(status["groupId"])
+
+
+def test_reading_stops_at_the_first_member_entry_past_the_cap(importer):
+    """250,000 member entries (each row's members, summed) at most: 50 members x 5,001 rows
+    is refused at the row that crosses it, however few rows and bytes the file has."""
+    members = [f"m{n}" for n in range(50)]
+    row = "2026-01-01,x,General,0.49,EUR,0.49," + ",".join(["-0.01"] * 49) + "\n"
+    content = "Date,Description,Category,Cost,Currency," + ",".join(members) + "\n" + row * 5_001
+    reply = importer.start("splitwise-csv", content)
+    assert reply.status_code == 400, reply.get_json()
+    assert reply.get_json()["error"]["details"]["line"] == 5_002

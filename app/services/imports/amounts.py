@@ -19,6 +19,8 @@ _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 MAX_NUMBER_CHARS = 30
 # Unix timestamps a calendar date can come from: 1970-01-01 .. 9999-12-31.
 MAX_TIMESTAMP = 253_402_300_799
+# A plain decimal cell, read without Decimal (a file has up to 250,000 of them).
+_PLAIN = re.compile(r"([+-]?)(\d{1,20})(?:\.(\d{0,9}))?")
 _COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
 # A spreadsheet-safe cell (ours, ihatemoney's, Spliit's) starts with ' before = + - @.
 _ESCAPED = re.compile(r"'[=+\-@\t\r]")
@@ -58,6 +60,13 @@ def decimal_of(value: Any, line: Optional[int], what: str) -> Decimal:
 def to_minor(value: Any, currency: str, line: Optional[int], what: str) -> Tuple[int, bool]:
     """(minor units, exact?) of a decimal amount; rounded half-even past the currency's
     decimals (the caller warns when it was not exact)."""
+    if isinstance(value, str):  # the common cell ("12.30", "-4", ""), in integers only
+        plain = _PLAIN.fullmatch(value)
+        places = exponent(currency)
+        if plain and len(plain[3] or "") <= places:
+            sign, whole, fraction = plain[1], plain[2], plain[3] or ""
+            minor = int(whole) * 10 ** places + int(fraction.ljust(places, "0") or 0)
+            return (-minor if sign == "-" else minor), True
     number = decimal_of(value, line, what)
     scaled = number.scaleb(exponent(currency))
     whole = scaled.to_integral_value(rounding=ROUND_HALF_EVEN)

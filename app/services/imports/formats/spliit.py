@@ -21,7 +21,7 @@ from app.money.splits import MAX_AMOUNT
 from app.services.imports import reconstruct
 from app.services.imports.amounts import (calendar_date, currency_code, to_minor,
                                           unescape)
-from app.services.imports.formats.text import (check_list, check_members, is_blank,
+from app.services.imports.formats.text import (CellBudget, check_list, check_members, is_blank,
                                                json_document, records, require, text_field)
 from app.services.imports.model import (EXPENSE, SETTLEMENT, ImportFileError, Item, Parsed,
                                         Row)
@@ -110,7 +110,10 @@ def parse_json(text: str) -> Parsed:
     parsed = Parsed(format=JSON_FORMAT, members=members, rows=[],
                     name=text_field(document.get("name"), 1, "The group's name") or None,
                     currency=currency)
+    budget = CellBudget()
     for position, expense in enumerate(document["expenses"], start=1):
+        if isinstance(expense, dict) and isinstance(expense.get("paidFor"), list):
+            budget.spend(len(expense["paidFor"]), position)
         _json_expense(parsed, position, expense, currency)
     return parsed
 
@@ -176,6 +179,7 @@ def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[st
 def parse_csv(text: str) -> Parsed:
     parsed: Optional[Parsed] = None
     keys: List[str] = []
+    budget = CellBudget()
     for line, cells in records(text):
         if is_blank(cells):
             continue
@@ -192,6 +196,7 @@ def parse_csv(text: str) -> Parsed:
             parsed = Parsed(format=CSV_FORMAT, members=dict(zip(keys, names, strict=True)),
                             rows=[])
             continue
+        budget.spend(len(keys), line)
         _csv_row(parsed, line, cells, keys)
     if parsed is None:
         raise ImportFileError(1, "The file is empty.")

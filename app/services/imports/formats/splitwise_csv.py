@@ -13,7 +13,7 @@ from typing import Dict, List
 
 from app.services.imports import reconstruct
 from app.services.imports.amounts import calendar_date, currency_code, to_minor, unescape
-from app.services.imports.formats.text import (check_members, check_rows, is_blank,
+from app.services.imports.formats.text import (CellBudget, check_members, check_rows, is_blank,
                                                records, require)
 from app.services.imports.model import ImportFileError, Parsed
 from app.services.ledger.export import PAYER_COLUMN as OUR_PAYER_COLUMN
@@ -55,6 +55,7 @@ def parse(text: str) -> Parsed:
     parsed = Parsed(format=FORMAT, members={}, rows=[])
     header_line = None
     keys: List[str] = []
+    budget = CellBudget()
     for line, cells in records(text):
         if is_blank(cells):
             continue
@@ -65,6 +66,7 @@ def parse(text: str) -> Parsed:
             keys = list(parsed.members)
             header_line = line
             continue
+        budget.spend(len(keys), line)
         _row(parsed, line, cells, keys)
     if header_line is None:
         raise ImportFileError(1, "No Splitwise header (Date, Description, Category, Cost, "

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.services.imports.amounts import calendar_date, currency_code
-from app.services.imports.formats.text import (check_list, check_members, json_document,
+from app.services.imports.formats.text import (CellBudget, check_list, check_members,
+                                               json_document,
                                                require, text_field)
 from app.services.imports.model import EXPENSE, SETTLEMENT, Item, Parsed, Row
 
@@ -37,11 +38,21 @@ def parse(text: str) -> Parsed:
     expenses = _objects(document.get("expenses"), 1, "expenses")
     settlements = _objects(document.get("settlements"), 1, "settlements")
     check_list(expenses + settlements)
+    budget = CellBudget()
     for position, expense in enumerate(expenses, start=1):
+        budget.spend(_entries(expense), position)
         parsed.rows.append(_expense(position, expense, parsed, currency))
     for position, settlement in enumerate(settlements, start=1):
         parsed.rows.append(_settlement(position, settlement, parsed, currency))
     return parsed
+
+
+def _entries(expense: dict) -> int:
+    """Member entries of an expense: its payments and every item's splits."""
+    items = expense.get("items") if isinstance(expense.get("items"), list) else []
+    payments = expense.get("payments") if isinstance(expense.get("payments"), list) else []
+    return len(payments) + sum(len(item.get("splits") or []) for item in items
+                               if isinstance(item, dict) and isinstance(item.get("splits"), list))
 
 
 def _objects(value: Any, line: int, what: str) -> list:

@@ -97,6 +97,25 @@ def check_list(items: list, what: str = "expenses and settlements") -> None:
         raise ImportFileError(MAX_ROWS + 1, f"More than {MAX_ROWS} {what}.")
 
 
+# Member entries a file may hold in all (a row's member cells, a bill's owers, an expense's
+# splits, summed): 20,000 rows of 12 members, or 1,250 rows of 199. Reading stops at the
+# first past it, so the POST's check stays within its 2 s whatever the file's shape.
+MAX_MEMBER_ENTRIES = 250_000
+
+
+class CellBudget:
+    """Member entries read so far, against MAX_MEMBER_ENTRIES."""
+
+    def __init__(self) -> None:
+        self.used = 0
+
+    def spend(self, count: int, line) -> None:
+        self.used += count
+        if self.used > MAX_MEMBER_ENTRIES:
+            raise ImportFileError(line, f"More than {MAX_MEMBER_ENTRIES:,} member entries "
+                                        f"(each row's members, summed): split the file.")
+
+
 def check_members(count: int, line) -> None:
     """Stop reading at member MAX_GROUP_PARTICIPANTS + 1."""
     if count > MAX_GROUP_PARTICIPANTS:
