@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from app.money.splits import MAX_AMOUNT
+from app.money.splits import MAX_AMOUNT, apportion
 from app.services.imports import reconstruct
 from app.services.imports.amounts import (calendar_date, currency_code, to_minor,
                                           unescape)
@@ -221,11 +221,8 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     if cost <= 0:
         parsed.skip(line, "An expense of amount 0 or less (income): skipped.")
         return
-    shares_total = sum(abs(v) for v in values.values())
-    require(shares_total == cost, line, f"The participant cells add up to {shares_total}, "
-                                        f"not the Cost {cost}.")
     payer = _csv_payer(parsed, line, values)
-    owed = {key: abs(value) for key, value in values.items() if value}
+    owed = _owed(parsed, line, cost, values, fixed["Split mode"])
     if fixed["Is Reimbursement"].strip().lower() == "yes" and len(owed) == 1 \
             and payer not in owed:
         parsed.rows.append(Row(line=line, kind=SETTLEMENT, date=date, currency=currency,
@@ -234,6 +231,27 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
                            description=title, category=category, payments=[(payer, cost)],
                            items=[Item(title, cost, "EXACT", list(owed.items()))]))
+
+
+def _owed(parsed: Parsed, line: int, cost: int, values: Dict[str, int],
+          split_mode: str) -> Dict[str, int]:
+    """Each participant's share. Spliit's CSV route before its "Shares" change (54207f4)
+    rounded each share on its own, so the cells of a real export can miss the Cost by up to
+    half a unit per participant: a difference of up to one unit per participant is kept at
+    the Cost and re-apportioned by the split rule (Evenly: equal parts; otherwise in
+    proportion to the cells), with a warning; a larger one is not Spliit's rounding."""
+    owed = {key: abs(value) for key, value in values.items() if value}
+    total = sum(owed.values())
+    if total == cost:
+        return owed
+    require(bool(owed) and abs(total - cost) <= len(owed), line,
+            f"The participant cells add up to {total}, not the Cost {cost}.")
+    evenly = unescape(split_mode).strip().casefold() in ("evenly", "")
+    parts = apportion(cost, [1] * len(owed) if evenly else list(owed.values()))
+    parsed.warn(line, f"The participant cells add up to {total}, not the Cost {cost} (Spliit "
+                      f"rounded each share on its own): the Cost is kept and split "
+                      f"{'evenly' if evenly else 'in proportion to the cells'}.")
+    return {key: part for key, part in zip(owed, parts, strict=True) if part}
 
 
 def _csv_payer(parsed: Parsed, line: int, values: Dict[str, int]) -> str:
