@@ -16,6 +16,7 @@ from app.services.imports.parse import FileTooLarge, group_name, parse_file, res
 from app.services.users.profiles import get_profile
 from models.groups import Group, ImportJob
 from models.groups.imports import RUNNING
+from models.groups.keys import IMPORT_BUCKET
 from models.users import ImportPointer
 
 QUEUE_URL_ENV = "IMPORT_QUEUE_URL"
@@ -82,6 +83,7 @@ def start_import(user_id: str, *, file_format: str, content: str, name: Optional
                  Status=worker.IMPORTING, CreatedAt=now, UpdatedAt=now)
     job = ImportJob(*ImportJob.key(group_id), ImportId=import_id, ImporterUserId=user_id,
                     Format=file_format, Status=RUNNING, ChunkCount=chunks, CreatedAt=now,
+                    DueBucket=IMPORT_BUCKET, NextRunAt=worker.overdue_at(),
                     Options={"currency": parsed.currency, "me": me, "convert": convert,
                              "fallbackCurrency": fallback, "ownerName": profile.DisplayName})
     pointer = ImportPointer(user_id, ImportPointer.sort_key(import_id), GroupId=group_id,
