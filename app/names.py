@@ -101,6 +101,18 @@ def normalise(text: str) -> str:
     return normal
 
 
+def validated(text: str, *, max_length: int = 100) -> str:
+    """The REST rule of a name field (app.schemas.common.DisplayName) as one function, for
+    the paths that store a name without a request schema (imports): ``text`` NFC-normalised,
+    or ValueError saying why — a refused character, blank, or past ``max_length``."""
+    normal = normalise(text)
+    if not normal.strip():
+        raise ValueError("Must not be blank.")
+    if len(normal) > max_length:
+        raise ValueError(f"Longer than {max_length} characters.")
+    return normal
+
+
 def clean(text: Optional[str]) -> Optional[str]:
     """A name from elsewhere (an identity provider, a client metadata document) made
     acceptable: NFC, and the characters a name may not hold dropped. None stays None."""

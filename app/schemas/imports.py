@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from app.schemas.common import CURRENCY, OmitNone, Schema, Strict
+from app.schemas.common import CURRENCY, DisplayName, OmitNone, Schema, Strict
 from app.limits import IMPORT_FORMATS as FORMATS, IMPORT_MAX_BYTES as MAX_BYTES
 
 
@@ -11,7 +11,7 @@ class ImportCreateSchema(Strict):
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     content = fields.String(required=True, validate=validate.Length(min=1), metadata={
         "description": f"The file's text, at most {MAX_BYTES} bytes as UTF-8 (5 MB)"})
-    name = fields.String(validate=validate.Length(min=1, max=100), metadata={
+    name = DisplayName(metadata={
         "description": "The new group's name (default: the file's, or the source app's)"})
     currency = fields.String(validate=CURRENCY, metadata={
         "description": "The group's main currency (default: the file's most used one)"})

@@ -16,8 +16,8 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate
 
 from app.money.splits import SPLIT_MODES
-from app.schemas.common import (CURRENCY, ExchangeRate, Id, PageArgsSchema, Strict,
-                                StrictInteger)
+from app.schemas.common import (CURRENCY, DisplayName, ExchangeRate, Id, PageArgsSchema,
+                                Strict, StrictInteger)
 from app.schemas.expenses import (CommentBodySchema, DateString, ExpenseCreateSchema,
                                   ExpenseListArgsSchema, ExpensePatchSchema, ExpenseSchema)
 from app.schemas.groups import GroupCreateSchema, GroupSchema, GuestCreateSchema, ParticipantSchema
@@ -230,7 +230,7 @@ class AddCommentArgs(CommentBodySchema):
 
 
 class CreateGroupArgs(GroupCreateSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={
+    name = DisplayName(required=True, metadata={
         "description": "The group's name, e.g. \"Lisbon trip\" (1-100 characters)."})
     # A plain function, not OneOf: the JSON Schema names the rule, not 300 codes.
     currency = fields.String(required=True, validate=lambda code: CURRENCY(code), metadata={

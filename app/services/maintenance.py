@@ -9,6 +9,7 @@ from app.services.account.deletion import resume_stalled_deletions
 from app.services.chat.worker import reconcile as redrive_chat_work
 from app.services.fx.daily import fetch_daily
 from app.services.groups.delete import resume_pending_deletes
+from app.services.imports.worker import fail_stuck as fail_stuck_imports
 from app.services.groups.join_request_prune import prune_decided_join_requests
 from app.services.ledger.orphan_comments import sweep_orphan_comments
 from app.services.notifications.redispatch import redispatch_pending
@@ -23,6 +24,7 @@ SWEEPS = {
     "accountDeletes": resume_stalled_deletions,
     "chatWork": redrive_chat_work,
     "fxRates": fetch_daily,
+    "stuckImports": fail_stuck_imports,
 }
 
 

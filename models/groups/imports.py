@@ -10,7 +10,7 @@ from typing import Iterator
 from pynamodb.attributes import ListAttribute, MapAttribute, NumberAttribute, UnicodeAttribute
 
 from models.groups.base import GroupItem
-from models.groups.keys import IMPORT, IMPORT_CHUNK_PREFIX
+from models.groups.keys import IMPORT, IMPORT_BUCKET, IMPORT_CHUNK_PREFIX
 
 RUNNING, DONE, FAILED = "RUNNING", "DONE", "FAILED"
 
@@ -47,6 +47,11 @@ class ImportJob(GroupItem, discriminator="IMPORT"):
     @staticmethod
     def key(group_id: str) -> tuple:
         return group_id, IMPORT
+
+    @classmethod
+    def overdue(cls, until: str, **kwargs) -> Iterator["ImportJob"]:
+        """RUNNING imports no run can still finish (DueRecurringExpensesIndex, their bucket)."""
+        return cls.due_recurring.query(IMPORT_BUCKET, cls.NextRunAt <= until, **kwargs)
 
 
 class ImportChunk(GroupItem, discriminator="IMPORT_CHUNK"):

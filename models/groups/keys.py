@@ -33,3 +33,6 @@ DUE_BUCKETS = 128
 # Group heads whose delete sweep is unfinished share the due index under their own bucket,
 # so the maintenance job finds them with one query instead of a table scan.
 DELETE_BUCKET = "GROUP_DELETE"
+# RUNNING imports, by when they are past any run's lease and the queue's redeliveries
+# (NextRunAt): the maintenance job fails the overdue ones with one query.
+IMPORT_BUCKET = "IMPORT_RUNNING"

@@ -127,6 +127,16 @@ def test_create_group_and_add_guest(mcp):
     assert bad["code"] == "VALIDATION_ERROR" and "currency" in bad["details"]
 
 
+def test_create_group_holds_a_name_to_the_rest_rule(mcp):
+    """POST /groups refuses a bidi override and a zero-width space in a name: so does the
+    tool (issue 30 item 4), and a decomposed name is stored NFC as REST stores it."""
+    bad = tool_error(mcp.call("create_group", {"name": "Trip\u202egnp.exe\u200b",
+                                               "currency": "EUR"}))
+    assert bad["code"] == "VALIDATION_ERROR" and "name" in bad["details"]
+    made = ok(mcp.call("create_group", {"name": "Cafe\u0301", "currency": "EUR"}))
+    assert made["name"] == "Caf\u00e9"
+
+
 def test_list_groups_filters_by_name(mcp):
     ok(mcp.call("create_group", {"name": "Ski week", "currency": "EUR"}))
     found = ok(mcp.call("list_groups", {"name": "ski"}))

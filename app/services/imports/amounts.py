@@ -14,6 +14,13 @@ from app.dates import is_calendar_date
 from app.services.imports.model import ImportFileError
 
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+# No real amount, weight or share needs more: a longer cell is refused before any
+# conversion, so a 250,000-digit cell costs a length check, not quadratic arithmetic.
+MAX_NUMBER_CHARS = 30
+# Unix timestamps a calendar date can come from: 1970-01-01 .. 9999-12-31.
+MAX_TIMESTAMP = 253_402_300_799
+# A plain decimal cell, read without Decimal (a file has up to 250,000 of them).
+_PLAIN = re.compile(r"([+-]?)(\d{1,20})(?:\.(\d{0,9}))?")
 _COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
 # A spreadsheet-safe cell (ours, ihatemoney's, Spliit's) starts with ' before = + - @.
 _ESCAPED = re.compile(r"'[=+\-@\t\r]")
@@ -27,12 +34,21 @@ def decimal_of(value: Any, line: Optional[int], what: str) -> Decimal:
     """A number from a cell or a JSON value, exactly; ImportFileError if it is none."""
     if isinstance(value, bool) or value is None:
         raise ImportFileError(line, f"{what} is not a number.")
+    if isinstance(value, int) and abs(value) >= 10 ** MAX_NUMBER_CHARS:
+        raise ImportFileError(line, f"{what} has more than {MAX_NUMBER_CHARS} digits.")
     if isinstance(value, (int, float)):
         text = repr(value)
+    elif not isinstance(value, str):
+        raise ImportFileError(line, f"{what} is not a number.")
     else:
-        text = str(value).strip().replace("\u00a0", "").replace(" ", "")
+        if len(value) > 4 * MAX_NUMBER_CHARS:  # before any strip or replace of a huge cell
+            raise ImportFileError(line, f"{what} is longer than {MAX_NUMBER_CHARS} "
+                                        f"characters.")
+        text = value.strip().replace("\u00a0", "").replace(" ", "")
         if _COMMA_DECIMAL.fullmatch(text):
             text = text.replace(",", ".")
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ImportFileError(line, f"{what} is longer than {MAX_NUMBER_CHARS} characters.")
     if not _NUMBER.fullmatch(text):
         raise ImportFileError(line, f"{what} is not a number: {str(value)[:40]!r}.")
     try:
@@ -44,6 +60,13 @@ def decimal_of(value: Any, line: Optional[int], what: str) -> Decimal:
 def to_minor(value: Any, currency: str, line: Optional[int], what: str) -> Tuple[int, bool]:
     """(minor units, exact?) of a decimal amount; rounded half-even past the currency's
     decimals (the caller warns when it was not exact)."""
+    if isinstance(value, str):  # the common cell ("12.30", "-4", ""), in integers only
+        plain = _PLAIN.fullmatch(value)
+        places = exponent(currency)
+        if plain and len(plain[3] or "") <= places:
+            sign, whole, fraction = plain[1], plain[2], plain[3] or ""
+            minor = int(whole) * 10 ** places + int(fraction.ljust(places, "0") or 0)
+            return (-minor if sign == "-" else minor), True
     number = decimal_of(value, line, what)
     scaled = number.scaleb(exponent(currency))
     whole = scaled.to_integral_value(rounding=ROUND_HALF_EVEN)
@@ -61,12 +84,30 @@ def currency_code(value: Any, line: Optional[int]) -> str:
 def calendar_date(value: Any, line: Optional[int]) -> str:
     """YYYY-MM-DD from a date, an ISO timestamp or a unix timestamp; ImportFileError if none."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.fromtimestamp(int(value), timezone.utc).strftime("%Y-%m-%d")
-    text = str(value or "").strip()
+        return timestamp_date(value, line)
+    if value is not None and not isinstance(value, str):
+        raise ImportFileError(line, "The date is not a date or a timestamp.")
+    text = (value or "").strip()
     candidate = text[:10]
     if is_calendar_date(candidate) and (len(text) == 10 or text[10] in "T "):
         return candidate
     raise ImportFileError(line, f"Not a date: {text[:40]!r}.")
+
+
+def timestamp_date(value: Any, line: Optional[int]) -> str:
+    """YYYY-MM-DD (UTC) of a unix timestamp (a number or a digit string); ImportFileError for
+    NaN, infinities, negative or past year 9999, and for a string that is no timestamp."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.isdigit() or len(text) > 12:
+            raise ImportFileError(line, f"Not a timestamp: {text[:40]!r}.")
+        value = int(text)
+    if isinstance(value, float) and value != value:  # NaN
+        raise ImportFileError(line, "The date is NaN, not a timestamp.")
+    if not 0 <= value <= MAX_TIMESTAMP:
+        raise ImportFileError(line, f"The timestamp {str(value)[:40]} is not a date between "
+                                    f"1970 and 9999.")
+    return datetime.fromtimestamp(int(value), timezone.utc).strftime("%Y-%m-%d")
 
 
 def unescape(text: Any) -> str:

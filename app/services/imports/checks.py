@@ -25,7 +25,8 @@ IMPORTING, ACTIVE = "IMPORTING", "ACTIVE"
 MAX_WARNINGS = 200
 # What an ended import no longer keeps: who ran it and the options naming them.
 ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove(),
-         ImportJob.RunToken.remove(), ImportJob.LeaseUntil.remove()]
+         ImportJob.RunToken.remove(), ImportJob.LeaseUntil.remove(),
+         ImportJob.DueBucket.remove(), ImportJob.NextRunAt.remove()]
 # Rows per page of the recount (about 250 KB of expenses): short calls on any engine.
 RECOUNT_PAGE = 250
 

@@ -12,14 +12,14 @@ from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.imports import staging, worker
 from app.services.imports.model import ImportFileError
-from app.services.imports.parse import FileTooLarge, parse_file, resolve_me
+from app.services.imports.parse import FileTooLarge, group_name, parse_file, resolve_me
 from app.services.users.profiles import get_profile
 from models.groups import Group, ImportJob
 from models.groups.imports import RUNNING
+from models.groups.keys import IMPORT_BUCKET
 from models.users import ImportPointer
 
 QUEUE_URL_ENV = "IMPORT_QUEUE_URL"
-MAX_GROUP_NAME = 100
 DEFAULT_NAMES = {"splitwise-csv": "Splitwise", "spliit-json": "Spliit", "spliit-csv": "Spliit",
                  "ihatemoney-json": "ihatemoney", "ihatemoney-csv": "ihatemoney",
                  "cospend-csv": "Cospend", "tailspend-json": "TailSpend"}
@@ -71,18 +71,19 @@ def start_import(user_id: str, *, file_format: str, content: str, name: Optional
     fallback = profile.DefaultCurrency or "EUR"
     try:
         parsed = parse_file(file_format, content, currency=currency, fallback_currency=fallback)
+        title = group_name(name, parsed.name, f"Imported from {DEFAULT_NAMES[file_format]}")
     except ImportFileError as error:
         raise file_error(error) from None
     resolve_me(parsed, me)
     group_id, import_id, now = new_id(), new_id(), now_iso()
-    title = (name or parsed.name or f"Imported from {DEFAULT_NAMES[file_format]}").strip()
     chunks = staging.stage(group_id, content)
-    head = Group(*Group.key(group_id), Name=title[:MAX_GROUP_NAME] or "Imported group",
+    head = Group(*Group.key(group_id), Name=title,
                  Currency=parsed.currency, CreatedBy=user_id, OwnerCount=1,
                  ParticipantCount=len(parsed.members) + (0 if me else 1),
                  Status=worker.IMPORTING, CreatedAt=now, UpdatedAt=now)
     job = ImportJob(*ImportJob.key(group_id), ImportId=import_id, ImporterUserId=user_id,
                     Format=file_format, Status=RUNNING, ChunkCount=chunks, CreatedAt=now,
+                    DueBucket=IMPORT_BUCKET, NextRunAt=worker.overdue_at(),
                     Options={"currency": parsed.currency, "me": me, "convert": convert,
                              "fallbackCurrency": fallback, "ownerName": profile.DisplayName})
     pointer = ImportPointer(user_id, ImportPointer.sort_key(import_id), GroupId=group_id,

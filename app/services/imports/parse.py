@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Optional
 
+from app import names
 from app.errors import Invalid
 from app.money.splits import MAX_AMOUNT
 from app.limits import IMPORT_FORMATS, IMPORT_MAX_BYTES, MAX_GROUP_PARTICIPANTS
 from app.services.imports.formats import (cospend_csv, ihatemoney, spliit, splitwise_csv,
                                           tailspend_json)
+from app.services.imports.formats.text import MAX_ROWS
 from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.services.ledger import expense_input
 
 MAX_BYTES = IMPORT_MAX_BYTES
-MAX_ROWS = 20_000
+MAX_PARTICIPANT_NAME = 100  # app.schemas.groups: a participant's displayName
+MAX_CATEGORY = 50  # app.schemas.expenses: an expense's category
 PARSERS: Dict[str, Callable[[str], Parsed]] = {
     "splitwise-csv": splitwise_csv.parse,
     "spliit-json": spliit.parse_json,
@@ -62,9 +65,40 @@ def parse_file(file_format: str, content: str, *, currency: Optional[str] = None
                                     f"{MAX_GROUP_PARTICIPANTS} participants.")
     if not parsed.members:
         raise ImportFileError(None, "The file names no members.")
+    check_names(parsed)
     for row in parsed.rows:
         check_row(row)
     return parsed
+
+
+def check_names(parsed: Parsed) -> None:
+    """Every member name and category by the rules REST holds them to (app.names.validated,
+    the DisplayName field's rule; a category's 50 characters), refused the way REST
+    refuses them: a name with a bidi override or an invisible character is a 400, never
+    stored or silently changed. Member names are stored NFC-normalised."""
+    for position, (key, name) in enumerate(parsed.members.items(), start=1):
+        try:
+            parsed.members[key] = names.validated(name, max_length=MAX_PARTICIPANT_NAME)
+        except ValueError as error:
+            raise ImportFileError(None, f"Member {position} ({name[:40]!r}): {error}") from None
+    for row in parsed.rows:
+        if row.category is not None and len(row.category) > MAX_CATEGORY:
+            raise ImportFileError(row.line, f"The category is {len(row.category)} characters; "
+                                            f"at most {MAX_CATEGORY}.")
+
+
+def group_name(name: Optional[str], file_name: Optional[str], default: str) -> str:
+    """The new group's name: the request's (its schema checked it), else the file's by the
+    same rule (a 400 naming it when refused), else ``default``."""
+    if name is not None:
+        return name
+    if file_name is None or not file_name.strip():
+        return default
+    try:
+        return names.validated(file_name.strip())
+    except ValueError as error:
+        raise ImportFileError(1, f"The file's group name {file_name[:40]!r}: {error} Send "
+                                 f"a name to use instead.") from None
 
 
 def check_row(row: Row) -> None:

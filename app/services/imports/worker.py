@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
-from pynamodb.exceptions import DeleteError, UpdateError
+from pynamodb.exceptions import DeleteError
 
 from app.errors import DomainError
 from app.logs import logger
 from app.services.core.clock import iso_in, new_id, now_iso
+from app.services.core.conditional import update_if
 from app.services.imports import checks, staging
 from app.services.imports.model import ImportFileError
 from app.services.imports.parse import parse_file, resolve_me
@@ -26,6 +27,18 @@ IMPORTING = "IMPORTING"
 # A run's hold on its import: past the worker's 900 s timeout, so a live run is never joined
 # by a duplicate delivery; a crashed run's hold runs out before the queue redelivers (5400 s).
 LEASE_SECONDS = 1000
+# How long after a lease runs out the queue may still redeliver the message: its visibility
+# timeout (template.yaml ImportQueue, 5400 s) times maxReceiveCount (3). Past its lease plus
+# this, a RUNNING import has no run left to finish it: the maintenance job fails it.
+REDELIVERY_WINDOW_SECONDS = 5400 * 3
+STUCK_MESSAGE = ("The import stopped: no run finished it within its lease and the queue's "
+                 "redeliveries; nothing was kept. Try again.")
+STUCK_LIMIT = 25  # imports failed per maintenance run
+
+
+def overdue_at() -> str:
+    """When an import leased (or staged) now is stuck if still RUNNING."""
+    return iso_in(LEASE_SECONDS + REDELIVERY_WINDOW_SECONDS)
 
 
 def _job(group_id: str) -> Optional[ImportJob]:
@@ -67,18 +80,16 @@ def run_import(group_id: str, import_id: str) -> str:
 
 def claim(group_id: str) -> Optional[str]:
     """Hold the import for this run (LEASE_SECONDS, past the worker's timeout); None when
-    another run holds it."""
+    another run holds it (the condition failed). Any other error (throttling, a timeout)
+    raises, so the message is retried rather than acknowledged as held."""
     token = new_id()
-    try:
-        ImportJob(*ImportJob.key(group_id)).update(
-            actions=[ImportJob.RunToken.set(token),
-                     ImportJob.LeaseUntil.set(iso_in(LEASE_SECONDS))],
-            condition=(ImportJob.Status == RUNNING) & (ImportJob.LeaseUntil.does_not_exist()
-                                                       | (ImportJob.LeaseUntil < now_iso())),
-            add_version_condition=False)
-    except UpdateError:
-        return None
-    return token
+    held = update_if(
+        ImportJob(*ImportJob.key(group_id)),
+        [ImportJob.RunToken.set(token), ImportJob.LeaseUntil.set(iso_in(LEASE_SECONDS)),
+         ImportJob.NextRunAt.set(overdue_at())],
+        (ImportJob.Status == RUNNING) & (ImportJob.LeaseUntil.does_not_exist()
+                                         | (ImportJob.LeaseUntil < now_iso())))
+    return token if held else None
 
 
 def _import(group_id: str, job: ImportJob, token: str) -> None:
@@ -100,23 +111,40 @@ def _import(group_id: str, job: ImportJob, token: str) -> None:
 
 
 def fail(group_id: str, line: Optional[int], message: str, *,
-         token: Optional[str] = None) -> None:
+         token: Optional[str] = None, overdue_by: Optional[str] = None) -> bool:
     """Record the failure (first bad line) and remove everything but the IMPORT row; with
-    ``token``, only while this run still holds the import."""
+    ``token``, only while this run still holds the import; with ``overdue_by``, only if it
+    is still overdue then (no run claimed it meanwhile). A conflict means it ended or was
+    taken meanwhile (logged); any other error raises."""
     job = ImportJob(*ImportJob.key(group_id))
     actions = [ImportJob.Status.set(FAILED), ImportJob.ErrorMessage.set(message[:1000]),
                ImportJob.FinishedAt.set(now_iso())] + checks.ENDED
     if line is not None:
         actions.append(ImportJob.ErrorLine.set(line))
-    try:
-        condition = ImportJob.Status == RUNNING
-        if token is not None:
-            condition &= ImportJob.RunToken == token
-        job.update(actions=actions, condition=condition, add_version_condition=False)
-    except UpdateError:  # it ended meanwhile (DONE stays DONE)
+    condition = ImportJob.Status == RUNNING
+    if token is not None:
+        condition &= ImportJob.RunToken == token
+    if overdue_by is not None:
+        condition &= ImportJob.NextRunAt <= overdue_by
+    if not update_if(job, actions, condition):  # it ended meanwhile (DONE stays DONE)
         logger.warning("import.fail_not_recorded", extra={"group_id": group_id})
-        return
-    remove_group(group_id)
+        return False
+    remove_group(group_id)  # the staged file's chunks too
+    return True
+
+
+def fail_stuck() -> dict:
+    """The maintenance job's sweep: fail every RUNNING import past its lease plus the queue's
+    redelivery window, cleanly (everything staged and written removed, the reason on the
+    import), at most STUCK_LIMIT per run."""
+    now, failed = now_iso(), 0
+    for job in list(ImportJob.overdue(now, limit=STUCK_LIMIT)):
+        if job.Status != RUNNING:
+            continue
+        failed += fail(job.GroupId, None, STUCK_MESSAGE, overdue_by=now)
+    if failed:
+        logger.warning("import.stuck_failed", extra={"count": failed})
+    return {"stuckImportsFailed": failed}
 
 
 def _keys(group_id: str, keep) -> list:

@@ -13,9 +13,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Dict, List, Optional
 
-from app.services.imports.amounts import calendar_date, currency_code, unescape
+from app.services.imports.amounts import (calendar_date, currency_code, timestamp_date,
+                                          unescape)
 from app.services.imports.formats.spliit import SYMBOLS
-from app.services.imports.formats.text import is_blank, records, require
+from app.services.imports.formats.text import (check_members, check_rows, is_blank,
+                                               records, require)
 from app.services.imports.formats.weighted import Bills, weight_of
 from app.services.imports.model import ImportFileError, Parsed
 
@@ -59,9 +61,12 @@ def parse(text: str) -> Parsed:
         if section == "members":
             name = unescape(row.get("name")).strip()
             require(bool(name), line, "A member without a name.")
+            if name not in members:
+                check_members(len(members) + 1, line)
             members[name] = name
             weights[name] = weight_of(row.get("weight"), line)
         elif section == "bills":
+            check_rows(len(bills) + 1, line)
             bills.append((line, row))
         elif section == "currencies" and str(row.get("exchange_rate")).strip() in ("1", "1.0"):
             main_currency = row.get("currencyname", "").strip()
@@ -94,17 +99,20 @@ def _bill(split: Bills, line: int, row: Dict[str, str], weights: Dict[str, Decim
     payer = unescape(row.get("payer_name")).strip()
     require(bool(payer), line, "payer_name is empty.")
     if payer not in parsed.members:
+        check_members(len(parsed.members) + 1, line)
         parsed.members[payer] = payer
         weights.setdefault(payer, weight_of(row.get("payer_weight"), line))
     owers = [unescape(o).strip() for o in (row.get("owers") or "").split(",") if o.strip()]
     require(bool(owers), line, "A bill without owers.")
     for ower in owers:
-        parsed.members.setdefault(ower, ower)
+        if ower not in parsed.members:
+            check_members(len(parsed.members) + 1, line)
+            parsed.members[ower] = ower
     if str(row.get("deleted") or "0").strip() not in ("", "0"):
         parsed.skip(line, "A bill in Cospend's trash: skipped.")
         return
     timestamp = (row.get("timestamp") or "").strip()
-    date = calendar_date(int(timestamp), line) if timestamp.isdigit() else \
+    date = timestamp_date(timestamp, line) if timestamp.isdigit() else \
         calendar_date(row.get("date"), line)
     if (row.get("repeat") or "n").strip() not in ("n", ""):
         parsed.warn(line, "A repeating bill: imported once (recurrence is not imported).")

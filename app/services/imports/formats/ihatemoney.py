@@ -12,7 +12,8 @@ from decimal import Decimal
 from typing import Any, Dict, List, Optional
 
 from app.services.imports.amounts import calendar_date, currency_code, unescape
-from app.services.imports.formats.text import is_blank, json_document, records, require
+from app.services.imports.formats.text import (check_list, check_members, check_rows, is_blank,
+                                               json_document, records, require)
 from app.services.imports.formats.weighted import Bills, weight_of
 from app.services.imports.model import ImportFileError, Parsed
 
@@ -24,11 +25,13 @@ REQUIRED = ("date", "what", "amount", "payer_name", "payer_weight", "owers")
 def parse_json(text: str) -> Parsed:
     bills = json_document(text)
     require(isinstance(bills, list), 1, "Not an ihatemoney bills export: expected a list.")
+    check_list(bills)
     records_ = []
     for position, bill in enumerate(bills, start=1):
         require(isinstance(bill, dict), position, "A bill must be an object.")
         owers = bill.get("owers")
-        require(isinstance(owers, list), position, "owers must be a list of names.")
+        require(isinstance(owers, list) and all(isinstance(o, str) for o in owers), position,
+                "owers must be a list of names.")
         records_.append((position, {**bill, "owers": [unescape(o).strip() for o in owers]}))
     return _bills(JSON_FORMAT, records_)
 
@@ -47,6 +50,7 @@ def parse_csv(text: str) -> Parsed:
             continue
         require(len(cells) == len(header), line, f"The row has {len(cells)} cells; the header "
                                                  f"has {len(header)}.")
+        check_rows(len(rows) + 1, line)
         bill = dict(zip(header, cells, strict=True))
         bill["owers"] = [unescape(o).strip() for o in bill["owers"].split(",") if o.strip()]
         rows.append((line, bill))
@@ -62,11 +66,14 @@ def _bills(format_name: str, bills: List[tuple]) -> Parsed:
         payer = unescape(bill.get("payer_name")).strip()
         require(bool(payer), line, "payer_name is empty.")
         if payer not in members:
+            check_members(len(members) + 1, line)
             members[payer] = payer
             weights[payer] = weight_of(bill.get("payer_weight"), line)
-    for _line, bill in bills:
+    for line, bill in bills:
         for ower in bill["owers"]:
-            members.setdefault(ower, ower)
+            if ower not in members:
+                check_members(len(members) + 1, line)
+                members[ower] = ower
     parsed = Parsed(format=format_name, members=members, rows=[])
     split = Bills(parsed, weights)
     for line, bill in bills:

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from app.money.splits import MAX_AMOUNT, apportion
 from app.services.imports import reconstruct
 from app.services.imports.amounts import (calendar_date, currency_code, to_minor,
                                           unescape)
-from app.services.imports.formats.text import is_blank, json_document, records, require
+from app.services.imports.formats.text import (CellBudget, check_list, check_members, is_blank,
+                                               json_document, records, require, text_field)
 from app.services.imports.model import (EXPENSE, SETTLEMENT, ImportFileError, Item, Parsed,
                                         Row)
 
@@ -96,15 +98,22 @@ def parse_json(text: str) -> Parsed:
     require(isinstance(document, dict) and isinstance(document.get("participants"), list)
             and isinstance(document.get("expenses"), list), 1,
             "Not a Spliit export: expected an object with participants and expenses.")
+    check_members(len(document["participants"]), 1)
+    check_list(document["expenses"])
     members = {}
     for position, person in enumerate(document["participants"], start=1):
-        require(isinstance(person, dict) and person.get("id") and person.get("name"),
-                position, "A participant needs an id and a name.")
-        members[str(person["id"])] = unescape(person["name"]).strip()
+        require(isinstance(person, dict) and isinstance(person.get("id"), (str, int))
+                and person.get("name"), position, "A participant needs an id and a name.")
+        members[str(person["id"])] = unescape(text_field(person["name"], position,
+                                                         "A participant's name")).strip()
     currency = _group_currency(document.get("currencyCode"), document.get("currency"))
     parsed = Parsed(format=JSON_FORMAT, members=members, rows=[],
-                    name=document.get("name") or None, currency=currency)
+                    name=text_field(document.get("name"), 1, "The group's name") or None,
+                    currency=currency)
+    budget = CellBudget()
     for position, expense in enumerate(document["expenses"], start=1):
+        if isinstance(expense, dict) and isinstance(expense.get("paidFor"), list):
+            budget.spend(len(expense["paidFor"]), position)
         _json_expense(parsed, position, expense, currency)
     return parsed
 
@@ -112,25 +121,33 @@ def parse_json(text: str) -> Parsed:
 def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[str]) -> None:
     require(isinstance(expense, dict), line, "An expense must be an object.")
     amount = expense.get("amount")
-    require(isinstance(amount, int) and not isinstance(amount, bool), line,
-            "amount must be an integer of minor units.")
+    require(isinstance(amount, int) and not isinstance(amount, bool)
+            and abs(amount) <= MAX_AMOUNT, line,
+            f"amount must be an integer of minor units, at most {MAX_AMOUNT}.")
     payer = str(expense.get("paidById") or "")
     require(payer in parsed.members, line, f"paidById {payer!r} is not a participant.")
     paid_for = []
-    for entry in expense.get("paidFor") or []:
-        pid = str((entry or {}).get("participantId") or "")
+    entries = expense.get("paidFor") or []
+    require(isinstance(entries, list) and all(isinstance(e, dict) for e in entries), line,
+            "paidFor must be a list of objects.")
+    for entry in entries:
+        pid = str(entry.get("participantId") or "")
         require(pid in parsed.members, line, f"paidFor names {pid!r}, not a participant.")
         shares = entry.get("shares", 1)
-        require(isinstance(shares, int) and not isinstance(shares, bool), line,
-                "shares must be an integer.")
+        require(isinstance(shares, int) and not isinstance(shares, bool)
+                and 0 <= shares <= MAX_AMOUNT, line,
+                f"shares must be an integer from 0 to {MAX_AMOUNT}.")
         paid_for.append((pid, shares))
     date = calendar_date(expense.get("expenseDate") or expense.get("createdAt"), line)
-    title = unescape(expense.get("title")).strip() or "Expense"
-    category = ((expense.get("category") or {}).get("name") or None)
+    title = unescape(text_field(expense.get("title"), line, "title")).strip() or "Expense"
+    category = expense.get("category") or {}
+    require(isinstance(category, dict), line, "category must be an object.")
+    category = text_field(category.get("name"), line, "The category's name") or None
     row_currency = currency or "EUR"
     if not paid_for or amount == 0:
         parsed.skip(line, "An expense paid for nobody, or of amount 0: skipped.")
         return
+    require(isinstance(expense.get("id"), (str, type(None))), line, "id must be text.")
     shares = expense_shares(expense.get("id"), amount, expense.get("splitMode") or "EVENLY",
                             paid_for)
     if expense.get("isReimbursement") and len(paid_for) == 1 and paid_for[0][0] != payer \
@@ -162,6 +179,7 @@ def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[st
 def parse_csv(text: str) -> Parsed:
     parsed: Optional[Parsed] = None
     keys: List[str] = []
+    budget = CellBudget()
     for line, cells in records(text):
         if is_blank(cells):
             continue
@@ -172,11 +190,13 @@ def parse_csv(text: str) -> Parsed:
                     raise ImportFileError(line, f"Column {position + 1} should be {name!r} "
                                                 f"(Spliit's CSV header).")
             names = header[len(CSV_FIXED):]
+            check_members(len(names), line)
             require(bool(names) and all(names), line, "The header names no participants.")
             keys = [f"c{index}" for index in range(len(names))]
             parsed = Parsed(format=CSV_FORMAT, members=dict(zip(keys, names, strict=True)),
                             rows=[])
             continue
+        budget.spend(len(keys), line)
         _csv_row(parsed, line, cells, keys)
     if parsed is None:
         raise ImportFileError(1, "The file is empty.")
@@ -201,11 +221,8 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     if cost <= 0:
         parsed.skip(line, "An expense of amount 0 or less (income): skipped.")
         return
-    shares_total = sum(abs(v) for v in values.values())
-    require(shares_total == cost, line, f"The participant cells add up to {shares_total}, "
-                                        f"not the Cost {cost}.")
     payer = _csv_payer(parsed, line, values)
-    owed = {key: abs(value) for key, value in values.items() if value}
+    owed = _owed(parsed, line, cost, values, fixed["Split mode"])
     if fixed["Is Reimbursement"].strip().lower() == "yes" and len(owed) == 1 \
             and payer not in owed:
         parsed.rows.append(Row(line=line, kind=SETTLEMENT, date=date, currency=currency,
@@ -214,6 +231,27 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
                            description=title, category=category, payments=[(payer, cost)],
                            items=[Item(title, cost, "EXACT", list(owed.items()))]))
+
+
+def _owed(parsed: Parsed, line: int, cost: int, values: Dict[str, int],
+          split_mode: str) -> Dict[str, int]:
+    """Each participant's share. Spliit's CSV route before its "Shares" change (54207f4)
+    rounded each share on its own, so the cells of a real export can miss the Cost by up to
+    half a unit per participant: a difference of up to one unit per participant is kept at
+    the Cost and re-apportioned by the split rule (Evenly: equal parts; otherwise in
+    proportion to the cells), with a warning; a larger one is not Spliit's rounding."""
+    owed = {key: abs(value) for key, value in values.items() if value}
+    total = sum(owed.values())
+    if total == cost:
+        return owed
+    require(bool(owed) and abs(total - cost) <= len(owed), line,
+            f"The participant cells add up to {total}, not the Cost {cost}.")
+    evenly = unescape(split_mode).strip().casefold() in ("evenly", "")
+    parts = apportion(cost, [1] * len(owed) if evenly else list(owed.values()))
+    parsed.warn(line, f"The participant cells add up to {total}, not the Cost {cost} (Spliit "
+                      f"rounded each share on its own): the Cost is kept and split "
+                      f"{'evenly' if evenly else 'in proportion to the cells'}.")
+    return {key: part for key, part in zip(owed, parts, strict=True) if part}
 
 
 def _csv_payer(parsed: Parsed, line: int, values: Dict[str, int]) -> str:

@@ -13,7 +13,8 @@ from typing import Dict, List
 
 from app.services.imports import reconstruct
 from app.services.imports.amounts import calendar_date, currency_code, to_minor, unescape
-from app.services.imports.formats.text import is_blank, records, require
+from app.services.imports.formats.text import (CellBudget, check_members, check_rows, is_blank,
+                                               records, require)
 from app.services.imports.model import ImportFileError, Parsed
 from app.services.ledger.export import PAYER_COLUMN as OUR_PAYER_COLUMN
 
@@ -35,6 +36,7 @@ def _header(line: int, cells: List[str]) -> Dict[str, str]:
     require(len(names) > len(FIXED), line,
             "The header needs Date, Description, Category, Cost, Currency and a column per "
             "member.")
+    check_members(len(names) - len(FIXED), line)
     for position, name in enumerate(names[:len(FIXED)]):
         # Positions are what count, but an English header in the wrong order is a sure sign
         # of another app's file.
@@ -53,6 +55,7 @@ def parse(text: str) -> Parsed:
     parsed = Parsed(format=FORMAT, members={}, rows=[])
     header_line = None
     keys: List[str] = []
+    budget = CellBudget()
     for line, cells in records(text):
         if is_blank(cells):
             continue
@@ -63,6 +66,7 @@ def parse(text: str) -> Parsed:
             keys = list(parsed.members)
             header_line = line
             continue
+        budget.spend(len(keys), line)
         _row(parsed, line, cells, keys)
     if header_line is None:
         raise ImportFileError(1, "No Splitwise header (Date, Description, Category, Cost, "
@@ -74,6 +78,7 @@ def _row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> None:
     width = len(FIXED) + len(keys)
     require(len(cells) >= width, line, f"The row has {len(cells)} cells; the header has "
                                        f"{width}.")
+    check_rows(len(parsed.rows) + 1, line)
     date_cell, description, category, cost_cell, currency_cell = cells[:len(FIXED)]
     currency = currency_code(currency_cell, line)
     nets = {}

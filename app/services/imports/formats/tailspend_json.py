@@ -1,13 +1,17 @@
 """Our own JSON export (GET /groups/{groupId}/export?format=json), read back losslessly.
 
 Items keep their split modes and values, payments their payers, settlements their notes,
-so export -> import -> export gives the same expenses, settlements and nets."""
+so export -> import -> export gives the same expenses, settlements and nets. Every value is
+type-checked: a file that is not our export's shape is a 400 naming the record, never a
+crash."""
 from __future__ import annotations
 
 from typing import Any
 
 from app.services.imports.amounts import calendar_date, currency_code
-from app.services.imports.formats.text import json_document, require
+from app.services.imports.formats.text import (CellBudget, check_list, check_members,
+                                               json_document,
+                                               require, text_field)
 from app.services.imports.model import EXPENSE, SETTLEMENT, Item, Parsed, Row
 
 FORMAT = "tailspend-json"
@@ -18,24 +22,49 @@ def parse(text: str) -> Parsed:
     require(isinstance(document, dict) and isinstance(document.get("participants"), list),
             1, "Not a TailSpend export: expected an object with participants.")
     group = document.get("group") or {}
+    require(isinstance(group, dict), 1, "group must be an object.")
+    check_members(len(document["participants"]), 1)
     members = {}
     for position, person in enumerate(document["participants"], start=1):
-        require(isinstance(person, dict) and person.get("participantId")
+        require(isinstance(person, dict) and isinstance(person.get("participantId"), str)
                 and person.get("displayName"), position,
                 "A participant needs a participantId and a displayName.")
-        members[person["participantId"]] = person["displayName"]
+        members[person["participantId"]] = text_field(person["displayName"], position,
+                                                      "displayName")
     currency = currency_code(group.get("currency"), 1) if group.get("currency") else None
-    parsed = Parsed(format=FORMAT, members=members, rows=[], name=group.get("name"),
+    parsed = Parsed(format=FORMAT, members=members, rows=[],
+                    name=text_field(group.get("name"), 1, "The group's name") or None,
                     currency=currency)
-    for position, expense in enumerate(document.get("expenses") or [], start=1):
+    expenses = _objects(document.get("expenses"), 1, "expenses")
+    settlements = _objects(document.get("settlements"), 1, "settlements")
+    check_list(expenses + settlements)
+    budget = CellBudget()
+    for position, expense in enumerate(expenses, start=1):
+        budget.spend(_entries(expense), position)
         parsed.rows.append(_expense(position, expense, parsed, currency))
-    for position, settlement in enumerate(document.get("settlements") or [], start=1):
+    for position, settlement in enumerate(settlements, start=1):
         parsed.rows.append(_settlement(position, settlement, parsed, currency))
     return parsed
 
 
+def _entries(expense: dict) -> int:
+    """Member entries of an expense: its payments and every item's splits."""
+    items = expense.get("items") if isinstance(expense.get("items"), list) else []
+    payments = expense.get("payments") if isinstance(expense.get("payments"), list) else []
+    return len(payments) + sum(len(item.get("splits") or []) for item in items
+                               if isinstance(item, dict) and isinstance(item.get("splits"), list))
+
+
+def _objects(value: Any, line: int, what: str) -> list:
+    value = value or []
+    require(isinstance(value, list) and all(isinstance(v, dict) for v in value), line,
+            f"{what} must be a list of objects.")
+    return value
+
+
 def _member(parsed: Parsed, line: int, pid: Any) -> str:
-    require(pid in parsed.members, line, f"{pid!r} is not a participant of the export.")
+    require(isinstance(pid, str) and pid in parsed.members, line,
+            f"{str(pid)[:40]!r} is not a participant of the export.")
     return pid
 
 
@@ -45,30 +74,32 @@ def _int(value: Any, line: int, what: str) -> int:
     return value
 
 
-def _expense(line: int, expense: Any, parsed: Parsed, currency) -> Row:
-    require(isinstance(expense, dict), line, "An expense must be an object.")
+def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
     items = []
-    for item in expense.get("items") or []:
-        splits = [(_member(parsed, line, s.get("participantId")), _int(s.get("value", 0), line,
-                                                                     "A split value"))
-                  for s in item.get("splits") or []]
-        items.append(Item(item.get("name") or "Item", _int(item.get("amount"), line,
-                                                           "An item amount"),
-                          item.get("splitMode") or "EXACT", splits))
+    for item in _objects(expense.get("items"), line, "items"):
+        splits = [(_member(parsed, line, s.get("participantId")),
+                   _int(s.get("value", 0), line, "A split value"))
+                  for s in _objects(item.get("splits"), line, "splits")]
+        items.append(Item(text_field(item.get("name"), line, "An item name") or "Item",
+                          _int(item.get("amount"), line, "An item amount"),
+                          text_field(item.get("splitMode"), line, "splitMode") or "EXACT",
+                          splits))
     payments = [(_member(parsed, line, p.get("participantId")),
-                 _int(p.get("amount"), line, "A payment")) for p in expense.get("payments") or []]
+                 _int(p.get("amount"), line, "A payment"))
+                for p in _objects(expense.get("payments"), line, "payments")]
     return Row(line=line, kind=EXPENSE, date=calendar_date(expense.get("date"), line),
                currency=currency_code(expense.get("currency") or currency, line),
-               description=expense.get("description") or "Expense",
-               category=expense.get("category"), payments=payments, items=items)
+               description=text_field(expense.get("description"), line, "description")
+               or "Expense",
+               category=text_field(expense.get("category"), line, "category") or None,
+               payments=payments, items=items)
 
 
-def _settlement(line: int, settlement: Any, parsed: Parsed, currency) -> Row:
-    require(isinstance(settlement, dict), line, "A settlement must be an object.")
+def _settlement(line: int, settlement: dict, parsed: Parsed, currency) -> Row:
     return Row(line=line, kind=SETTLEMENT,
                date=calendar_date(settlement.get("date") or settlement.get("createdAt"), line),
                currency=currency_code(settlement.get("currency") or currency, line),
                payer=_member(parsed, line, settlement.get("payerId")),
                payee=_member(parsed, line, settlement.get("payeeId")),
                amount=_int(settlement.get("amount"), line, "A settlement amount"),
-               note=settlement.get("note"))
+               note=text_field(settlement.get("note"), line, "note") or None)

@@ -11,11 +11,12 @@ any member whose net still differs from what the source shows."""
 from __future__ import annotations
 
 from decimal import Decimal
-from fractions import Fraction
 from math import gcd
 from typing import Dict, List, Optional
 
+from app.money.splits import MAX_AMOUNT
 from app.services.imports.amounts import decimal_of, to_minor
+from app.services.imports.formats.text import CellBudget
 from app.services.imports.model import (EXPENSE, SETTLEMENT, ImportFileError, Item, Parsed,
                                         Row)
 
@@ -32,8 +33,28 @@ def integer_weights(weights: Dict[str, Decimal], line: Optional[int]) -> Dict[st
     return {key: value // common for key, value in scaled.items()}
 
 
+# Weights are kept to WEIGHT_PLACES decimals (Cospend writes a float's repr, e.g. 1.5 or
+# 0.33333333333333): integer_weights then yields integers below 10^13, so a file of
+# 100,000-decimal weights costs no more per bill than one of 1 and 2.
+WEIGHT_PLACES = 6
+MAX_WEIGHT = Decimal(10) ** 6
+
+
 def weight_of(value, line: Optional[int]) -> Decimal:
-    return decimal_of(value if value not in (None, "") else 1, line, "The weight")
+    weight = decimal_of(value if value not in (None, "") else 1, line, "The weight")
+    if not 0 < weight <= MAX_WEIGHT:
+        raise ImportFileError(line, f"A weight must be above 0 and at most {MAX_WEIGHT}.")
+    rounded = weight.quantize(Decimal(1).scaleb(-WEIGHT_PLACES))
+    if rounded <= 0:
+        raise ImportFileError(line, f"A weight must be at least 0.{'0' * (WEIGHT_PLACES - 1)}1.")
+    return rounded.normalize()
+
+
+# Exact shares are carried as integers of 1/SCALE minor unit (floored): Fractions over
+# thousands of bills grow their denominators without bound, and that cost a 5 MB file
+# minutes. An error below 10^-12 of a cent per bill cannot change which ower a leftover unit
+# goes to except in exact ties, which the listed order breaks either way.
+SCALE = 10 ** 12
 
 
 class Bills:
@@ -42,9 +63,11 @@ class Bills:
     def __init__(self, parsed: Parsed, weights: Dict[str, Decimal]) -> None:
         self.parsed = parsed
         self.weights = weights
-        self.exact: Dict[str, Dict[str, Fraction]] = {}  # currency -> member -> exact net
+        self.exact: Dict[str, Dict[str, int]] = {}  # currency -> member -> net x SCALE
         self.given: Dict[str, Dict[str, int]] = {}  # currency -> member -> owed so far
-        self.owed_exact: Dict[str, Dict[str, Fraction]] = {}
+        self.owed_exact: Dict[str, Dict[str, int]] = {}  # ... exact owed so far x SCALE
+        self.budget = CellBudget()
+        self._weights_of: Dict[tuple, Dict[str, int]] = {}
 
     def add(self, line: int, *, date: str, what: str, amount_value, currency: str, payer: str,
             owers: List[str], reimbursement: bool, category: Optional[str] = None) -> None:
@@ -55,24 +78,27 @@ class Bills:
             parsed.warn(line, f"The amount {amount_value} has more decimals than {currency}: "
                               f"rounded to {amount} minor units.")
         owers = list(dict.fromkeys(owers))
+        self.budget.spend(len(owers), line)
         if amount <= 0 or not owers:
             parsed.skip(line, "A bill of amount 0 or less, or owed by nobody: skipped.")
             return
+        if amount > MAX_AMOUNT:
+            raise ImportFileError(line, f"The amount is past {MAX_AMOUNT} minor units.")
         nets = self.exact.setdefault(currency, {})
-        nets[payer] = nets.get(payer, Fraction(0)) + amount
+        nets[payer] = nets.get(payer, 0) + amount * SCALE
         if reimbursement and len(owers) == 1 and owers[0] != payer:
-            nets[owers[0]] = nets.get(owers[0], Fraction(0)) - amount
+            nets[owers[0]] = nets.get(owers[0], 0) - amount * SCALE
             parsed.rows.append(Row(line=line, kind=SETTLEMENT, date=date, currency=currency,
                                    payer=payer, payee=owers[0], amount=amount,
                                    note=what or None))
             return
-        shares = integer_weights({key: self.weights.get(key, Decimal(1)) for key in owers}, line)
+        shares = self._shares(tuple(owers), line)
         total = sum(shares.values())
-        exact_shares = {key: Fraction(amount * shares[key], total) for key in owers}
-        for key, share in exact_shares.items():
-            nets[key] = nets.get(key, Fraction(0)) - share
-        owed = self._apportion(currency, amount, exact_shares)
-        if any(share.denominator != 1 for share in exact_shares.values()):
+        scaled = {key: amount * shares[key] * SCALE // total for key in owers}
+        for key, share in scaled.items():
+            nets[key] = nets.get(key, 0) - share
+        owed = self._apportion(currency, amount, shares, total, scaled)
+        if any(amount * share % total for share in shares.values()):
             parsed.warn(line, "Shares are not whole cents: each is rounded to within one cent "
                               "so that they add up to the amount.")
         parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
@@ -81,21 +107,30 @@ class Bills:
                                items=[Item(what or "Bill", amount, "EXACT",
                                            [(key, owed[key]) for key in owers if owed[key]])]))
 
-    def _apportion(self, currency: str, amount: int,
-                   exact_shares: Dict[str, Fraction]) -> Dict[str, int]:
+    def _shares(self, owers: tuple, line: int) -> Dict[str, int]:
+        """integer_weights of a set of owers, once per set (bills repeat their owers)."""
+        shares = self._weights_of.get(owers)
+        if shares is None:
+            shares = integer_weights({key: self.weights.get(key, Decimal(1)) for key in owers},
+                                     line)
+            self._weights_of[owers] = shares
+        return shares
+
+    def _apportion(self, currency: str, amount: int, shares: Dict[str, int], total: int,
+                   scaled: Dict[str, int]) -> Dict[str, int]:
         """Floors, then the leftover units to the owers whose running owed total lags their
         running exact share the most (first listed wins a tie)."""
         given = self.given.setdefault(currency, {})
         running = self.owed_exact.setdefault(currency, {})
-        owed = {key: share.numerator // share.denominator for key, share in exact_shares.items()}
-        keys = list(exact_shares)
-        lag = {key: running.get(key, Fraction(0)) + exact_shares[key]
-               - given.get(key, 0) - owed[key] for key in keys}
+        owed = {key: amount * share // total for key, share in shares.items()}
         leftover = amount - sum(owed.values())
-        for key in sorted(keys, key=lambda k: (-lag[k], keys.index(k)))[:leftover]:
-            owed[key] += 1
-        for key in keys:
-            running[key] = running.get(key, Fraction(0)) + exact_shares[key]
+        if leftover:
+            lag = [(-(running.get(key, 0) + scaled[key] - (given.get(key, 0) + owed[key])
+                      * SCALE), position, key) for position, key in enumerate(shares)]
+            for _, _, key in sorted(lag)[:leftover]:
+                owed[key] += 1
+        for key in shares:
+            running[key] = running.get(key, 0) + scaled[key]
             given[key] = given.get(key, 0) + owed[key]
         return owed
 
@@ -103,5 +138,13 @@ class Bills:
         """Record the source's balances (exact, rounded half-even to a minor unit) as the
         file's totals (a currency of "" is the group's main one, settled later)."""
         for currency, nets in self.exact.items():
-            self.parsed.totals[currency] = (None, {key: round(value)
+            self.parsed.totals[currency] = (None, {key: _rounded(value)
                                                    for key, value in nets.items()})
+
+
+def _rounded(value: int) -> int:
+    """value / SCALE rounded half-even."""
+    whole, rest = divmod(value, SCALE)
+    if rest * 2 > SCALE or (rest * 2 == SCALE and whole % 2):
+        whole += 1
+    return whole
