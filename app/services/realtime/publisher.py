@@ -70,7 +70,7 @@ def publish_batch(records: List[dict], via: Optional[Transport] = None) -> dict:
             chunk = entries[start:start + MAX_EVENTS]
             try:
                 via.publish(channel, [poke.event() for poke, _ in chunk])
-            except Exception:  # reported: Lambda retries from here (see the module doc)
+            except Exception:  # noqa: BLE001 — reported: Lambda retries from here (module doc)
                 logger.exception("realtime.publish_failed",
                                  extra={"channel_namespace": channel.split("/")[1],
                                         "sequence": chunk[0][1]})
