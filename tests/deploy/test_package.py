@@ -423,6 +423,18 @@ def _no_failures(result: dict, client) -> None:
     assert result == {"batchItemFailures": []}
 
 
+def _every_record_reported(result: dict, client) -> None:
+    # No Event API answers here: the publisher tried each channel's chunk and reported its
+    # first record (the group's two changes go in one publish, the REVOKED in another).
+    records = json.loads((EVENTS / "realtime_groups_stream.json").read_text())["Records"]
+    assert result == {"batchItemFailures": [
+        {"itemIdentifier": records[n]["dynamodb"]["SequenceNumber"]} for n in (0, 2)]}
+
+
+def _refused(result: dict, client) -> None:
+    assert result == {"isAuthorized": False, "ttlOverride": 0}  # the canned token is forged
+
+
 def _a_summary(result: dict, client) -> None:
     assert isinstance(result, dict)
 
@@ -441,6 +453,8 @@ CANNED = {
     "ImportWorkerFunction": ("import_sqs.json", _no_failures),
     # The canned message names no admitted message: the worker finds nothing to draft.
     "ChatWorkerFunction": ("chat_worker_sqs.json", _no_failures),
+    "RealtimePublisherFunction": ("realtime_groups_stream.json", _every_record_reported),
+    "RealtimeAuthorizerFunction": ("realtime_authorizer_subscribe.json", _refused),
 }
 
 
