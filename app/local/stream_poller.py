@@ -104,10 +104,12 @@ def start_notifications_poller(endpoint: str) -> StreamPoller:
 def realtime_admitted(record: dict) -> bool:
     """The realtime publisher mapping's filter (template.yaml): inserted CHANGE rows, inserted
     or removed USERMEMBER rows."""
+    from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX
+
     sort_key = record.get("dynamodb", {}).get("Keys", {}).get("SK", {}).get("S", "")
     name = record.get("eventName")
-    return ((name == "INSERT" and sort_key.startswith("CHANGE#"))
-            or (name in ("INSERT", "REMOVE") and sort_key.startswith("USERMEMBER#")))
+    return ((name == "INSERT" and sort_key.startswith(CHANGE_PREFIX))
+            or (name in ("INSERT", "REMOVE") and sort_key.startswith(USERMEMBER_PREFIX)))
 
 
 def start_realtime_poller(endpoint: str, interval: float = 0.05) -> StreamPoller:
