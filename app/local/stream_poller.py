@@ -112,9 +112,10 @@ def realtime_admitted(record: dict) -> bool:
             or (name in ("INSERT", "REMOVE") and sort_key.startswith(USERMEMBER_PREFIX)))
 
 
-def start_realtime_poller(endpoint: str, interval: float = 0.05) -> StreamPoller:
+def start_realtime_poller(endpoint: str, interval: float = 0.2) -> StreamPoller:
     """Poll the groups table's stream into the RealtimePublisher handler (the local server is
-    its transport). A short idle wait: change -> poke stays well under a second."""
+    its transport). A short idle wait (5 polls a second, cheap on moto): change -> poke stays
+    well under a second (bench/realtime_bench.py)."""
     from app.handlers import realtime_publisher
     from models.groups import GroupItem
 
