@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.ledger.helpers import equal_body  # noqa: E402
-from tests.local.serving import Server, call, sign_in  # noqa: E402
-from tests.realtime.wsclient import Client, header_protocol  # noqa: E402
+from tests.ledger.helpers import equal_body
+from tests.local.serving import Server, call, sign_in
+from tests.realtime.wsclient import Client, header_protocol
 
 CHANGES = 200
 SUBSCRIBERS = 200
