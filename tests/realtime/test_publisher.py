@@ -138,3 +138,13 @@ def test_the_appsync_transport_raises_on_refusals():
         except PublishFailed:
             continue
         raise AssertionError(f"{reply.status} {reply.data!r} was taken as published")
+
+
+def test_a_new_membership_pokes_the_users_home():
+    joined = copy.deepcopy(CANNED["Records"][2])
+    joined["eventName"] = "INSERT"
+    via = Recording()
+    assert publish_batch([joined], via) == {"batchItemFailures": []}
+    group = "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
+    assert via.sent == [("/users/9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0",
+                         [{"groupId": group, "revision": None, "kind": "HOME", "id": group}])]
