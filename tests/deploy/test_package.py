@@ -290,8 +290,15 @@ class _Resolver:
                 self.created[name] = self.client("sqs").create_queue(
                     QueueName=f"package-test-{name}")["QueueUrl"]
             elif kind == "AWS::SecretsManager::Secret":
-                self.created[name] = self.client("secretsmanager").create_secret(
-                    Name=f"package-test-{name}", SecretString=uuid.uuid4().hex)["ARN"]
+                # One secret may serve two functions (the realtime key: API and authorizer),
+                # each resolved in its own test against the module's one endpoint.
+                secrets = self.client("secretsmanager")
+                try:
+                    self.created[name] = secrets.create_secret(
+                        Name=f"package-test-{name}", SecretString=uuid.uuid4().hex)["ARN"]
+                except secrets.exceptions.ResourceExistsException:
+                    self.created[name] = secrets.describe_secret(
+                        SecretId=f"package-test-{name}")["ARN"]
             else:  # pools, clients, topics: an opaque id the code only passes along
                 self.created[name] = f"{name}-local-id"
         return self.created[name]
