@@ -16,6 +16,8 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="embedded DynamoDB + the API on one machine")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=3000)
+    serve.add_argument("--realtime-port", type=int, default=None,
+                       help="the live-updates WebSocket server (default: --port + 1; 0 picks one)")
     db = sub.add_parser("db", help="only the embedded DynamoDB endpoint (for sam local)")
     db.add_argument("--host", default="127.0.0.1",
                     help="0.0.0.0 lets sam local's containers reach it")
@@ -163,6 +165,7 @@ def serve(args) -> int:
     chat_worker.use_local_runner(start_chat_work)
     scheduler.every(300, run_chat_reconcile, "chat-reconcile")
     poller = start_notifications_poller(endpoint)
+    realtime, realtime_poller = _start_realtime(args, endpoint, port)
     # Recorded before the first request is answered: whoever sees /health answer finds the
     # server.json of this process (the socket already listens; connections wait in its queue).
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
@@ -176,6 +179,8 @@ def serve(args) -> int:
     def cleanup() -> None:
         scheduler.stop()
         poller.stop()
+        realtime_poller.stop()
+        realtime.stop()
         http.shutdown()
         http.server_close()
         if db:
@@ -185,6 +190,23 @@ def serve(args) -> int:
 
     _wait_for_signal(cleanup)
     return 0
+
+
+def _start_realtime(args, endpoint: str, api_port: int):
+    """Live updates: the WebSocket server speaking AppSync Events' protocol, the publisher's
+    transport, fed by a poller on the groups table's stream (docs/realtime.md)."""
+    from app.local.realtime_server import RealtimeServer
+    from app.local.stream_poller import start_realtime_poller
+    from app.services.realtime import publisher
+
+    port = args.realtime_port if args.realtime_port is not None else (api_port + 1 if args.port
+                                                                      else 0)
+    realtime = RealtimeServer(args.host, port).start()
+    publisher.use_transport(realtime)
+    os.environ["REALTIME_ENDPOINT"] = os.environ["REALTIME_HTTP_ENDPOINT"] = realtime.endpoint
+    os.environ["REALTIME_SCHEME"] = "ws"
+    print(f"Live updates on ws://{realtime.endpoint}/event/realtime", flush=True)
+    return realtime, start_realtime_poller(endpoint)
 
 
 def db_only(args) -> int:

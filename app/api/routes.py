@@ -62,6 +62,7 @@ AREAS = (
     Area("oauth", "app.api.oauth", needs=("oauth_ui",)),
     Area("mcp", "app.api.mcp"),
     Area("chat", "app.api.chat"),
+    Area("realtime", "app.api.realtime"),
     Area("local", "app.api.health", "local_blp", local_only=True),
     # The consent flow's HTML pages: plain Flask blueprints, outside the JSON document.
     Area("oauth_ui", "app.api.oauth_ui", "bp", documented=False),

@@ -18,6 +18,7 @@ log = logging.getLogger("tailspend.local.stream")
 
 
 def _admitted(record: dict) -> bool:
+    """The notifications mapping's filter: inserted EVENT rows."""
     image = record.get("dynamodb", {}).get("NewImage") or {}
     return record.get("eventName") == "INSERT" and image.get("EntityType", {}).get("S") == "EVENT"
 
@@ -35,9 +36,10 @@ def _lambda_shape(record: dict, stream_arn: str) -> dict:
 
 
 class StreamPoller:
-    def __init__(self, endpoint: str, table_name: str, handler, interval: float = 1.0) -> None:
+    def __init__(self, endpoint: str, table_name: str, handler, interval: float = 1.0,
+                 admit=_admitted, name: str = "notifications-stream") -> None:
         self.endpoint, self.table_name, self.handler = endpoint, table_name, handler
-        self.interval = interval
+        self.interval, self.admit, self.name = interval, admit, name
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
 
@@ -58,7 +60,7 @@ class StreamPoller:
             reply = streams.get_records(ShardIterator=iterators[shard_id], Limit=100)
             iterators[shard_id] = reply.get("NextShardIterator") or iterators[shard_id]
             records = [_lambda_shape(r, stream_arn) for r in reply.get("Records", [])
-                       if _admitted(r)]
+                       if self.admit(r)]
             if records:
                 result = self.handler({"Records": records}, None)
                 for failure in result.get("batchItemFailures", []):
@@ -80,7 +82,7 @@ class StreamPoller:
                 self._stop.wait(self.interval)
 
     def start(self) -> "StreamPoller":
-        self._thread = threading.Thread(target=self.run, name="notifications-stream", daemon=True)
+        self._thread = threading.Thread(target=self.run, name=self.name, daemon=True)
         self._thread.start()
         return self
 
@@ -97,3 +99,26 @@ def start_notifications_poller(endpoint: str) -> StreamPoller:
 
     return StreamPoller(endpoint, NotificationItem.Meta.table_name,
                         notifications.lambda_handler).start()
+
+
+def realtime_admitted(record: dict) -> bool:
+    """The realtime publisher mapping's filter (template.yaml): inserted CHANGE rows, inserted
+    or removed USERMEMBER rows."""
+    from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX
+
+    sort_key = record.get("dynamodb", {}).get("Keys", {}).get("SK", {}).get("S", "")
+    name = record.get("eventName")
+    return ((name == "INSERT" and sort_key.startswith(CHANGE_PREFIX))
+            or (name in ("INSERT", "REMOVE") and sort_key.startswith(USERMEMBER_PREFIX)))
+
+
+def start_realtime_poller(endpoint: str, interval: float = 0.2) -> StreamPoller:
+    """Poll the groups table's stream into the RealtimePublisher handler (the local server is
+    its transport). A short idle wait (5 polls a second, cheap on moto): change -> poke stays
+    well under a second (bench/realtime_bench.py)."""
+    from app.handlers import realtime_publisher
+    from models.groups import GroupItem
+
+    return StreamPoller(endpoint, GroupItem.Meta.table_name, realtime_publisher.lambda_handler,
+                        interval=interval, admit=realtime_admitted,
+                        name="realtime-stream").start()

@@ -32,6 +32,7 @@ EXEMPT = {
     "mcp.mcp": "tool writes run the expense, settlement and comment services walked here",
     "local.mint_dev_token": "local sign-in: provisioning, refused for a flagged identity",
     "chat.discard_draft": "flips the caller's own draft row; creates none",
+    "realtime.realtime_token": "writes nothing: signs a 15-minute token from one index read",
 }
 EXEMPT_PUBLIC = "OAuth endpoints: the grant, code and token writes hold the owner live " \
                 "(tests/account/test_live_account_credentials.py)"

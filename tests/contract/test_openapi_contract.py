@@ -40,6 +40,8 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/admin/users/{userId}/credits"}
 # Import (issue 24).
 CONTRACT_PATHS |= {"/imports", "/imports/{importId}"}
+# Live updates (issue 36).
+CONTRACT_PATHS |= {"/realtime/token"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

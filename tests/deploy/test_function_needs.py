@@ -33,6 +33,8 @@ NOT_SET_IN_AWS = {
     "CHAT_OPENAI_BASE_URL": "the OpenAI-compatible drafter: self-hosted and local setups",
     "CHAT_OPENAI_API_KEY": "the OpenAI-compatible drafter: self-hosted and local setups",
     "CHAT_OPENAI_MODEL": "the OpenAI-compatible drafter: self-hosted and local setups",
+    "REALTIME_TOKEN_KEY": "tests and ad-hoc runs; AWS passes REALTIME_TOKEN_KEY_SECRET_ARN",
+    "REALTIME_SCHEME": "local mode's ws://; AWS answers wss:// (AppSync Events)",
 }
 # Set by the template, read by a library rather than our code.
 LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}
@@ -40,6 +42,13 @@ LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}
 # cursors; every other function keeps a random per-process key and lists nothing.
 API_ONLY_SETTINGS = {"CURSOR_SECRET_ARN"}
 API_ONLY_ACTIONS = {"secretsmanager:GetSecretValue"}  # what reading that key by ARN calls
+# Functions that read a secret of their own by ARN (so GetSecretValue is theirs, not only
+# bootstrap's cursor-key read): the realtime authorizer verifies with the realtime token key.
+OWN_SECRET_READERS = {"ApiFunction", "RealtimeAuthorizerFunction"}
+# AWS calls signed by hand (botocore's SigV4Auth, no boto3 client the walk can see), per
+# function: the module that signs them, the service it signs for, the IAM action.
+SIGNED_CALLS = {"RealtimePublisherFunction": ("app.services.realtime.appsync", "appsync",
+                                              {"appsync:EventPublish"})}
 
 _PUSH_SETTINGS = {"VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT", "SNS_IOS_APPLICATION_ARN",
                   "SNS_ANDROID_APPLICATION_ARN"}
@@ -70,6 +79,12 @@ NEVER_IN_AWS = {
                              "the Transaction helper names the group row kinds that must carry a "
                              "change row (an isinstance check); the trigger writes only profiles "
                              "and identities"),
+    "RealtimeAuthorizerFunction": ({"tables": {"groups"}},
+                                   "tokens.py mints (the API's job: it reads memberships) and "
+                                   "verifies in one module; the authorizer only verifies"),
+    "RealtimePublisherFunction": ({"tables": {"groups"}},
+                                  "pokes.py takes the CHANGE and USERMEMBER key prefixes from the "
+                                  "groups models; the publisher reads the stream, never the table"),
     "ImportWorkerFunction": ({"tables": {"notifications"}},
                              "the export module (the import reads its column names) imports the "
                              "settlement writers, which raise outbox events; an import raises none"),
@@ -93,7 +108,9 @@ def _handler_module(function: str) -> str:
 def _exempt(function: str, kind: str) -> set:
     exempt = set(NEVER_IN_AWS.get(function, ({}, ""))[0].get(kind, set()))
     if function != "ApiFunction":
-        exempt |= {"env": API_ONLY_SETTINGS, "actions": API_ONLY_ACTIONS}.get(kind, set())
+        exempt |= {"env": API_ONLY_SETTINGS}.get(kind, set())
+    if function not in OWN_SECRET_READERS:
+        exempt |= {"actions": API_ONLY_ACTIONS}.get(kind, set())
     return exempt
 
 
@@ -146,6 +163,8 @@ def _granted_actions(function: str) -> set:
 @pytest.mark.parametrize("function", FUNCTIONS)
 def test_function_may_call_exactly_the_aws_actions_its_code_calls(function):
     needed = code_needs.aws_actions(_handler_module(function)) - _exempt(function, "actions")
+    if function in SIGNED_CALLS:
+        needed |= SIGNED_CALLS[function][2]
     granted = _granted_actions(function)
 
     missing = {a for a in needed if not any(fnmatch.fnmatchcase(a, g) for g in granted)}
@@ -184,6 +203,13 @@ def test_the_maintenance_sweep_can_push_what_it_redispatches():
     sweep = json.dumps([p for p in _functions()["MaintenanceFunction"]["Properties"]["Policies"]
                         if "Fn::If" in p])
     assert worker == sweep
+
+
+def test_hand_signed_calls_are_made_by_the_functions_code():
+    for function, (module, service, _) in SIGNED_CALLS.items():
+        assert module in code_needs.reachable(_handler_module(function)), function
+        source = code_needs.module_path(module).read_text()
+        assert "SigV4Auth(" in source and f'SERVICE = "{service}"' in source, module
 
 
 # ---------------------------------------------------------------- the walk itself

@@ -81,10 +81,12 @@ def test_ttl_attributes_exist_on_the_models():
         assert attribute in declared, table
 
 
-def test_only_the_notifications_table_streams():
+def test_only_the_notifications_and_groups_tables_stream():
+    # notifications: the outbox worker; groups: the realtime publisher (issue 36).
     streaming = {t for t, spec in SPECS.items() if spec.get("StreamSpecification")}
-    assert streaming == {"notifications"}
+    assert streaming == {"notifications", "groups"}
     assert SPECS["notifications"]["StreamSpecification"]["StreamViewType"] == "NEW_IMAGE"
+    assert SPECS["groups"]["StreamSpecification"]["StreamViewType"] == "NEW_IMAGE"
 
 
 def _table_logical_ids() -> dict:

@@ -290,8 +290,15 @@ class _Resolver:
                 self.created[name] = self.client("sqs").create_queue(
                     QueueName=f"package-test-{name}")["QueueUrl"]
             elif kind == "AWS::SecretsManager::Secret":
-                self.created[name] = self.client("secretsmanager").create_secret(
-                    Name=f"package-test-{name}", SecretString=uuid.uuid4().hex)["ARN"]
+                # One secret may serve two functions (the realtime key: API and authorizer),
+                # each resolved in its own test against the module's one endpoint.
+                secrets = self.client("secretsmanager")
+                try:
+                    self.created[name] = secrets.create_secret(
+                        Name=f"package-test-{name}", SecretString=uuid.uuid4().hex)["ARN"]
+                except secrets.exceptions.ResourceExistsException:
+                    self.created[name] = secrets.describe_secret(
+                        SecretId=f"package-test-{name}")["ARN"]
             else:  # pools, clients, topics: an opaque id the code only passes along
                 self.created[name] = f"{name}-local-id"
         return self.created[name]
@@ -423,6 +430,18 @@ def _no_failures(result: dict, client) -> None:
     assert result == {"batchItemFailures": []}
 
 
+def _every_record_reported(result: dict, client) -> None:
+    # No Event API answers here: the publisher tried each channel's chunk and reported its
+    # first record (the group's two changes go in one publish, the REVOKED in another).
+    records = json.loads((EVENTS / "realtime_groups_stream.json").read_text())["Records"]
+    assert result == {"batchItemFailures": [
+        {"itemIdentifier": records[n]["dynamodb"]["SequenceNumber"]} for n in (0, 2)]}
+
+
+def _refused(result: dict, client) -> None:
+    assert result == {"isAuthorized": False, "ttlOverride": 0}  # the canned token is forged
+
+
 def _a_summary(result: dict, client) -> None:
     assert isinstance(result, dict)
 
@@ -441,6 +460,8 @@ CANNED = {
     "ImportWorkerFunction": ("import_sqs.json", _no_failures),
     # The canned message names no admitted message: the worker finds nothing to draft.
     "ChatWorkerFunction": ("chat_worker_sqs.json", _no_failures),
+    "RealtimePublisherFunction": ("realtime_groups_stream.json", _every_record_reported),
+    "RealtimeAuthorizerFunction": ("realtime_authorizer_subscribe.json", _refused),
 }
 
 

@@ -162,11 +162,13 @@ def test_table_specs_have_the_designed_keys_and_sparse_indexes():
         assert declared == dict.fromkeys(used, "S"), short
 
 
-def test_only_notifications_streams_new_images():
+def test_only_notifications_and_groups_stream_new_images():
+    # notifications: the outbox's worker; groups: the realtime publisher (keys + new image).
     specs = load_table_specs("test")
 
     streams = {short: spec["StreamSpecification"] for short, spec in specs.items() if "StreamSpecification" in spec}
-    assert streams == {"notifications": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"}}
+    assert streams == {"notifications": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
+                       "groups": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"}}
 
 
 @pytest.fixture
@@ -661,9 +663,12 @@ def test_api_function_reads_only_the_token_pepper_secret_and_gets_its_arn():
     secret_policies = [p for p in function["Policies"] if "AWSSecretsManagerGetSecretValuePolicy" in p]
     conditional = [p["Fn::If"] for p in function["Policies"] if "Fn::If" in p]
 
-    # issue 19: and the cursor key, by ARN at run time.
+    # issue 19: and the cursor key, by ARN at run time; issue 36: the realtime token key.
     assert secret_policies == [{"AWSSecretsManagerGetSecretValuePolicy": {
-        "SecretArn": {"Ref": name}}} for name in ("TokenPepperSecret", "CursorSecret")]
+        "SecretArn": {"Ref": name}}} for name in ("TokenPepperSecret", "CursorSecret",
+                                                  "RealtimeTokenSecret")]
+    assert function["Environment"]["Variables"]["REALTIME_TOKEN_KEY_SECRET_ARN"] == {
+        "Ref": "RealtimeTokenSecret"}
     # ... and, when one is configured, the MCP token signing key (its ARN only, too).
     assert conditional == [["HasMcpSigningKey", {"AWSSecretsManagerGetSecretValuePolicy": {
         "SecretArn": {"Ref": "McpSigningKeySecretArn"}}}, {"Ref": "AWS::NoValue"}]]
@@ -820,3 +825,79 @@ def test_chat_worker_takes_queue_messages_and_may_invoke_only_its_model():
                       for kind, body in policy.items() if kind.startswith("DynamoDB")}
     assert table_policies == {(_CRUD, "UsersTable"), (_CRUD, "GroupsTable")}
 
+
+
+# ---------------------------------------------------------------- live updates (issue 36)
+HANDLERS["RealtimePublisherFunction"] = "app.handlers.realtime_publisher.lambda_handler"
+HANDLERS["RealtimeAuthorizerFunction"] = "app.handlers.realtime_authorizer.lambda_handler"
+
+
+def test_the_event_api_has_groups_and_users_namespaces_lambda_subscribe_and_iam_publish():
+    api = _resources("AWS::AppSync::Api")["RealtimeApi"]["Properties"]["EventConfig"]
+    namespaces = {n["Properties"]["Name"]: n["Properties"]
+                  for n in _resources("AWS::AppSync::ChannelNamespace").values()}
+
+    (lambda_auth,) = [p for p in api["AuthProviders"] if p["AuthType"] == "AWS_LAMBDA"]
+    assert lambda_auth["LambdaAuthorizerConfig"]["AuthorizerUri"] == {
+        "Fn::GetAtt": ["RealtimeAuthorizerFunction", "Arn"]}
+    assert lambda_auth["LambdaAuthorizerConfig"]["AuthorizerResultTtlInSeconds"] == 0
+    assert {p["AuthType"] for p in api["AuthProviders"]} == {"AWS_LAMBDA", "AWS_IAM"}
+    assert api["ConnectionAuthModes"] == api["DefaultSubscribeAuthModes"] == [
+        {"AuthType": "AWS_LAMBDA"}]
+    assert api["DefaultPublishAuthModes"] == [{"AuthType": "AWS_IAM"}]
+    assert set(namespaces) == {"groups", "users"}
+    for namespace in namespaces.values():
+        assert namespace["SubscribeAuthModes"] == [{"AuthType": "AWS_LAMBDA"}]
+        assert namespace["PublishAuthModes"] == [{"AuthType": "AWS_IAM"}]
+    permission = _resources("AWS::Lambda::Permission")["RealtimeAuthorizerInvokePermission"]
+    assert permission["Properties"]["Principal"] == "appsync.amazonaws.com"
+    assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["RealtimeApi", "ApiArn"]}
+
+
+def test_only_the_publisher_may_publish():
+    publishers = {name for name, f in _resources("AWS::Serverless::Function").items()
+                  if "appsync:EventPublish" in json.dumps(f["Properties"].get("Policies", []))}
+    assert publishers == {"RealtimePublisherFunction"}
+    assert "appsync:" not in json.dumps(
+        [r for n, r in load_template()["Resources"].items()
+         if r["Type"] == "AWS::IAM::Role"])
+
+
+def test_the_publisher_reads_the_groups_stream_with_bisect_retries_a_dlq_and_the_filter():
+    publisher = _resources("AWS::Serverless::Function")["RealtimePublisherFunction"]["Properties"]
+    (source,) = [e["Properties"] for e in publisher["Events"].values()]
+    assert source["Stream"] == {"Fn::GetAtt": ["GroupsTable", "StreamArn"]}
+    assert source["BisectBatchOnFunctionError"] is True
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert source["ParallelizationFactor"] == 1  # revision order per group
+    assert source["DestinationConfig"]["OnFailure"]["Destination"] == {
+        "Fn::GetAtt": ["RealtimeFailuresQueue", "Arn"]}
+    assert publisher["Environment"]["Variables"]["REALTIME_HTTP_ENDPOINT"] == {
+        "Fn::GetAtt": ["RealtimeApi", "Dns.Http"]}
+    patterns = [json.loads(f["Pattern"]) for f in source["FilterCriteria"]["Filters"]]
+    records = json.loads((EVENTS / "realtime_groups_stream.json").read_text())["Records"]
+    assert all(any(_matches_prefix(p, r) for p in patterns) for r in records)
+    expense_row = json.loads(json.dumps(records[0]))
+    expense_row["dynamodb"]["Keys"]["SK"] = {"S": "EXPENSE#e1#HEAD"}
+    modified_change = {**records[0], "eventName": "MODIFY"}
+    for record in (expense_row, modified_change):
+        assert not any(_matches_prefix(p, record) for p in patterns)
+        assert realtime_admitted(record) is False  # local mode's poller filters alike
+    assert all(realtime_admitted(r) for r in records)
+
+
+def _matches_prefix(pattern, record) -> bool:
+    """EventBridge-style matching with the ``prefix`` operator the filter uses."""
+    for key, expected in pattern.items():
+        if key not in record:
+            return False
+        if isinstance(expected, dict):
+            if not isinstance(record[key], dict) or not _matches_prefix(expected, record[key]):
+                return False
+        elif not any(record[key].startswith(e["prefix"]) if isinstance(e, dict) else record[key] == e
+                     for e in expected):
+            return False
+    return True
+
+
+from app.local.stream_poller import realtime_admitted  # noqa: E402 — with its tests

@@ -1,0 +1,15 @@
+"""Realtime publisher: the groups table's stream -> pokes on AppSync Events (docs/realtime.md).
+
+The event source mapping's filter admits inserted CHANGE rows and inserted or removed
+USERMEMBER rows; failed records are reported (ReportBatchItemFailures) and bisected, retried,
+then sent to the failure queue, like the other stream consumers."""
+from __future__ import annotations
+
+from app.bootstrap import bootstrap
+from app.services.realtime.publisher import publish_batch
+
+bootstrap()
+
+
+def lambda_handler(event, context):
+    return publish_batch(list(event.get("Records") or []))

@@ -1,0 +1,218 @@
+"""Local mode's realtime server: the subset of the AppSync Events WebSocket protocol that
+clients use, on ``ws://<host>:<port>/event/realtime``, built on the ``websockets`` library.
+
+- Connect with the subprotocols ``aws-appsync-event-ws`` and ``header-<base64url JSON>``, the
+  JSON being ``{"host": ..., "Authorization": "<token>"}`` (header auth, as AppSync's
+  Lambda-authorizer mode takes it). A bad token gets ``connection_error`` and the socket closes.
+- ``connection_init`` -> ``connection_ack`` (with ``connectionTimeoutMs``), then ``ka`` every
+  KEEP_ALIVE_S.
+- ``subscribe`` {id, channel, authorization} -> ``subscribe_success`` or ``subscribe_error``
+  (UnauthorizedException: the same token and channel checks as the AWS authorizer,
+  app/services/realtime/channels.py); ``unsubscribe`` {id} -> ``unsubscribe_success``.
+- Each published event reaches every subscription on its channel as ``data`` {id, event}.
+
+It is also the publisher's local transport (:meth:`RealtimeServer.publish`): the local stream
+poller feeds the very handler AWS runs, and only the last hop differs. Publishing over the
+socket is not offered: in AWS only the publisher's IAM role may publish."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import logging
+import threading
+from typing import Dict, List, Optional, Set, Tuple
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Response
+
+from app.services.realtime.channels import ChannelRefused, check_subscribe
+from app.services.realtime.tokens import Grant, TokenRefused, verify
+
+log = logging.getLogger("tailspend.local.realtime")
+PATH = "/event/realtime"
+SUBPROTOCOL = "aws-appsync-event-ws"
+KEEP_ALIVE_S = 60.0
+CONNECTION_TIMEOUT_MS = 300_000
+PUBLISH_WAIT_S = 5.0
+
+
+def header_auth(offered) -> dict:
+    """The ``header-...`` subprotocol entry, decoded (base64url JSON, padding optional)."""
+    for entry in offered or ():
+        if entry.startswith("header-"):
+            raw = entry[len("header-"):]
+            try:
+                data = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+            except (ValueError, binascii.Error):
+                return {}
+            return data if isinstance(data, dict) else {}
+    return {}
+
+
+def _token(authorization: object) -> Optional[str]:
+    if not isinstance(authorization, dict):
+        return None
+    value = authorization.get("Authorization") or authorization.get("authorization")
+    return value if isinstance(value, str) else None
+
+
+def _error(kind: str, message: str, **extra) -> str:
+    return json.dumps({"type": kind, **extra,
+                       "errors": [{"errorType": "UnauthorizedException", "message": message}]})
+
+
+class RealtimeServer:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0,
+                 keep_alive_s: float = KEEP_ALIVE_S) -> None:
+        self.host, self.port, self.keep_alive_s = host, port, keep_alive_s
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._ready = threading.Event()
+        self._stopped: Optional[asyncio.Event] = None
+        self._thread: Optional[threading.Thread] = None
+        # channel -> {(connection, subscription id)}
+        self._subscribers: Dict[str, Set[Tuple[ServerConnection, str]]] = {}
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    # --- the protocol --------------------------------------------------------------------
+    def _select(self, connection: ServerConnection, offered) -> Optional[str]:
+        return SUBPROTOCOL if SUBPROTOCOL in offered else None
+
+    def _check_path(self, connection: ServerConnection, request) -> Optional[Response]:
+        if request.path.split("?", 1)[0] != PATH:
+            return Response(404, "Not Found", Headers(), b"Connect to /event/realtime\n")
+        return None
+
+    async def _keep_alive(self, connection: ServerConnection) -> None:
+        while True:
+            await asyncio.sleep(self.keep_alive_s)
+            await connection.send('{"type":"ka"}')
+
+    async def _handle(self, connection: ServerConnection) -> None:
+        offered = [p.strip() for p in
+                   (connection.request.headers.get("Sec-WebSocket-Protocol") or "").split(",")]
+        try:
+            grant = verify(_token(header_auth(offered)))
+        except TokenRefused as refusal:
+            await connection.send(_error("connection_error", str(refusal)))
+            await connection.close(4401, "Unauthorized")
+            return
+        mine: Dict[str, str] = {}  # subscription id -> channel
+        keep_alive = None
+        try:
+            async for text in connection:
+                try:
+                    message = json.loads(text)
+                except ValueError:
+                    message = None
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind == "connection_init":
+                    await connection.send(json.dumps(
+                        {"type": "connection_ack", "connectionTimeoutMs": CONNECTION_TIMEOUT_MS}))
+                    if keep_alive is None:
+                        keep_alive = asyncio.ensure_future(self._keep_alive(connection))
+                elif kind == "subscribe":
+                    await self._subscribe(connection, grant, message, mine)
+                elif kind == "unsubscribe":
+                    sub_id = message.get("id")
+                    channel = mine.pop(sub_id, None) if isinstance(sub_id, str) else None
+                    if channel is None:
+                        await connection.send(json.dumps({
+                            "type": "unsubscribe_error", "id": sub_id, "errors": [{
+                                "errorType": "UnknownOperationError",
+                                "message": "No such subscription."}]}))
+                        continue
+                    self._subscribers.get(channel, set()).discard((connection, sub_id))
+                    await connection.send(json.dumps({"type": "unsubscribe_success",
+                                                      "id": sub_id}))
+                else:
+                    await connection.send(json.dumps({"type": "error", "errors": [{
+                        "errorType": "UnsupportedOperation",
+                        "message": f"Unsupported message type {kind!r} here."}]}))
+        except ConnectionClosed:
+            pass
+        finally:
+            if keep_alive is not None:
+                keep_alive.cancel()
+            for sub_id, channel in mine.items():
+                self._subscribers.get(channel, set()).discard((connection, sub_id))
+
+    async def _subscribe(self, connection, grant: Grant, message: dict, mine: dict) -> None:
+        sub_id = message.get("id")
+        if not isinstance(sub_id, str) or not sub_id or sub_id in mine:
+            await connection.send(_error("subscribe_error", "A subscribe needs a new id.",
+                                         id=sub_id))
+            return
+        try:
+            # Each subscribe carries its own authorization, checked like the AWS authorizer.
+            token_grant = verify(_token(message.get("authorization")))
+            if token_grant.user_id != grant.user_id:
+                raise TokenRefused("The token is not this connection's.")
+            channel = check_subscribe(token_grant.channels, message.get("channel"))
+        except (TokenRefused, ChannelRefused) as refusal:
+            await connection.send(_error("subscribe_error", str(refusal), id=sub_id))
+            return
+        mine[sub_id] = channel
+        self._subscribers.setdefault(channel, set()).add((connection, sub_id))
+        await connection.send(json.dumps({"type": "subscribe_success", "id": sub_id}))
+
+    # --- the publisher's transport ---------------------------------------------------------
+    async def _fan_out(self, channel: str, events: List[str]) -> None:
+        targets = list(self._subscribers.get(channel, ()))
+
+        async def send(connection: ServerConnection, sub_id: str) -> None:
+            try:
+                for event in events:
+                    await connection.send(json.dumps({"type": "data", "id": sub_id,
+                                                      "event": event}))
+            except ConnectionClosed:
+                pass  # it went away: nothing to deliver to
+
+        await asyncio.gather(*(send(c, s) for c, s in targets))
+
+    def publish(self, channel: str, events: List[str]) -> None:
+        """Deliver to every subscription on ``channel`` (waits, so order holds across calls)."""
+        if self._loop is None:
+            raise RuntimeError("the realtime server is not running")
+        asyncio.run_coroutine_threadsafe(self._fan_out(channel, events),
+                                         self._loop).result(PUBLISH_WAIT_S)
+
+    def subscriber_count(self, channel: str) -> int:
+        return len(self._subscribers.get(channel, ()))
+
+    # --- life cycle -----------------------------------------------------------------------
+    async def _main(self) -> None:
+        self._stopped = asyncio.Event()
+        async with serve(self._handle, self.host, self.port, subprotocols=[SUBPROTOCOL],
+                         select_subprotocol=self._select, process_request=self._check_path,
+                         compression=None, max_size=64 * 1024) as server:
+            self.port = server.sockets[0].getsockname()[1]
+            self._loop = asyncio.get_running_loop()
+            self._ready.set()
+            await self._stopped.wait()
+
+    def start(self) -> "RealtimeServer":
+        def run() -> None:
+            try:
+                asyncio.run(self._main())
+            except Exception:
+                log.exception("local.realtime_failed")
+                self._ready.set()
+
+        self._thread = threading.Thread(target=run, name="realtime-ws", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(10) or self._loop is None:
+            raise RuntimeError("the realtime server did not start")
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._stopped is not None:
+            self._loop.call_soon_threadsafe(self._stopped.set)
+        if self._thread is not None:
+            self._thread.join(timeout=5)

@@ -1,0 +1,64 @@
+"""What a groups-table stream record means to an open client: zero or more pokes.
+
+A poke is ``{groupId, revision, kind, id}``, never data: the client reads
+``/groups/{groupId}/changes?since=`` next (docs/realtime.md).
+- an inserted CHANGE row -> ``/groups/{groupId}``: the revision and the changed resource;
+- an inserted USERMEMBER row (the caller joined, or was added) -> ``/users/{userId}``, kind
+  HOME: the home screen has a new group (a new token lists its channel);
+- a removed USERMEMBER row (a removal, a leave, a deleted group) -> ``/users/{userId}``,
+  kind REVOKED: stop listening to that group (its channel refuses the next connect).
+Every other record is none of a client's business (the template's filter keeps them out)."""
+from __future__ import annotations
+
+import json
+from typing import List, NamedTuple, Optional
+
+from app.services.realtime.channels import group_channel, user_channel
+from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX
+
+HOME, REVOKED = "HOME", "REVOKED"
+
+
+class Poke(NamedTuple):
+    channel: str
+    group_id: str
+    revision: Optional[int]
+    kind: str
+    id: str
+
+    def event(self) -> str:
+        """The event as AppSync wants it: a JSON document in a string."""
+        return json.dumps({"groupId": self.group_id, "revision": self.revision,
+                           "kind": self.kind, "id": self.id}, separators=(",", ":"))
+
+
+def _s(image: dict, name: str) -> str:
+    value = image.get(name, {}).get("S")
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"stream record lacks {name}")
+    return value
+
+
+def pokes_for(record: dict) -> List[Poke]:
+    """The pokes one DynamoDB stream record (Lambda's shape) publishes; ValueError when it is
+    malformed (it then fails alone and reaches the failure queue, never dropped silently)."""
+    name = record.get("eventName")
+    body = record.get("dynamodb") or {}
+    keys = body.get("Keys") or {}
+    sort_key = keys.get("SK", {}).get("S", "")
+    if name == "INSERT" and sort_key.startswith(CHANGE_PREFIX):
+        image = body.get("NewImage") or {}
+        group_id = _s(image, "GroupId")
+        try:
+            revision = int(image["Revision"]["N"])
+        except (KeyError, TypeError, ValueError):
+            raise ValueError("stream record lacks Revision") from None
+        return [Poke(group_channel(group_id), group_id, revision, _s(image, "Kind"),
+                     _s(image, "ResourceId"))]
+    if sort_key.startswith(USERMEMBER_PREFIX) and name in ("INSERT", "REMOVE"):
+        group_id, user_id = _s(keys, "GroupId"), sort_key[len(USERMEMBER_PREFIX):]
+        if not user_id:
+            raise ValueError("stream record lacks the member's user id")
+        return [Poke(user_channel(user_id), group_id, None,
+                     HOME if name == "INSERT" else REVOKED, group_id)]
+    return []

@@ -1,0 +1,159 @@
+"""`python -m app serve`: live updates end to end, driven by the `websockets` client.
+
+The change goes through the API, the embedded DynamoDB stream, the local stream poller, the
+publisher handler AWS runs, and local mode's AppSync Events server to the socket."""
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.ledger.helpers import equal_body
+from tests.local.serving import Server, call, sign_in
+from tests.realtime.wsclient import Client
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("realtime") / "data")
+    yield server
+    server.stop()
+
+
+def _token(server, access_token) -> dict:
+    status, issued = call("POST", server.url + "/realtime/token", token=access_token)
+    assert status == 200, issued
+    return issued
+
+
+def _two_member_group(server, owner, member, member_email):
+    status, group = call("POST", server.url + "/groups", {"name": "Trip", "currency": "EUR"},
+                         owner)
+    assert status == 201
+    gid = group["groupId"]
+    _, invite = call("GET", f"{server.url}/groups/{gid}/invite", token=owner)
+    status, request = call("POST", f"{server.url}/groups/{gid}/join-requests",
+                           {"code": invite["code"], "mode": "NEW"}, member)
+    assert status == 201, request
+    status, approved = call("POST", f"{server.url}/groups/{gid}/join-requests/"
+                                    f"{request['requestId']}/approve", {"role": "MEMBER"}, owner)
+    assert status == 200, approved
+    return group, approved["participant"]["participantId"]
+
+
+def test_a_second_users_expense_pokes_the_first_and_changes_returns_it(server):
+    owner, owner_id = sign_in(server, "rt-owner@example.com")
+    member, _ = sign_in(server, "rt-member@example.com")
+    group, member_pid = _two_member_group(server, owner, member, "rt-member@example.com")
+    gid = group["groupId"]
+    issued = _token(server, owner)
+    assert f"/groups/{gid}" in issued["channels"]
+    assert issued["channels"][-1] == f"/users/{owner_id}"
+    assert issued["url"].startswith("ws://") and issued["url"].endswith("/event/realtime")
+    client = Client(issued)
+    try:
+        ack = client.init()
+        assert ack["type"] == "connection_ack" and ack["connectionTimeoutMs"] > 0
+        assert client.subscribe(f"/groups/{gid}")["type"] == "subscribe_success"
+        _, feed = call("GET", f"{server.url}/groups/{gid}/changes?since=1000000", token=owner)
+        since = feed["revision"]
+        status, expense = call("POST", f"{server.url}/groups/{gid}/expenses", equal_body(
+            member_pid, 1200, [member_pid, group["myParticipantId"]], description="Taxi"), member)
+        assert status == 201, expense
+        poke = client.poke()
+        assert poke == {"groupId": gid, "revision": since + 1, "kind": "EXPENSE",
+                        "id": expense["expenseId"]}
+        _, feed = call("GET", f"{server.url}/groups/{gid}/changes?since={since}", token=owner)
+        assert [(c["revision"], c["id"]) for c in feed["changes"]] == [
+            (since + 1, expense["expenseId"])]
+    finally:
+        client.close()
+
+
+def test_other_groups_wildcards_and_bad_paths_are_refused(server):
+    owner, _ = sign_in(server, "rt-a@example.com")
+    stranger, _ = sign_in(server, "rt-b@example.com")
+    _, theirs = call("POST", server.url + "/groups", {"name": "Theirs", "currency": "EUR"},
+                     stranger)
+    client = Client(_token(server, owner))
+    try:
+        client.init()
+        for channel in (f"/groups/{theirs['groupId']}", "/groups/*", "/*", "/groups",
+                        f"/groups/{theirs['groupId']}/x"):
+            reply = client.subscribe(channel)
+            assert reply["type"] == "subscribe_error", channel
+            assert reply["errors"][0]["errorType"] == "UnauthorizedException"
+        # still connected and still able to subscribe where the token allows
+        assert client.subscribe(client.issued["channels"][-1])["type"] == "subscribe_success"
+    finally:
+        client.close()
+
+
+def _forged(token: str) -> str:
+    header, claims, signature = token.split(".")
+    data = json.loads(base64.urlsafe_b64decode(claims + "=" * (-len(claims) % 4)))
+    data["channels"].append("/groups/someone-elses")
+    body = base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+    return f"{header}.{body}.{signature}"
+
+
+def test_a_forged_or_garbage_token_cannot_connect_or_subscribe(server):
+    owner, _ = sign_in(server, "rt-c@example.com")
+    issued = _token(server, owner)
+    for bad in (_forged(issued["token"]), "not-a-token"):
+        client = Client(issued, token=bad)
+        message = client.receive()
+        assert message["type"] == "connection_error"
+        assert message["errors"][0]["errorType"] == "UnauthorizedException"
+        with pytest.raises(ConnectionClosed):
+            client.receive()
+    client = Client(issued)
+    try:
+        client.init()
+        reply = client.subscribe("/groups/someone-elses", token=_forged(issued["token"]))
+        assert reply["type"] == "subscribe_error"
+    finally:
+        client.close()
+
+
+def test_removal_sends_revoked_to_the_removed_user(server):
+    owner, _ = sign_in(server, "rt-d@example.com")
+    member, member_id = sign_in(server, "rt-e@example.com")
+    group, member_pid = _two_member_group(server, owner, member, "rt-e@example.com")
+    issued = _token(server, member)
+    client = Client(issued)
+    try:
+        client.init()
+        assert client.subscribe(f"/users/{member_id}")["type"] == "subscribe_success"
+        status, _ = call("DELETE", f"{server.url}/groups/{group['groupId']}/participants/"
+                                   f"{member_pid}", token=owner)
+        assert status == 204
+        # The join's HOME poke may still be on its way (published after the subscribe).
+        pokes = [client.poke()]
+        while pokes[-1]["kind"] == "HOME":
+            pokes.append(client.poke())
+        assert pokes[-1] == {"groupId": group["groupId"], "revision": None,
+                             "kind": "REVOKED", "id": group["groupId"]}
+        assert all(p == {**pokes[-1], "kind": "HOME"} for p in pokes[:-1])
+    finally:
+        client.close()
+    # and a new token no longer lists the group
+    assert f"/groups/{group['groupId']}" not in _token(server, member)["channels"]
+
+
+def test_unsubscribe_stops_pokes(server):
+    owner, _ = sign_in(server, "rt-f@example.com")
+    _, group = call("POST", server.url + "/groups", {"name": "Solo", "currency": "EUR"}, owner)
+    client = Client(_token(server, owner))
+    try:
+        client.init()
+        sub = client.subscribe(f"/groups/{group['groupId']}")
+        client.ws.send(json.dumps({"type": "unsubscribe", "id": sub["id"]}))
+        assert client.receive() == {"type": "unsubscribe_success", "id": sub["id"]}
+        call("PATCH", f"{server.url}/groups/{group['groupId']}", {"name": "Solo 2"}, owner)
+        with pytest.raises(TimeoutError):
+            client.receive(timeout=2.0)
+    finally:
+        client.close()

@@ -1,0 +1,123 @@
+"""POST /realtime/token and the AppSync Events authorizer that checks what it minted."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import jwt
+import pytest
+
+from app.handlers import realtime_authorizer
+from app.services.realtime import keys, tokens
+from app.services.realtime.channels import ChannelRefused, check_subscribe
+from tests.ledger.conftest import make_group_ctx
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+KEY_A, KEY_B = "a" * 40, "b" * 40
+
+
+@pytest.fixture(autouse=True)
+def one_key():
+    keys.configure(env={"REALTIME_TOKEN_KEY": KEY_A})
+    yield
+    keys.configure(env={"REALTIME_TOKEN_KEY": KEY_A})
+
+
+def _event(token, operation="EVENT_SUBSCRIBE", channel=None) -> dict:
+    event = json.loads((EVENTS / "realtime_authorizer_subscribe.json").read_text())
+    event["authorizationToken"] = token
+    event["requestContext"]["operation"] = operation
+    if channel is not None:
+        event["requestContext"]["channel"] = channel
+    return event
+
+
+def test_the_token_lists_the_callers_groups_and_user_channel_for_15_minutes(client, sign_in):
+    mine = make_group_ctx(client, sign_in, "ann@example.com", guests=0)
+    make_group_ctx(client, sign_in, "bob@example.com", guests=0)
+    reply = client.post("/realtime/token", headers=mine.headers)
+    assert reply.status_code == 200
+    body = reply.get_json()
+    assert body["channels"] == [f"/groups/{mine.group_id}", f"/users/{mine.user_id}"]
+    claims = jwt.decode(body["token"], KEY_A, algorithms=["HS256"], audience=tokens.AUDIENCE)
+    assert claims["exp"] - claims["iat"] == 15 * 60
+    assert body["expiresAt"].endswith("Z") and body["url"].endswith("/event/realtime")
+    assert jwt.get_unverified_header(body["token"])["kid"] == keys.PLAIN_KID
+
+
+def test_the_token_route_needs_a_signed_in_caller(client):
+    assert client.post("/realtime/token").status_code == 401
+
+
+def test_the_authorizer_allows_connect_and_a_listed_channel_only(client, sign_in):
+    mine = make_group_ctx(client, sign_in, "ann@example.com", guests=0)
+    theirs = make_group_ctx(client, sign_in, "bob@example.com", guests=0)
+    token = client.post("/realtime/token", headers=mine.headers).get_json()["token"]
+    handle = realtime_authorizer.lambda_handler
+    assert handle(_event(token, "EVENT_CONNECT"), None)["isAuthorized"] is True
+    allowed = handle(_event(token, channel=f"/groups/{mine.group_id}"), None)
+    assert allowed == {"isAuthorized": True, "ttlOverride": 0,
+                       "handlerContext": {"userId": mine.user_id}}
+    for channel in (f"/groups/{theirs.group_id}", "/groups/*", "/*", f"/users/{theirs.user_id}",
+                    f"/groups/{mine.group_id}/*", None):
+        assert handle(_event(token, channel=channel), None)["isAuthorized"] is False, channel
+    # publishing is the publisher's IAM role's alone
+    assert handle(_event(token, "EVENT_PUBLISH", f"/groups/{mine.group_id}"),
+                  None)["isAuthorized"] is False
+
+
+def test_expired_forged_and_foreign_tokens_are_refused(client):
+    now = time.time()
+    token, grant = tokens.mint("u1", now=now - 16 * 60)
+    with pytest.raises(tokens.TokenRefused, match="expired"):
+        tokens.verify(token)
+    assert realtime_authorizer.lambda_handler(_event(token, "EVENT_CONNECT"),
+                                              None)["isAuthorized"] is False
+    fresh, _ = tokens.mint("u1")
+    header, claims, signature = fresh.split(".")
+    for bad in (f"{header}.{claims}.{signature[:-2]}AA",  # signature changed
+                jwt.encode({"sub": "u1", "aud": tokens.AUDIENCE, "iat": int(now),
+                            "exp": int(now) + 60, "channels": ["/groups/x"]}, "c" * 40,
+                           algorithm="HS256", headers={"kid": "rt1", "typ": "rt+jwt"}),
+                jwt.encode({"sub": "u1"}, KEY_A, algorithm="HS256"),  # no typ, no claims
+                "", None, "garbage"):
+        with pytest.raises(tokens.TokenRefused):
+            tokens.verify(bad)
+
+
+def test_rotation_keeps_tokens_of_a_listed_key_and_drops_a_removed_one(client):
+    old, _ = tokens.mint("u1")
+    keys.configure(env={"REALTIME_TOKEN_KEY": json.dumps(
+        {"current": "rt2", "keys": {"rt1": KEY_A, "rt2": KEY_B}})})
+    new, _ = tokens.mint("u1")
+    assert jwt.get_unverified_header(new)["kid"] == "rt2"
+    assert tokens.verify(old).user_id == tokens.verify(new).user_id == "u1"
+    keys.configure(env={"REALTIME_TOKEN_KEY": json.dumps({"current": "rt2",
+                                                          "keys": {"rt2": KEY_B}})})
+    assert tokens.verify(new).user_id == "u1"
+    with pytest.raises(tokens.TokenRefused):
+        tokens.verify(old)
+
+
+def test_the_key_is_read_from_secrets_manager_by_arn_and_must_be_long_enough():
+    reads = []
+
+    def fetch(arn):
+        reads.append(arn)
+        return KEY_B.encode()
+
+    keys.configure(env={"REALTIME_TOKEN_KEY_SECRET_ARN": "arn:secret"}, fetch=fetch)
+    assert reads == []  # read on first use only
+    assert keys.current() == ("rt1", KEY_B.encode()) and reads == ["arn:secret"]
+    with pytest.raises(RuntimeError):  # refused at start, never signing with a weak key
+        keys.configure(env={"REALTIME_TOKEN_KEY": "short"})
+
+
+def test_the_subscribe_check_is_exact():
+    allowed = ["/groups/g1", "/users/u1"]
+    assert check_subscribe(allowed, "/groups/g1") == "/groups/g1"
+    for channel in ("/groups/g1/", "/groups/g*", "/groups/g1/sub", "groups/g1", "/GROUPS/g1",
+                    "/default/g1", 7):
+        with pytest.raises(ChannelRefused):
+            check_subscribe(allowed, channel)
