@@ -10,6 +10,9 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
   in the same transaction (:meth:`Transaction.require_live_account`) or, when the write
   updates the profile itself, in its own condition; a request that passed the read just
   before the mark therefore writes nothing, and what the deletion sweeps stays swept.
+  The notification worker's history rows are the exception: it reads the recipients'
+  profiles (one strongly consistent BatchGetItem) and the deletion's sweeps remove a row
+  that races the mark (app.services.notifications.dispatch.live_recipients).
 """
 from __future__ import annotations
 
