@@ -13,6 +13,7 @@ from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
 from app.config import Settings
 from app.errors import account_deleting
+from app.services.core import request_reads
 from app.bootstrap import bootstrap
 from app.logs import (bind_request, bind_user, client_request_id, logger, platform_request_id,
                       unbind)
@@ -99,6 +100,7 @@ def _begin_request() -> None:
 
 def _authenticate() -> None:
     from flask import current_app
+    request_reads.forget()  # nothing one request read is seen by the next
     view = current_app.view_functions.get(request.endpoint or "")
     if (view is None or getattr(view, "public", False) or getattr(view, "own_auth", False)
             or request.method == "OPTIONS" or request.blueprint == "api-docs"):

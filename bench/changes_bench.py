@@ -3,10 +3,11 @@
 Prints, on a moto-backed local app: DynamoDB calls per GET /changes page (20 changes; none
 new; a reset), per conditional group read answered 304 and per activity page; then, for
 each money write, the items of its TransactWriteItems and their write request units under
-DynamoDB's transactional price (2 WRU per started KB of each item written; a
-ConditionCheck is charged as a read, 2 RRU per started 4 KB), and the change log's part:
-its CHANGE row and the head's Revision update (which, in expense and settlement writes,
-replaces the head's ConditionCheck: those RRU are gone).
+DynamoDB's transactional price (2 WRU per started KB of each item written, and a
+ConditionCheck is billed as a transactional write of the item it checks: 2 WRU per started
+KB, shown apart), and the change log's part: its CHANGE row and the head's Revision update
+(which, in expense and settlement writes, replaces the head's ConditionCheck).
+bench/cost_bench.py meters every call of the API this way, indexes and reads too.
 """
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ def _costs(params: dict) -> dict:
     import boto3
 
     db = boto3.client("dynamodb", region_name="us-east-1")
-    out = {"items": 0, "wru": 0, "rru": 0, "log_wru": 0, "log_items": 0}
+    out = {"items": 0, "wru": 0, "check_wru": 0, "log_wru": 0, "log_items": 0}
     for entry in params["TransactItems"]:
         (op, body), = entry.items()
         out["items"] += 1
@@ -74,11 +75,11 @@ def _costs(params: dict) -> dict:
             key = body["Key"]
             stored = db.get_item(TableName=body["TableName"], Key=key).get("Item")
             size = _item_size(stored or key)
-        if op == "ConditionCheck":
-            out["rru"] += 2 * math.ceil(max(size, 1) / 4096)
-            continue
         units = 2 * math.ceil(max(size, 1) / 1024)
         out["wru"] += units
+        if op == "ConditionCheck":  # billed as a transactional write of the checked item
+            out["check_wru"] += units
+            continue
         sk = key.get("SK", {}).get("S", "")
         if sk.startswith("CHANGE#") or (sk == "META" and op == "Update" and "Revision" in
                                         body.get("ExpressionAttributeNames", {}).values()):
@@ -118,7 +119,7 @@ def main() -> None:
             costs = [_costs(params) for params in sent]
             total = {k: sum(c[k] for c in costs) for k in costs[0]}
             print(f"  {label:<30} {total['items']:>3} items {total['wru']:>3} WRU "
-                  f"{total['rru']:>3} RRU; of which the change log's row and head bump "
+                  f"(checks {total['check_wru']:>3}); of which the change log's row and head bump "
                   f"{total['log_wru']} WRU")
             return reply
 

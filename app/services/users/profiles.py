@@ -6,7 +6,7 @@ from typing import Optional
 
 from app.errors import (Conflict, DomainError, Invalid, NotFound, account_deleting,
                         concurrent_update)
-from app.services.core import changelog, paging
+from app.services.core import changelog, paging, request_reads
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.people import directory
@@ -19,8 +19,14 @@ log = logging.getLogger(__name__)
 
 
 def get_profile(user_id: str) -> Profile:
-    """The caller's profile; one being deleted answers 401 (the read a route makes anyway
-    doubles as the deletion check for a caller whose identity another instance cached)."""
+    """The caller's profile; one being deleted answers 401. The request's liveness check
+    already read it strongly consistently (request_reads): that read is the answer, so
+    GET /users/me makes one DynamoDB call."""
+    profile = request_reads.profile_of(user_id)
+    if profile is not None:
+        if profile.deleting:
+            raise account_deleting()
+        return profile
     try:
         profile = Profile.get(*Profile.key(user_id))
     except (Profile.DoesNotExist, ValueError):

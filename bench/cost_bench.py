@@ -1,0 +1,326 @@
+"""Cost per million requests: `.venv/bin/python bench/cost_bench.py` from the repo root.
+
+Serves the real app (Flask, every area) on the embedded DynamoDB engine of local mode
+(app.local.dynamodb, moto behind a loopback endpoint) and meters every DynamoDB call of every
+operation through botocore's event hooks (bench/dynamo_meter.py: DynamoDB's on-demand
+billing rules). The notification worker runs on each operation's outbox events, as the
+stream would run it. Then prices the issue-33 mix: a group of 6 members (5 push recipients
+per event, one device each) and 100 expenses; 60% reads, 25% expense writes, 10% comments,
+5% other.
+
+Prices (us-east-1, on demand): DynamoDB $0.625 per million WRU and $0.125 per million RRU;
+API Gateway REST $3.50 / HTTP API $1.00 per million requests; Lambda $0.20 per million
+invocations plus $0.0000133334 per GB-s (arm64), the API at 512 MB and a modelled 150 ms per
+request, the notification worker one 512 MB invocation of a modelled 50 ms per event; SNS
+mobile push $0.50 per million deliveries; CloudWatch Logs $0.50 per GB ingested, a modelled
+1.3 KB per request (the access-log line, Lambda's START/END/REPORT and the app's lines).
+The Lambda and log figures are models, not measurements: moto times say nothing about Lambda.
+
+``--api http`` prices the edge as HTTP API instead of REST (what template.yaml deploys
+decides which is true). ``--repeat N`` measures each operation N times (default 3).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bench.support  # noqa: F401 — environment defaults, repo root on sys.path
+from bench.dynamo_meter import Bill, Meter
+
+WRU_PRICE, RRU_PRICE = 0.625e-6, 0.125e-6
+API_PRICE = {"rest": 3.50e-6, "http": 1.00e-6}
+LAMBDA_REQUEST, LAMBDA_GB_SECOND = 0.20e-6, 0.0000133334
+API_GB_SECONDS = 0.5 * 0.150
+WORKER_GB_SECONDS = 0.5 * 0.050
+SNS_PRICE = 0.50e-6
+LOG_PRICE_PER_BYTE, LOG_BYTES = 0.50 / 2 ** 30, 1300
+MEMBERS, EXPENSES = 6, 100
+
+# The mix: share of requests per operation (sums to 1).
+MIX = {
+    "GET /users/me": 0.10,
+    "GET /users/me/groups (home)": 0.10,
+    "GET balances": 0.10,
+    "GET expenses (list)": 0.10,
+    "GET expense + 30 comments": 0.10,
+    "GET /changes page": 0.05,
+    "GET balances 304": 0.05,
+    "POST expense (6-way)": 0.20,
+    "PATCH expense (amount)": 0.05,
+    "POST comment": 0.10,
+    "POST settlement": 0.05,
+}
+
+
+class Bench:
+    def __init__(self, client, sign_in, meter: Meter) -> None:
+        self.client, self.sign_in, self.meter = client, sign_in, meter
+        self.events: dict = {}
+
+    def group(self) -> None:
+        from app.services.notifications import push
+
+        self.pushes = push.use(push.RecordingProvider())
+        c = self.client
+        self.owner, _ = self.sign_in("owner@example.com")
+        group = c.post("/groups", json={"name": "Cost", "currency": "EUR"},
+                       headers=self.owner).get_json()
+        self.gid, self.pids = group["groupId"], [group["myParticipantId"]]
+        self.base = f"/groups/{self.gid}"
+        code = c.get(f"{self.base}/invite", headers=self.owner).get_json()["code"]
+        for index in range(MEMBERS - 1):
+            member, _ = self.sign_in(f"m{index}@example.com")
+            request = c.post(f"{self.base}/join-requests", json={"code": code, "mode": "NEW"},
+                             headers=member).get_json()
+            reply = c.post(f"{self.base}/join-requests/{request['requestId']}/approve",
+                           json={"role": "MEMBER"}, headers=self.owner).get_json()
+            self.pids.append(reply["participant"]["participantId"])
+            c.post("/notifications/devices", json={"platform": "IOS", "token": f"t{index}"},
+                   headers=member)
+        for index in range(EXPENSES):
+            self.post_expense(100 + index)
+        kept = {**self.body(700), "currency": "USD"}  # a kept currency: its own balances
+        assert c.post(f"{self.base}/expenses", json=kept, headers=self.owner).status_code == 201
+        self.expense = self.post_expense(999)
+        for index in range(30):
+            c.post(f"{self.base}/expenses/{self.expense['expenseId']}/comments",
+                   json={"body": f"comment {index}"}, headers=self.owner)
+        self.drain_events()
+
+    def body(self, amount: int) -> dict:
+        return {"description": "Dinner", "date": "2026-11-28", "amount": amount,
+                "payments": [{"participantId": self.pids[0], "amount": amount}],
+                "splitMode": "EQUAL", "splits": [{"participantId": p} for p in self.pids]}
+
+    def post_expense(self, amount: int) -> dict:
+        reply = self.client.post(f"{self.base}/expenses", json=self.body(amount),
+                                 headers=self.owner)
+        assert reply.status_code == 201, reply.get_json()
+        return reply.get_json()
+
+    # the notification worker, as the stream runs it -------------------------------------------
+
+    @staticmethod
+    def pending_images() -> list:
+        from models.notifications import Event, NotificationItem
+        return [NotificationItem.raw_get(*Event.key(event.EventId))
+                for shard in Event.shards() for event in Event.pending(shard, "9999")]
+
+    def drain_events(self) -> Bill:
+        from app.services.notifications.stream import handle_stream_record
+
+        bill, sent = Bill(), len(self.pushes.sent)
+        for image in self.pending_images():
+            with self.meter.block() as one:
+                handle_stream_record({"dynamodb": {"NewImage": image}})
+            bill.add(one)
+            self.events_seen += 1
+        bill.pushes = len(self.pushes.sent) - sent
+        return bill
+
+    # the operations -----------------------------------------------------------------------
+
+    def operations(self) -> dict:
+        c, h, base = self.client, self.owner, self.base
+        eid = self.expense["expenseId"]
+        state = {"version": None, "patched": None}
+
+        def get(path, expect=200, **kw):
+            def run():
+                reply = c.get(path, headers={**h, **kw.pop("extra", {})}, **kw)
+                assert reply.status_code == expect, (path, reply.status_code)
+            return run
+
+        def balances_304():
+            tag = c.get(f"{base}/balances", headers=h).headers["ETag"]
+            return tag
+
+        tag = balances_304()
+        since = c.get(f"{base}/changes", query_string={"since": 10 ** 9},
+                      headers=h).get_json()["revision"] - 20
+
+        state["patched"] = self.post_expense(500)
+        state["version"] = state["patched"]["version"]
+
+        def patch_expense():
+            reply = c.patch(f"{base}/expenses/{state['patched']['expenseId']}",
+                            json={"version": state["version"], **self.body(600 + state["version"])},
+                            headers=h)
+            assert reply.status_code == 200, reply.get_json()
+            state["version"] = reply.get_json()["version"]
+
+        def settlement():
+            reply = c.post(f"{base}/settlements", json={"payerId": self.pids[1],
+                                                      "payeeId": self.pids[0], "amount": 300},
+                           headers=h)
+            assert reply.status_code == 201, reply.get_json()
+
+        def comment():
+            reply = c.post(f"{base}/expenses/{eid}/comments", json={"body": "ok"}, headers=h)
+            assert reply.status_code == 201, reply.get_json()
+
+        return {
+            "GET /users/me": get("/users/me"),
+            "GET /users/me/groups (home)": get("/users/me/groups"),
+            "GET balances": get(f"{base}/balances"),
+            "GET expenses (list)": get(f"{base}/expenses"),
+            "GET expense + 30 comments": get(f"{base}/expenses/{eid}"),
+            "GET /changes page": get(f"{base}/changes", query_string={"since": since}),
+            "GET balances 304": (lambda: get(f"{base}/balances", 304,
+                                             extra={"If-None-Match": tag})()),
+            "POST expense (6-way)": lambda: self.post_expense(1200),
+            "PATCH expense (amount)": patch_expense,
+            "POST comment": comment,
+            "POST settlement": settlement,
+        }
+
+    def measure(self, repeat: int) -> dict:
+        """Per operation: (request Bill, worker Bill, events), averaged over ``repeat`` runs."""
+        results = {}
+        for name, run in self.operations().items():
+            request, worker, events, pushes = Bill(), Bill(), 0, 0
+            for _ in range(repeat):
+                if name == "GET balances 304":
+                    tag = self.client.get(f"{self.base}/balances",
+                                          headers=self.owner).headers["ETag"]
+                    run = _conditional(self, tag)
+                self.drain_events()
+                with self.meter.block() as one:
+                    run()
+                request.add(one)
+                before = self.events_seen
+                drained = self.drain_events()
+                worker.add(drained)
+                events += self.events_seen - before
+                pushes += drained.pushes
+            worker = _scaled(worker, repeat)
+            worker.pushes = pushes / repeat
+            results[name] = (_scaled(request, repeat), worker, events / repeat)
+        return results
+
+
+def _conditional(bench: Bench, tag: str):
+    def run():
+        reply = bench.client.get(f"{bench.base}/balances",
+                                 headers={**bench.owner, "If-None-Match": tag})
+        assert reply.status_code == 304, reply.status_code
+    return run
+
+
+def _scaled(bill: Bill, repeat: int) -> Bill:
+    out = Bill()
+    out.calls.update({k: v / repeat for k, v in bill.calls.items()})
+    out.wru, out.rru = bill.wru / repeat, bill.rru / repeat
+    out.check_wru, out.gsi_wru = bill.check_wru / repeat, bill.gsi_wru / repeat
+    return out
+
+
+def price(results: dict, api: str) -> dict:
+    """$ per million requests of the mix, by part."""
+    parts = dict.fromkeys(("DynamoDB writes", f"API Gateway {api.upper()}", "Lambda", "SNS",
+                           "DynamoDB reads", "logs"), 0.0)
+    for name, share in MIX.items():
+        request, worker, events = results[name]
+        wru, rru = request.wru + worker.wru, request.rru + worker.rru
+        pushes = worker.pushes
+        parts["DynamoDB writes"] += share * wru * WRU_PRICE
+        parts["DynamoDB reads"] += share * rru * RRU_PRICE
+        parts["Lambda"] += share * (LAMBDA_REQUEST + API_GB_SECONDS * LAMBDA_GB_SECOND
+                                    + events * (LAMBDA_REQUEST
+                                                + WORKER_GB_SECONDS * LAMBDA_GB_SECOND))
+        parts["SNS"] += share * pushes * SNS_PRICE
+    parts[f"API Gateway {api.upper()}"] = API_PRICE[api]
+    parts["logs"] = LOG_BYTES * LOG_PRICE_PER_BYTE
+    return {k: v * 1e6 for k, v in parts.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--api", choices=("rest", "http"), default=_deployed_api())
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    import boto3
+
+    import models
+    from app import create_app
+    from app.config import Settings
+    from app.local.dynamodb import EmbeddedDynamoDB
+    with tempfile.TemporaryDirectory() as data_dir:
+        db = EmbeddedDynamoDB(port=0, stage="bench", data_dir=None).start()
+        try:
+            os.environ["DYNAMODB_ENDPOINT"] = db.endpoint
+            models.configure(stage="bench", region="us-east-1", host=db.endpoint)
+            app = create_app(Settings(stage="bench", local_mode=True, data_dir=data_dir,
+                                      dynamodb_endpoint=db.endpoint,
+                                      cursor_secret=b"bench"))
+            client = app.test_client()
+
+            def sign_in(email: str):
+                data = client.post("/dev/tokens", json={"email": email}).get_json()
+                return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
+
+            meter = Meter(boto3.client("dynamodb", endpoint_url=db.endpoint,
+                                       region_name="us-east-1"))
+            bench = Bench(client, sign_in, meter)
+            bench.events_seen = 0
+            bench.group()
+            meter.hook_models()
+            results = bench.measure(args.repeat)
+        finally:
+            db.stop()
+    report(results, args.api)
+
+
+def _deployed_api() -> str:
+    template = (Path(__file__).resolve().parent.parent / "template.yaml").read_text()
+    return "http" if "AWS::Serverless::HttpApi" in template else "rest"
+
+
+CALL_GOALS = {"GET /users/me": 1, "GET balances": 2, "GET expense + 30 comments": 2,
+              "GET /users/me/groups (home)": 3, "GET /changes page": 2, "GET balances 304": 2,
+              "POST expense (6-way)": 3}
+
+
+def goals(results: dict) -> None:
+    print("\nGoals (issue 33)")
+    for name, goal in CALL_GOALS.items():
+        calls = results[name][0].total_calls
+        print(f"  {name:<30} calls {calls:>4.1f}  goal <= {goal}  {'ok' if calls <= goal else 'MISSED'}")
+    create, worker, events = results["POST expense (6-way)"]
+    per_event = worker.wru / events if events else 0.0
+    print(f"  {'6-way create':<30} WRU {create.wru:>5.1f}  goal <= 20  "
+          f"{'ok' if create.wru <= 20 else 'MISSED'}")
+    print(f"  {'event, 5 recipients':<30} WRU {per_event:>5.1f}  goal <= 10  "
+          f"{'ok' if per_event <= 10 else 'MISSED'}")
+    hot = 1000 / create.wru if create.wru else 0.0
+    print(f"  {'hot group, creates/s':<30} {hot:>9.1f}  goal >= 50  (1,000 WRU/s partition; "
+          f"{'ok' if hot >= 50 else 'MISSED'})")
+
+
+def report(results: dict, api: str) -> None:
+    print(f"Per operation ({MEMBERS} members, {EXPENSES} expenses; the worker's part is the "
+          "notification events the operation raised)")
+    print(f"  {'operation':<30} {'share':>5} {'calls':>5} {'WRU':>6} {'of it checks':>12} "
+          f"{'GSI':>5} {'RRU':>6} | {'events':>6} {'worker WRU':>10} {'worker calls':>12}")
+    for name, (request, worker, events) in results.items():
+        print(f"  {name:<30} {MIX[name]:>5.0%} {request.total_calls:>5.1f} {request.wru:>6.1f} "
+              f"{request.check_wru:>12.1f} {request.gsi_wru:>5.1f} {request.rru:>6.1f} | "
+              f"{events:>6.1f} {worker.wru:>10.1f} "
+              f"{worker.total_calls:>12.1f}")
+        print(f"  {'':<30} calls: {request.calls_text()}")
+    goals(results)
+    parts = price(results, api)
+    print(f"\n$ per 1M requests of the mix (API Gateway {api.upper()})")
+    for part, dollars in sorted(parts.items(), key=lambda kv: -kv[1]):
+        print(f"  {part:<22} {dollars:>6.2f}")
+    print(f"  {'total':<22} {sum(parts.values()):>6.2f}")
+
+
+if __name__ == "__main__":
+    main()
