@@ -212,3 +212,10 @@ def test_a_conversion_is_a_change_the_feeds_show_and_a_new_etag(group):
         "CONVERSION", "UPSERT", "USD")
     assert group.get("/activity").get_json()["items"][0]["summary"] == \
         "ann converted the USD balances into EUR at 0.92"
+
+
+def test_the_creator_joining_reads_as_a_person_would_write_it(group):
+    sentences = [e["summary"] for e in group.get("/activity").get_json()["items"]]
+    assert sentences[-1].startswith("ann created the group")
+    assert sentences[-2] == "ann joined the group"
+    assert not any(s == "ann added ann" for s in sentences)
