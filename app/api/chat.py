@@ -1,6 +1,8 @@
 """Expense chat assistant: /chat/sessions…, /users/me/credits and the admin credit grant."""
 from __future__ import annotations
 
+from flask import request
+
 from app.api.context import principal, scope, settings
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
@@ -17,8 +19,16 @@ blp = Blueprint("chat", __name__, description="Expense chat assistant")
 SESSION_NOT_FOUND = (404, "No such session of the caller's (or no such draft in it).")
 
 
+def _session_group(**_) -> None:
+    """A session about a group needs the caller in it, before a replay as at first."""
+    body = request.get_json(silent=True)
+    group_id = body.get("groupId") if isinstance(body, dict) else None
+    if isinstance(group_id, str) and group_id:
+        sessions.authorize_group(principal().user_id, group_id)
+
+
 @blp.route("/chat/sessions", methods=["POST"])
-@idempotent
+@idempotent(authorize=_session_group)
 @blp.arguments(SessionCreateSchema, required=False)
 @blp.response(201, SessionSchema)
 @errors(blp, NOT_FOUND)
@@ -61,8 +71,18 @@ def post_message(body, session_id):
     return message
 
 
+def _may_confirm(session_id, draft_id) -> None:
+    """MEMBER+ of the draft's group, checked before a replay or a DRAFT_CONFIRMED."""
+    confirm.authorize_confirm(principal().user_id, str(session_id), str(draft_id))
+
+
+def _admin_only(**_) -> None:
+    if not principal().is_admin:
+        raise Forbidden("Only administrators may grant credits.")
+
+
 @blp.route("/chat/sessions/<uuid:sessionId>/drafts/<uuid:draftId>/confirm", methods=["POST"])
-@idempotent
+@idempotent(authorize=_may_confirm)
 @blp.arguments(ConfirmSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, SESSION_NOT_FOUND,
@@ -93,14 +113,13 @@ def my_credits(args):
 
 
 @blp.route("/admin/users/<uuid:userId>/credits", methods=["POST"])
-@idempotent
+@idempotent(authorize=_admin_only)
 @blp.arguments(CreditGrantSchema)
 @blp.response(201, CreditBalanceSchema)
 @errors(blp, FORBIDDEN, (404, "No such user."))
 def grant_credits(body, user_id):
     """Admins only: grant chat credit to a user."""
-    if not principal().is_admin:
-        raise Forbidden("Only administrators may grant credits.")
+    _admin_only()
     standing = credits.grant(str(user_id), body["delta"], body["reason"],
                              monthly=settings().chat_monthly_credits)
     return {"balance": standing.balance}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from functools import wraps
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from flask import current_app, request
 
@@ -19,7 +19,8 @@ REPLAYED = "Idempotent-Replayed"
 _UNSET = object()
 
 
-def idempotent(view=None, *, group_role=_UNSET, secret_fields: Tuple[str, ...] = ()):
+def idempotent(view=None, *, group_role=_UNSET, authorize: Optional[Callable[..., None]] = None,
+               secret_fields: Tuple[str, ...] = ()):
     """Replay the first 2xx response for a repeated key; a failed first attempt frees the key.
 
     Authorization comes before any replay, so a replay never answers someone the route would
@@ -27,11 +28,14 @@ def idempotent(view=None, *, group_role=_UNSET, secret_fields: Tuple[str, ...] =
     ``group_role`` the caller must hold that role in the route's group, so someone demoted
     or removed since gets 403/404, never their old 201. A route under a group must say
     which role it needs (``None`` only where non-members may call it, as a join request).
+    ``authorize(**kwargs)`` is the check of a route whose right lives elsewhere (a chat
+    draft's group, the admin claim): it runs before any replay too, and raises 403/404.
 
     ``secret_fields`` are dropped from the stored reply (a token's secret exists only in
     its first reply): a replay returns the rest, with the first status."""
     if view is None:
-        return lambda inner: idempotent(inner, group_role=group_role, secret_fields=secret_fields)
+        return lambda inner: idempotent(inner, group_role=group_role, authorize=authorize,
+                                        secret_fields=secret_fields)
 
     @wraps(view)
     def wrapper(*args, **kwargs):
@@ -42,6 +46,8 @@ def idempotent(view=None, *, group_role=_UNSET, secret_fields: Tuple[str, ...] =
             return view(*args, **kwargs)
         if group_role not in (_UNSET, None):
             group_access(kwargs["group_id"], group_role)
+        if authorize is not None:
+            authorize(**kwargs)
         if not 1 <= len(key) <= 128 or not key.isprintable():
             raise Invalid("Idempotency-Key must be 1-128 printable characters.",
                           details={HEADER: ["Invalid length or characters."]})
@@ -59,6 +65,7 @@ def idempotent(view=None, *, group_role=_UNSET, secret_fields: Tuple[str, ...] =
         return outcome
 
     wrapper.idempotent_role = None if group_role is _UNSET else group_role
+    wrapper.idempotent_authorize = authorize
     return wrapper
 
 

@@ -134,10 +134,10 @@ def register():
                            ("redirect_uri", True), ("code_challenge", True),
                            ("code_challenge_method", True), ("state", False),
                            ("scope", False), ("resource", False))], responses={
-    "302": {"description": "To sign-in and consent; or back to the client's redirect_uri "
-                           "with error, error_description, state and iss."},
-    "400": {"description": "Unknown client or a redirect_uri it did not register: an error "
-                           "page, never a redirect.",
+    "302": {"description": "To sign-in and consent."},
+    "400": {"description": "Any error in the request (an unknown client, a redirect_uri it "
+                           "did not register, a bad response_type or scope): an error page, "
+                           "never a redirect before sign-in (RFC 9700 §4.11.2).",
             "content": {"text/html": {"schema": {"type": "string"}},
                         "application/json": {"schema": ERROR_OR_OAUTH}}},
     "429": {"description": "too_many_requests: this address's window is full (Retry-After).",
@@ -154,8 +154,11 @@ def authorize():
     except flow.ClientRefused as refused:
         return oauth_ui.error_page(refused.message, 400)
     except flow.RedirectableError as error:
-        return oauth_ui.back_to_client(error.redirect_uri, {
-            "error": error.error, "error_description": error.description, "state": error.state})
+        # RFC 9700 §4.11.2: no automatic redirect before the user is authenticated, and the
+        # redirect URIs here are ones anyone may have registered (dynamic registration) or
+        # published (a metadata document): the error is a page. Errors after sign-in
+        # (consent: access_denied) still go back to the client.
+        return oauth_ui.error_page(f"{error.error}: {error.description}", 400)
     return oauth_ui.to_sign_in(pending.request_id)
 
 

@@ -105,19 +105,50 @@ def test_home_items_carry_the_revision(group):
     assert [item["revision"] for item in items] == [5]
 
 
-def test_group_reads_send_the_revision_as_a_weak_etag_and_honour_it(group):
+def test_group_reads_send_a_weak_etag_of_the_revision_and_honour_it(group):
     paths = ["", "/balances", "/expenses", "/settlements", "/participants"]
-    conditional = {**group.headers, "If-None-Match": 'W/"4"'}
+    tags = {}
     for path in paths:
         reply = group.get(path)
-        assert reply.status_code == 200 and reply.headers["ETag"] == 'W/"4"', path
-        again = group.client.get(group.base + path, headers=conditional)
+        tag = reply.headers["ETag"]
+        assert reply.status_code == 200 and tag.startswith('W/"'), path
+        assert reply.headers["Cache-Control"] == "private, no-cache", path
+        assert "Authorization" in reply.headers["Vary"], path
+        tags[path] = tag
+        again = group.client.get(group.base + path,
+                                 headers={**group.headers, "If-None-Match": tag})
         assert again.status_code == 304 and again.data == b"", path
-        assert again.headers["ETag"] == 'W/"4"', path
+        assert again.headers["ETag"] == tag, path
+        assert again.headers["Cache-Control"] == "private, no-cache", path
+    assert len(set(tags.values())) == len(paths)  # each read has its own tag
     group.add_expense(100)
     for path in paths:
-        fresh = group.client.get(group.base + path, headers=conditional)
-        assert fresh.status_code == 200 and fresh.headers["ETag"] == 'W/"5"', path
+        fresh = group.client.get(group.base + path,
+                                 headers={**group.headers, "If-None-Match": tags[path]})
+        assert fresh.status_code == 200 and fresh.headers["ETag"] != tags[path], path
+
+
+def test_an_etag_depends_on_the_caller_and_the_query(group, sign_in):
+    """Replies carry per-caller fields (myRole): another member's tag, or another query's,
+    never earns a 304 on a copy that is not theirs."""
+    other, _ = sign_in("bea@example.com", display_name="Bea")
+    code = group.get("/invite").get_json()["code"]
+    request = group.client.post(f"{group.base}/join-requests", json={"code": code, "mode": "NEW"},
+                                headers=other).get_json()
+    approved = group.post(f"/join-requests/{request['requestId']}/approve", {"role": "VIEWER"})
+    assert approved.status_code == 200, approved.get_json()
+    mine = group.get("").headers["ETag"]
+    theirs = group.client.get(group.base, headers=other)
+    assert theirs.status_code == 200 and theirs.headers["ETag"] != mine
+    borrowed = group.client.get(group.base, headers={**other, "If-None-Match": mine})
+    assert borrowed.status_code == 200 and borrowed.get_json()["myRole"] == "VIEWER"
+    listed = group.get("/expenses", query_string={"limit": 5}).headers["ETag"]
+    other_query = group.client.get(f"{group.base}/expenses", query_string={"limit": 6},
+                                   headers={**group.headers, "If-None-Match": listed})
+    assert other_query.status_code == 200
+    same_query = group.client.get(f"{group.base}/expenses", query_string={"limit": 5},
+                                  headers={**group.headers, "If-None-Match": listed})
+    assert same_query.status_code == 304
 
 
 def test_change_rows_expire_after_90_days_through_the_table_ttl(group):
@@ -136,7 +167,7 @@ def test_one_expense_read_is_conditional_too(group):
     expense = group.add_expense(100)
     path = f"{group.base}/expenses/{expense['expenseId']}"
     tag = group.client.get(path, headers=group.headers).headers["ETag"]
-    assert tag == 'W/"5"'
+    assert tag.startswith('W/"')
     reply = group.client.get(path, headers={**group.headers, "If-None-Match": tag})
     assert reply.status_code == 304
 
@@ -181,3 +212,10 @@ def test_a_conversion_is_a_change_the_feeds_show_and_a_new_etag(group):
         "CONVERSION", "UPSERT", "USD")
     assert group.get("/activity").get_json()["items"][0]["summary"] == \
         "ann converted the USD balances into EUR at 0.92"
+
+
+def test_the_creator_joining_reads_as_a_person_would_write_it(group):
+    sentences = [e["summary"] for e in group.get("/activity").get_json()["items"]]
+    assert sentences[-1].startswith("ann created the group")
+    assert sentences[-2] == "ann joined the group"
+    assert not any(s == "ann added ann" for s in sentences)

@@ -83,11 +83,14 @@ def test_authorize_answers_a_page_never_a_redirect(oauth, client, overrides, ext
     assert "Location" not in reply.headers and reply.mimetype == "text/html"
 
 
-def test_a_listed_error_for_a_validated_client_is_redirected(oauth, client):
-    for overrides, error in (({"response_type": "token"}, "unsupported_response_type"),
+def test_a_listed_error_before_sign_in_is_a_page_not_a_redirect(oauth, client):
+    """RFC 9700 §4.11.2: a signed-out browser is never sent to a dynamically registered
+    redirect URI; the error is shown here."""
+    for overrides, error in (({"response_type": "x"}, "unsupported_response_type"),
+                             ({"response_type": "token"}, "unsupported_response_type"),
                              ({"scope": "admin"}, "invalid_scope")):
         reply = client.get(oauth.authorize_url(**overrides))
-        assert reply.status_code == 302 and reply.headers["Location"].startswith(REDIRECT + "?")
-        assert f"error={error}" in reply.headers["Location"]
+        assert reply.status_code == 400 and "Location" not in reply.headers, error
+        assert error in reply.get_data(as_text=True)
     repeated = client.get(oauth.authorize_url() + "&scope=groups:read")
-    assert repeated.status_code == 302 and "error=invalid_request" in repeated.headers["Location"]
+    assert repeated.status_code == 400 and "Location" not in repeated.headers

@@ -86,6 +86,11 @@ def summary(row: Change, actor: str, names: dict, currency: str) -> str:
             else f"{actor} {verb} a comment"
     if kind == "PARTICIPANT":
         who = names.get(subject.get("participantId"), FORMER)
+        if subject.get("participantId") == row.ActorParticipantId and \
+                action in (changelog.CREATE, changelog.DELETE):
+            # their own row: at the group's creation or a join, and a leave
+            return f"{actor} joined the group" if action == changelog.CREATE \
+                else f"{actor} left the group"
         verb = {changelog.CREATE: "added", changelog.DELETE: "removed"}.get(action, "changed")
         return f"{actor} {verb} {who}"
     if action == changelog.CREATE:

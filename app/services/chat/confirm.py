@@ -36,17 +36,23 @@ def _stale(version: int):
     return judge
 
 
+def authorize_confirm(user_id: str, session_id: str, draft_id: str):
+    """The caller's MEMBER+ access to the draft's group (403/404 otherwise), and the draft."""
+    load_session(user_id, session_id)
+    draft = load_draft(user_id, session_id, draft_id)
+    return authorize(user_id, draft.GroupId, "MEMBER"), draft
+
+
 def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):
     """Create the draft's expense (MEMBER+ of its group) and mark the draft SAVED atomically."""
     with capacity.metered("confirm"):
-        load_session(user_id, session_id)
-        draft = load_draft(user_id, session_id, draft_id)
+        # Authorized first: someone demoted since hears 403, never DRAFT_CONFIRMED.
+        access, draft = authorize_confirm(user_id, session_id, draft_id)
         refusal = _refusal(draft)
         if refusal is not None:
             raise refusal
         if int(draft.Version) != version:
             raise version_conflict("draft", int(draft.Version))
-        access = authorize(user_id, draft.GroupId, "MEMBER")
         body = json.loads(draft.Body)
         # Checked again, now: the roster may have changed since the draft was shown.
         from app.services.groups.participants import list_participants

@@ -44,10 +44,31 @@ def validate_body(body, roster_ids: set) -> dict:
     unknown = set(body) - BODY_FIELDS
     if unknown:
         raise Invalid(f"The draft has fields an expense does not: {sorted(unknown)}.")
+    _text_limits(body)
     if not participant_ids(body) <= roster_ids:
         raise Invalid("The draft names someone who is not in the group.")
     expense_input.build(body)
     return body
+
+
+# The REST create's text limits (app/schemas/expenses.py ExpenseCreateSchema: description and
+# item names 1-200, category 50): a model's draft is held to them before it is stored.
+TEXT_LIMITS = {"description": 200, "category": 50}
+ITEM_NAME = 200
+
+
+def _text_limits(body: dict) -> None:
+    for name, limit in TEXT_LIMITS.items():
+        value = body.get(name)
+        if value is not None and (not isinstance(value, str) or len(value) > limit
+                                  or (name == "description" and not value.strip())):
+            raise Invalid(f"{name} must be text of at most {limit} characters.",
+                          details={name: [f"Longer than {limit} or not text."]})
+    for item in body.get("items") or []:
+        name = item.get("name") if isinstance(item, dict) else None
+        if name is not None and (not isinstance(name, str) or len(name) > ITEM_NAME):
+            raise Invalid(f"An item name must be at most {ITEM_NAME} characters.",
+                          details={"items": [f"name longer than {ITEM_NAME}."]})
 
 
 def check(proposal: Proposal, context: Context) -> Checked:
@@ -70,4 +91,31 @@ def check(proposal: Proposal, context: Context) -> Checked:
     result.group_id, result.expense = group.group_id, body
     result.participants = [(pid, roster[pid]) for pid in sorted(participant_ids(body),
                                                                 key=list(roster).index)]
+    result.reply = summary(body, group)  # never the model's own words about the money
     return result
+
+
+def summary(body: dict, group) -> str:
+    """What the user confirms, said from the validated body itself, naming the group."""
+    from app.money.currencies import format_minor
+
+    currency = body.get("currency") or group.currency
+    items = body.get("items") or []
+    total = sum(int(item["amount"]) for item in items) if items else int(body.get("amount", 0))
+    names = dict(group.participants)
+
+    def who(pid):
+        return "you" if pid == group.my_participant_id else names.get(pid, "?")
+
+    payers = [who(p["participantId"]) for p in body.get("payments") or []]
+    sharing = list(dict.fromkeys(who(s["participantId"]) for item in items
+                                 for s in item.get("splits") or []))
+    sharing = sharing or [who(s.get("participantId")) for s in body.get("splits") or []]
+    return (f"{body.get('description', 'Expense')}: {format_minor(total, currency)} {currency} "
+            f"paid by {_joined(payers)}, split between {_joined(sharing)}, in the group "
+            f"\u201c{group.name}\u201d. Confirm to save it.")[:MAX_REPLY]
+
+
+def _joined(names) -> str:
+    names = list(names) or ["?"]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

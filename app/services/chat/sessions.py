@@ -1,6 +1,7 @@
 """Chat sessions: create, list, and read one with its messages and drafts (one Query)."""
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -29,6 +30,15 @@ class SessionRows:
         """The newest draft still open (the one a later message revises)."""
         live = [d for d in self.drafts if d.Status == OPEN]
         return max(live, key=lambda d: d.CreatedAt or "") if live else None
+
+
+def authorize_group(user_id: str, group_id: str) -> None:
+    """The caller is in the group (404 otherwise; a malformed id is no group either)."""
+    try:
+        uuid.UUID(group_id)
+    except ValueError:
+        return  # the body's own validation refuses it (400)
+    authorize(user_id, group_id)
 
 
 def create_session(user_id: str, group_id: Optional[str]) -> ChatSession:

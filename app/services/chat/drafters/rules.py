@@ -10,8 +10,6 @@ from datetime import date
 from decimal import Decimal
 from typing import Dict, List, Optional
 
-from rapidfuzz import fuzz
-
 from app.money.currencies import format_minor
 from app.services.chat.drafters.amounts import find_amounts
 from app.services.chat.drafters.base import Context, GroupContext, Proposal
@@ -52,6 +50,18 @@ KEYWORDS = {"dinner": "Food", "lunch": "Food", "breakfast": "Food", "brunch": "F
             "snacks": "Food", "electricity": "Utilities", "internet": "Utilities"}
 
 
+# A group is chosen by name only when its whole name (this long at least) is in the message
+# as whole words: a group renamed "e" by its owner must not catch every message with an "e".
+MIN_GROUP_NAME = 3
+
+
+def _names_group(name: str, text: str) -> bool:
+    name = " ".join(name.split())
+    if len(name) < MIN_GROUP_NAME:
+        return False
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
 def _count(word: str) -> int:
     return COUNTS.get(word.lower()) or int(word)
 
@@ -82,7 +92,7 @@ class RuleDrafter:
         if len(context.groups) == 1:
             return context.groups[0]
         text = fold(context.text)
-        named = [g for g in context.groups if fuzz.partial_ratio(fold(g.name), text) >= 90]
+        named = [g for g in context.groups if _names_group(fold(g.name), text)]
         if len(named) == 1:
             return named[0]
         names = ", ".join(g.name for g in context.groups)
