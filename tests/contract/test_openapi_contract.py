@@ -40,7 +40,7 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
          "/admin/users/{userId}/credits"}
 # Import (issue 24).
 CONTRACT_PATHS |= {"/imports", "/imports/{importId}"}
-CONTRACT_PATHS |= {"/users/me/payment-methods"}
+CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):
