@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from moto import mock_aws
 
 import models
+from app.errors import Invalid
 from app.services.insight import stats
 from app.services.ledger import expenses, settlements
 from tests.conftest import STAGE
@@ -76,7 +77,7 @@ def test_group_and_my_stats_equal_a_recomputation(rows, by, window):
                 body["exchangeRate"] = "0.9"
             try:
                 expenses.create_expense(access, body)
-            except Exception as error:  # a rate converting an amount to nothing
+            except Invalid as error:  # a rate converting an amount to nothing
                 assert "exchangeRate" in getattr(error, "details", {}), error
         if rows:  # a settlement is not spending
             settlements.create_settlement(access, payer_id=ids[1], payee_id=ids[0], amount=100)
