@@ -16,6 +16,10 @@ from app.services.core.access import Access, is_live
 from app.services.fx.rates import reference_rate
 from models.groups import META, Expense, Group, GroupItem, Participant
 
+# Rows per Query page: AWS caps a page at 1 MB anyway (~1,000 expense rows); a bound keeps
+# every call short on the embedded engine too, whose cost per page grows with the page.
+PAGE_SIZE = 500
+
 
 def _check_range(date_from: Optional[str], date_to: Optional[str]) -> None:
     if date_from and date_to and date_from > date_to:
@@ -28,7 +32,8 @@ def group_stats(access: Access, *, by: str, date_from: Optional[str],
     main = access.group.Currency
     tallies = Tallies(main)
     tallies.section(main)
-    for expense in Expense.listing(access.group_id, date_from, date_to):
+    for expense in Expense.listing(access.group_id, date_from, date_to,
+                                   page_size=PAGE_SIZE):
         tallies.add_group_expense(expense, by)
     own = tallies.sections.pop(main)
     return {"currency": main, "by": by, "from": date_from, "to": date_to,
@@ -56,7 +61,7 @@ def my_stats(user_id: str, *, by: str, date_from: Optional[str], date_to: Option
     tallies = Tallies("")
     for entry in my_groups(user_id):
         group = entry["group"]
-        for expense in Expense.listing(group.GroupId, date_from, date_to):
+        for expense in Expense.listing(group.GroupId, date_from, date_to, page_size=PAGE_SIZE):
             tallies.add_my_share(expense, entry["participantId"], by, group.Currency,
                                  group_key=group.GroupId)
     sections = [tallies.sections[c] for c in sorted(tallies.sections)]
