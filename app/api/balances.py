@@ -16,6 +16,7 @@ from app.schemas.balances import (BalancesArgsSchema, BalancesSchema, Conversion
 from app.schemas.common import PageArgsSchema, page_schema
 from app.services.core.clock import today
 from app.services.fx import rates
+from app.services.insight import pay_links
 from app.services.ledger import balances, conversions, display
 
 blp = Blueprint("balances", __name__, description="Balances, settle-up and currencies")
@@ -35,7 +36,8 @@ def get_balances(args, group_id):
     if args.get("displayCurrency"):
         conditional.unconditional()  # today's rate moves without the group's revision
     access = group_access(group_id, prefetch=balances.BALANCES_PREFETCH)
-    result = balances.group_balances(access)
+    result = pay_links.with_pay_to(balances.group_balances(access),
+                                   group_name=access.group.Name)
     if args.get("displayCurrency"):
         result = display.with_display(result, args["displayCurrency"], today())
     return result

@@ -9,7 +9,7 @@ from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
                                   ExpenseListArgsSchema, ExpensePageSchema, ExpensePatchSchema,
                                   ExpenseSchema)
-from app.services.ledger import expense_delete, expenses
+from app.services.ledger import expense_delete, expense_search, expenses
 
 blp = Blueprint("expenses", __name__, description="Expenses")
 
@@ -60,12 +60,24 @@ def create_expense(body, group_id):
 @pat_scope("groups:read")
 @etagged(blp)
 def list_expenses(args, group_id):
-    """Newest first by date then creation; ``from``/``to`` are inclusive dates."""
+    """Newest first by date then creation; ``from``/``to`` are inclusive dates.
+
+    Filters (``q``, ``participantId``, ``category``, ``minAmount``/``maxAmount``) keep the
+    order and the paging: a page reads at most 1,000 rows, so it may hold fewer than
+    ``limit`` items (even none) with a ``nextCursor``; follow it for the rest."""
     access = group_access(group_id)
     date_from, date_to = args.get("from_"), args.get("to")
-    return expenses.list_expenses(access, date_from=date_from, date_to=date_to,
-                                  limit=args["limit"], cursor=args["cursor"],
-                                  scope=listing_scope(access.group_id, date_from, date_to))
+    who = str(args["participantId"]) if args.get("participantId") else None
+    filters = expense_search.Filters(args.get("q"), args.get("category"), who,
+                                     args.get("minAmount"), args.get("maxAmount"))
+    listing = listing_scope(access.group_id, date_from, date_to)
+    if filters.any:
+        listing += filters.scope_suffix()
+    return expense_search.search_expenses(
+        access, date_from=date_from, date_to=date_to, text=filters.text,
+        category=filters.category, participant_id=who, min_amount=filters.min_amount,
+        max_amount=filters.max_amount, limit=args["limit"], cursor=args["cursor"],
+        scope=listing)
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>")

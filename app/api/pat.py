@@ -17,7 +17,7 @@ from apispec import BasePlugin
 from app.auth.principal import Principal
 from app.errors import Forbidden
 
-SCOPES = ("groups:read", "expenses:write", "settlements:write")
+SCOPES = ("groups:read", "expenses:write", "settlements:write", "profile:write")
 REFUSED = "none"
 SCHEME = "personalAccessToken"
 EXTENSION = "x-pat-scope"

@@ -52,6 +52,7 @@ AREAS = (
     Area("comments", "app.api.comments"),
     Area("settlements", "app.api.settlements"),
     Area("balances", "app.api.balances"),
+    Area("insight", "app.api.insight"),
     Area("changes", "app.api.changes"),
     Area("export", "app.api.export"),
     Area("imports", "app.api.imports"),

@@ -17,10 +17,25 @@ class BalanceRowSchema(Strict):
         "description": "paid - owed (+ settlements), minor units; positive = is owed money"})
 
 
+class PayToSchema(Strict):
+    type = fields.String(required=True, metadata={
+        "description": "PAYPAL, VENMO, REVOLUT, MONZO, UPI or SEPA"})
+    url = fields.String(metadata={"description": "A link that opens the service with the "
+                                                 "amount and currency filled in where it "
+                                                 "takes them (every part percent-encoded)"})
+    epcQr = fields.String(metadata={"description": "SEPA (EUR): the EPC069-12 text a banking "
+                                                   "app scans from a QR code"})
+
+
 class TransferSchema(Strict):
     fromParticipantId = fields.String(required=True, attribute="from_id")
     toParticipantId = fields.String(required=True, attribute="to_id")
     amount = fields.Integer(required=True)
+    payTo = fields.List(fields.Nested(PayToSchema), attribute="pay_to", dump_default=list,
+                        metadata={"description": "How to pay the payee, from their payment "
+                                                 "methods (empty for a guest or none set)",
+                                  "example": [{"type": "PAYPAL",
+                                               "url": "https://paypal.me/bo/12.30EUR"}]})
 
 
 class CurrencyBalanceRowSchema(Strict):

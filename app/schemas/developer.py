@@ -5,7 +5,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.schemas.common import DisplayName, Strict, StrictInteger
 
-SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write")
+SCOPE_CHOICES = ("groups:read", "expenses:write", "settlements:write", "profile:write")
 
 
 class TokenCreateSchema(Strict):

@@ -251,6 +251,16 @@ CommentPageSchema = page_schema(CommentSchema, "CommentPage")
 class ExpenseListArgsSchema(PageArgsSchema):
     from_ = DateString(data_key="from")
     to = DateString()
+    q = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "Words (case- and accent-insensitive); every one must occur in the "
+                       "description or an item name", "example": "taxi airport"})
+    participantId = fields.UUID(metadata={"description": "Only expenses this participant "
+                                                        "pays or owes in"})
+    category = fields.String(validate=validate.Length(min=1, max=50))
+    minAmount = fields.Integer(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
+        "description": "Inclusive, group minor units (a converted row by its groupAmount)"})
+    maxAmount = fields.Integer(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
+        "description": "Inclusive, group minor units (a converted row by its groupAmount)"})
 
 
 class CommentBodySchema(Strict):

@@ -123,6 +123,8 @@ def _walk(s):
          {"name": "cli", "scopes": ["groups:read"]}),
         ("people.put_handle", d, "PUT", "/people/me/handle",
          {"handle": "dora_d", "discoverable": True}),
+        ("insight.put_payment_methods", d, "PUT", "/users/me/payment-methods",
+         {"methods": [{"type": "PAYPAL", "handle": "dora"}]}),
         ("people.request_friend", d, "POST", "/people/me/friends", {"userId": s["quinn"]}),
         ("people.accept_friend", d, "POST", f"/people/me/friends/{s['pat']}/accept", None),
         ("people.accept", d, "POST", f"/people/me/invitations/{s['inviting']}/accept", None),

@@ -46,8 +46,9 @@ def test_balances_are_two_calls_past_the_profile_read_and_never_read_expenses(gr
     monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
     assert group.get("/balances").status_code == 200
     # The caller's profile (read on every request); the BatchGetItem that authorizes also
-    # brings BALANCE#v1; the Query is the roster.
-    assert [op for op, _ in calls] == ["GetItem", "BatchGetItem", "Query"]
+    # brings BALANCE#v1; the Query is the roster; the last BatchGetItem reads the paid
+    # users' payment methods for the transfers' payTo links (none when only guests are paid).
+    assert [op for op, _ in calls] == ["GetItem", "BatchGetItem", "Query", "BatchGetItem"]
 
 
 def test_net_of_folds_exactly_like_the_balances_route(group):

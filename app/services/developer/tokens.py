@@ -24,7 +24,7 @@ from app.services.core.conditional import put_if, update_if
 from models.developer_tokens import AccessToken, TokenCount
 
 PREFIX = "tsp_"
-SCOPES = ("groups:read", "expenses:write", "settlements:write")
+SCOPES = ("groups:read", "expenses:write", "settlements:write", "profile:write")
 SECRET_BYTES = 32
 MAX_TOKENS_PER_USER = 50
 DEFAULT_EXPIRY_DAYS = 90

@@ -201,6 +201,7 @@ class Transfer:
     from_id: str
     to_id: str
     amount: int
+    pay_to: tuple = ()  # the payee's pay links (app.services.insight.pay_links)
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,7 @@ class Balances:
     transfers: List[Transfer]
     other_currencies: List[CurrencyBalances] = field(default_factory=list)
     display: Optional[Any] = None
+    user_ids: Dict[str, str] = field(default_factory=dict)  # USER participantId -> userId
 
 
 def plan(nets: Mapping[str, int]) -> List[Transfer]:
@@ -252,4 +254,6 @@ def group_balances(access: Access) -> Balances:
                               plan(kept[currency]))
              for currency in sorted(kept)]
     return Balances(access.group.Currency, revision, rows,
-                    plan({r.participant_id: r.net for r in rows}), other)
+                    plan({r.participant_id: r.net for r in rows}), other,
+                    user_ids={p.ParticipantId: p.UserId for p in roster
+                              if p.Type == "USER" and p.UserId})

@@ -1,0 +1,1 @@
+"""Insight and getting paid: payment methods and pay links, expense search, stats."""
