@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, post_dump, validate
 
 from app.schemas.common import CURRENCY, DerivedDict, ExchangeRate, Strict
-from app.schemas.expenses import ExpenseSchema
+from app.schemas.expenses import ExpenseSchema, calendar_date
 from models.groups import RATE_CLIENT, RATE_ECB
 from app.schemas.groups import GroupSchema, ParticipantSchema
 from app.schemas.settlements import SettlementSchema
@@ -104,8 +104,8 @@ class ConversionSchema(Strict):
 
 class RatesArgsSchema(Strict):
     base = fields.String(validate=CURRENCY, metadata={"description": "Default EUR"})
-    date = fields.String(validate=validate.Regexp(r"^\d{4}-\d{2}-\d{2}$"), metadata={
-        "format": "date", "description": "Default today"})
+    date = fields.String(validate=calendar_date, metadata={
+        "format": "date", "description": "Default today; a real calendar day YYYY-MM-DD"})
 
 
 class RatesSchema(Strict):
