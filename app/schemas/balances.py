@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import fields, post_dump, validate
 
-from app.schemas.common import CURRENCY, DerivedDict, ExchangeRate, Strict
+from app.schemas.common import CURRENCY, DerivedDict, ExchangeRate, Strict, StrictBoolean
 from app.schemas.expenses import ExpenseSchema, calendar_date
 from models.groups import RATE_CLIENT, RATE_ECB
 from app.schemas.groups import GroupSchema, ParticipantSchema
@@ -80,6 +80,8 @@ class ConversionCreateSchema(Strict):
 
     currency = fields.String(required=True, validate=CURRENCY)
     exchangeRate = ExchangeRate(required=True)
+    confirmOutlier = StrictBoolean(load_default=False, metadata={
+        "description": "Keep a rate more than 100x away from the day's ECB reference"})
 
 
 class ConversionSchema(Strict):

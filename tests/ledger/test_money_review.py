@@ -29,3 +29,67 @@ def test_rates_for_a_day_that_does_not_exist_is_a_400_naming_date(client, sign_i
     reply = client.get(f"/fx/rates?date={day}", headers=headers)
     assert reply.status_code == 400, reply.get_json()
     assert "date" in str(reply.get_json()["error"]["details"])
+
+
+@pytest.mark.parametrize("rate", ["100000000000000000000000", "0.000000000000000000000001"])
+def test_a_conversion_rate_that_zeroes_or_overflows_a_net_is_refused(group, rate):
+    _kept(group, 900)
+    before = _sections(group)
+    reply = group.post("/conversions", {"currency": "JPY", "exchangeRate": rate,
+                                        "confirmOutlier": True})
+    assert reply.status_code == 400, reply.get_json()
+    error = reply.get_json()["error"]
+    assert error["code"] == "VALIDATION_ERROR" and "exchangeRate" in error["details"]
+    assert _sections(group) == before
+
+
+def test_a_rate_100x_off_the_reference_needs_confirm_outlier(group):
+    _kept(group, 900)
+    reference = group.client.get("/fx/rates?base=JPY", headers=group.headers).get_json()
+    off = format(float(reference["rates"]["EUR"]) * 500, ".6f")
+    reply = group.post("/conversions", {"currency": "JPY", "exchangeRate": off})
+    assert reply.status_code == 400, reply.get_json()
+    error = reply.get_json()["error"]
+    assert error["code"] == "RATE_OUTLIER" and "exchangeRate" in error["details"]
+    assert group.post("/conversions", {"currency": "JPY", "exchangeRate": off,
+                                       "confirmOutlier": True}).status_code == 201
+
+
+def _plus(a: dict, b: dict, sign: int = 1) -> dict:
+    out = {k: a.get(k, 0) + sign * b.get(k, 0) for k in set(a) | set(b)}
+    return {k: v for k, v in out.items() if v}
+
+
+def test_deleting_a_conversion_gives_the_kept_nets_back_to_the_cent(group):
+    _kept(group, 900)
+    before = _sections(group)
+    made = group.post("/conversions", {"currency": "JPY", "exchangeRate": "0.0061"}).get_json()
+    assert made["keptNets"] == before[1]["JPY"] and _sections(group)[1] == {}
+    # Money moves after it: the undo reverses only the conversion's own amounts.
+    _kept(group, 301, payer=group.guests[0])
+    group.add_expense(700)
+    main, kept = _sections(group)
+    revision = group.get("/changes?since=0").get_json()["revision"]
+    assert group.delete(f"/conversions/{made['conversionId']}").status_code == 204
+    assert group.get(f"/conversions/{made['conversionId']}").status_code == 404
+    assert _sections(group) == (_plus(main, made["groupNets"], -1),
+                                {"JPY": _plus(kept["JPY"], made["keptNets"])})
+    assert_balance_matches_rows(group.group_id)
+    changes = group.get(f"/changes?since={revision}").get_json()["changes"]
+    assert [(c["kind"], c["id"], c["op"]) for c in changes] == [
+        ("CONVERSION", made["conversionId"], "DELETE")]
+    activity = group.get("/activity").get_json()["items"][0]
+    assert (activity["kind"], activity["op"]) == ("CONVERSION", "DELETE")
+    assert "undid" in activity["summary"]
+    assert group.delete(f"/conversions/{made['conversionId']}").status_code == 404
+
+
+def test_only_a_member_may_undo_a_conversion(group, sign_in):
+    from tests.ledger.helpers import join_directly
+    _kept(group, 900)
+    made = group.post("/conversions", {"currency": "JPY", "exchangeRate": "0.0061"}).get_json()
+    headers, user_id = sign_in("viewer@example.com")
+    join_directly(group.group_id, user_id, "VIEWER")
+    reply = group.client.delete(f"{group.base}/conversions/{made['conversionId']}",
+                                headers=headers)
+    assert reply.status_code == 403

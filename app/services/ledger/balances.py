@@ -103,6 +103,11 @@ def conversion_nets(row: Any) -> Nets:
     return {key: value for key, value in nets.items() if value}
 
 
+def conversion_participants(row: Any) -> set:
+    """Every participant a CONVERSION row names (its kept and converted nets)."""
+    return set(row.KeptNets.as_dict()) | set(row.GroupNets.as_dict())
+
+
 def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
     """new - old per participant, zeros dropped."""
     change = {pid: new.get(pid, 0) - old.get(pid, 0) for pid in set(old) | set(new)}
