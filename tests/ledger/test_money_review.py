@@ -93,3 +93,44 @@ def test_only_a_member_may_undo_a_conversion(group, sign_in):
     reply = group.client.delete(f"{group.base}/conversions/{made['conversionId']}",
                                 headers=headers)
     assert reply.status_code == 403
+
+
+def _transfer(group, source, target):
+    return group.post(f"/participants/{source}/transfer", {"targetParticipantId": target})
+
+
+def test_a_transfer_moves_converted_nets_in_every_section(group):
+    guest, target = group.guests
+    _kept(group, 1000, payer=guest)
+    made = group.post("/conversions", {"currency": "JPY", "exchangeRate": "0.0061"}).get_json()
+    assert made["groupNets"][guest] > 0
+    _kept(group, 300, currency="KWD", payer=guest)  # and a kept section left as it is
+    main, kept = _sections(group)
+    reply = _transfer(group, guest, target)
+    assert reply.status_code == 200, reply.get_json()
+    assert reply.get_json()["conversions"] == 1 and reply.get_json()["sourceRemoved"]
+    merged = {"main": main, **kept}
+    for nets in merged.values():
+        nets[target] = nets.get(target, 0) + nets.pop(guest, 0)
+    after_main, after_kept = _sections(group)
+    assert {"main": after_main, **after_kept} == {
+        name: {k: v for k, v in nets.items() if v} for name, nets in merged.items()}
+    names = {row["displayName"] for row in group.get("/balances").get_json()["balances"]}
+    assert "Former participant" not in names
+    assert_balance_matches_rows(group.group_id)
+    # Undoing the conversion now gives its amounts back to the target.
+    assert group.delete(f"/conversions/{made['conversionId']}").status_code == 204
+    assert guest not in str(_sections(group))
+    assert_balance_matches_rows(group.group_id)
+
+
+def test_a_guest_named_only_by_a_conversion_cannot_be_removed(group):
+    guest = group.guests[0]
+    expense = _kept(group, 1000, payer=guest)
+    group.post("/conversions", {"currency": "JPY", "exchangeRate": "0.0061"})
+    assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
+    reply = group.delete(f"/participants/{guest}")
+    assert reply.status_code == 409, reply.get_json()
+    assert reply.get_json()["error"]["code"] == "PARTICIPANT_REFERENCED"
+    assert any(row["participantId"] == guest
+               for row in group.get("/balances").get_json()["balances"])
