@@ -134,3 +134,30 @@ def test_a_guest_named_only_by_a_conversion_cannot_be_removed(group):
     assert reply.get_json()["error"]["code"] == "PARTICIPANT_REFERENCED"
     assert any(row["participantId"] == guest
                for row in group.get("/balances").get_json()["balances"])
+
+
+def _group_change(group, since):
+    changes = group.get(f"/changes?since={since}").get_json()
+    return [c for c in changes["changes"] if c["kind"] == "GROUP"], changes["revision"]
+
+
+@pytest.mark.parametrize("how", ["promote-demote", "remove", "leave"])
+def test_every_owner_count_move_is_a_group_change(group, sign_in, how):
+    from tests.ledger.helpers import join_directly
+    headers, user_id = sign_in("second@example.com")
+    pid = join_directly(group.group_id, user_id, "MEMBER", name="Second")
+    since = group.get("/changes?since=0").get_json()["revision"]
+    reply = group.patch(f"/participants/{pid}", {"role": "OWNER"})
+    assert reply.status_code == 200, reply.get_json()
+    found, since_2 = _group_change(group, since)
+    assert [c["data"]["ownerCount"] for c in found] == [2]
+    assert found[0]["data"]["ownerCount"] == group.get("").get_json()["ownerCount"]
+    if how == "promote-demote":
+        assert group.patch(f"/participants/{pid}", {"role": "MEMBER"}).status_code == 200
+    elif how == "remove":
+        assert group.delete(f"/participants/{pid}").status_code == 204
+    else:
+        assert group.client.post(f"{group.base}/leave", headers=headers).status_code in (200, 204)
+    found, _ = _group_change(group, since_2)
+    assert [c["data"]["ownerCount"] for c in found] == [1]
+    assert group.get("").get_json()["ownerCount"] == 1

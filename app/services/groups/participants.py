@@ -90,7 +90,7 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
     tx.update(row, actions, condition=condition, on_fail=participant_changed())
     delta = (new_role == OWNER) - (target.Role == OWNER) if new_role else 0
     if delta:
-        change_owner_count(tx, access.group, delta)
+        change_owner_count(tx, access.group, delta, actor=access.participant_id)
     else:
         require_live_group(tx, access.group_id)
     if target.UserId != access.user_id:
@@ -140,7 +140,8 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     if target.Type == USER:
         tx.delete(UserMember(group_id, UserMember.sort_key(target.UserId)))
     change_counts(tx, access.group, participants=-1,
-                  owners=-1 if target.Type == USER and target.Role == OWNER else 0)
+                  owners=-1 if target.Type == USER and target.Role == OWNER else 0,
+                  actor=access.participant_id)
     # Every money write bumps BalanceRevision, so an expense or settlement naming this
     # participant that lands after the reference check makes the removal fail, not dangle.
     tx.check(Balance, *Balance.key(group_id),
