@@ -54,7 +54,11 @@ class BalancesSchema(Strict):
     """Dumps a ledger Balances (nets folded over the roster, and the settle-up plan)."""
 
     currency = fields.String(required=True)
-    revision = fields.Integer(required=True)
+    revision = fields.Integer(required=True, metadata={
+        "description": "The group's revision (as in its ETag, /changes and home)"})
+    balanceRevision = fields.Integer(required=True, attribute="balance_revision", metadata={
+        "description": "The balance row's money-write counter: +1 per expense, settlement or "
+                       "conversion write"})
     balances = fields.List(fields.Nested(BalanceRowSchema), required=True, attribute="rows")
     transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
         "description": "Settles every net with as few payments as possible"})

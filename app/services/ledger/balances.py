@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from pynamodb.expressions.operand import Path
 
 from app.money.settle import settle_up
+from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
 from app.services.ledger.expense_body import ExpenseBody
@@ -219,7 +220,10 @@ class CurrencyBalances:
 
 @dataclass(frozen=True)
 class Balances:
-    """A group's nets over its roster and the settle-up plan that clears them."""
+    """A group's nets over its roster and the settle-up plan that clears them.
+
+    ``revision`` is the group's (as in ETags, /changes and home); ``balance_revision`` the
+    balance row's money-write counter."""
 
     currency: str
     revision: int
@@ -227,6 +231,7 @@ class Balances:
     transfers: List[Transfer]
     other_currencies: List[CurrencyBalances] = field(default_factory=list)
     display: Optional[Any] = None
+    balance_revision: int = 0
 
 
 def plan(nets: Mapping[str, int]) -> List[Transfer]:
@@ -256,5 +261,6 @@ def group_balances(access: Access) -> Balances:
                                          for pid, net in sorted(kept[currency].items())],
                               plan(kept[currency]))
              for currency in sorted(kept)]
-    return Balances(access.group.Currency, revision, rows,
-                    plan({r.participant_id: r.net for r in rows}), other)
+    return Balances(access.group.Currency, changelog.revision_of(access.group), rows,
+                    plan({r.participant_id: r.net for r in rows}), other,
+                    balance_revision=revision)
