@@ -73,8 +73,8 @@ class MoneyMachine(RuleBasedStateMachine):
         return f"/groups/{self.groups[currency]['id']}"
 
     # --- rules -----------------------------------------------------------------------
-    @initialize(currency=st.sampled_from(CURRENCIES))
-    def a_group_where_a_guest_paid_in_a_kept_currency(self, currency):
+    @initialize(currency=st.sampled_from(CURRENCIES), converted=st.booleans())
+    def a_group_where_a_guest_paid_in_a_kept_currency(self, currency, converted):
         """One group per example (EUR, JPY or KWD), starting with a kept row a guest paid,
         so conversions, transfers and removals meet converted nets from the first steps."""
         made = _ok(self.post("/groups", {"name": f"Trip {currency}", "currency": currency}),
@@ -91,6 +91,9 @@ class MoneyMachine(RuleBasedStateMachine):
             "description": "Kept", "date": "2026-11-28", "amount": 3001, "currency": row,
             "payments": [{"participantId": people[1], "amount": 3001}],
             "splitMode": "EQUAL", "splits": [{"participantId": p} for p in people]}), 201)
+        if converted:  # and often already converted: the nets a transfer must carry along
+            _ok(self.post(self.base(currency) + "/conversions",
+                          {"currency": row, "exchangeRate": RATES[(row, currency)]}), 201)
 
     @rule(data=st.data(), row=st.sampled_from(FOREIGN),
           converted=st.booleans(), amount=st.integers(1, 50_000))
