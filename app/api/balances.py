@@ -76,6 +76,18 @@ def get_conversion(group_id, conversion_id):
     return conversions.get_conversion(group_access(group_id), str(conversion_id))
 
 
+@blp.route("/groups/<uuid:groupId>/conversions/<uuid:conversionId>", methods=["DELETE"])
+@blp.response(204)
+@errors(blp, FORBIDDEN, NOT_FOUND, (409, "PARTICIPANT_UNAVAILABLE (someone it names is "
+                                         "mid-transfer) or CONCURRENT_UPDATE."))
+@pat_scope("settlements:write")
+def delete_conversion(group_id, conversion_id):
+    """Undo a conversion (MEMBER+): its own kept nets come back and its converted nets go,
+    exactly, in one transaction."""
+    access = group_access(group_id, "MEMBER")
+    conversions.delete_conversion(access, str(conversion_id))
+
+
 @blp.route("/fx/rates")
 @blp.arguments(RatesArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, RatesSchema)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import fields, post_dump, validate
 
-from app.schemas.common import CURRENCY, DerivedDict, ExchangeRate, Strict
-from app.schemas.expenses import ExpenseSchema
+from app.schemas.common import CURRENCY, DerivedDict, ExchangeRate, Strict, StrictBoolean
+from app.schemas.expenses import ExpenseSchema, calendar_date
 from models.groups import RATE_CLIENT, RATE_ECB
 from app.schemas.groups import GroupSchema, ParticipantSchema
 from app.schemas.settlements import SettlementSchema
@@ -69,7 +69,11 @@ class BalancesSchema(Strict):
     """Dumps a ledger Balances (nets folded over the roster, and the settle-up plan)."""
 
     currency = fields.String(required=True)
-    revision = fields.Integer(required=True)
+    revision = fields.Integer(required=True, metadata={
+        "description": "The group's revision (as in its ETag, /changes and home)"})
+    balanceRevision = fields.Integer(required=True, attribute="balance_revision", metadata={
+        "description": "The balance row's money-write counter: +1 per expense, settlement or "
+                       "conversion write"})
     balances = fields.List(fields.Nested(BalanceRowSchema), required=True, attribute="rows")
     transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
         "description": "Settles every net with as few payments as possible"})
@@ -95,6 +99,8 @@ class ConversionCreateSchema(Strict):
 
     currency = fields.String(required=True, validate=CURRENCY)
     exchangeRate = ExchangeRate(required=True)
+    confirmOutlier = StrictBoolean(load_default=False, metadata={
+        "description": "Keep a rate more than 100x away from the day's ECB reference"})
 
 
 class ConversionSchema(Strict):
@@ -119,8 +125,8 @@ class ConversionSchema(Strict):
 
 class RatesArgsSchema(Strict):
     base = fields.String(validate=CURRENCY, metadata={"description": "Default EUR"})
-    date = fields.String(validate=validate.Regexp(r"^\d{4}-\d{2}-\d{2}$"), metadata={
-        "format": "date", "description": "Default today"})
+    date = fields.String(validate=calendar_date, metadata={
+        "format": "date", "description": "Default today; a real calendar day YYYY-MM-DD"})
 
 
 class RatesSchema(Strict):

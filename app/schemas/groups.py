@@ -83,6 +83,8 @@ class ParticipantTransferResultSchema(Strict):
         "description": "Settlements between source and target: a payment to oneself once "
                        "merged, deleted with their balance effect."})
     recurring = fields.Integer(required=True)
+    conversions = fields.Integer(required=True, metadata={
+        "description": "Conversions whose kept and converted nets moved to the target."})
 
 
 class InviteSchema(Strict):

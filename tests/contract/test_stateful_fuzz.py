@@ -53,7 +53,8 @@ RUNS = {
         "settlements.get_settlement", "settlements.update_settlement",
         "settlements.delete_settlement", "recurring.create_recurring", "recurring.list_recurring",
         "recurring.get_recurring", "recurring.update_recurring", "recurring.delete_recurring",
-        "balances.create_conversion", "balances.list_conversions", "balances.get_conversion"),
+        "balances.create_conversion", "balances.list_conversions", "balances.get_conversion",
+        "balances.delete_conversion"),
         3, 10),
     "membership": (GROUP + (
         "groups.get_group", "groups.patch_group", "groups.delete_group", "groups.leave_group",

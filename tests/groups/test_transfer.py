@@ -60,7 +60,8 @@ def test_a_guest_is_merged_into_the_target_and_removed(client, owner, trio):
     assert reply.status_code == 200, reply.get_json()
     assert reply.get_json() == {"sourceParticipantId": source, "targetParticipantId": target,
                                 "sourceRemoved": True, "expenses": 2, "settlements": 0,
-                                "settlementsDeleted": 0, "recurring": 0}
+                                "settlementsDeleted": 0, "recurring": 0,
+                                "conversions": 0}
     after = nets(client, owner)
     assert source not in after
     assert after[owner.pid] == before[owner.pid]

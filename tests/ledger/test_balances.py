@@ -17,8 +17,12 @@ def _apply(nets: dict, transfers: list) -> dict:
 def test_balances_list_every_participant_and_transfers_settle_every_net(group):
     group.add_expense(900)
     group.add_expense(601, payer=group.guests[0], among=[group.guests[0], group.guests[1]])
-    reply = group.get("/balances").get_json()
-    assert reply["currency"] == "EUR" and reply["revision"] == 2
+    served = group.get("/balances")
+    reply = served.get_json()
+    assert reply["currency"] == "EUR" and reply["balanceRevision"] == 2
+    # The group's revision, the one its ETag and /changes carry (not the money counter).
+    assert served.headers["ETag"] == f'W/"{reply["revision"]}"'
+    assert reply["revision"] == group.get("/changes?since=0").get_json()["revision"] == 6
     nets = {row["participantId"]: row["net"] for row in reply["balances"]}
     assert set(nets) == set(group.everyone)
     assert sum(nets.values()) == 0

@@ -79,6 +79,9 @@ def summary(row: Change, actor: str, names: dict, currency: str) -> str:
         amount = _money(subject, currency).strip(" ()")
         return f"{actor} {verb} a payment: {payer} paid {payee} {amount}".rstrip()
     if kind == "CONVERSION":
+        if action == changelog.DELETE:
+            return (f"{actor} undid the conversion of the {subject.get('currency', '')} "
+                    f"balances at {subject.get('exchangeRate', '')}")
         return (f"{actor} converted the {subject.get('currency', '')} balances into {currency} "
                 f"at {subject.get('exchangeRate', '')}")
     if kind == "COMMENT":

@@ -163,7 +163,8 @@ def _to_guest(head: Group, me: Participant, user_id: str) -> None:
     tx.delete(UserMember(group_id, UserMember.sort_key(user_id)))
     try:
         if me.Role == OWNER:
-            change_counts(tx, head, owners=-1)  # OwnerCount > 1 checked when tx commits
+            # OwnerCount > 1 is checked when tx commits
+            change_counts(tx, head, owners=-1, actor=me.ParticipantId)
         else:
             require_live_group(tx, group_id)
         changelog.record(tx, head, me, actor=me.ParticipantId)

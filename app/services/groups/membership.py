@@ -9,6 +9,7 @@ from typing import Optional
 from app.errors import (DomainError, concurrent_update, group_full, group_not_found, last_owner,
                         needs_owner, not_found)
 from app.limits import MAX_GROUP_PARTICIPANTS
+from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
 from models.groups import Group, Participant, UserMember
@@ -50,13 +51,14 @@ def count_owners(group_id: str) -> int:
     return sum(1 for p in roster(group_id) if p.Type == USER and p.Role == OWNER)
 
 
-def change_owner_count(tx: Transaction, group: Group, delta: int) -> None:
+def change_owner_count(tx: Transaction, group: Group, delta: int, *,
+                       actor: Optional[str] = None) -> None:
     """Move the head's OwnerCount by ``delta`` in ``tx``; a decrement must leave an owner."""
-    change_counts(tx, group, owners=delta)
+    change_counts(tx, group, owners=delta, actor=actor)
 
 
 def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
-                  participants: int = 0) -> None:
+                  participants: int = 0, actor: Optional[str] = None) -> None:
     """Move the head's OwnerCount and ParticipantCount in one update of ``tx`` (live groups).
 
     An owner decrement must leave an owner (OwnerCount > 1 before it); a participant
@@ -84,6 +86,12 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
         raise ValueError("change_counts needs a non-zero delta")
     tx.update(Group(*Group.key(group.GroupId)), actions, condition=condition,
               on_fail=lambda old: _why_refused(old, owners, participants))
+    if owners:
+        before = int(group.OwnerCount) if group.OwnerCount is not None else None
+        changelog.record(tx, group, Group(*Group.key(group.GroupId), Name=group.Name),
+                         actor=actor, diff=changelog.diff_of(
+                             {"ownerCount": before},
+                             {"ownerCount": None if before is None else before + owners}))
 
 
 def _guard(attribute, name: str, delta: int, current: int):

@@ -18,16 +18,18 @@ from app.services.people.invitation_rows import drop_for_removed_guest
 from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
                                             change_owner_count, get_participant,
                                             require_live_group, require_still_owner, roster)
-from models.groups import (Balance, Expense, GroupItem, Participant, RecurringExpense,
-                           Settlement, UserMember, EXPENSE_PREFIX, RECURRING_PREFIX,
-                           SETTLEMENT_PREFIX)
+from models.groups import (Balance, Conversion, Expense, GroupItem, Participant,
+                           RecurringExpense, Settlement, UserMember, CONVERSION_PREFIX,
+                           EXPENSE_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX)
 
 # Rows that can name a participant, with the sort-key prefix that narrows the query to them.
 REFERENCING_ROWS = ((EXPENSE_PREFIX, Expense), (SETTLEMENT_PREFIX, Settlement),
-                    (RECURRING_PREFIX, RecurringExpense))
+                    (RECURRING_PREFIX, RecurringExpense), (CONVERSION_PREFIX, Conversion))
 # Attribute names that hold a participant id anywhere inside those rows (payments, splits,
 # settlement sides, recurring templates).
 REFERENCE_ATTRIBUTES = frozenset({"ParticipantId", "PayerId", "PayeeId"})
+# Map attributes keyed by participant id (a conversion's kept and converted nets).
+REFERENCE_MAPS = frozenset({"KeptNets", "GroupNets"})
 
 
 def list_participants(access: Access) -> list:
@@ -88,7 +90,7 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
     tx.update(row, actions, condition=condition, on_fail=participant_changed())
     delta = (new_role == OWNER) - (target.Role == OWNER) if new_role else 0
     if delta:
-        change_owner_count(tx, access.group, delta)
+        change_owner_count(tx, access.group, delta, actor=access.participant_id)
     else:
         require_live_group(tx, access.group_id)
     if target.UserId != access.user_id:
@@ -122,10 +124,12 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     if int(target.IncomingTransfers or 0):
         raise transfer_in_progress("Another participant is being transferred into this one; "
                                    "let that transfer finish.")
-    revision = balance_revision(group_id)
-    if is_referenced(group_id, participant_id):
-        raise Conflict("Expenses, settlements or recurring expenses name this participant; "
-                       "transfer or remove them first.", code="PARTICIPANT_REFERENCED")
+    raw_balance = Balance.fetch_raw(group_id)
+    revision = Balance.revision_of(raw_balance)
+    if holds_a_net(raw_balance, participant_id) or is_referenced(group_id, participant_id):
+        raise Conflict("Expenses, settlements, conversions or recurring expenses name this "
+                       "participant, or it holds a balance; transfer or remove them first.",
+                       code="PARTICIPANT_REFERENCED")
     tx = Transaction()
     tx.delete(Participant(group_id, target.SK),
               condition=((Participant.Type == target.Type) & (Participant.Role == target.Role)
@@ -136,7 +140,8 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     if target.Type == USER:
         tx.delete(UserMember(group_id, UserMember.sort_key(target.UserId)))
     change_counts(tx, access.group, participants=-1,
-                  owners=-1 if target.Type == USER and target.Role == OWNER else 0)
+                  owners=-1 if target.Type == USER and target.Role == OWNER else 0,
+                  actor=access.participant_id)
     # Every money write bumps BalanceRevision, so an expense or settlement naming this
     # participant that lands after the reference check makes the removal fail, not dangle.
     tx.check(Balance, *Balance.key(group_id),
@@ -159,8 +164,17 @@ def balance_revision(group_id: str) -> Optional[int]:
     return Balance.revision_of(Balance.fetch_raw(group_id))
 
 
+def holds_a_net(raw_balance: Optional[dict], participant_id: str) -> bool:
+    """True if the participant's net is not 0 in the main currency or any kept section."""
+    from app.services.ledger.balances import split_nets
+
+    main, kept = split_nets(Balance.nets_of(raw_balance) if raw_balance else {})
+    return bool(main.get(participant_id)) or any(nets.get(participant_id)
+                                                 for nets in kept.values())
+
+
 def is_referenced(group_id: str, participant_id: str, *, page_size: Optional[int] = None) -> bool:
-    """True if any expense, settlement or recurring template names the participant.
+    """True if any expense, settlement, conversion or recurring template names the participant.
 
     One key-condition query per row kind with an EntityType filter (comments share the
     EXPENSE# prefix); pages whose rows were all filtered out are paged past, not taken as
@@ -190,6 +204,8 @@ def participant_ids_in(raw_item: dict) -> set:
             if name in REFERENCE_ATTRIBUTES:
                 found.add(value["S"])
         elif "M" in value:
+            if name in REFERENCE_MAPS:
+                found.update(value["M"])
             stack.extend(value["M"].items())
         elif "L" in value:
             stack.extend((None, element) for element in value["L"])

@@ -64,6 +64,7 @@ class Outcome:
     settlements: int = 0
     settlements_deleted: int = 0
     recurring: int = 0
+    conversions: int = 0
     passes: int = 0
 
 
@@ -90,7 +91,7 @@ def transfer_participant(access: Access, source_id: str, target_id: str) -> dict
             "sourceRemoved": removed, "expenses": outcome.expenses,
             "settlements": outcome.settlements,
             "settlementsDeleted": outcome.settlements_deleted,
-            "recurring": outcome.recurring}
+            "recurring": outcome.recurring, "conversions": outcome.conversions}
 
 
 # --- 1. lock -------------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from app.services.core.transactions import Transaction
 from app.services.groups.transfer_merge import merge_body
 from app.services.ledger import balances
 from app.services.ledger.expense_body import ExpenseBody
-from models.groups import (Expense, ExpenseTemplateMap, GroupItem, RecurringExpense,
-                           Settlement)
+from models.groups import (Conversion, Expense, ExpenseTemplateMap, GroupItem,
+                           RecurringExpense, Settlement)
 
 
 class RowChanged(Conflict):
@@ -53,6 +53,8 @@ def change_for(raw: dict, source_id: str, target_id: str, main_currency: str) ->
     now = now_iso()
     if isinstance(row, Settlement):
         return _settlement_change(row, source_id, target_id, size, changed, now, main_currency)
+    if isinstance(row, Conversion):
+        return _conversion_change(row, source_id, target_id, size, changed, now)
     if isinstance(row, Expense):
         new = renamed(ExpenseBody.from_row(row), source_id, target_id)
         version = int(row.Version)
@@ -95,3 +97,29 @@ def _settlement_change(row: Settlement, source_id: str, target_id: str, size: in
         key, actions, condition=Settlement.Version == version, on_fail=changed),
         balances.deltas(old, balances.stored_settlement_nets(
             row, main_currency, payer_id=payer, payee_id=payee)), size, row=key)
+
+
+def _merged_nets(nets: dict, source_id: str, target_id: str) -> dict:
+    """participantId -> net with the source's added to the target's (zeros dropped)."""
+    out = {pid: int(value) for pid, value in nets.items() if pid != source_id}
+    out[target_id] = out.get(target_id, 0) + int(nets.get(source_id, 0))
+    return {pid: value for pid, value in out.items() if value}
+
+
+def _conversion_change(row: Conversion, source_id: str, target_id: str, size: int,
+                       changed: Conflict, now: str) -> RowChange:
+    """A conversion's kept and converted nets follow the source onto the target, so both the
+    main and the kept section move with everything else (and an undo gives them back to the
+    target)."""
+    kept = _merged_nets(row.KeptNets.as_dict(), source_id, target_id)
+    converted = _merged_nets(row.GroupNets.as_dict(), source_id, target_id)
+    new = Conversion(row.GroupId, row.SK, Currency=row.Currency, KeptNets=kept,
+                     GroupNets=converted)
+    key = Conversion(row.GroupId, row.SK)
+    condition = (Conversion.UpdatedAt == row.UpdatedAt if row.UpdatedAt
+                 else Conversion.UpdatedAt.does_not_exist())
+    return RowChange("conversions", lambda tx: tx.update(
+        key, [Conversion.KeptNets.set(kept), Conversion.GroupNets.set(converted),
+              Conversion.UpdatedAt.set(now)], condition=condition, on_fail=changed),
+        balances.deltas(balances.conversion_nets(row), balances.conversion_nets(new)),
+        size, row=key)

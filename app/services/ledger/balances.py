@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from pynamodb.expressions.operand import Path
 
 from app.money.settle import settle_up
+from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
 from app.services.ledger.expense_body import ExpenseBody
@@ -101,6 +102,11 @@ def conversion_nets(row: Any) -> Nets:
     for pid, value in row.GroupNets.as_dict().items():
         nets[pid] = nets.get(pid, 0) + int(value)
     return {key: value for key, value in nets.items() if value}
+
+
+def conversion_participants(row: Any) -> set:
+    """Every participant a CONVERSION row names (its kept and converted nets)."""
+    return set(row.KeptNets.as_dict()) | set(row.GroupNets.as_dict())
 
 
 def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
@@ -215,7 +221,10 @@ class CurrencyBalances:
 
 @dataclass(frozen=True)
 class Balances:
-    """A group's nets over its roster and the settle-up plan that clears them."""
+    """A group's nets over its roster and the settle-up plan that clears them.
+
+    ``revision`` is the group's (as in ETags, /changes and home); ``balance_revision`` the
+    balance row's money-write counter."""
 
     currency: str
     revision: int
@@ -224,6 +233,7 @@ class Balances:
     other_currencies: List[CurrencyBalances] = field(default_factory=list)
     display: Optional[Any] = None
     user_ids: Dict[str, str] = field(default_factory=dict)  # USER participantId -> userId
+    balance_revision: int = 0
 
 
 def plan(nets: Mapping[str, int]) -> List[Transfer]:
@@ -253,7 +263,8 @@ def group_balances(access: Access) -> Balances:
                                          for pid, net in sorted(kept[currency].items())],
                               plan(kept[currency]))
              for currency in sorted(kept)]
-    return Balances(access.group.Currency, revision, rows,
+    return Balances(access.group.Currency, changelog.revision_of(access.group), rows,
                     plan({r.participant_id: r.net for r in rows}), other,
                     user_ids={p.ParticipantId: p.UserId for p in roster
-                              if p.Type == "USER" and p.UserId})
+                              if p.Type == "USER" and p.UserId},
+                    balance_revision=revision)
