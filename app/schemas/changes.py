@@ -85,9 +85,11 @@ JSON_VALUE = {"anyOf": [{"type": "string", "nullable": True}, {"type": "number"}
 class FieldDiffSchema(Strict):
     field = fields.String(required=True)
     before = fields.Raw(allow_none=True, metadata={
-        **JSON_VALUE, "description": "The value before the edit (null: it was unset)"})
+        **JSON_VALUE, "description": "The value before the edit (null: it was unset, or it was text and "
+        "the resource or its author's account has since been deleted)"})
     after = fields.Raw(allow_none=True, metadata={
-        **JSON_VALUE, "description": "The value after the edit (null: it is unset now)"})
+        **JSON_VALUE, "description": "The value after the edit (null: it is unset now, or it was text and "
+        "the resource or its author's account has since been deleted)"})
 
 
 class ActivitySchema(Strict):

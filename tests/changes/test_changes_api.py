@@ -219,3 +219,20 @@ def test_the_creator_joining_reads_as_a_person_would_write_it(group):
     assert sentences[-1].startswith("ann created the group")
     assert sentences[-2] == "ann joined the group"
     assert not any(s == "ann added ann" for s in sentences)
+
+
+def test_a_deleted_recurring_template_leaves_no_description_in_activity(group):
+    from tests.recurring.helpers import template_body
+
+    body = {**template_body(group.me, 2500, group.everyone, start="2030-01-01"),
+            "description": "Therapy sessions"}
+    reply = group.post("/recurring", body)
+    assert reply.status_code == 201, reply.get_json()
+    template = reply.get_json()
+    assert group.client.delete(f"{group.base}/recurring/{template['recurringId']}",
+                               headers=group.headers).status_code == 204
+    items = group.get("/activity").get_json()["items"]
+    assert "Therapy" not in str(items)
+    assert [item["summary"] for item in items[:2]] == [
+        "ann deleted the recurring expense",
+        "ann added the recurring expense (25.00 EUR)"]

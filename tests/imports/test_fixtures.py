@@ -168,3 +168,12 @@ def test_cospend_export_imports_with_cospends_balances(importer):
     assert nets["Bob"] - shown["Bob"] == -sum(shown.values())
     assert any(w["message"].startswith("Bob: the source's balance is -1.27 EUR")
                for w in status["warnings"])
+
+
+def test_the_activity_says_the_group_was_imported_and_from_where(importer):
+    status = importer.run("splitwise-csv", fixture_text("splitwise_group_en.csv"), me="Ana")
+    assert status["status"] == "DONE"
+    reply = importer.client.get(f"/groups/{status['groupId']}/activity", headers=importer.headers)
+    summaries = [item["summary"] for item in reply.get_json()["items"]]
+    assert "Ana imported the group from Splitwise" in summaries
+    assert not any("changed the group" in summary for summary in summaries)

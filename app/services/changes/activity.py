@@ -15,6 +15,9 @@ from models.groups import Change, Participant
 
 SYSTEM = "TailSpend"  # the actor of the hourly tick's writes
 FORMER = "a former participant"
+# An import's format (app.limits.IMPORT_FORMATS) -> the app it came from, as people name it.
+SOURCES = {"splitwise": "Splitwise", "spliit": "Spliit", "ihatemoney": "IHateMoney",
+           "cospend": "Cospend", "tailspend": "a TailSpend export"}
 VERBS = {changelog.CREATE: "added", changelog.UPDATE: "edited", changelog.DELETE: "deleted"}
 
 
@@ -98,6 +101,12 @@ def summary(row: Change, actor: str, names: dict, currency: str) -> str:
         return f"{actor} {verb} {who}"
     if action == changelog.CREATE:
         return f"{actor} created the group {subject.get('name', '')}".rstrip()
+    if subject.get("importedFrom"):
+        return f"{actor} imported the group from {_source(subject['importedFrom'])}"
     return f"{actor} changed the group"
 
 
+def _source(file_format: str) -> str:
+    """ "splitwise-csv" -> "Splitwise" (an unknown format reads as itself)."""
+    app_name = str(file_format).split("-", 1)[0]
+    return SOURCES.get(app_name, app_name)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from app.errors import Conflict, participant_changed, sole_owner
+from app.services.changes import scrub
 from app.services.core import changelog
 from app.services.core.clock import now_iso
 from app.services.core.conditional import update_if
@@ -91,6 +92,8 @@ def depart(user_id: str, group_id: str, *, max_pages: Optional[int] = None) -> s
     if not mine:
         UserMember(group_id, UserMember.sort_key(user_id)).delete()  # a stray guard, if any
         return GONE
+    # Before the conversion, which ends our finding the group again: a rerun scrubs anew.
+    scrub.scrub_actor(group_id, mine[0].ParticipantId)
     _to_guest(head, mine[0], user_id)
     return CONVERTED
 

@@ -89,7 +89,10 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, tok
     tx.put(owner, condition=Participant.SK.does_not_exist(), on_fail=gone)
     # The group's first logged changes: it appears (ACTIVE), with its owner. The rows the
     # worker wrote before are older than the log, so /changes from 0 answers reset (refetch).
-    changelog.record(tx, group_id, Group(*Group.key(group_id)), changelog.UPDATE, actor=owner_id)
+    # Its subject names the source ("importedFrom": the job's format), so /activity reads
+    # "Ana imported the group from Splitwise", not "Ana changed the group".
+    changelog.record(tx, group_id, Group(*Group.key(group_id)), changelog.UPDATE, actor=owner_id,
+                     subject={"importedFrom": job.Format})
     changelog.record(tx, group_id, owner, changelog.CREATE, actor=owner_id)
     tx.put(UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=owner_id,
                       Role="OWNER", CreatedAt=now),

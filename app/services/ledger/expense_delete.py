@@ -16,6 +16,7 @@ from typing import List, Optional
 
 
 from app.errors import Conflict, not_found
+from app.services.changes import scrub
 from app.services.core import changelog, outbox
 from app.services.ledger import balances, guards as money_guards
 from app.services.core.access import Access
@@ -98,6 +99,8 @@ def delete_expense(access: Access, expense_id: str) -> None:
         rest = _sweep(access.group_id, expense_id)
         try:
             _final(access, head, counter, rest)
+            # After the commit: /activity stops quoting it (app.services.changes.scrub).
+            scrub.scrub_resource(access.group_id, "EXPENSE", expense_id)
             return
         except _Raced:
             continue

@@ -9,6 +9,7 @@ from typing import Any, Mapping, Optional
 
 from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
 from app.money.splits import MAX_AMOUNT
+from app.services.changes import scrub
 from app.services.core import changelog, outbox, paging
 from app.services.ledger import balances, conversion, guards as money_guards
 from app.services.core.access import Access
@@ -205,8 +206,11 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
         changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
         try:
             tx.commit()
-            return
         except Conflict as error:
             if error.code != "VERSION_CONFLICT":
                 raise
+            continue
+        # After the commit: /activity stops quoting its note (app.services.changes.scrub).
+        scrub.scrub_resource(access.group_id, "SETTLEMENT", settlement_id)
+        return
     raise Conflict("The settlement keeps changing; try again.", code="CONCURRENT_UPDATE")

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Optional
 
 
 from app.errors import Conflict, not_found, version_conflict
+from app.services.changes import scrub
 from app.services.core import changelog, outbox, paging
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
@@ -130,6 +131,8 @@ def delete_template(access: Access, recurring_id: str) -> None:
     tx.delete(row, condition=RecurringExpense.SK.exists(), on_fail=not_found("Recurring expense"))
     changelog.record(tx, access.group, row, changelog.DELETE, actor=access.participant_id)
     tx.commit()
+    # After the commit: /activity stops quoting it (app.services.changes.scrub).
+    scrub.scrub_resource(access.group_id, "RECURRING", recurring_id)
 
 
 def _local_today(schedule: schedules.Schedule) -> date:
