@@ -217,6 +217,19 @@ def guest_unavailable() -> Conflict:
                     code="TARGET_NOT_GUEST")
 
 
+# --- Reminders -------------------------------------------------------------------------------
+
+def nothing_owed() -> Conflict:
+    """The target is a guest, or pays the caller nothing in the group's settle-up plan."""
+    return Conflict("This participant owes you nothing in the group's settle-up plan (or is "
+                    "a guest, who can't be reminded).", code="NOTHING_OWED")
+
+
+def reminder_too_soon(retry_after: int) -> RateLimited:
+    return RateLimited("You reminded this person in this group less than 24 hours ago.",
+                       code="REMINDER_TOO_SOON", retry_after=max(1, retry_after))
+
+
 # --- Account deletion -------------------------------------------------------------------------
 
 def sole_owner(groups: list) -> Conflict:

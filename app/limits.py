@@ -11,3 +11,5 @@ MAX_GROUP_PARTICIPANTS = 200
 IMPORT_FORMATS = ("splitwise-csv", "spliit-json", "spliit-csv", "ihatemoney-json",
                   "ihatemoney-csv", "cospend-csv", "tailspend-json")
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
+# POST /groups/{groupId}/reminders: one per sender, recipient and group in this many seconds.
+REMINDER_INTERVAL_SECONDS = 24 * 3600

@@ -1,4 +1,5 @@
-"""RateLimits: fixed-window counters keyed by subject and window; TTL reaps old windows."""
+"""RateLimits: fixed-window counters keyed by subject and window, and one-per-interval markers;
+TTL reaps both (reads check ExpiresAt too, TTL deletion is lazy)."""
 from __future__ import annotations
 
 from pynamodb.attributes import DiscriminatorAttribute, NumberAttribute, UnicodeAttribute
@@ -43,3 +44,12 @@ class RateCounter(RateLimitItem, discriminator="COUNTER"):
         """``<kind>#<who>``: ``USER#<userId>``, ``PAT#<tokenId>``, ``MCP#<grantId>`` or
         ``IP#<address>``."""
         return f"{kind}#{who}"
+
+
+class ReminderMarker(RateLimitItem, discriminator="REMINDER"):
+    """A payment reminder was sent: the next one from this sender to this recipient in this
+    group waits until ExpiresAt (created under a condition, so parallel sends make one)."""
+
+    @staticmethod
+    def key(group_id: str, sender_user_id: str, recipient_user_id: str) -> str:
+        return f"REMINDER#{group_id}#{sender_user_id}#{recipient_user_id}"

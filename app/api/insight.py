@@ -1,16 +1,17 @@
-"""Insight and getting paid: payment methods, stats."""
+"""Insight and getting paid: payment methods, stats, reminders."""
 from __future__ import annotations
 
 from marshmallow import RAISE
 
 from app.api.context import group_access, principal
 from app.api.pat import pat_scope
-from app.api.spec import NOT_FOUND, Blueprint, errors
-from app.schemas.insight import (METHODS_EXAMPLE, STATS_EXAMPLE, GroupStatsSchema,
-                                 MyStatsArgsSchema, MyStatsSchema, PaymentMethodsSchema,
-                                 StatsArgsSchema)
+from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
+from app.schemas.insight import (METHODS_EXAMPLE, REMINDER_EXAMPLE, REMINDER_REQUEST_EXAMPLE,
+                                 STATS_EXAMPLE, GroupStatsSchema, MyStatsArgsSchema,
+                                 MyStatsSchema, PaymentMethodsSchema, ReminderCreateSchema,
+                                 ReminderSchema, StatsArgsSchema)
 from app.services.core.clock import today
-from app.services.insight import payment_methods, stats
+from app.services.insight import payment_methods, reminders, stats
 
 blp = Blueprint("insight", __name__, description="Insight and getting paid")
 
@@ -61,3 +62,23 @@ def my_stats(args):
     return stats.my_stats(principal().user_id, by=args["by"], date_from=args.get("from_"),
                           date_to=args.get("to"), display_currency=args.get("displayCurrency"),
                           day=today())
+
+
+@blp.route("/groups/<uuid:groupId>/reminders", methods=["POST"])
+@blp.arguments(ReminderCreateSchema, example=REMINDER_REQUEST_EXAMPLE)
+@blp.response(202, ReminderSchema, example=REMINDER_EXAMPLE)
+@errors(blp, FORBIDDEN, NOT_FOUND,
+        (409, "NOTHING_OWED: the participant is a guest, or pays the caller nothing in the "
+              "group's settle-up plan."),
+        (429, "REMINDER_TOO_SOON: this caller reminded this user in this group less than 24 h "
+              "ago (Retry-After: seconds until the next is allowed); or RATE_LIMITED."))
+@pat_scope("settlements:write")
+def send_reminder(body, group_id):
+    """Remind a user who, in the settle-up plan, pays the caller (MEMBER+): a REMINDER
+    notification (push and history, as the recipient's preferences and mutes allow) naming
+    what they owe in each currency and the caller's payment links. One per sender,
+    recipient and group per 24 h. No Idempotency-Key: a retry is refused as too soon and
+    sends nothing twice. PAT scope ``settlements:write``: a reminder is about getting paid
+    back, beside recording the settlement it asks for."""
+    access = group_access(group_id, "MEMBER")
+    return reminders.send_reminder(access, str(body["participantId"]))

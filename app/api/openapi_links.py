@@ -36,7 +36,7 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
             "balances.create_conversion", "balances.list_conversions",
             "recurring.create_recurring", "recurring.list_recurring",
             "people.invite", "people.group_invitations",
-            "notifications.mute", "notifications.unmute")},
+            "notifications.mute", "notifications.unmute", "insight.send_reminder")},
         # The creator's own participant.
         **{target: {**GROUP, "participantId": "$response.body#/myParticipantId"} for target in (
             "groups.patch_participant", "groups.remove_participant",

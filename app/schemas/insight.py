@@ -4,7 +4,8 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from app.money.pay_methods import MAX_METHODS, TYPES
-from app.schemas.common import CURRENCY, Strict
+from app.schemas.balances import PayToSchema
+from app.schemas.common import CURRENCY, Id, Strict
 from app.schemas.expenses import DateString
 
 METHODS_EXAMPLE = {"methods": [{"type": "PAYPAL", "handle": "bojones"},
@@ -97,3 +98,33 @@ class MyStatsSchema(Strict):
     to = fields.String(allow_none=True, required=True)
     sections = fields.List(fields.Nested(StatsSectionSchema), required=True)
     display = fields.Nested(StatsDisplaySchema)
+
+
+class ReminderCreateSchema(Strict):
+    participantId = Id(required=True, metadata={
+        "description": "A USER participant who, in the group's settle-up plan, pays the caller"})
+
+
+class OwedSchema(Strict):
+    currency = fields.String(required=True)
+    amount = fields.Integer(required=True, metadata={"description": "Minor units of currency"})
+    payTo = fields.List(fields.Nested(PayToSchema), attribute="pay_to", dump_default=list,
+                        metadata={"description": "The caller's pay links the reminder carries"})
+
+
+class ReminderSchema(Strict):
+    participantId = fields.String(required=True, attribute="participant_id")
+    owed = fields.List(fields.Nested(OwedSchema), required=True, metadata={
+        "description": "What the recipient pays the caller in the plan: the main currency "
+                       "and each kept-currency section where they owe"})
+    nextReminderAt = fields.Integer(required=True, attribute="next_reminder_at", metadata={
+        "description": "Unix seconds: the next reminder to this user in this group is allowed "
+                       "from then"})
+
+
+REMINDER_REQUEST_EXAMPLE = {"participantId": "6f1c2a7e-2b7d-4c39-9d0e-3f0a1b2c3d4e"}
+REMINDER_EXAMPLE = {"participantId": "6f1c2a7e-2b7d-4c39-9d0e-3f0a1b2c3d4e",
+                    "owed": [{"currency": "EUR", "amount": 1230,
+                              "payTo": [{"type": "PAYPAL",
+                                         "url": "https://paypal.me/bojones/12.30EUR"}]}],
+                    "nextReminderAt": 1796169600}

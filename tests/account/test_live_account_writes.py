@@ -101,8 +101,20 @@ def scene(client, sign_in):
     finally:
         worker.use_local_runner(None)
     (draft,) = client.get(f"/chat/sessions/{session}", headers=dora_h).get_json()["drafts"]
+    # A group where Quinn owes Dora, for a reminder (a guest can't be reminded).
+    owed = _post(client, "/groups", dora_h, {"name": "Owed", "currency": "EUR"})
+    owed_code = client.get(f"/groups/{owed['groupId']}/invite", headers=dora_h).get_json()["code"]
+    asked = _post(client, f"/groups/{owed['groupId']}/join-requests", quinn_h,
+                  {"code": owed_code, "mode": "NEW"})
+    quinn_pid = _post(client, f"/groups/{owed['groupId']}/join-requests/{asked['requestId']}"
+                              "/approve", dora_h, {"role": "MEMBER"}, status=200)[
+        "participant"]["participantId"]
+    _post(client, f"/groups/{owed['groupId']}/expenses", dora_h, {
+        "description": "Lunch", "amount": 800, "splitMode": "EQUAL",
+        "payments": [{"participantId": owed["myParticipantId"], "amount": 800}],
+        "splits": [{"participantId": owed["myParticipantId"]}, {"participantId": quinn_pid}]})
     admin_h, _ = sign_in("root@example.com", admin=True)
-    return dict(dora_h=dora_h, dora=dora, sid=session, draft=draft["draftId"], admin_h=admin_h, olive_h=olive_h, olive=olive, pat=pat, pat_h=pat_h,
+    return dict(owed_gid=owed["groupId"], quinn_pid=quinn_pid, dora_h=dora_h, dora=dora, sid=session, draft=draft["draftId"], admin_h=admin_h, olive_h=olive_h, olive=olive, pat=pat, pat_h=pat_h,
                 quinn=quinn, quinn_h=quinn_h, gid=gid, pid=pid,
                 guest=guest["participantId"], expense=expense["expenseId"],
                 olive_gid=theirs["groupId"], code=code, asking=asking["groupId"],
@@ -165,6 +177,8 @@ def _walk(s):
          {"delta": 5, "reason": "walk"}),
         ("balances.create_conversion", d, "POST", f"{g}/conversions",
          {"currency": "USD", "exchangeRate": "0.9"}),
+        ("insight.send_reminder", d, "POST", f"/groups/{s['owed_gid']}/reminders",
+         {"participantId": s["quinn_pid"]}),
         ("imports.start_import", d, "POST", "/imports", {
             "format": "splitwise-csv",
             "content": "Date,Description,Category,Cost,Currency,Dora,Sam\n"
@@ -194,7 +208,7 @@ def test_every_write_route_is_walked_or_exempt(app):
 
 _FAKE_SCENE = {**{k: "x" for k in ("gid", "pid", "guest", "expense", "olive", "dora", "pat",
                                    "quinn", "inviting", "olive_gid", "code", "asking",
-                                   "request", "sid", "draft")},
+                                   "request", "sid", "draft", "owed_gid", "quinn_pid")},
                "dora_h": {}, "olive_h": {}, "quinn_h": {}, "pat_h": {}, "admin_h": {}}
 
 

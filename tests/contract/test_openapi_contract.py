@@ -43,7 +43,8 @@ CONTRACT_PATHS |= {"/imports", "/imports/{importId}"}
 # Live updates (issue 36).
 CONTRACT_PATHS |= {"/realtime/token"}
 # Insight (issue 34).
-CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats"}
+CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats",
+                   "/groups/{groupId}/reminders"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

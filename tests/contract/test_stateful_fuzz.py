@@ -54,7 +54,7 @@ RUNS = {
         "settlements.delete_settlement", "recurring.create_recurring", "recurring.list_recurring",
         "recurring.get_recurring", "recurring.update_recurring", "recurring.delete_recurring",
         "balances.create_conversion", "balances.list_conversions", "balances.get_conversion",
-        "balances.delete_conversion"),
+        "balances.delete_conversion", "insight.send_reminder"),
         3, 10),
     "membership": (GROUP + (
         "groups.get_group", "groups.patch_group", "groups.delete_group", "groups.leave_group",
@@ -242,6 +242,8 @@ class World:
                 body.pop("timeZone", None)
         elif operation_id == "settlements.create_settlement" and len(people) > 1:
             body.update(payerId=people[0], payeeId=people[1])
+        elif operation_id == "insight.send_reminder" and people:
+            body["participantId"] = people[-1]
         elif operation_id == "groups.transfer_participant":
             others = [p for p in people if p != path.get("participantId")]
             if others:

@@ -54,7 +54,7 @@ def test_another_users_ids_mark_nothing_of_theirs(duo, deliver, sign_in):
 def test_preferences_and_mutes(duo, sign_in):
     prefs = duo.client.get("/notifications/preferences", headers=duo.bob_h).get_json()
     assert prefs["mutedGroupIds"] == [] and all(prefs["types"].values())
-    assert len(prefs["types"]) == 13
+    assert len(prefs["types"]) == 14 and prefs["types"]["REMINDER"] is True
     assert duo.client.put(f"/notifications/mutes/{duo.gid}", headers=duo.bob_h).status_code == 204
     assert duo.client.put(f"/notifications/mutes/{duo.gid}", headers=duo.bob_h).status_code == 204
     prefs = duo.client.get("/notifications/preferences", headers=duo.bob_h).get_json()

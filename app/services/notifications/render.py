@@ -39,6 +39,17 @@ def _what(payload: Mapping, ctx: Context) -> str:
     return f"\u201c{description}\u201d" if description else money
 
 
+def _reminder(who: str, group: str, payload: Mapping) -> tuple:
+    """'Olive reminds you: you owe 12.30 EUR in Trip. Pay: https://paypal.me/olive/12.30EUR'."""
+    owed = [item for item in payload.get("owed") or () if item.get("currency")]
+    amounts = " and ".join(f"{format_minor(int(item['amount']), item['currency'])} "
+                           f"{item['currency']}" for item in owed) or "money"
+    links = [link["url"] if link.get("url") else "a SEPA transfer (QR in the app)"
+             for item in owed for link in item.get("payTo") or ()]
+    pay = f" Pay: {', '.join(links)}" if links else ""
+    return f"Payment reminder from {who}", f"{who} reminds you: you owe {amounts} in {group}.{pay}"
+
+
 def render(event_type: str, actor_user_id: str, payload: Optional[Mapping],
            ctx: Context) -> tuple:
     """(title, body) for one event; unknown types get a neutral text, never an error."""
@@ -82,4 +93,6 @@ def render(event_type: str, actor_user_id: str, payload: Optional[Mapping],
         return f"Recurring expense in {group}", f"{who} set up{suffix or ' a recurring expense'}."
     if event_type == "RECURRING_REMINDER":
         return f"Upcoming expense in {group}", f"Recurring{suffix or ' expense'} is due soon."
+    if event_type == "REMINDER":
+        return _reminder(who, group, payload)
     return "TailSpend", f"Something changed in {group}."
