@@ -168,3 +168,25 @@ def test_cospend_export_imports_with_cospends_balances(importer):
     assert nets["Bob"] - shown["Bob"] == -sum(shown.values())
     assert any(w["message"].startswith("Bob: the source's balance is -1.27 EUR")
                for w in status["warnings"])
+
+
+# One sample file per format, imported with no `name`: each format has its default name in
+# app.limits.IMPORT_SOURCES (a format missing from it raised KeyError, a 500, for such files).
+SAMPLES = {"splitwise-csv": "splitwise_group_en.csv", "spliit-json": "spliit_lisbon.json",
+           "spliit-csv": "spliit_lisbon.csv", "ihatemoney-json": "ihatemoney_raclette.json",
+           "ihatemoney-csv": "ihatemoney_raclette_eur.csv", "cospend-csv": "cospend_weekend.csv"}
+
+
+def test_every_format_imports_a_file_with_no_name(importer):
+    from app.limits import IMPORT_FORMATS, IMPORT_SOURCES
+
+    assert set(SAMPLES) | {"tailspend-json"} == set(IMPORT_FORMATS) == set(IMPORT_SOURCES)
+    group_ids = {}
+    for file_format, sample in SAMPLES.items():
+        status = importer.run(file_format, fixture_text(sample))
+        assert status["status"] == "DONE", (file_format, status)
+        group_ids[file_format] = status["groupId"]
+    exported = importer.client.get(f"/groups/{group_ids['cospend-csv']}/export?format=json",
+                                   headers=importer.headers).get_data(as_text=True)
+    status = importer.run("tailspend-json", exported)
+    assert status["status"] == "DONE", status

@@ -20,10 +20,11 @@ from app.services.imports import checks, staging
 from app.services.imports.model import ImportFileError
 from app.services.imports.parse import parse_file, resolve_me
 from app.services.imports import writer
-from models.groups import IMPORT, IMPORT_CHUNK_PREFIX, META, Group, GroupItem, ImportJob
+from models.groups import (IMPORT, IMPORT_CHUNK_PREFIX, META, Group, GroupItem, GroupStatus,
+                           ImportJob)
 from models.groups.imports import DONE, FAILED, RUNNING
 
-IMPORTING = "IMPORTING"
+IMPORTING = GroupStatus.IMPORTING
 # A run's hold on its import: past the worker's 900 s timeout, so a live run is never joined
 # by a duplicate delivery; a crashed run's hold runs out before the queue redelivers (5400 s).
 LEASE_SECONDS = 1000
