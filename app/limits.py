@@ -8,8 +8,12 @@ MAX_PARTICIPANTS = 90
 MAX_GROUP_PARTICIPANTS = 200
 # POST /imports: the formats read (app/services/imports/parse.py has a parser for each) and
 # the largest file, in bytes of its UTF-8 text (5 MB).
-IMPORT_FORMATS = ("splitwise-csv", "spliit-json", "spliit-csv", "ihatemoney-json",
-                  "ihatemoney-csv", "cospend-csv", "tailspend-json")
+# Import format -> the app whose export it is (the default group name "Imported from <app>"
+# for a file with no name): one table, so a new format cannot lack its default name.
+IMPORT_SOURCES = {"splitwise-csv": "Splitwise", "spliit-json": "Spliit", "spliit-csv": "Spliit",
+                  "ihatemoney-json": "ihatemoney", "ihatemoney-csv": "ihatemoney",
+                  "cospend-csv": "Cospend", "tailspend-json": "TailSpend"}
+IMPORT_FORMATS = tuple(IMPORT_SOURCES)
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 # POST /groups/{groupId}/reminders: one per sender, recipient and group in this many seconds.
 REMINDER_INTERVAL_SECONDS = 24 * 3600

@@ -9,15 +9,16 @@ from app.schemas.expenses import CommentSchema, ExpenseSchema
 from app.schemas.groups import GroupSchema, ParticipantSchema
 from app.schemas.recurring import RecurringSchema
 from app.schemas.settlements import SettlementSchema
+from models.groups.changes import ChangeKind
 
-KINDS = ["GROUP", "PARTICIPANT", "EXPENSE", "COMMENT", "SETTLEMENT", "RECURRING", "CONVERSION"]
+KINDS = list(ChangeKind.ALL)
 OPS = ["UPSERT", "DELETE"]
 # Each kind's data is dumped by the schema of its own GET (an expense as in the expense
 # list: its comments are changes of their own).
-DATA_SCHEMAS = {"GROUP": GroupSchema, "PARTICIPANT": ParticipantSchema,
-                "EXPENSE": ExpenseSchema, "COMMENT": CommentSchema,
-                "SETTLEMENT": SettlementSchema, "RECURRING": RecurringSchema,
-                "CONVERSION": ConversionSchema}
+DATA_SCHEMAS = {ChangeKind.GROUP: GroupSchema, ChangeKind.PARTICIPANT: ParticipantSchema,
+                ChangeKind.EXPENSE: ExpenseSchema, ChangeKind.COMMENT: CommentSchema,
+                ChangeKind.SETTLEMENT: SettlementSchema, ChangeKind.RECURRING: RecurringSchema,
+                ChangeKind.CONVERSION: ConversionSchema}
 
 
 class ChangesArgsSchema(Strict):

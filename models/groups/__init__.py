@@ -13,22 +13,22 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 GroupExpensesIndex, GroupItem, PendingJoinRequestsIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
-from models.groups.membership import (Group, Invite, JoinLock, JoinRequest,
+from models.groups.membership import (Group, GroupStatus, Invite, JoinLock, JoinRequest,
                                       Participant, UserMember)
 from models.groups.ledger import (Balance, Comment, Conversion, Expense, ItemMap, PaymentMap,
                                   Settlement, SplitMap)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
-from models.groups.changes import Change
+from models.groups.changes import Change, ChangeKind
 from models.groups.imports import ImportChunk, ImportJob
 
-__all__ = ["BALANCE", "CHANGE_PREFIX", "Change", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
+__all__ = ["BALANCE", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
            "DUE_BUCKET_PREFIX", "DUE_BUCKETS", "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT",
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",
            "JOINREQ_PREFIX", "META", "NET_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
            "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",
            "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
-           "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "Invite",
+           "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
            "RecurringExpense", "ImportChunk", "ImportJob"]

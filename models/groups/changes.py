@@ -13,11 +13,25 @@ from models.groups.base import GroupItem
 from models.groups.keys import CHANGE_PREFIX
 
 
+class ChangeKind:
+    """The kinds of resource a change names (Change.Kind, the feed's ``kind``), spelled here
+    only; ALL is their order in the API's enum."""
+
+    GROUP = "GROUP"
+    PARTICIPANT = "PARTICIPANT"
+    EXPENSE = "EXPENSE"
+    COMMENT = "COMMENT"
+    SETTLEMENT = "SETTLEMENT"
+    RECURRING = "RECURRING"
+    CONVERSION = "CONVERSION"
+    ALL = (GROUP, PARTICIPANT, EXPENSE, COMMENT, SETTLEMENT, RECURRING, CONVERSION)
+
+
 class Change(GroupItem, discriminator="CHANGE"):
     """What changed at one revision: the resource (kind, id, its row's SK), how, by whom."""
 
     Revision = NumberAttribute()
-    Kind = UnicodeAttribute()  # GROUP, PARTICIPANT, EXPENSE, COMMENT, SETTLEMENT, RECURRING
+    Kind = UnicodeAttribute()  # one of ChangeKind.ALL (GROUP, ..., RECURRING, CONVERSION)
     ResourceId = UnicodeAttribute()
     # The changed row's sort key, so a page of changes fetches the rows in one BatchGetItem.
     ResourceKey = UnicodeAttribute()

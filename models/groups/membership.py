@@ -10,6 +10,18 @@ from models.groups.keys import (DELETE_BUCKET, INVITE, JOINLOCK_PREFIX, JOINREQ_
                                 PARTICIPANT_PREFIX, USERMEMBER_PREFIX)
 
 
+class GroupStatus:
+    """The group head's Status words, spelled here only. IMPORTING and DELETING hide the
+    group from every reader; CLOSING (still readable) fences out joiners while a departing
+    sole user's group is converted, and every membership write conditions on ACTIVE."""
+
+    ACTIVE = "ACTIVE"
+    IMPORTING = "IMPORTING"  # an import is still writing the group
+    DELETING = "DELETING"  # being removed
+    CLOSING = "CLOSING"
+    ALL = (ACTIVE, IMPORTING, DELETING, CLOSING)
+
+
 class Group(GroupItem, discriminator="GROUP"):
     """The group head. Status DELETING (being removed) or IMPORTING (an import still writing
     it) means the group is gone for every reader."""
@@ -20,7 +32,7 @@ class Group(GroupItem, discriminator="GROUP"):
     OwnerCount = NumberAttribute(null=True)
     # Users and guests; absent on groups created before the cap (healed on first change).
     ParticipantCount = NumberAttribute(null=True)
-    Status = UnicodeAttribute(default="ACTIVE")
+    Status = UnicodeAttribute(default=GroupStatus.ACTIVE)
     # The group's content revision: +1 per change, with its CHANGE row in the same
     # transaction (app.services.core.changes). Absent on groups older than the log (0).
     Revision = NumberAttribute(null=True)

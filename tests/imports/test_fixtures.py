@@ -177,3 +177,25 @@ def test_the_activity_says_the_group_was_imported_and_from_where(importer):
     summaries = [item["summary"] for item in reply.get_json()["items"]]
     assert "Ana imported the group from Splitwise" in summaries
     assert not any("changed the group" in summary for summary in summaries)
+
+
+# One sample file per format, imported with no `name`: each format has its default name in
+# app.limits.IMPORT_SOURCES (a format missing from it raised KeyError, a 500, for such files).
+SAMPLES = {"splitwise-csv": "splitwise_group_en.csv", "spliit-json": "spliit_lisbon.json",
+           "spliit-csv": "spliit_lisbon.csv", "ihatemoney-json": "ihatemoney_raclette.json",
+           "ihatemoney-csv": "ihatemoney_raclette_eur.csv", "cospend-csv": "cospend_weekend.csv"}
+
+
+def test_every_format_imports_a_file_with_no_name(importer):
+    from app.limits import IMPORT_FORMATS, IMPORT_SOURCES
+
+    assert set(SAMPLES) | {"tailspend-json"} == set(IMPORT_FORMATS) == set(IMPORT_SOURCES)
+    group_ids = {}
+    for file_format, sample in SAMPLES.items():
+        status = importer.run(file_format, fixture_text(sample))
+        assert status["status"] == "DONE", (file_format, status)
+        group_ids[file_format] = status["groupId"]
+    exported = importer.client.get(f"/groups/{group_ids['cospend-csv']}/export?format=json",
+                                   headers=importer.headers).get_data(as_text=True)
+    status = importer.run("tailspend-json", exported)
+    assert status["status"] == "DONE", status

@@ -156,6 +156,19 @@ def test_condition_failures_are_read_in_one_place():
     assert offenders == []
 
 
+WRITE_ERRORS = re.compile(r"except\b[^:]*\b(PutError|UpdateError|DeleteError)\b")
+
+
+def test_single_item_write_failures_are_caught_only_in_core():
+    """A bare ``except DeleteError`` swallows throttling as if the condition failed;
+    services use core.conditional's put_if/update_if/delete_if instead."""
+    allowed = {"app.services.core.conditional", "app.services.core.transactions"}
+    offenders = [n for n, p in SERVICES.items()
+                 if n not in allowed and WRITE_ERRORS.search(p.read_text())]
+    assert offenders == []
+    assert WRITE_ERRORS.search("    except DeleteError:  # already gone\n")
+
+
 def _view_builders(source: str) -> list:
     """Functions named ``*_view``: the hand-built camelCase reply dicts the schemas replaced."""
     return [node.name for node in ast.walk(ast.parse(source))
@@ -282,8 +295,8 @@ def _reaches_authorize(source: str) -> bool:
     return False
 
 
-# The MCP tools authorize their caller by hand as the views once did (issue 21 left them to
-# whoever reworks app/api/mcp); no view module may join them.
+# Every view, the MCP tools under app/api/mcp included, reaches a group through
+# ``group_access``; none may call ``authorize`` by hand as the views once did.
 def test_views_authorize_in_a_group_only_through_group_access():
     """One way: ``group_access`` (cached per request, shared with the idempotency guard),
     never a view's own ``authorize(...)`` that could read the guard row twice."""

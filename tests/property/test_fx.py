@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.money import fx
-from app.services.ledger import conversion, expense_input
+from app.services.ledger import foreign_currency, expense_input
 
 CURRENCIES = ["JPY", "EUR", "KWD"]  # exponents 0, 2, 3
 IDS = [f"p{n}" for n in range(4)]
@@ -56,7 +56,7 @@ def test_converted_payments_and_owed_each_sum_to_group_amount(body, rate, source
         assert not 0 < total <= 10**11, error
         return
     made = draft.body
-    assert made.group_amount == total and made.rate_source == conversion.CLIENT
+    assert made.group_amount == total and made.rate_source == foreign_currency.CLIENT
     assert sum(int(p.GroupAmount) for p in made.payments) == total
     assert sum(int(s.GroupAmount) for i in made.items for s in i.Splits) == total
     assert sum(draft.nets.values()) == 0

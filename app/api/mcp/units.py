@@ -50,7 +50,7 @@ def in_units(run: Callable[[], T], currency: str, group_currency: Optional[str] 
 
 def restated(error: Invalid, currency: str, group_currency: Optional[str] = None) -> Invalid:
     """The ledger's money refusals quote minor units (app.money.splits,
-    app.services.ledger.expense_input, app.services.ledger.conversion): every bare integer in
+    app.services.ledger.expense_input, app.services.ledger.foreign_currency): every bare integer in
     one is an amount, in the body's currency unless it is a converted total (GROUP_TOTAL)."""
     if (not any(word in error.message for word in MONEY_WORDS)
             or any(word in error.message for word in NOT_MONEY)):

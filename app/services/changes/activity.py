@@ -11,7 +11,7 @@ from typing import Optional
 from app.money.currencies import format_minor
 from app.services.core import changelog, paging
 from app.services.core.access import Access
-from models.groups import Change, Participant
+from models.groups import Change, ChangeKind, Participant
 
 SYSTEM = "TailSpend"  # the actor of the hourly tick's writes
 FORMER = "a former participant"
@@ -71,26 +71,26 @@ def summary(row: Change, actor: str, names: dict, currency: str) -> str:
     action = row.Action or (changelog.DELETE if row.Op == changelog.DELETE else changelog.UPDATE)
     verb, subject = VERBS[action], row.Subject or {}
     kind = row.Kind
-    if kind == "EXPENSE":
+    if kind == ChangeKind.EXPENSE:
         return f"{actor} {verb} {subject.get('name', 'an expense')}{_money(subject, currency)}"
-    if kind == "RECURRING":
+    if kind == ChangeKind.RECURRING:
         what = f"the recurring expense {subject.get('name', '')}".rstrip()
         return f"{actor} {verb} {what}{_money(subject, currency)}"
-    if kind == "SETTLEMENT":
+    if kind == ChangeKind.SETTLEMENT:
         payer = names.get(subject.get("payerId"), FORMER)
         payee = names.get(subject.get("payeeId"), FORMER)
         amount = _money(subject, currency).strip(" ()")
         return f"{actor} {verb} a payment: {payer} paid {payee} {amount}".rstrip()
-    if kind == "CONVERSION":
+    if kind == ChangeKind.CONVERSION:
         if action == changelog.DELETE:
             return (f"{actor} undid the conversion of the {subject.get('currency', '')} "
                     f"balances at {subject.get('exchangeRate', '')}")
         return (f"{actor} converted the {subject.get('currency', '')} balances into {currency} "
                 f"at {subject.get('exchangeRate', '')}")
-    if kind == "COMMENT":
+    if kind == ChangeKind.COMMENT:
         return f"{actor} commented on an expense" if action == changelog.CREATE \
             else f"{actor} {verb} a comment"
-    if kind == "PARTICIPANT":
+    if kind == ChangeKind.PARTICIPANT:
         who = names.get(subject.get("participantId"), FORMER)
         if subject.get("participantId") == row.ActorParticipantId and \
                 action in (changelog.CREATE, changelog.DELETE):

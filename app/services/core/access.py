@@ -12,7 +12,7 @@ from typing import Iterable, Mapping, Optional
 
 from app.errors import DomainError, Forbidden, concurrent_update, group_not_found
 from app.services.core.transactions import Transaction
-from models.groups import Group, GroupItem, UserMember
+from models.groups import Group, GroupItem, GroupStatus, UserMember
 
 ROLE_RANK = {"VIEWER": 1, "MEMBER": 2, "OWNER": 3}
 ROLES = tuple(ROLE_RANK)
@@ -39,7 +39,7 @@ class Access:
 
 
 # Head statuses that hide a group from every reader and writer.
-UNREADABLE = ("DELETING", "IMPORTING")
+UNREADABLE = (GroupStatus.DELETING, GroupStatus.IMPORTING)
 
 
 def is_live(group) -> bool:

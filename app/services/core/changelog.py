@@ -22,15 +22,16 @@ from pynamodb.attributes import MapAttribute
 from app.errors import DomainError, group_not_found
 from app.services.core.clock import epoch, now_iso
 from app.services.core.transactions import Transaction
-from models.groups import (Change, Comment, Conversion, Expense, Group, Participant,
+from models.groups import (Change, ChangeKind, Comment, Conversion, Expense, Group, Participant,
                            RecurringExpense, Settlement)
 
 KEEP_SECONDS = 90 * 24 * 3600
 # What a writer did (``record``'s ``action``); the API's op is UPSERT for the first two.
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
 UPSERT = "UPSERT"
-KINDS = {Group: "GROUP", Participant: "PARTICIPANT", Expense: "EXPENSE", Comment: "COMMENT",
-         Settlement: "SETTLEMENT", RecurringExpense: "RECURRING", Conversion: "CONVERSION"}
+K = ChangeKind
+KINDS = {Group: K.GROUP, Participant: K.PARTICIPANT, Expense: K.EXPENSE, Comment: K.COMMENT,
+         Settlement: K.SETTLEMENT, RecurringExpense: K.RECURRING, Conversion: K.CONVERSION}
 # A head without Revision holds content that was never logged: an imported group, whose
 # rows the import worker wrote in bulk before the group turned ACTIVE. Its first change is
 # numbered 2, so CHANGE#1 is missing and a client asking from 0 is told to refetch.

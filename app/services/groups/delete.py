@@ -14,9 +14,9 @@ from app.services.core.clock import iso_in, now_iso
 from app.logs import logger
 from app.services.core.conditional import delete_if, update_if
 from models.base import UnprocessedItemsLeft
-from models.groups import DELETE_BUCKET, META, Group, GroupItem
+from models.groups import DELETE_BUCKET, META, Group, GroupItem, GroupStatus
 
-DELETING = "DELETING"
+DELETING = GroupStatus.DELETING
 # A request's own sweep normally finishes first; the maintenance job picks up the rest.
 RESUME_AFTER_SECONDS = 15 * 60
 QUERY_PAGE_SIZE = 200

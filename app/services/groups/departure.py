@@ -23,14 +23,14 @@ from app.services.core.transactions import Transaction
 from app.services.groups import delete as group_delete
 from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
                                             require_live_group, roster)
-from models.groups import (JOINREQ_PREFIX, Group, GroupItem, JoinLock, JoinRequest, Participant,
-                           UserMember)
+from models.groups import (JOINREQ_PREFIX, Group, GroupItem, GroupStatus, JoinLock, JoinRequest,
+                           Participant, UserMember)
 
 DELETED, CONVERTED, GONE = "deleted", "converted", "gone"
 # Head status while a departing sole user's group is being fenced: still readable (only
 # DELETING hides a group), but every membership write conditions on Status = ACTIVE
 # (require_live_group, change_counts), so no one can join it until it is ACTIVE again.
-ACTIVE, CLOSING = "ACTIVE", "CLOSING"
+ACTIVE, CLOSING = GroupStatus.ACTIVE, GroupStatus.CLOSING
 # A guest holds no role of its own: an owner turned guest becomes a plain member.
 GUEST_ROLE = "MEMBER"
 
@@ -54,7 +54,7 @@ def sole_owner_groups(user_id: str) -> List[dict]:
         if membership.Role != OWNER:
             continue
         head = _head(membership.GroupId)
-        if head is None or head.Status != "ACTIVE":
+        if head is None or head.Status != ACTIVE:
             continue
         if _sole_owner_with_others(roster(membership.GroupId), user_id):
             found.append({"groupId": head.GroupId, "name": head.Name})

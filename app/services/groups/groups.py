@@ -10,7 +10,7 @@ from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.groups.codes import new_invite_code
 from app.services.users.profiles import get_profile
-from models.groups import Balance, Group, Invite, Participant, UserMember
+from models.groups import Balance, Group, GroupStatus, Invite, Participant, UserMember
 
 
 def create_group(user_id: str, *, name: str, currency: str) -> Access:
@@ -19,7 +19,7 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
     group_id, participant_id, now = new_id(), new_id(), now_iso()
     profile = get_profile(user_id)
     head = Group(*Group.key(group_id), Name=name, Currency=currency, CreatedBy=user_id,
-                 OwnerCount=1, ParticipantCount=1, Status="ACTIVE", Revision=0, CreatedAt=now,
+                 OwnerCount=1, ParticipantCount=1, Status=GroupStatus.ACTIVE, Revision=0, CreatedAt=now,
                  UpdatedAt=now)
     invite = Invite(*Invite.key(group_id), Enabled=True, Code=new_invite_code(),
                     DefaultRole="MEMBER", CreatedAt=now, UpdatedAt=now)
@@ -61,7 +61,7 @@ def update_group(access: Access, *, name: Optional[str] = None,
         tx.check(Balance, *Balance.key(group.GroupId),
                  condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
                  on_fail=currency_locked())
-    tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == "ACTIVE",
+    tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == GroupStatus.ACTIVE,
               on_fail=group_not_found())
     changelog.record(tx, group, Group(*Group.key(group.GroupId), Name=name or group.Name),
                    actor=access.participant_id,

@@ -12,7 +12,7 @@ from app.limits import MAX_GROUP_PARTICIPANTS
 from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
-from models.groups import Group, Participant, UserMember
+from models.groups import Group, GroupStatus, Participant, UserMember
 
 OWNER, USER, GUEST = "OWNER", "USER", "GUEST"
 
@@ -35,7 +35,7 @@ def get_participant(group_id: str, participant_id: str) -> Participant:
 
 def require_live_group(tx: Transaction, group_id: str) -> None:
     """The group must still be ACTIVE when ``tx`` commits (a delete may be under way)."""
-    tx.check(Group, *Group.key(group_id), condition=Group.Status == "ACTIVE",
+    tx.check(Group, *Group.key(group_id), condition=Group.Status == GroupStatus.ACTIVE,
              on_fail=group_not_found())
 
 
@@ -67,7 +67,7 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
     through if_not_exists, so their first mutation heals them; a concurrent healer then sees
     the attribute and its own guard decides. The head is written here, so ``tx`` must not
     also condition-check it (use this instead of require_live_group)."""
-    condition, actions = Group.Status == "ACTIVE", []
+    condition, actions = Group.Status == GroupStatus.ACTIVE, []
     for name, delta, stored in (("OwnerCount", owners, group.OwnerCount),
                                 ("ParticipantCount", participants, group.ParticipantCount)):
         if not delta:
@@ -115,7 +115,7 @@ def _roster_count(group_id: str, name: str) -> int:
 
 def _why_refused(old: Optional[dict], owners: int, participants: int) -> DomainError:
     """Which guard of :func:`change_counts` failed, judged on the head as it was."""
-    if not old or old.get("Status", {}).get("S") != "ACTIVE":
+    if not old or old.get("Status", {}).get("S") != GroupStatus.ACTIVE:
         return group_not_found()
     if owners < 0 and "OwnerCount" in old and int(old["OwnerCount"]["N"]) + owners < 1:
         return last_owner()

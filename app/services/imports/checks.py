@@ -18,10 +18,10 @@ from app.services.core.transactions import Transaction
 from app.services.imports.model import ImportFileError, Parsed
 from app.services.imports.writer import Written, display_name
 from app.services.ledger import balances
-from models.groups import Balance, Group, ImportJob, Participant, UserMember
+from models.groups import Balance, Group, GroupStatus, ImportJob, Participant, UserMember
 from models.groups.imports import DONE, RUNNING, ImportWarning
 
-IMPORTING, ACTIVE = "IMPORTING", "ACTIVE"
+IMPORTING, ACTIVE = GroupStatus.IMPORTING, GroupStatus.ACTIVE
 MAX_WARNINGS = 200
 # What an ended import no longer keeps: who ran it and the options naming them.
 ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove(),

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional
 
 from app.errors import Invalid, TooLarge, id_collision, not_found
+from app.limits import IMPORT_SOURCES
 from app.logs import logger
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
@@ -20,9 +21,7 @@ from models.groups.keys import IMPORT_BUCKET
 from models.users import ImportPointer
 
 QUEUE_URL_ENV = "IMPORT_QUEUE_URL"
-DEFAULT_NAMES = {"splitwise-csv": "Splitwise", "spliit-json": "Spliit", "spliit-csv": "Spliit",
-                 "ihatemoney-json": "ihatemoney", "ihatemoney-csv": "ihatemoney",
-                 "cospend-csv": "Cospend", "tailspend-json": "TailSpend"}
+DEFAULT_NAMES = IMPORT_SOURCES  # format -> "Imported from <app>"
 
 
 _runner: dict = {}

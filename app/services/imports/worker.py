@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
-from pynamodb.exceptions import DeleteError
-
 from app.errors import DomainError
 from app.logs import logger
 from app.services.core.clock import iso_in, new_id, now_iso
-from app.services.core.conditional import update_if
+from app.services.core.conditional import delete_if, update_if
 from app.services.imports import checks, staging
 from app.services.imports.model import ImportFileError
 from app.services.imports.parse import parse_file, resolve_me
 from app.services.imports import writer
-from models.groups import IMPORT, IMPORT_CHUNK_PREFIX, META, Group, GroupItem, ImportJob
+from models.groups import (IMPORT, IMPORT_CHUNK_PREFIX, META, Group, GroupItem, GroupStatus,
+                           ImportJob)
 from models.groups.imports import DONE, FAILED, RUNNING
 
-IMPORTING = "IMPORTING"
+IMPORTING = GroupStatus.IMPORTING
 # A run's hold on its import: past the worker's 900 s timeout, so a live run is never joined
 # by a duplicate delivery; a crashed run's hold runs out before the queue redelivers (5400 s).
 LEASE_SECONDS = 1000
@@ -165,7 +164,4 @@ def remove_group(group_id: str) -> None:
     sweep that stops midway leaves a group that still reads as gone (IMPORTING)."""
     head = Group.key(group_id)
     GroupItem.raw_batch_delete(_keys(group_id, lambda sk: sk in (META, IMPORT)))
-    try:
-        Group(*head).delete(condition=Group.Status == IMPORTING, add_version_condition=False)
-    except DeleteError:  # already gone
-        pass
+    delete_if(Group(*head), Group.Status == IMPORTING)  # False: already gone

@@ -20,7 +20,7 @@ from app.services.core.clock import new_id
 from app.services.groups.codes import new_invite_code
 from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.services.imports.parse import expense_body
-from app.services.ledger import balances, conversion, expense_input
+from app.services.ledger import balances, foreign_currency, expense_input
 from app.services.ledger.settlements import rate_attributes
 from models.groups import Balance, Expense, GroupItem, Invite, Participant, Settlement
 
@@ -126,7 +126,7 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
                 written: Written) -> Settlement:
     settlement_id = new_id()
     written.settlements += 1
-    rate = _on_its_line(row, lambda: conversion.conversion(
+    rate = _on_its_line(row, lambda: foreign_currency.conversion(
         {"currency": row.currency, "exchangeRate": written.rate_of(row)}, row.amount,
         written.main_currency, row.date))
     settlement = Settlement(group_id, Settlement.sort_key(stamp, settlement_id),

@@ -26,15 +26,15 @@ from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso, today
 from app.services.core import changelog
 from app.services.core.transactions import Transaction
-from app.services.ledger import balances, conversion, guards as money_guards
+from app.services.ledger import balances, foreign_currency, guards as money_guards
 from models.groups import CONVERSION_PREFIX, Balance, Conversion
 
 
 def _rate(access: Access, currency: str, sent: Any, day: str) -> tuple:
     if sent == fx.AUTO:
-        rate, used = conversion._auto_rate(currency, access.group.Currency, day)
-        return rate, conversion.ECB, used
-    return fx.parse_rate(sent), conversion.CLIENT, None
+        rate, used = foreign_currency._auto_rate(currency, access.group.Currency, day)
+        return rate, foreign_currency.ECB, used
+    return fx.parse_rate(sent), foreign_currency.CLIENT, None
 
 
 OUTLIER_FACTOR = 100
@@ -47,7 +47,7 @@ def _check_outlier(access: Access, currency: str, rate: Decimal, day: str,
     if confirmed:
         return
     try:
-        reference, used = conversion._auto_rate(currency, access.group.Currency, day)
+        reference, used = foreign_currency._auto_rate(currency, access.group.Currency, day)
     except Unprocessable:
         return
     if reference * OUTLIER_FACTOR < rate or rate * OUTLIER_FACTOR < reference:
@@ -76,13 +76,13 @@ def _check_bounds(kept: Mapping[str, int], converted: Mapping[str, int], rate: D
 
 def convert_kept(access: Access, body: Mapping[str, Any]) -> Conversion:
     """Move every kept net of ``body["currency"]`` into the main currency (201)."""
-    currency = conversion.currency_of(body, access.group.Currency)
+    currency = foreign_currency.currency_of(body, access.group.Currency)
     if currency == access.group.Currency:
         raise Invalid("Convert a currency other than the group's.",
                       details={"currency": ["Must differ from the group currency."]})
     day = today()
     rate, source, rate_date = _rate(access, currency, body.get("exchangeRate"), day)
-    if source == conversion.CLIENT:
+    if source == foreign_currency.CLIENT:
         _check_outlier(access, currency, rate, day, bool(body.get("confirmOutlier")))
     raw = Balance.fetch_raw(access.group_id)
     all_nets, revision = balances.served_nets(raw)

@@ -16,12 +16,12 @@ from app.money import expense_forms
 from app.money.expense_forms import ITEMS, SHORTHAND
 from app.money import fx
 from app.money.splits import net_effects, resolve_item
-from app.services.ledger import conversion
+from app.services.ledger import foreign_currency
 from app.services.ledger.expense_body import PLAIN, ExpenseBody
 from models.groups import ItemMap, PaymentMap, SplitMap
 
 MONEY_FIELDS = ("payments", "items") + SHORTHAND
-# A body's currency and how it converts (app.services.ledger.conversion).
+# A body's currency and how it converts (app.services.ledger.foreign_currency).
 CURRENCY_FIELDS = ("currency", "exchangeRate", "groupAmount")
 # Every API field of an expense's body in a request (a template's expense part too).
 REQUEST_FIELDS = tuple(dict.fromkeys(PLAIN + MONEY_FIELDS + CURRENCY_FIELDS))
@@ -81,7 +81,7 @@ def _raw_items(body: Mapping[str, Any]) -> tuple:
 def build(body: Mapping[str, Any], group_currency: Optional[str] = None, *,
           defer_auto: bool = False) -> Draft:
     """Validate a full expense body and resolve every split exactly; a foreign-currency
-    body converted at its rate gets every share's GroupAmount (app.services.ledger.conversion).
+    body converted at its rate gets every share's GroupAmount (app.services.ledger.foreign_currency).
 
     ``nets`` are what the body adds to its balances: group minor units for a converted or
     group-currency body, its own currency's for a kept one (balances.ledger_key)."""
@@ -110,8 +110,8 @@ def build(body: Mapping[str, Any], group_currency: Optional[str] = None, *,
     if not isinstance(description, str) or not description.strip():
         raise Invalid("description is required.", details={"description": ["Required."]})
     day = check_date(body.get("date"))
-    rate = conversion.conversion(body, total, group_currency, day, defer_auto=defer_auto)
-    stored_payments, items = conversion.apportioned(
+    rate = foreign_currency.conversion(body, total, group_currency, day, defer_auto=defer_auto)
+    stored_payments, items = foreign_currency.apportioned(
         [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in payments], items,
         rate.group_amount)
     # Keyword construction: a field added to ExpenseBody fails here until it is built.

@@ -16,7 +16,7 @@ from app.errors import (Conflict, DomainError, Invalid, group_not_found, not_fou
 from app.limits import MAX_PARTICIPANTS
 from app.services.core.access import Access, is_live, require_role
 from app.services.core.transactions import Transaction
-from models.groups import Group, Participant
+from models.groups import Group, GroupStatus, Participant
 
 # One transaction holds at most 100 items: the head check, the row, the balance update and
 # the outbox event leave room for this many participant checks (with margin).
@@ -31,7 +31,7 @@ class GroupChanged(Conflict):
 def check_group(tx: Transaction, group: Group) -> None:
     """The head must still be ACTIVE and in the same currency when the write commits."""
     tx.check(Group, *Group.key(group.GroupId),
-             condition=(Group.Status == "ACTIVE") & (Group.Currency == group.Currency),
+             condition=(Group.Status == GroupStatus.ACTIVE) & (Group.Currency == group.Currency),
              on_fail=GroupChanged("The group changed while we were writing."))
 
 

@@ -1,7 +1,7 @@
 """Settlements: one participant paying another back, with its balance delta in the same write.
 
 A settlement may be in any currency: converted at a recorded rate (it then counts at its
-groupAmount in the main currency) or kept in its own (app.services.ledger.conversion)."""
+groupAmount in the main currency) or kept in its own (app.services.ledger.foreign_currency)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,7 +11,7 @@ from app.errors import Conflict, Invalid, id_collision, not_found, version_confl
 from app.money.splits import MAX_AMOUNT
 from app.services.changes import scrub
 from app.services.core import changelog, outbox, paging
-from app.services.ledger import balances, conversion, guards as money_guards
+from app.services.ledger import balances, foreign_currency, guards as money_guards
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso, today
 from app.services.ledger.expense_input import check_date
@@ -43,7 +43,7 @@ _RATE_ATTRIBUTES = {"exchange_rate": "ExchangeRate", "rate_source": "RateSource"
                     "rate_date": "RateDate", "group_amount": "GroupAmount"}
 
 
-def rate_attributes(rate: conversion.Conversion, group_currency: str) -> dict:
+def rate_attributes(rate: foreign_currency.Conversion, group_currency: str) -> dict:
     """The stored conversion of a settlement; Currency only when not the group's."""
     values = {attribute: getattr(rate, name) for name, attribute in _RATE_ATTRIBUTES.items()}
     values["Currency"] = rate.currency if rate.currency != group_currency else None
@@ -87,7 +87,7 @@ def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: i
     """Record a payment (version 1) with its balance delta and SETTLEMENT_ADDED atomically."""
     date = date or today()
     _checked(payer_id, payee_id, amount, date, note)
-    rate = conversion.conversion({"currency": currency, "exchangeRate": exchange_rate,
+    rate = foreign_currency.conversion({"currency": currency, "exchangeRate": exchange_rate,
                                   "groupAmount": group_amount}, amount,
                                  access.group.Currency, date)
     settlement_id, now = new_id(), now_iso()
@@ -149,7 +149,7 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     date = patch.get("date") or current.Date or today()
     note = patch["note"] if "note" in patch else current.Note
     _checked(payer, payee, amount, date, note)
-    rate = conversion.conversion(_merged_rate(current, patch, amount), amount,
+    rate = foreign_currency.conversion(_merged_rate(current, patch, amount), amount,
                                  access.group.Currency, date)
     attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
                   "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,

@@ -20,13 +20,13 @@ from app.services.notifications.devices import remove_device
 from app.services.notifications.ids import notification_id
 from app.services.notifications.render import Context, render
 from app.services.core.conditional import put_if, update_if
-from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, Participant
+from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, GroupStatus, Participant
 from models.notifications import Device, Event, Notification, NotificationItem, Preferences
 from models.users import Profile
 
 HISTORY_SECONDS = 90 * 24 * 3600
 USER = "USER"
-DELETING = "DELETING"
+DELETING = GroupStatus.DELETING
 # GroupData sort keys: nothing sorts between the head ("META") and the participants
 # ("PARTICIPANT#..."), so one range query returns the head and the whole roster.
 _ROSTER_END = PARTICIPANT_PREFIX[:-1] + "$"

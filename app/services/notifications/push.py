@@ -301,11 +301,9 @@ def invocation_ends_in(seconds: Optional[float]):
 
 def _vapid_private_key(env) -> Optional[str]:
     """The VAPID key: straight from the environment, or the SecureString it names in SSM."""
-    if env.get("VAPID_PRIVATE_KEY"):
-        return env["VAPID_PRIVATE_KEY"]
     name = env.get("VAPID_PRIVATE_KEY_PARAMETER")
-    if not name:
-        return None
+    if env.get("VAPID_PRIVATE_KEY") or not name:
+        return env.get("VAPID_PRIVATE_KEY") or None
     import boto3
     return boto3.client("ssm").get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
 
@@ -329,8 +327,7 @@ def from_env(env=os.environ) -> Provider:
     arns = {platform: arn for platform, arn in arns.items() if arn}
     if arns:
         sns = SnsProvider(arns)
-        for platform in arns:
-            by_platform[platform] = sns
+        by_platform.update({platform: sns for platform in arns})
     if not by_platform:  # a function deployed without PUSH_ENVIRONMENT silently pushes nothing
         logger.warning("push.unconfigured")
     return PlatformRouter(by_platform)
