@@ -8,6 +8,7 @@ from app.api.developer_gate import runtime
 from app.api.idempotency import idempotent
 from app.api.pat import no_pat
 from app.api.spec import Blueprint, errors
+from app.errors import Invalid
 from app.schemas.developer import (TokenCreatedSchema, TokenCreateSchema, TokenListSchema,
                                    UsageArgsSchema, UsageSchema)
 from app.services.developer import tokens, usage
@@ -63,5 +64,9 @@ def my_usage(args):
     """Daily developer usage per token (``from``/``to`` inclusive, default the last 30 days)."""
     today = datetime.now(timezone.utc).date()
     last = args.get("to") or today
-    first = args.get("from_") or (last - timedelta(days=DEFAULT_USAGE_DAYS - 1))
+    try:
+        first = args.get("from_") or (last - timedelta(days=DEFAULT_USAGE_DAYS - 1))
+    except OverflowError:  # `to` in year 1: no 30-day window before it (found by the fuzz)
+        raise Invalid("`to` is too early for a default window; send `from` too.",
+                      details={"to": ["Too early for the default 30-day window."]}) from None
     return {"items": usage.list_usage(principal().user_id, first, last)}

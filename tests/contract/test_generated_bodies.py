@@ -26,7 +26,10 @@ MONEY_RULES_ONLY = {("POST", "/groups/{groupId}/expenses"),
                     ("POST", "/groups/{groupId}/conversions"),
                     # A WEB token must be a PushSubscription JSON text, which no string schema
                     # can say; roughly half the generated tokens are WEB ones.
-                    ("POST", "/notifications/devices")}
+                    ("POST", "/notifications/devices"),
+                    # Each service's handle rules and the IBAN checksum (schwifty) are the
+                    # service's: a schema-valid string is mostly not a real handle or IBAN.
+                    ("PUT", "/users/me/payment-methods")}
 FORM = "application/x-www-form-urlencoded"
 # A valid token request names a client, code or refresh token that must exist, which no
 # schema can say: there every refusal must be an RFC 6749 refusal of the credential or
@@ -83,7 +86,10 @@ def test_generated_valid_bodies_are_mostly_accepted(app, client, sign_in):
             if set(answers) - CREDENTIAL_BOUND[label]:
                 refused[label] = dict(answers)
         elif label in MONEY_RULES_ONLY:
-            if answers["schema 400"]:
+            # /imports' `name` is POST /groups' DisplayName (issue 30 item 4): like there, a
+            # rare generated name of only invisible or bidi characters is the schema's to refuse.
+            allowed = total // 4 if label == ("POST", "/imports") else 0
+            if answers["schema 400"] > allowed:
                 refused[label] = dict(answers)
         elif (answers["400"] + answers["schema 400"]) * 2 > total:
             refused[label] = dict(answers)

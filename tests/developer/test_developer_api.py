@@ -174,3 +174,11 @@ def test_pat_idempotency_records_live_under_the_token_id(client, owner, mint):
     assert first.status_code == again.status_code == 201
     assert again.headers["Idempotent-Replayed"] == "true"
     assert IdempotencyRecord.get(*IdempotencyRecord.key(created["tokenId"], "k-1")).Status == "COMPLETED"
+
+
+def test_a_usage_window_before_year_one_is_a_400_not_a_500(client, sign_in):
+    """Found by the contract fuzz: `to=0001-01-01` with no `from` left no 30-day window."""
+    headers, _ = sign_in("early@example.com")
+    reply = client.get("/users/me/usage", query_string={"to": "0001-01-05"}, headers=headers)
+    assert reply.status_code == 400
+    assert reply.get_json()["error"]["code"] == "VALIDATION_ERROR"

@@ -75,7 +75,8 @@ def test_kept_rows_have_their_own_balances_and_settle_up_plan(group):
     assert set(sections) == {"JPY", "USD"}
     assert _nets(sections["USD"]) == {group.me: 1000, group.guests[1]: -1000}
     assert sections["USD"]["transfers"] == [{"fromParticipantId": group.guests[1],
-                                             "toParticipantId": group.me, "amount": 1000}]
+                                             "toParticipantId": group.me, "amount": 1000,
+                                             "payTo": []}]
     assert sum(_nets(sections["JPY"]).values()) == 0
     home = group.client.get("/users/me/groups", headers=group.headers).get_json()["items"][0]
     assert home["myNet"] == 0
