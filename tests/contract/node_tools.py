@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 PROJECT = Path(__file__).parent / "clients"
-STAMP = PROJECT / "node_modules" / ".tailspend-lock-sha256"
 
 
 def node() -> str:
@@ -22,18 +21,26 @@ def node() -> str:
     return found
 
 
+def npm_ci(project: Path, needed_by: str) -> Path:
+    """``project``'s node_modules exactly as its package-lock.json pins it: `npm ci` once per
+    lock file (a stamp records its hash), under a file lock so two test processes never
+    install into one directory at once. Shared by every test that drives npm packages."""
+    lock = hashlib.sha256((project / "package-lock.json").read_bytes()).hexdigest()
+    stamp = project / "node_modules" / ".tailspend-lock-sha256"
+    with open(project / ".install.lock", "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        if not (stamp.exists() and stamp.read_text() == lock):
+            npm = shutil.which("npm")
+            assert npm, f"npm (Node 20) is needed for {needed_by}"
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
+                           cwd=project, check=True, capture_output=True, timeout=300)
+            stamp.write_text(lock)
+    return project
+
+
 def installed() -> Path:
     """tests/contract/clients with its node_modules as package-lock.json pins it."""
-    lock = hashlib.sha256((PROJECT / "package-lock.json").read_bytes()).hexdigest()
-    with open(PROJECT / ".install.lock", "w") as guard:
-        fcntl.flock(guard, fcntl.LOCK_EX)
-        if not (STAMP.exists() and STAMP.read_text() == lock):
-            npm = shutil.which("npm")
-            assert npm, "npm (Node 20) is needed for the OpenAPI client tests"
-            subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
-                           cwd=PROJECT, check=True, capture_output=True, timeout=300)
-            STAMP.write_text(lock)
-    return PROJECT
+    return npm_ci(PROJECT, "the OpenAPI client tests")
 
 
 def run_bin(name: str, *args: str, cwd: Path | None = None, timeout: int = 180):

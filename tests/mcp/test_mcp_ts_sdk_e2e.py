@@ -8,34 +8,22 @@ from npm on first use into tests/mcp/ts/node_modules (git-ignored), exactly as t
 says; later runs find it there and install nothing."""
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import json
 import shutil
 import subprocess
 from pathlib import Path
 
 
+from tests.contract.node_tools import npm_ci
 from tests.local.serving import sign_in
 
 PROJECT = Path(__file__).parent / "ts"
-STAMP = PROJECT / "node_modules" / ".tailspend-lock-sha256"
 EMAIL = "ts-host@example.com"
 
 
 def installed_sdk() -> Path:
-    """tests/mcp/ts/node_modules as package-lock.json pins it (npm ci once per lock file,
-    under a lock so two test processes never install into one directory at once)."""
-    lock = hashlib.sha256((PROJECT / "package-lock.json").read_bytes()).hexdigest()
-    with open(PROJECT / ".install.lock", "w") as guard:
-        fcntl.flock(guard, fcntl.LOCK_EX)
-        if not (STAMP.exists() and STAMP.read_text() == lock):
-            npm = shutil.which("npm")
-            assert npm, "npm (Node 20) is needed for the TypeScript SDK test"
-            subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
-                           cwd=PROJECT, check=True, capture_output=True, timeout=300)
-            STAMP.write_text(lock)
-    return PROJECT
+    """tests/mcp/ts/node_modules as package-lock.json pins it (tests/contract/node_tools)."""
+    return npm_ci(PROJECT, "the TypeScript SDK test")
 
 
 def run_host(server) -> dict:

@@ -24,11 +24,11 @@ def parts_summing_to(total: int, count: int) -> st.SearchStrategy[list[int]]:
 
 
 @st.composite
-def valid_items(draw, amount_strategy=amounts):
-    """(amount, mode, splits) with values valid for the drawn mode."""
+def valid_items(draw, amount_strategy=amounts, modes=SPLIT_MODES):
+    """(amount, mode, splits) with values valid for the drawn mode (one of ``modes``)."""
     amount = draw(amount_strategy)
     ids = draw(participant_ids)
-    mode = draw(st.sampled_from(SPLIT_MODES))
+    mode = draw(st.sampled_from(modes))
     if mode == "EQUAL":
         values = draw(st.lists(st.integers(-5, 5) | st.none(), min_size=len(ids), max_size=len(ids)))
     elif mode == "EXACT":
@@ -99,10 +99,11 @@ def test_zero_percent_split_owes_exactly_zero(amount, ids, data):
 
 
 @FAST
-@given(valid_items())
+# EXACT items drawn directly: filtering the mixed strategy with assume() discarded three in
+# four draws and failed Hypothesis's filter_too_much health check on some seeds.
+@given(valid_items(modes=["EXACT"]))
 def test_exact_splits_owe_exactly_their_values(item):
     amount, mode, splits = item
-    assume(mode == "EXACT")
     assert resolve_item(amount, mode, splits) == [value for _, value in splits]
 
 
