@@ -4,9 +4,10 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import sys
 import threading
-import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -67,13 +68,15 @@ def _start_db(args, *, host: str = "127.0.0.1", port=None):
 
 
 def _answers(url: str) -> bool:
+    """Something listens there. A TCP connect, not an HTTP round trip: a busy embedded
+    database can take longer than any short read timeout to reply, and mistaking it for
+    nothing would let a one-shot command open a second database (a load-dependent flake)."""
+    parts = urllib.parse.urlsplit(url)
     try:
-        urllib.request.urlopen(url, timeout=0.5)  # noqa: S310 — loopback only
-    except urllib.error.HTTPError:
-        return True
+        with socket.create_connection((parts.hostname, parts.port), timeout=5):
+            return True
     except OSError:
         return False
-    return True
 
 
 class Refused(Exception):
