@@ -141,12 +141,9 @@ def serve(args) -> int:
     from app import create_app
     from app.local import server_info, vapid_key
     from app.local.stream_poller import start_notifications_poller
-    from app.local.triggers import (Scheduler, run_account_deletion_resume, run_hourly_tick,
-                                    run_chat_reconcile, run_maintenance, run_outbox_sweep,
-                                    start_account_deletion, start_chat_work, start_import)
-    from app.services.account import worker as account_deletion_worker
-    from app.services.chat import worker as chat_worker
-    from app.services.imports import jobs as import_jobs
+    from app.local.triggers import (Scheduler, install_local_workers,
+                                    run_account_deletion_resume, run_chat_reconcile,
+                                    run_hourly_tick, run_maintenance, run_outbox_sweep)
 
     endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
@@ -159,13 +156,10 @@ def serve(args) -> int:
     scheduler.on_the_hour(run_hourly_tick, "hourly-tick")
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
     scheduler.every(300, run_outbox_sweep, "outbox-sweep")
-    # DELETE /users/me answering 202 hands the rest to the worker: here, on a thread.
-    account_deletion_worker.use_local_runner(start_account_deletion)
-    # POST /imports answering 202 hands the import to its worker: here, on a thread.
-    import_jobs.use_local_runner(start_import)
+    # Work a request hands on after answering 202 (the rest of an account deletion, an
+    # import, a chat message) runs on its worker's handler, here on a thread.
+    install_local_workers()
     scheduler.every(300, run_account_deletion_resume, "account-deletion-resume")
-    # A chat message answered 202 is drafted by the chat worker's handler, here on a thread.
-    chat_worker.use_local_runner(start_chat_work)
     scheduler.every(300, run_chat_reconcile, "chat-reconcile")
     poller = start_notifications_poller(endpoint)
     realtime, realtime_poller = _start_realtime(args, endpoint, port)
@@ -200,14 +194,20 @@ def _start_realtime(args, endpoint: str, api_port: int):
     transport, fed by a poller on the groups table's stream (docs/realtime.md)."""
     from app.local.realtime_server import RealtimeServer
     from app.local.stream_poller import start_realtime_poller
+    from app import config
     from app.services.realtime import publisher
 
     port = args.realtime_port if args.realtime_port is not None else (api_port + 1 if args.port
                                                                       else 0)
     realtime = RealtimeServer(args.host, port).start()
     publisher.use_transport(realtime)
+    # Known only now (the port may be any free one): tokens minted from here on name it, and
+    # so does every handler this process loads later (each reads its settings at start).
     os.environ["REALTIME_ENDPOINT"] = os.environ["REALTIME_HTTP_ENDPOINT"] = realtime.endpoint
     os.environ["REALTIME_SCHEME"] = "ws"
+    config.install(config.current()._replace(realtime_endpoint=realtime.endpoint,
+                                             realtime_http_endpoint=realtime.endpoint,
+                                             realtime_scheme="ws"))
     print(f"Live updates on ws://{realtime.endpoint}/event/realtime", flush=True)
     return realtime, start_realtime_poller(endpoint)
 

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Optional
 
 import models
-from app.config import Settings, secret_string
+from app.config import Settings, install, secret_string
 from app.services.core import paging
 
 
 def bootstrap(settings: Optional[Settings] = None) -> Settings:
     """Point the models at this stage's tables and set the cursor key; return the settings."""
-    settings = settings or Settings.from_env()
+    settings = install(settings or Settings.from_env())
     models.configure(stage=settings.stage, region=settings.region,
                      host=settings.dynamodb_endpoint)
     if settings.cursor_secret or not settings.cursor_key_arn:

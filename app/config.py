@@ -15,6 +15,16 @@ def _flag(value: Optional[str]) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+# Fields whose values are keys: never printed.
+_SECRET_FIELDS = frozenset({"cursor_secret", "chat_openai_api_key", "realtime_token_key",
+                            "mcp_signing_key", "token_pepper", "vapid_private_key"})
+
+
+def _numbers_set(**values: Optional[str]) -> tuple:
+    """(name, int) of the values that are set, in order."""
+    return tuple((name, int(value)) for name, value in values.items() if value)
+
+
 class Settings(NamedTuple):
     """Everything configurable about one running TailSpend; ``settings._replace(...)`` changes
     some. (A NamedTuple, not a frozen dataclass: the class is built at every cold start, and
@@ -61,10 +71,41 @@ class Settings(NamedTuple):
     chat_drafter_timeout: float = 20.0
     chat_monthly_credits: int = 50
     chat_message_credits: int = 1
+    # Workers' queues (template.yaml sets each on the functions that send to it); unset, work
+    # goes to a local runner on a thread (local mode) or the caller's fallback
+    # (app.services.core.handoff).
+    account_deletion_queue_url: Optional[str] = None
+    chat_queue_url: Optional[str] = None
+    import_queue_url: Optional[str] = None
+    recurring_bucket_queue_url: Optional[str] = None
+    # The ECB daily publication, fetched by the Maintenance job only when set.
+    fx_rates_url: Optional[str] = None
+    # Live updates (docs/realtime.md): where clients connect and where the publisher posts.
+    realtime_endpoint: Optional[str] = None
+    realtime_scheme: str = "wss"
+    realtime_http_endpoint: Optional[str] = None
+    # Signing keys and the token pepper: the value itself (local mode, tests), or the
+    # Secrets Manager secret holding the rotating key ring, read at run time.
+    realtime_token_key: str = ""  # never in repr
+    realtime_token_key_secret_arn: Optional[str] = None
+    mcp_signing_key: str = ""  # never in repr
+    mcp_signing_key_secret_arn: Optional[str] = None
+    token_pepper: str = ""  # never in repr
+    token_pepper_secret_arn: Optional[str] = None
+    # Push: Web Push's VAPID key (or the SSM SecureString naming it) and the SNS platform apps.
+    vapid_public_key: Optional[str] = None
+    vapid_private_key: str = ""  # never in repr
+    vapid_private_key_parameter: Optional[str] = None
+    vapid_subject: str = "mailto:ops@tailspend.app"
+    sns_ios_application_arn: Optional[str] = None
+    sns_android_application_arn: Optional[str] = None
+    # Rate limits and developer budgets overridden by the environment, (Limits field, value)
+    # pairs (app.services.developer.quotas.Limits).
+    limit_overrides: tuple = ()
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
-                          if name not in ("cursor_secret", "chat_openai_api_key"))
+                          if name not in _SECRET_FIELDS)
         return f"Settings({shown})"
 
     @property
@@ -116,8 +157,53 @@ class Settings(NamedTuple):
             mcp_allowed_origins=tuple(o.strip().rstrip("/") for o in
                                       env.get("MCP_ALLOWED_ORIGINS", "").split(",")
                                       if o.strip() and o.strip() != "*"),
+            account_deletion_queue_url=env.get("ACCOUNT_DELETION_QUEUE_URL") or None,
+            chat_queue_url=env.get("CHAT_QUEUE_URL") or None,
+            import_queue_url=env.get("IMPORT_QUEUE_URL") or None,
+            recurring_bucket_queue_url=env.get("RECURRING_BUCKET_QUEUE_URL") or None,
+            fx_rates_url=env.get("FX_RATES_URL") or None,
+            realtime_endpoint=env.get("REALTIME_ENDPOINT") or None,
+            realtime_scheme=env.get("REALTIME_SCHEME") or "wss",
+            realtime_http_endpoint=env.get("REALTIME_HTTP_ENDPOINT") or None,
+            realtime_token_key=env.get("REALTIME_TOKEN_KEY", ""),
+            realtime_token_key_secret_arn=env.get("REALTIME_TOKEN_KEY_SECRET_ARN") or None,
+            mcp_signing_key=env.get("MCP_SIGNING_KEY", ""),
+            mcp_signing_key_secret_arn=env.get("MCP_SIGNING_KEY_SECRET_ARN") or None,
+            token_pepper=env.get("TOKEN_PEPPER", ""),
+            token_pepper_secret_arn=env.get("TOKEN_PEPPER_SECRET_ARN") or None,
+            vapid_public_key=env.get("VAPID_PUBLIC_KEY") or None,
+            vapid_private_key=env.get("VAPID_PRIVATE_KEY", ""),
+            vapid_private_key_parameter=env.get("VAPID_PRIVATE_KEY_PARAMETER") or None,
+            vapid_subject=env.get("VAPID_SUBJECT") or "mailto:ops@tailspend.app",
+            sns_ios_application_arn=env.get("SNS_IOS_APPLICATION_ARN") or None,
+            sns_android_application_arn=env.get("SNS_ANDROID_APPLICATION_ARN") or None,
+            limit_overrides=_numbers_set(
+                app_per_minute=env.get("RATE_LIMIT_APP_PER_MINUTE"),
+                pat_per_minute=env.get("RATE_LIMIT_PAT_PER_MINUTE"),
+                ip_per_minute=env.get("RATE_LIMIT_IP_PER_MINUTE"),
+                oauth_per_minute=env.get("RATE_LIMIT_OAUTH_PER_MINUTE"),
+                daily_requests=env.get("DEV_DAILY_REQUEST_BUDGET"),
+                daily_creates=env.get("DEV_DAILY_CREATE_ALLOWANCE")),
         )
         return base._replace(**overrides)
+
+
+_installed: list = []
+
+
+def install(settings: Settings) -> Settings:
+    """Make ``settings`` the process's settings (bootstrap does, once per entry point)."""
+    _installed[:] = [settings]
+    return settings
+
+
+def current() -> Settings:
+    """The settings bootstrap installed; read from the environment when nothing has yet (a
+    script that never bootstrapped). Services take their settings from here, never from
+    os.environ."""
+    if not _installed:
+        _installed.append(Settings.from_env())
+    return _installed[0]
 
 
 _secrets: Dict[str, str] = {}

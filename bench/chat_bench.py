@@ -32,7 +32,8 @@ def captured_capacity():
 
 def main() -> None:
     from app.config import Settings
-    from app.services.chat import drafting, worker
+    from app.services.chat import drafting
+    from app.services.core import handoff
 
     settings = Settings()
     with bench_app() as (client, sign_in):
@@ -45,7 +46,7 @@ def main() -> None:
         sid = client.post("/chat/sessions", headers=headers,
                           json={"groupId": group["groupId"]}).get_json()["sessionId"]
         queued: list = []
-        worker.use_local_runner(queued.append)
+        handoff.use_local_runner("chat", queued.append)
         rows = []
         for round_ in range(2):
             with count_dynamodb_calls() as calls, captured_capacity() as logged:
@@ -63,7 +64,7 @@ def main() -> None:
                                 headers=headers, json={"version": draft["version"]})
         assert reply.status_code == 201, reply.get_json()
         rows.append(("confirm (POST …/confirm)", str(calls), logged[-1]))
-        worker.use_local_runner(None)
+        handoff.use_local_runner("chat", None)
     for label, calls, capacity in rows:
         print(f"{label:42} calls {calls}")
         if capacity:

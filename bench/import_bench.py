@@ -74,10 +74,10 @@ def main() -> None:
             client = app.test_client()
             token = client.post("/dev/tokens", json={"email": "bench@example.com"}).get_json()
             headers = {"Authorization": f"Bearer {token['accessToken']}"}
-            from app.services.imports import jobs
+            from app.services.core import handoff
 
             held = []
-            jobs.use_local_runner(lambda group_id, import_id: held.append((group_id, import_id)))
+            handoff.use_local_runner("import", lambda m: held.append((m["groupId"], m["importId"])))
             start = time.perf_counter()
             with count_dynamodb_calls() as api_calls:
                 reply = client.post("/imports", json={"format": "splitwise-csv",

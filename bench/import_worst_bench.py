@@ -151,7 +151,7 @@ def main() -> None:
     from app import create_app
     from app.config import Settings
     from app.local.dynamodb import EmbeddedDynamoDB
-    from app.services.imports import jobs
+    from app.services.core import handoff
 
     with tempfile.TemporaryDirectory() as data_dir:
         db = EmbeddedDynamoDB(port=0, stage="imports", data_dir=data_dir,
@@ -164,7 +164,7 @@ def main() -> None:
             client = app.test_client()
             token = client.post("/dev/tokens", json={"email": "bench@example.com"}).get_json()
             headers = {"Authorization": f"Bearer {token['accessToken']}"}
-            jobs.use_local_runner(lambda group_id, import_id: None)  # the queue holds them
+            handoff.use_local_runner("import", lambda m: None)  # the queue holds them
             worst = (0.0, "")
             for file_format, make in FORMATS.items():
                 for shape, (members, rows, content) in shapes(make):

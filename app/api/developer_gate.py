@@ -19,6 +19,7 @@ from typing import Optional
 
 from flask import Flask, current_app, g, request
 
+from app import config
 from app.api import pat
 from app.auth.principal import Principal
 from app.errors import RateLimited
@@ -78,7 +79,7 @@ def start(authenticator, *, local_data_dir: Optional[str] = None,
           limits: Optional[Limits] = None) -> DeveloperRuntime:
     """Once per process: the pepper, the limits, and PAT verification in the authenticator."""
     pepper.configure(local_data_dir=local_data_dir)
-    state = DeveloperRuntime(limits or Limits.from_env())
+    state = DeveloperRuntime(limits or Limits.from_settings(config.current()))
     authenticator.accept_pats(lambda credential: _principal(state.verifier.verify(credential)))
     return state
 

@@ -69,24 +69,29 @@ def _queue_message_on_a_thread(handler: str, canned: str, body: dict, job: str,
     return thread
 
 
-def start_account_deletion(user_id: str) -> threading.Thread:
-    """AccountDeletionQueue, after DELETE /users/me answered 202."""
-    return _queue_message_on_a_thread("account_deletion", "account_deletion_sqs.json",
-                                      {"userId": user_id}, "account-deletion",
-                                      "the resume schedule picks the deletion up again")
+# Each worker queue's local stand-in: its handler, the canned SQS event carrying the message,
+# and who recovers work a crash drops.
+LOCAL_WORKERS = {
+    "account-deletion": ("account_deletion", "account_deletion_sqs.json",
+                         "the resume schedule picks the deletion up again"),
+    "import": ("import_worker", "import_sqs.json", "the import records its own failure"),
+    "chat": ("chat_worker", "chat_worker_sqs.json", "the reconciliation sweep re-drives it"),
+}
 
 
-def start_import(group_id: str, import_id: str) -> threading.Thread:
-    """ImportQueue, after POST /imports answered 202."""
-    return _queue_message_on_a_thread("import_worker", "import_sqs.json",
-                                      {"groupId": group_id, "importId": import_id}, "import",
-                                      "the import records its own failure")
+def start_worker(queue: str, message: dict) -> threading.Thread:
+    """The worker of ``queue`` (a name in app.services.core.handoff) on a thread, fed
+    ``message`` as its queue would, after the API answered 202."""
+    handler, canned, recovery = LOCAL_WORKERS[queue]
+    return _queue_message_on_a_thread(handler, canned, message, queue, recovery)
 
 
-def start_chat_work(item: dict) -> threading.Thread:
-    """ChatQueue, after a chat message was admitted (202)."""
-    return _queue_message_on_a_thread("chat_worker", "chat_worker_sqs.json", item,
-                                      "chat-worker", "the reconciliation sweep re-drives it")
+def install_local_workers() -> None:
+    """Local mode: every queue's messages go to its worker on a thread."""
+    from app.services.core import handoff
+
+    for queue in LOCAL_WORKERS:
+        handoff.use_local_runner(queue, lambda message, queue=queue: start_worker(queue, message))
 
 
 def run_chat_reconcile() -> dict:

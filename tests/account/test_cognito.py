@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import boto3
 
-from app.services.account.cognito import CognitoAdmin, RecordingDirectory, from_env
+from app.config import Settings
+from app.services.account.cognito import CognitoAdmin, RecordingDirectory, for_settings
 
 
 def test_cognito_admin_deletes_the_user_and_a_second_delete_is_fine(aws):
@@ -19,8 +20,8 @@ def test_cognito_admin_deletes_the_user_and_a_second_delete_is_fine(aws):
 
 
 def test_the_environment_picks_cognito_only_for_a_deployed_pool(aws):
-    assert isinstance(from_env({}), RecordingDirectory)
-    assert isinstance(from_env({"COGNITO_USER_POOL_ID": "p", "TAILSPEND_LOCAL": "1"}),
+    assert isinstance(for_settings(Settings.from_env({})), RecordingDirectory)
+    assert isinstance(for_settings(Settings.from_env({"COGNITO_USER_POOL_ID": "p", "TAILSPEND_LOCAL": "1"})),
                       RecordingDirectory)
-    deployed = from_env({"COGNITO_USER_POOL_ID": "us-east-1_abc"})
+    deployed = for_settings(Settings.from_env({"COGNITO_USER_POOL_ID": "us-east-1_abc"}))
     assert isinstance(deployed, CognitoAdmin) and deployed.user_pool_id == "us-east-1_abc"

@@ -11,6 +11,7 @@ import pytest
 
 from app.local import triggers
 from app.services.account import deletion, worker
+from app.services.core import handoff
 from app.services.core.clock import iso_in
 from app.services.groups import delete as group_delete
 from models.people import HandleClaim
@@ -35,9 +36,9 @@ def handler():
 def continuations():
     """What the API or a worker run hands on, captured instead of a queue."""
     sent: list = []
-    worker.use_local_runner(sent.append)
+    handoff.use_local_runner("account-deletion", lambda message: sent.append(message["userId"]))
     yield sent
-    worker.use_local_runner(None)
+    handoff.use_local_runner("account-deletion", None)
 
 
 @pytest.fixture
@@ -96,7 +97,7 @@ def test_a_large_solo_group_is_swept_a_few_pages_per_unit(world, directory, monk
 
 def test_local_mode_runs_the_worker_handler_on_a_thread(world, directory):
     deletion.steps.mark(Profile.get(*Profile.key(world.dora)))
-    thread = triggers.start_account_deletion(world.dora)
+    thread = triggers.start_worker("account-deletion", {"userId": world.dora})
     thread.join(timeout=120)
     assert not thread.is_alive()
     _assert_all_gone(world, directory)

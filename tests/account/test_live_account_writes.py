@@ -91,15 +91,16 @@ def scene(client, sign_in):
           {"userId": dora, "role": "MEMBER"})
     # A chat session with a draft of Dora's (the worker inline, as local mode's thread).
     from app.config import Settings
-    from app.services.chat import drafting, worker
+    from app.services.chat import drafting
+    from app.services.core import handoff
 
     session = _post(client, "/chat/sessions", dora_h, {"groupId": gid})["sessionId"]
-    worker.use_local_runner(lambda item: drafting.process(item, Settings()))
+    handoff.use_local_runner("chat", lambda item: drafting.process(item, Settings()))
     try:
         _post(client, f"/chat/sessions/{session}/messages", dora_h,
               {"text": "I paid 12 for tea with Gus"}, status=202)
     finally:
-        worker.use_local_runner(None)
+        handoff.use_local_runner("chat", None)
     (draft,) = client.get(f"/chat/sessions/{session}", headers=dora_h).get_json()["drafts"]
     # A group where Quinn owes Dora, for a reminder (a guest can't be reminded).
     owed = _post(client, "/groups", dora_h, {"name": "Owed", "currency": "EUR"})

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.services.chat import drafting, worker
+from app.services.chat import drafting
+from app.services.core import handoff
 
 
 @dataclass
@@ -55,9 +56,9 @@ def make_chat(client, sign_in, email="dana@example.com") -> Chat:
 def inline_worker(settings):
     """The worker runs inside the request that admitted the message (as the local thread
     would, minus the thread)."""
-    worker.use_local_runner(lambda item: drafting.process(item, settings))
+    handoff.use_local_runner("chat", lambda item: drafting.process(item, settings))
     yield
-    worker.use_local_runner(None)
+    handoff.use_local_runner("chat", None)
 
 
 @pytest.fixture

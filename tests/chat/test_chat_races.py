@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.chat import credits, drafting, worker
+from app.services.chat import credits, drafting
+from app.services.core import handoff
 from app.services.core.clock import now_iso
 from models.users import ChatBalance
 from tests.chat.conftest import make_chat
@@ -25,9 +26,9 @@ def live(live_db, tmp_path):
         return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
 
     queued: list = []
-    worker.use_local_runner(queued.append)
+    handoff.use_local_runner("chat", queued.append)
     yield make_chat(client, sign_in), queued, app.extensions["tailspend"].settings
-    worker.use_local_runner(None)
+    handoff.use_local_runner("chat", None)
 
 
 def test_parallel_messages_never_spend_more_than_the_balance(live):

@@ -8,6 +8,7 @@ import pytest
 
 from app.local import triggers
 from app.services.chat import drafting, worker
+from app.services.core import handoff
 from app.services.chat.drafters.base import DrafterError
 from models.users import (CHAT_PREFIX, ChatMessage, ChatWork, LEDGER_PREFIX, UserItem)
 from tests.chat.conftest import make_chat
@@ -25,9 +26,9 @@ class Failing:
 def queued():
     """Hand-offs captured instead of a queue: the test runs the worker itself."""
     sent: list = []
-    worker.use_local_runner(sent.append)
+    handoff.use_local_runner("chat", sent.append)
     yield sent
-    worker.use_local_runner(None)
+    handoff.use_local_runner("chat", None)
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def test_a_run_that_died_is_claimed_again_then_fails_and_refunds(client, sign_in
 
 def test_reconcile_redrives_lost_handoffs_and_drops_orphans(client, sign_in, settings, handler,
                                                             monkeypatch):
-    worker.use_local_runner(None)  # the hand-off is lost: nobody drafts
+    handoff.use_local_runner("chat", None)  # the hand-off is lost: nobody drafts
     chat = make_chat(client, sign_in)
     sid = chat.session()
     chat.say(sid, "I paid 12 for coffee")
@@ -183,5 +184,5 @@ def test_local_mode_drafts_on_a_thread_through_the_handler(client, sign_in, queu
     chat = make_chat(client, sign_in)
     sid = chat.session()
     chat.say(sid, "I paid 12 for coffee with Ann")
-    triggers.start_chat_work(queued[0]).join(timeout=30)
+    triggers.start_worker("chat", queued[0]).join(timeout=30)
     assert chat.read(sid)["messages"][0]["status"] == "DONE"

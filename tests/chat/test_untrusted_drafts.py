@@ -57,9 +57,10 @@ class _Model:
 
 
 def _with_model(settings, model):
-    from app.services.chat import drafting, worker
+    from app.services.chat import drafting
+    from app.services.core import handoff
 
-    worker.use_local_runner(lambda item: drafting.process(item, settings, drafter=model))
+    handoff.use_local_runner("chat", lambda item: drafting.process(item, settings, drafter=model))
 
 
 def test_the_summary_comes_from_the_body_not_the_model(chat, settings):

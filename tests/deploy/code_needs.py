@@ -147,7 +147,7 @@ def _env_keys(tree: ast.Module, skip_functions: Set[str] = frozenset()) -> Set[s
 
 
 @functools.lru_cache(maxsize=None)
-def _settings_fields() -> Dict[str, Set[str]]:
+def settings_fields() -> Dict[str, Set[str]]:
     """Settings field or property -> the environment variables it comes from (app/config.py)."""
     tree = _tree("app.config")
     (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Settings"]
@@ -180,7 +180,7 @@ def env_reads(root: str) -> Set[str]:
     for name in modules:
         found |= _env_keys(_tree(name), {"from_env"} if name == "app.config" else set())
     if "app.config" in modules:
-        fields = _settings_fields()
+        fields = settings_fields()
         used = {node.attr for name in modules if name != "app.config"
                 for node in ast.walk(_tree(name)) if isinstance(node, ast.Attribute)}
         # Settings.from_env(env) itself reads the region: the runtime sets AWS_REGION.

@@ -9,6 +9,7 @@ import secrets
 import boto3
 import pytest
 
+from app.config import Settings
 from app.errors import Unauthenticated
 from app.services.core import keyring
 from app.services.developer import pepper, tokens
@@ -36,7 +37,7 @@ def secret(app):
 
         @staticmethod
         def new_container() -> None:
-            pepper.configure(env={"TOKEN_PEPPER_SECRET_ARN": arn})
+            pepper.configure(settings=Settings.from_env({"TOKEN_PEPPER_SECRET_ARN": arn}))
 
     Secret.new_container()
     # The token's owner is a live account: tokens are minted and verified only for those.

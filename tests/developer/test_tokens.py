@@ -5,6 +5,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from app.config import Settings
 from app.errors import NotFound, Unauthenticated
 from app.services.developer import tokens
 from app.services.developer.verify import CACHE_SECONDS, TokenVerifier
@@ -152,7 +153,7 @@ def test_in_aws_the_pepper_comes_from_secrets_manager_once(app, aws):  # app: th
     arn = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
         Name="tailspend-test/token-pepper", SecretString="p" * 64)["ARN"]
     try:
-        pepper.configure(env={"TOKEN_PEPPER_SECRET_ARN": arn})
+        pepper.configure(settings=Settings.from_env({"TOKEN_PEPPER_SECRET_ARN": arn}))
         assert pepper.get() == b"p" * 64
     finally:
         pepper.use(saved)  # the session app's pepper (random bytes, not an env string)

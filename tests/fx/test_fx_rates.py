@@ -11,6 +11,7 @@ from app.errors import Unprocessable
 from app.money import ecb, fx
 from app.services.fx import daily, rates
 from app.services.maintenance import run_maintenance
+from tests.support.settings import installed
 
 DAILY = b"""<?xml version="1.0" encoding="UTF-8"?>
 <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01"
@@ -57,8 +58,8 @@ def test_the_daily_fetch_stores_a_day_and_lookups_after_the_history_read_it(aws,
                                                                              monkeypatch):
     url, _ = server
     assert ecb.last_embedded_day() < "2026-11-27"
-    monkeypatch.setenv(daily.URL_ENV, url)
-    assert run_maintenance("fxRates") == {"fxRatesStored": 1, "fxRatesFailed": 0}
+    with installed(fx_rates_url=url):
+        assert run_maintenance("fxRates") == {"fxRatesStored": 1, "fxRatesFailed": 0}
     assert daily.fetch_daily(url) == {"fxRatesStored": 0, "fxRatesFailed": 0}  # once a day
     rate, day = rates.reference_rate("USD", "JPY", "2026-11-29")  # the Sunday after
     assert (fx.rate_text(rate), day) == ("150", "2026-11-27")
@@ -77,6 +78,6 @@ def test_a_failed_fetch_never_fails_the_job(aws, server, reply):
                                                             "fxRatesFailed": 1}
 
 
-def test_without_a_configured_url_nothing_is_fetched(aws, monkeypatch):
-    monkeypatch.delenv(daily.URL_ENV, raising=False)
-    assert daily.fetch_daily() == {"fxRatesStored": 0, "fxRatesFailed": 0}
+def test_without_a_configured_url_nothing_is_fetched(aws):
+    with installed(fx_rates_url=None):
+        assert daily.fetch_daily() == {"fxRatesStored": 0, "fxRatesFailed": 0}

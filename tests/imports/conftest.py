@@ -7,7 +7,7 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from app.services.imports import jobs
+from app.services.core import handoff
 from models.groups import GroupItem
 from models.users import UserItem
 
@@ -84,6 +84,6 @@ def user_rows(user_id: str) -> List[str]:
 def held_imports():
     """Imports handed off but not run (the queue holding them): a list of (groupId, importId)."""
     held: list = []
-    jobs.use_local_runner(lambda group_id, import_id: held.append((group_id, import_id)))
+    handoff.use_local_runner("import", lambda m: held.append((m["groupId"], m["importId"])))
     yield held
-    jobs.use_local_runner(None)
+    handoff.use_local_runner("import", None)

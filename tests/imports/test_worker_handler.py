@@ -42,6 +42,6 @@ def test_local_mode_runs_the_same_handler_on_a_thread(importer, held_imports):
     started = importer.start("cospend-csv", fixture_text("cospend_weekend.csv")).get_json()
     ((group_id, import_id),) = held_imports
 
-    triggers.start_import(group_id, import_id).join(timeout=60)
+    triggers.start_worker("import", {"groupId": group_id, "importId": import_id}).join(timeout=60)
 
     assert importer.status(started["importId"])["status"] == "DONE"

@@ -11,6 +11,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from app.config import Settings
 from app.errors import Unauthenticated
 from app.services.mcp import access_tokens as at
 from app.services.mcp import keys
@@ -39,7 +40,7 @@ def secret(grant):
 
         @staticmethod
         def new_container() -> None:
-            keys.configure(env={"MCP_SIGNING_KEY_SECRET_ARN": arn})
+            keys.configure(settings=Settings.from_env({"MCP_SIGNING_KEY_SECRET_ARN": arn}))
 
     Secret.new_container()
     yield Secret

@@ -6,6 +6,7 @@ import time
 import jwt
 import pytest
 
+from app.config import Settings
 from app.errors import Unauthenticated
 from app.services.mcp import access_tokens as at
 from app.services.mcp import keys
@@ -90,7 +91,7 @@ def test_the_aws_key_is_read_from_secrets_manager_on_first_use_only(grant):
     reads = []
     try:
         keys._key = None  # a fresh (cold) process
-        keys.configure(env={"MCP_SIGNING_KEY_SECRET_ARN": "arn:aws:secretsmanager:x"},
+        keys.configure(settings=Settings.from_env({"MCP_SIGNING_KEY_SECRET_ARN": "arn:aws:secretsmanager:x"}),
                        fetch=lambda arn: reads.append(arn) or pem)
         assert reads == []  # the cold start did not pay for it
         token = _mint()

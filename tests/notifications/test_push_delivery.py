@@ -14,6 +14,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from app.services.notifications import push, vapid
+from tests.support.settings import installed
 from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_push_providers import _restore, _swap_provider, endpoints
 from tests.notifications.test_web_push import subscribe
@@ -134,9 +135,8 @@ def test_a_push_router_that_cannot_be_built_loses_pushes_not_the_event(duo, reco
     from moto import mock_aws
     _deliver()
     push._current.pop("provider", None)
-    with pytest.MonkeyPatch.context() as patch, mock_aws():
-        patch.delenv("TAILSPEND_LOCAL", raising=False)
-        patch.setenv("VAPID_PRIVATE_KEY_PARAMETER", "/tailspend/test/missing")
+    with installed(local_mode=False, vapid_private_key="",
+                   vapid_private_key_parameter="/tailspend/test/missing"), mock_aws():
         add_expense(duo)
         _deliver()
     assert "provider" not in push._current  # built again on the next event

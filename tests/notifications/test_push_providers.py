@@ -13,7 +13,9 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.sns.models import sns_backends
 
 from app.local import vapid_key
+from app.config import Settings
 from app.services.notifications import push, vapid
+from tests.support.settings import installed
 from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_web_push import PushService, subscribe
 from tests.notifications.test_worker import add_expense, duo  # noqa: F401
@@ -98,20 +100,18 @@ def test_a_token_sns_disabled_is_removed_with_its_endpoint(duo, sns_push):
     assert any("Second" in body for body in bodies)
 
 
-def test_web_push_key_is_404_when_web_push_is_off(client, sign_in, monkeypatch):
-    monkeypatch.delenv("VAPID_PUBLIC_KEY", raising=False)
-    monkeypatch.delenv("VAPID_PRIVATE_KEY", raising=False)
+def test_web_push_key_is_404_when_web_push_is_off(client, sign_in):
     headers, _ = sign_in("ada@example.com")
-    reply = client.get("/notifications/web-push-key", headers=headers)
+    with installed(vapid_public_key=None, vapid_private_key=""):
+        reply = client.get("/notifications/web-push-key", headers=headers)
     assert reply.status_code == 404 and reply.get_json()["error"]["code"] == "WEB_PUSH_DISABLED"
     assert client.get("/notifications/web-push-key").status_code == 401
 
 
-def test_the_published_key_is_the_one_push_services_see(duo, monkeypatch):
+def test_the_published_key_is_the_one_push_services_see(duo):
     key = vapid.new_private_key()
-    monkeypatch.delenv("VAPID_PUBLIC_KEY", raising=False)
-    monkeypatch.setenv("VAPID_PRIVATE_KEY", key)
-    published = duo.client.get("/notifications/web-push-key", headers=duo.bob_h).get_json()
+    with installed(vapid_public_key=None, vapid_private_key=key):
+        published = duo.client.get("/notifications/web-push-key", headers=duo.bob_h).get_json()
     # Local mode (its loopback exception): the test push service listens on 127.0.0.1.
     previous = _swap_provider(push.WebPushProvider(key, "mailto:ops@example.com", local=True))
     service = PushService()
@@ -127,10 +127,10 @@ def test_the_published_key_is_the_one_push_services_see(duo, monkeypatch):
     assert headers["authorization"].endswith(f"k={published['publicKey']}")
 
 
-def test_a_configured_public_key_wins(client, sign_in, monkeypatch):
-    monkeypatch.setenv("VAPID_PUBLIC_KEY", "BPublicKeyFromTheTemplate")
+def test_a_configured_public_key_wins(client, sign_in):
     headers, _ = sign_in("ada@example.com")
-    reply = client.get("/notifications/web-push-key", headers=headers)
+    with installed(vapid_public_key="BPublicKeyFromTheTemplate"):
+        reply = client.get("/notifications/web-push-key", headers=headers)
     assert reply.get_json() == {"publicKey": "BPublicKeyFromTheTemplate"}
 
 
@@ -148,10 +148,10 @@ def test_local_key_is_made_once_private_and_accepted_as_pem_too(tmp_path):
 
 def test_local_mode_sends_real_web_push_and_records_mobile_pushes():
     key = vapid.new_private_key()
-    router = push.from_env({"TAILSPEND_LOCAL": "1", "VAPID_PRIVATE_KEY": key})
+    router = push.for_settings(Settings(local_mode=True, vapid_private_key=key))
     assert isinstance(router.by_platform[push.WEB], push.WebPushProvider)
     assert isinstance(router.by_platform[push.IOS], push.RecordingProvider)
-    without_key = push.from_env({"TAILSPEND_LOCAL": "1"})
+    without_key = push.for_settings(Settings(local_mode=True))
     assert isinstance(without_key.by_platform[push.WEB], push.RecordingProvider)
 
 

@@ -10,7 +10,9 @@ import json
 import boto3
 import pytest
 
+from app.config import Settings
 from app.services.notifications import push, redispatch
+from tests.support.settings import cold_start
 from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_handlers_and_sweeps import maintenance
 from tests.notifications.test_push_providers import endpoints
@@ -31,9 +33,11 @@ def deployed_push(app, monkeypatch):
            "VAPID_SUBJECT": "mailto:ops@example.com"}
     previous = push._current.pop("provider", None)
     monkeypatch.delenv("TAILSPEND_LOCAL", raising=False)
+    monkeypatch.delenv("VAPID_PRIVATE_KEY", raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    yield ios
+    with cold_start():  # this process, and any handler the test loads, read them at start
+        yield ios
     push._current.pop("provider", None)
     if previous is not None:
         push.use(previous)
@@ -52,30 +56,23 @@ def test_the_outbox_sweep_pushes_a_recovered_event_through_sns(duo, deployed_pus
 
 
 def test_the_router_reads_only_the_settings_push_declares(deployed_push):
-    import os
+    import ast
+    import inspect
 
-    class Reads(dict):
-        def __init__(self, *args):
-            super().__init__(*args)
-            self.read = set()
+    from tests.deploy import code_needs
 
-        def get(self, key, default=None):
-            self.read.add(key)
-            return super().get(key, default)
-
-        def __getitem__(self, key):
-            self.read.add(key)
-            return super().__getitem__(key)
-
-    env = Reads(os.environ)
-    router = push.from_env(env)
+    router = push.provider()
     assert set(router.by_platform) == {push.IOS, push.WEB}
-    assert env.read <= set(push.PUSH_ENVIRONMENT), env.read - set(push.PUSH_ENVIRONMENT)
+    fields = code_needs.settings_fields()  # Settings field -> the variables it comes from
+    read = {node.attr for node in ast.walk(ast.parse(inspect.getsource(push)))
+            if isinstance(node, ast.Attribute)} & set(fields)
+    variables = set().union(*(fields[name] for name in read))
+    assert variables == set(push.PUSH_ENVIRONMENT), variables ^ set(push.PUSH_ENVIRONMENT)
 
 
 def test_a_deployed_router_without_any_setting_says_so(caplog):
     import logging
     with caplog.at_level(logging.WARNING):
-        router = push.from_env({})
+        router = push.for_settings(Settings())
     assert router.by_platform == {}
     assert "push.unconfigured" in caplog.text

@@ -103,6 +103,34 @@ def test_services_never_import_flask_or_the_http_layer(name):
                                                          "app.factory"))}
 
 
+def _environment_reads(source: str) -> list:
+    """Each place the code reads the process environment: ``os.environ``, ``os.getenv``,
+    ``environ`` imported from os."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb"):
+            found.append(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and node.module == "os" and {
+                a.name for a in node.names} & {"environ", "getenv", "environb"}:
+            found.append(node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(SERVICES))
+def test_services_take_every_setting_from_settings(name):
+    """Settings are read once (app.config.Settings, installed by bootstrap); a service that
+    read os.environ would see what a test or the CLI set after start-up, and tests/deploy's
+    check that each function is given exactly the settings its code reads would miss it."""
+    assert not _environment_reads(SERVICES[name].read_text()), SERVICES[name]
+
+
+def test_the_environment_check_finds_each_way_to_read_it():
+    for planted in ("import os\nx = os.environ.get('A')", "import os\nx = os.getenv('A')",
+                    "from os import environ", "from os import getenv as g"):
+        assert _environment_reads(planted), planted
+    assert not _environment_reads("settings = config.current()\nx = settings.environment")
+
+
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.schemas")))
 def test_schemas_import_no_services(name):
     assert not {m for m in GRAPH[name] if m.startswith("app.services")}

@@ -9,6 +9,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from app.config import Settings
 from app.local.realtime_server import RealtimeServer
 from app.services.realtime import keys, tokens
 from tests.realtime.wsclient import Client
@@ -25,7 +26,7 @@ def _token(channels, *, age_s: float = 0.0) -> str:
 
 @pytest.fixture
 def server():
-    keys.configure(env={"REALTIME_TOKEN_KEY": KEY})
+    keys.configure(settings=Settings.from_env({"REALTIME_TOKEN_KEY": KEY}))
     server = RealtimeServer(port=0, keep_alive_s=0.2).start()
     yield server
     server.stop()

@@ -8,6 +8,7 @@ from pathlib import Path
 import jwt
 import pytest
 
+from app.config import Settings
 from app.handlers import realtime_authorizer
 from app.services.realtime import keys, tokens
 from app.services.realtime.channels import ChannelRefused, check_subscribe
@@ -19,9 +20,9 @@ KEY_A, KEY_B = "a" * 40, "b" * 40
 
 @pytest.fixture(autouse=True)
 def one_key():
-    keys.configure(env={"REALTIME_TOKEN_KEY": KEY_A})
+    keys.configure(settings=Settings.from_env({"REALTIME_TOKEN_KEY": KEY_A}))
     yield
-    keys.configure(env={"REALTIME_TOKEN_KEY": KEY_A})
+    keys.configure(settings=Settings.from_env({"REALTIME_TOKEN_KEY": KEY_A}))
 
 
 def _event(token, operation="EVENT_SUBSCRIBE", channel=None) -> dict:
@@ -88,13 +89,13 @@ def test_expired_forged_and_foreign_tokens_are_refused(client):
 
 def test_rotation_keeps_tokens_of_a_listed_key_and_drops_a_removed_one(client):
     old, _ = tokens.mint("u1")
-    keys.configure(env={"REALTIME_TOKEN_KEY": json.dumps(
-        {"current": "rt2", "keys": {"rt1": KEY_A, "rt2": KEY_B}})})
+    keys.configure(settings=Settings.from_env({"REALTIME_TOKEN_KEY": json.dumps(
+        {"current": "rt2", "keys": {"rt1": KEY_A, "rt2": KEY_B}})}))
     new, _ = tokens.mint("u1")
     assert jwt.get_unverified_header(new)["kid"] == "rt2"
     assert tokens.verify(old).user_id == tokens.verify(new).user_id == "u1"
-    keys.configure(env={"REALTIME_TOKEN_KEY": json.dumps({"current": "rt2",
-                                                          "keys": {"rt2": KEY_B}})})
+    keys.configure(settings=Settings.from_env({"REALTIME_TOKEN_KEY": json.dumps({"current": "rt2",
+                                                          "keys": {"rt2": KEY_B}})}))
     assert tokens.verify(new).user_id == "u1"
     with pytest.raises(tokens.TokenRefused):
         tokens.verify(old)
@@ -107,11 +108,11 @@ def test_the_key_is_read_from_secrets_manager_by_arn_and_must_be_long_enough():
         reads.append(arn)
         return KEY_B.encode()
 
-    keys.configure(env={"REALTIME_TOKEN_KEY_SECRET_ARN": "arn:secret"}, fetch=fetch)
+    keys.configure(settings=Settings.from_env({"REALTIME_TOKEN_KEY_SECRET_ARN": "arn:secret"}), fetch=fetch)
     assert reads == []  # read on first use only
     assert keys.current() == ("rt1", KEY_B.encode()) and reads == ["arn:secret"]
     with pytest.raises(RuntimeError):  # refused at start, never signing with a weak key
-        keys.configure(env={"REALTIME_TOKEN_KEY": "short"})
+        keys.configure(settings=Settings.from_env({"REALTIME_TOKEN_KEY": "short"}))
 
 
 def test_the_subscribe_check_is_exact():

@@ -12,7 +12,6 @@ import pytest
 import models
 from app.local.triggers import canned_event
 from app.services.recurring import templates
-from app.services.recurring.fanout import QUEUE_URL_ENV
 from models.groups import DUE_BUCKETS, RecurringExpense
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.recurring.helpers import slots, template_body
@@ -20,11 +19,11 @@ from tests.recurring.helpers import slots, template_body
 SCHEDULED_AT = canned_event("schedule_hourly.json")["time"]  # 2025-01-01T13:00:00Z
 
 
-@pytest.fixture
-def handlers(aws, monkeypatch, tmp_path):
-    monkeypatch.setenv("TAILSPEND_LOCAL", "1")
-    monkeypatch.setenv("TAILSPEND_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv(QUEUE_URL_ENV, raising=False)
+QUEUE_URL_ENV = "RECURRING_BUCKET_QUEUE_URL"
+
+
+def _cold_start():
+    """Load both handlers as a cold start does: their settings are read then, once."""
     loaded = {}
     for name in ("hourly", "recurring_bucket"):
         module_name = f"app.handlers.{name}"
@@ -32,6 +31,14 @@ def handlers(aws, monkeypatch, tmp_path):
                         else importlib.import_module(module_name))
     models.configure(stage="test", region="us-east-1", host=None)
     return loaded
+
+
+@pytest.fixture
+def handlers(aws, monkeypatch, tmp_path):
+    monkeypatch.setenv("TAILSPEND_LOCAL", "1")
+    monkeypatch.setenv("TAILSPEND_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv(QUEUE_URL_ENV, raising=False)
+    return _cold_start()
 
 
 @pytest.fixture
@@ -68,6 +75,7 @@ def test_deployed_tick_queues_one_message_per_bucket_and_the_worker_records_them
     sqs = boto3.client("sqs", region_name="us-east-1")
     url = sqs.create_queue(QueueName="tailspend-test-recurring-buckets")["QueueUrl"]
     monkeypatch.setenv(QUEUE_URL_ENV, url)
+    handlers = _cold_start()
     result = handlers["hourly"].lambda_handler(canned_event("schedule_hourly.json"), None)
     assert result == {"now": "2025-01-01T13:00:00.000Z", "bucketsSent": DUE_BUCKETS}
     assert slots(access.group_id) == []  # the tick itself records nothing

@@ -6,10 +6,11 @@ of the ``cognito#<sub>`` identity row; a user already gone counts as deleted, so
 account deletion can call this again."""
 from __future__ import annotations
 
-import os
 import threading
-from typing import Dict, List, Mapping, Optional, Protocol
+from typing import Dict, List, Optional, Protocol
 
+from app import config
+from app.config import Settings
 from app.logs import logger
 
 
@@ -51,12 +52,10 @@ class RecordingDirectory:
             self.deleted.append(subject)
 
 
-def from_env(env: Mapping[str, str] = os.environ) -> SignInDirectory:
+def for_settings(settings: Settings) -> SignInDirectory:
     """Cognito when a pool is configured (every deployed function), else the recorder."""
-    pool = env.get("COGNITO_USER_POOL_ID")
-    local = (env.get("TAILSPEND_LOCAL") or "").strip().lower() in {"1", "true", "yes", "on"}
-    if pool and not local:
-        return CognitoAdmin(pool)
+    if settings.cognito_user_pool_id and not settings.local_mode:
+        return CognitoAdmin(settings.cognito_user_pool_id)
     return RecordingDirectory()
 
 
@@ -64,9 +63,9 @@ _current: Dict[str, SignInDirectory] = {}
 
 
 def directory() -> SignInDirectory:
-    """The process's sign-in directory, built from the environment on first use."""
+    """The process's sign-in directory, built from the settings on first use."""
     if "directory" not in _current:
-        _current["directory"] = from_env()
+        _current["directory"] = for_settings(config.current())
     return _current["directory"]
 
 

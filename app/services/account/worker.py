@@ -1,47 +1,27 @@
 """The rest of an account deletion, after DELETE /users/me answered 202: a queue and a worker.
 
-Deployed, ACCOUNT_DELETION_QUEUE_URL names the queue (template.yaml's AccountDeletionQueue):
-:func:`continue_later` sends ``{"userId"}`` and the AccountDeletionWorker runs
-:func:`finish_deletion`, one account per message within WORKER_SECONDS, sending a continuation
-message when even that was not enough. Locally (no queue) a runner installed by local mode
-feeds the same handler an SQS-shaped event on a thread. The handler takes the SQS records
+:func:`continue_later` hands ``{"userId"}`` to the "account-deletion" queue
+(app.services.core.handoff; template.yaml's AccountDeletionQueue) and the AccountDeletionWorker
+runs :func:`finish_deletion`, one account per message within WORKER_SECONDS, sending a
+continuation message when even that was not enough. Locally (no queue) a runner installed by
+local mode feeds the same handler an SQS-shaped event on a thread. The handler takes the SQS records
 apart (Powertools' batch processor); this module sees user ids. Should a message be lost, the resume
 sweep (every five minutes) finds the account by its due time."""
 from __future__ import annotations
-
-import json
-import os
-from typing import Callable, Optional
 
 from app.errors import DomainError
 from app.logs import logger
 from app.services.account.budget import WORKER_SECONDS, Budget
 from app.services.account.deletion import delete_account, resume_stalled_deletions
+from app.services.core import handoff
 
-QUEUE_URL_ENV = "ACCOUNT_DELETION_QUEUE_URL"
-_runner: dict = {}
-
-
-def use_local_runner(runner: Optional[Callable[[str], object]]) -> None:
-    """Local mode: ``runner(user_id)`` takes the place of the queue (None: no runner)."""
-    if runner is None:
-        _runner.pop("local", None)
-    else:
-        _runner["local"] = runner
+QUEUE = handoff.Queue("account-deletion", lambda settings: settings.account_deletion_queue_url)
 
 
 def continue_later(user_id: str) -> None:
     """Hand the rest of a started deletion to the worker (queue, or local runner)."""
-    url = os.environ.get(QUEUE_URL_ENV)
     try:
-        if url:
-            import boto3
-
-            boto3.client("sqs").send_message(QueueUrl=url,
-                                             MessageBody=json.dumps({"userId": user_id}))
-            return
-        if "local" in _runner:
-            _runner["local"](user_id)
+        if handoff.send(QUEUE, {"userId": user_id}) != handoff.NOWHERE:
             return
     except Exception:  # noqa: BLE001 — the account is marked: the resume sweep takes it up
         logger.exception("account.delete_handoff_failed", extra={"user_id": user_id})

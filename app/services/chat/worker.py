@@ -1,47 +1,31 @@
 """Handing admitted chat messages to the worker, and re-driving those whose hand-off was lost.
 
-The drafting itself is app.services.chat.drafting (only the ChatWorker loads it). Deployed, CHAT_QUEUE_URL names the queue (template.yaml's ChatQueue) and the ChatWorker
+The drafting itself is app.services.chat.drafting (only the ChatWorker loads it). Messages go to
+the "chat" queue (app.services.core.handoff; template.yaml's ChatQueue) and the ChatWorker
 runs :func:`process` per message; locally a runner installed by local mode feeds the same
 handler an SQS-shaped event on a thread. A lost hand-off is found by :func:`reconcile`
 (the work pointer stays until the finishing transaction deletes it)."""
 from __future__ import annotations
 
-import json
-import os
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Optional
+from typing import Optional
 
 from app.logs import logger
 from app.services.chat.admission import DONE, FAILED, work_item
+from app.services.core import handoff
 from models.users import ChatMessage, ChatWork
 
-QUEUE_URL_ENV = "CHAT_QUEUE_URL"
+QUEUE = handoff.Queue("chat", lambda settings: settings.chat_queue_url)
 # A claim older than this is a worker that died (Lambda timeout): the message may be claimed
 # again (app.services.chat.drafting), and a pointer this old is re-driven by the sweep.
 STALE_SECONDS = 180
 SWEEP_PAGE = 50
-_runner: dict = {}
-
-
-def use_local_runner(runner: Optional[Callable[[dict], object]]) -> None:
-    """Local mode: ``runner(work_item)`` takes the place of the queue (None: no runner)."""
-    if runner is None:
-        _runner.pop("local", None)
-    else:
-        _runner["local"] = runner
 
 
 def hand_off(item: dict) -> None:
     """Give an admitted message to the worker (queue, local runner, or the sweep later)."""
-    url = os.environ.get(QUEUE_URL_ENV)
     try:
-        if url:
-            import boto3
-
-            boto3.client("sqs").send_message(QueueUrl=url, MessageBody=json.dumps(item))
-        elif "local" in _runner:
-            _runner["local"](item)
-        else:
+        if handoff.send(QUEUE, item) == handoff.NOWHERE:
             logger.info("chat.left_for_sweep")
     except Exception:  # noqa: BLE001 — the work pointer stays: the sweep re-drives it
         logger.exception("chat.handoff_failed")

@@ -79,3 +79,37 @@ class Refreshing(Generic[T]):
                     logger.warning("secret.refresh_failed")
                     self._next = now + RETRY_S
             return self._value
+
+
+def read_secret(arn: str) -> bytes:
+    """A Secrets Manager secret's SecretString (AWS only: local mode and tests pass values)."""
+    import boto3
+
+    return boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"].encode()
+
+
+def source(value: str, arn: Optional[str], default_kid: str, *,
+           fetch: Callable[[str], bytes] = read_secret,
+           check: Callable[[Ring], Ring] = lambda ring: ring) -> Optional[Refreshing[Ring]]:
+    """A key ring's source as its two settings name it: the value itself (never re-read), or
+    the secret behind ``arn`` (read on first use, again every REFRESH_S); None when neither
+    is set. ``check`` refuses a ring its user can't sign with (too short a key...)."""
+    if value:
+        ring = check(parse(value, default_kid))
+        return Refreshing(lambda: ring, every_s=float("inf"))
+    if arn:
+        return Refreshing(lambda: check(parse(fetch(arn).decode(), default_kid)))
+    return None
+
+
+def kept_in(data_dir: str, name: str, make: Callable[[], bytes]) -> bytes:
+    """Local mode's key ``name`` in the data dir (made once, mode 0600), so what it signed
+    survives a restart."""
+    from pathlib import Path
+
+    path = Path(data_dir) / name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(make())
+        path.chmod(0o600)
+    return path.read_bytes()

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import threading
-from pathlib import Path
-from typing import Callable, Dict, Mapping, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
+from app import config
+from app.config import Settings
 from app.services.core import keyring
 
 MIN_BYTES = 32
@@ -34,22 +34,6 @@ _kid: str = PLAIN_KID  # its id
 _others: Dict[str, bytes] = {}  # the ring's other peppers (verification only)
 _source: Optional[keyring.Refreshing] = None  # the secret, when it comes from Secrets Manager
 _installed: Optional[keyring.Ring] = None  # the ring _source returned last
-
-
-def _from_secrets_manager(arn: str) -> bytes:
-    import boto3  # only in AWS: local mode and tests never reach here
-
-    reply = boto3.client("secretsmanager").get_secret_value(SecretId=arn)
-    return reply["SecretString"].encode()
-
-
-def _local(data_dir: str) -> bytes:
-    path = Path(data_dir) / "token-pepper"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(secrets.token_bytes(MIN_BYTES))
-        path.chmod(0o600)
-    return path.read_bytes()
 
 
 def _install(current: str, peppers: Dict[str, bytes]) -> None:
@@ -68,20 +52,18 @@ def _install_ring(ring: keyring.Ring) -> None:
     _installed = ring
 
 
-def configure(*, env: Mapping[str, str] = os.environ, local_data_dir: Optional[str] = None,
-              fetch: Callable[[str], bytes] = _from_secrets_manager) -> None:
+def configure(*, settings: Optional[Settings] = None, local_data_dir: Optional[str] = None,
+              fetch: Callable[[str], bytes] = keyring.read_secret) -> None:
     """Load the pepper once (cold start). Order: TOKEN_PEPPER, the secret ARN, local data dir."""
     global _source
-    if env.get("TOKEN_PEPPER"):
-        _install_ring(keyring.parse(env["TOKEN_PEPPER"], PLAIN_KID))
-        _source = None
-    elif env.get("TOKEN_PEPPER_SECRET_ARN"):
-        arn = env["TOKEN_PEPPER_SECRET_ARN"]
-        source = keyring.Refreshing(lambda: keyring.parse(fetch(arn).decode(), PLAIN_KID))
+    settings = settings or config.current()
+    source = keyring.source(settings.token_pepper, settings.token_pepper_secret_arn, PLAIN_KID,
+                            fetch=fetch)
+    if source is not None:
         _install_ring(source.get())
         _source = source
     elif local_data_dir:
-        use(_local(local_data_dir))
+        use(keyring.kept_in(local_data_dir, "token-pepper", lambda: secrets.token_bytes(MIN_BYTES)))
     # else: one pepper per process: an app built without a source keeps the one loaded
 
 

@@ -1,12 +1,13 @@
-"""The rate-limit and developer-budget numbers, read from the environment.
+"""The rate-limit and developer-budget numbers, from the settings.
 
 Apart from the limiter (app.services.developer.limits), which needs the rate-limits and
 developer-tokens tables: the API reads these numbers at start-up and loads the limiter with the
 first request that spends from a window."""
 from __future__ import annotations
 
-import os
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
+
+from app.config import Settings
 
 WINDOW_SECONDS = 60
 
@@ -23,11 +24,6 @@ class Limits(NamedTuple):
     daily_creates: int = 1_000
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Limits":
-        names = {"app_per_minute": "RATE_LIMIT_APP_PER_MINUTE",
-                 "pat_per_minute": "RATE_LIMIT_PAT_PER_MINUTE",
-                 "ip_per_minute": "RATE_LIMIT_IP_PER_MINUTE",
-                 "oauth_per_minute": "RATE_LIMIT_OAUTH_PER_MINUTE",
-                 "daily_requests": "DEV_DAILY_REQUEST_BUDGET",
-                 "daily_creates": "DEV_DAILY_CREATE_ALLOWANCE"}
-        return cls(**{field: int(env[var]) for field, var in names.items() if env.get(var)})
+    def from_settings(cls, settings: Settings) -> "Limits":
+        """The defaults above, with the ones the settings override (RATE_LIMIT_*, DEV_DAILY_*)."""
+        return cls(**dict(settings.limit_overrides))

@@ -5,20 +5,20 @@ failed write) is logged and counted, never raised: the other sweeps of the run s
 and lookups keep falling back to the stored or embedded history."""
 from __future__ import annotations
 
-import os
 import urllib.error
 import urllib.request
 
 from pynamodb.exceptions import PynamoDBException
 
+from app import config
 from app.logs import logger
 from app.money import ecb
 from app.services.core.clock import now_iso
 from app.services.core.conditional import put_if
 
-# Set on the Maintenance function in the template (the ECB's daily file); unset in local
-# mode and tests, which never reach the internet (a test points it at a local server).
-URL_ENV = "FX_RATES_URL"
+# FX_RATES_URL (settings.fx_rates_url) is set on the Maintenance function in the template
+# (the ECB's daily file); unset in local mode and tests, which never reach the internet (a
+# test points it at a local server).
 TIMEOUT_S = 5.0
 MAX_BYTES = 64 * 1024  # the daily file is ~1.5 KB
 
@@ -37,7 +37,7 @@ def fetch_daily(url: str | None = None) -> dict:
     """Store today's ECB publication once; ``{"fxRatesStored": 0|1, "fxRatesFailed": 0|1}``."""
     from models.fx_rates import FxRates
 
-    url = url or os.environ.get(URL_ENV)
+    url = url or config.current().fx_rates_url
     if not url:
         return {"fxRatesStored": 0, "fxRatesFailed": 0}
     try:

@@ -1,14 +1,13 @@
 """Start an import (POST /imports) and read its status (GET /imports/{importId})."""
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 from app.errors import Invalid, TooLarge, id_collision, not_found
 from app.limits import IMPORT_SOURCES
 from app.logs import logger
+from app.services.core import handoff
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
 from app.services.imports import staging, worker
@@ -20,34 +19,15 @@ from models.groups.imports import RUNNING
 from models.groups.keys import IMPORT_BUCKET
 from models.users import ImportPointer
 
-QUEUE_URL_ENV = "IMPORT_QUEUE_URL"
 DEFAULT_NAMES = IMPORT_SOURCES  # format -> "Imported from <app>"
-
-
-_runner: dict = {}
-
-
-def use_local_runner(runner: Optional[Callable[[str, str], object]]) -> None:
-    """Local mode: ``runner(group_id, import_id)`` takes the place of the queue."""
-    if runner is None:
-        _runner.pop("local", None)
-    else:
-        _runner["local"] = runner
+QUEUE = handoff.Queue("import", lambda settings: settings.import_queue_url)
 
 
 def hand_off(group_id: str, import_id: str) -> None:
-    """Start the worker on a staged import: deployed, IMPORT_QUEUE_URL names the queue
-    (template.yaml's ImportQueue); locally a runner feeds the worker's handler on a thread;
-    with neither (tests, scripts) the import runs inline."""
-    url = os.environ.get(QUEUE_URL_ENV)
-    if url:
-        import boto3
-
-        boto3.client("sqs").send_message(QueueUrl=url, MessageBody=json.dumps(
-            {"groupId": group_id, "importId": import_id}))
-    elif "local" in _runner:
-        _runner["local"](group_id, import_id)
-    else:
+    """Start the worker on a staged import: deployed, the "import" queue (template.yaml's
+    ImportQueue, app.services.core.handoff); locally a runner feeds the worker's handler on a
+    thread; with neither (tests, scripts) the import runs inline."""
+    if handoff.send(QUEUE, {"groupId": group_id, "importId": import_id}) == handoff.NOWHERE:
         worker.run_import(group_id, import_id)
 
 

@@ -17,13 +17,14 @@ docs/rotation.md is the procedure."""
 from __future__ import annotations
 
 import base64
-import os
 import threading
-from typing import Callable, Dict, List, Mapping, NamedTuple, Optional
+from typing import Callable, Dict, List, NamedTuple, Optional
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from app import config
+from app.config import Settings
 from app.services.core import keyring
 
 
@@ -51,12 +52,6 @@ def _kid(key: rsa.RSAPrivateKey) -> str:
     return "mcp-" + digest.finalize().hex()[:16]
 
 
-def _from_secrets_manager(arn: str) -> bytes:
-    import boto3  # only in AWS
-
-    return boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"].encode()
-
-
 def _install(ring: keyring.Ring) -> None:
     """Load every PEM of the ring; a plain PEM (kid "") is named by its derived kid."""
     global _key, _by_kid, _installed
@@ -81,20 +76,20 @@ def use_key(key: rsa.RSAPrivateKey) -> None:
         _key, _by_kid, _source, _installed = signing, {signing.kid: signing}, None, None
 
 
-def configure(*, env: Mapping[str, str] = os.environ,
+def configure(*, settings: Optional[Settings] = None,
               local_key: Optional[rsa.RSAPrivateKey] = None,
-              fetch: Callable[[str], bytes] = _from_secrets_manager) -> None:
+              fetch: Callable[[str], bytes] = keyring.read_secret) -> None:
     """Choose the signing key's source (see the module doc). The Secrets Manager read waits
     for the first MCP token minted or checked: most cold starts never need it."""
     global _source
-    if env.get("MCP_SIGNING_KEY"):
-        _install(keyring.parse(env["MCP_SIGNING_KEY"], ""))
+    settings = settings or config.current()
+    if settings.mcp_signing_key:
+        _install(keyring.parse(settings.mcp_signing_key, ""))
         with _lock:
             _source = None
-    elif env.get("MCP_SIGNING_KEY_SECRET_ARN"):
-        arn = env["MCP_SIGNING_KEY_SECRET_ARN"]
+    elif settings.mcp_signing_key_secret_arn:
         with _lock:
-            _source = keyring.Refreshing(lambda: keyring.parse(fetch(arn).decode(), ""))
+            _source = keyring.source("", settings.mcp_signing_key_secret_arn, "", fetch=fetch)
     elif local_key is not None:
         use_key(local_key)
 

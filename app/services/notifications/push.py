@@ -12,7 +12,6 @@ timeouts and one deadline for the lot, so a push service that hangs costs a reco
 from __future__ import annotations
 
 import json
-import os
 import re
 import contextlib
 import contextvars
@@ -22,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Protocol, Sequence
 
+from app import config
+from app.config import Settings
 from app.logs import logger
 from app.services.core import addresses
 from app.services.notifications import endpoints
@@ -299,31 +300,30 @@ def invocation_ends_in(seconds: Optional[float]):
         _invocation_end.reset(token)
 
 
-def _vapid_private_key(env) -> Optional[str]:
-    """The VAPID key: straight from the environment, or the SecureString it names in SSM."""
-    name = env.get("VAPID_PRIVATE_KEY_PARAMETER")
-    if env.get("VAPID_PRIVATE_KEY") or not name:
-        return env.get("VAPID_PRIVATE_KEY") or None
+def _vapid_private_key(settings: Settings) -> Optional[str]:
+    """The VAPID key: straight from the settings, or the SecureString they name in SSM."""
+    name = settings.vapid_private_key_parameter
+    if settings.vapid_private_key or not name:
+        return settings.vapid_private_key or None
     import boto3
     return boto3.client("ssm").get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
 
 
-def from_env(env=os.environ) -> Provider:
+def for_settings(settings: Settings) -> Provider:
     """Web Push and SNS as far as they are configured. Local mode records mobile pushes (no
     SNS there) and sends real Web Push with the data directory's key, so a page subscribed
     against ``make dev`` is told; without a key it records those too."""
-    local = (env.get("TAILSPEND_LOCAL") or "").strip().lower() in {"1", "true", "yes", "on"}
+    local = settings.local_mode
     by_platform: Dict[str, Provider] = {}
-    key = env.get("VAPID_PRIVATE_KEY") if local else _vapid_private_key(env)
+    key = settings.vapid_private_key if local else _vapid_private_key(settings)
     if local:
         recorder = RecordingProvider()
         by_platform = {IOS: recorder, ANDROID: recorder, WEB: recorder}
     if key:
-        by_platform[WEB] = WebPushProvider(key, env.get("VAPID_SUBJECT") or "mailto:ops@tailspend.app",
-                                           local=local)
+        by_platform[WEB] = WebPushProvider(key, settings.vapid_subject, local=local)
     if local:
         return PlatformRouter(by_platform)
-    arns = {IOS: env.get("SNS_IOS_APPLICATION_ARN"), ANDROID: env.get("SNS_ANDROID_APPLICATION_ARN")}
+    arns = {IOS: settings.sns_ios_application_arn, ANDROID: settings.sns_android_application_arn}
     arns = {platform: arn for platform, arn in arns.items() if arn}
     if arns:
         sns = SnsProvider(arns)
@@ -337,9 +337,9 @@ _current: Dict[str, Provider] = {}
 
 
 def provider() -> Provider:
-    """The process's provider, built from the environment on first use."""
+    """The process's provider, built from the settings on first use."""
     if "provider" not in _current:
-        _current["provider"] = from_env()
+        _current["provider"] = for_settings(config.current())
     return _current["provider"]
 
 

@@ -7,13 +7,14 @@ key); in local mode it is derived from the key ``serve`` keeps in its data direc
 from __future__ import annotations
 
 import base64
-import os
 from functools import lru_cache
-from typing import Mapping, Optional
+from typing import Optional
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from app import config
+from app.config import Settings
 from app.errors import web_push_disabled
 
 
@@ -44,12 +45,13 @@ def new_private_key() -> str:
     return _b64url(scalar.to_bytes(32, "big"))
 
 
-def web_push_public_key(env: Mapping[str, str] = os.environ) -> Optional[str]:
+def web_push_public_key(settings: Optional[Settings] = None) -> Optional[str]:
     """The configured public key, or None when Web Push is off."""
-    if env.get("VAPID_PUBLIC_KEY"):
-        return env["VAPID_PUBLIC_KEY"]
-    if env.get("VAPID_PRIVATE_KEY"):
-        return public_key_of(env["VAPID_PRIVATE_KEY"])
+    settings = settings or config.current()
+    if settings.vapid_public_key:
+        return settings.vapid_public_key
+    if settings.vapid_private_key:
+        return public_key_of(settings.vapid_private_key)
     return None
 
 

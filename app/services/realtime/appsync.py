@@ -8,12 +8,13 @@ reports the record and Lambda retries it."""
 from __future__ import annotations
 
 import json
-import os
-from typing import List, Mapping, Optional
+from typing import List, Optional
 
 import urllib3
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
+
+from app.config import Settings
 
 SERVICE = "appsync"
 TIMEOUT_S = 5.0
@@ -35,8 +36,8 @@ class AppSyncTransport:
                                                  retries=False)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> "AppSyncTransport":
-        return cls(env.get("REALTIME_HTTP_ENDPOINT", ""), env.get("AWS_REGION", "us-east-1"))
+    def from_settings(cls, settings: Settings) -> "AppSyncTransport":
+        return cls(settings.realtime_http_endpoint or "", settings.region)
 
     def _creds(self):
         if self._credentials is None:

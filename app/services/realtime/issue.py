@@ -1,11 +1,12 @@
 """POST /realtime/token: the token and where to use it."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import List, Mapping
+from typing import List, Optional
 
+from app import config
+from app.config import Settings
 from app.services.realtime import tokens
 
 
@@ -19,14 +20,14 @@ class Issued:
     channels: List[str]
 
 
-def issue(user_id: str, env: Mapping[str, str] = os.environ) -> Issued:
-    """REALTIME_ENDPOINT is the Event API's Dns.Realtime in AWS and local mode's server
-    (``python -m app serve`` sets it, with REALTIME_SCHEME=ws); the header auth's host is
-    the API's Dns.Http (AppSync checks it), the same server locally."""
+def issue(user_id: str, settings: Optional[Settings] = None) -> Issued:
+    """The realtime endpoint is the Event API's Dns.Realtime in AWS (REALTIME_ENDPOINT) and
+    local mode's server (``python -m app serve`` installs it, with the ws scheme); the header
+    auth's host is the API's Dns.Http (AppSync checks it), the same server locally."""
+    settings = settings or config.current()
     token, grant = tokens.mint(user_id)
-    endpoint = env.get("REALTIME_ENDPOINT") or "localhost"
-    scheme = env.get("REALTIME_SCHEME") or "wss"
+    endpoint = settings.realtime_endpoint or "localhost"
     expires = datetime.fromtimestamp(grant.expires_at, timezone.utc)
-    return Issued(endpoint, f"{scheme}://{endpoint}/event/realtime",
-                  env.get("REALTIME_HTTP_ENDPOINT") or endpoint, token,
+    return Issued(endpoint, f"{settings.realtime_scheme}://{endpoint}/event/realtime",
+                  settings.realtime_http_endpoint or endpoint, token,
                   expires.strftime("%Y-%m-%dT%H:%M:%S.000Z"), grant.channels)

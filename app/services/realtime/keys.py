@@ -15,12 +15,12 @@ Sources, first match wins, chosen on first use:
 docs/rotation.md is the procedure."""
 from __future__ import annotations
 
-import os
 import secrets
 import threading
-from pathlib import Path
-from typing import Callable, Mapping, Optional, Tuple
+from typing import Callable, Optional, Tuple
 
+from app import config
+from app.config import Settings
 from app.services.core import keyring
 
 PLAIN_KID = "rt1"  # the id a plain (single-value) key gets
@@ -29,41 +29,23 @@ _lock = threading.Lock()
 _source: Optional[keyring.Refreshing] = None
 
 
-def _from_secrets_manager(arn: str) -> bytes:
-    import boto3  # only in AWS
-
-    return boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"].encode()
-
-
-def _local(data_dir: str) -> str:
-    path = Path(data_dir) / "realtime-token-key"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(MIN_BYTES))
-        path.chmod(0o600)
-    return path.read_text()
-
-
 def _checked(ring: keyring.Ring) -> keyring.Ring:
     if any(len(key.encode()) < MIN_BYTES for key in ring.keys.values()):
         raise RuntimeError(f"a realtime token key must be at least {MIN_BYTES} bytes")
     return ring
 
 
-def configure(*, env: Mapping[str, str] = os.environ,
-              fetch: Callable[[str], bytes] = _from_secrets_manager) -> None:
+def configure(*, settings: Optional[Settings] = None,
+              fetch: Callable[[str], bytes] = keyring.read_secret) -> None:
     """Choose the key's source (see the module doc); the secret is read on first use."""
     global _source
-    if env.get("REALTIME_TOKEN_KEY"):
-        ring = _checked(keyring.parse(env["REALTIME_TOKEN_KEY"], PLAIN_KID))
-        source = keyring.Refreshing(lambda: ring, every_s=float("inf"))
-    elif env.get("REALTIME_TOKEN_KEY_SECRET_ARN"):
-        arn = env["REALTIME_TOKEN_KEY_SECRET_ARN"]
-        source = keyring.Refreshing(
-            lambda: _checked(keyring.parse(fetch(arn).decode(), PLAIN_KID)))
-    else:
-        value = (_local(env.get("TAILSPEND_DATA_DIR", ".tailspend")) if env.get("TAILSPEND_LOCAL")
-                 else secrets.token_urlsafe(MIN_BYTES))
+    settings = settings or config.current()
+    source = keyring.source(settings.realtime_token_key, settings.realtime_token_key_secret_arn,
+                            PLAIN_KID, fetch=fetch, check=_checked)
+    if source is None:
+        value = (keyring.kept_in(settings.data_dir, "realtime-token-key",
+                                 lambda: secrets.token_urlsafe(MIN_BYTES).encode()).decode()
+                 if settings.local_mode else secrets.token_urlsafe(MIN_BYTES))
         ring = keyring.Ring(PLAIN_KID, {PLAIN_KID: value})
         source = keyring.Refreshing(lambda: ring, every_s=float("inf"))
     with _lock:

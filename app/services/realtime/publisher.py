@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Dict, List, Optional, Protocol, Tuple
 
+from app import config
 from app.logs import logger
 from app.services.realtime.pokes import Poke, pokes_for
 
@@ -32,7 +33,7 @@ _transport: Optional[Transport] = None
 
 
 def use_transport(transport: Optional[Transport]) -> None:
-    """Local mode installs its server; AWS leaves it to :func:`transport` (from the env)."""
+    """Local mode installs its server; AWS leaves it to :func:`transport` (from the settings)."""
     global _transport
     _transport = transport
 
@@ -42,7 +43,7 @@ def transport() -> Transport:
     if _transport is None:
         from app.services.realtime.appsync import AppSyncTransport
 
-        _transport = AppSyncTransport.from_env()
+        _transport = AppSyncTransport.from_settings(config.current())
     return _transport
 
 
