@@ -6,14 +6,16 @@ import re
 import unicodedata
 from typing import Iterable
 
-_SPACES = re.compile(r"[ \t\u3000]+")
+_SPACES = re.compile(r"\s+")
 
 
 def clean(line: str) -> str:
     """NFKC (full-width ``１,２００`` and ``￥`` become ASCII digits and ``¥``), control
-    characters dropped, runs of spaces collapsed."""
+    characters made spaces, format characters (bidi overrides, zero-width) dropped, runs of
+    spaces collapsed."""
     text = unicodedata.normalize("NFKC", line or "")
-    text = "".join(ch for ch in text if ch in "\t " or unicodedata.category(ch)[0] != "C")
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
+                   if unicodedata.category(ch) not in ("Cf", "Cs", "Co", "Cn"))
     return _SPACES.sub(" ", text).strip()
 
 
