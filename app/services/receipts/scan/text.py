@@ -7,13 +7,17 @@ import unicodedata
 from typing import Iterable
 
 _SPACES = re.compile(r"\s+")
+_DIGIT_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009](?=\d{3})")
 
 
 def clean(line: str) -> str:
     """NFKC (full-width ``１,２００`` and ``￥`` become ASCII digits and ``¥``), control
     characters made spaces, format characters (bidi overrides, zero-width) dropped, runs of
     spaces collapsed."""
-    text = unicodedata.normalize("NFKC", line or "")
+    # NFKC makes a no-break or thin space a plain one, but between digits it groups
+    # thousands ("1 000" in French): kept as the apostrophe that always groups.
+    text = _DIGIT_SPACE.sub("'", line or "")
+    text = unicodedata.normalize("NFKC", text)
     text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
                    if unicodedata.category(ch) not in ("Cf", "Cs", "Co", "Cn"))
     return _SPACES.sub(" ", text).strip()
