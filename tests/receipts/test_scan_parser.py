@@ -201,3 +201,105 @@ def test_what_is_not_one_amount_of_the_currency_is_none(text, currency):
     from app.services.receipts.scan.amounts import parse_amount
 
     assert parse_amount(text, currency) is None
+
+
+# --- the rules, one at a time ---------------------------------------------------------------
+
+def test_total_lines_win_over_larger_cash_change_and_subtotal_lines():
+    result = parse_lines(["Shop", "Item 10,00", "Zwischensumme 10,00", "MwSt 1,90",
+                          "Gesamt 11,90", "Bar 50,00", "Rückgeld 38,10"], ScanHints("EUR"))
+    assert (result.total, result.confidence["total"]) == (1190, 0.8)
+
+
+def test_a_strong_total_label_wins_over_a_plain_one():
+    result = parse_lines(["Shop", "Summe 12,00", "Rabatt -2,00", "Zu zahlen 10,00"],
+                         ScanHints("EUR"))
+    assert (result.total, result.confidence["total"]) == (1000, 0.9)
+
+
+def test_total_incl_tax_is_a_total_and_total_tax_is_not():
+    result = parse_lines(["Shop", "Total VAT 2.00", "Total incl. VAT 12.00"], ScanHints("GBP"))
+    assert result.total == 1200
+
+
+def test_disagreeing_totals_of_equal_strength_lower_the_confidence():
+    result = parse_lines(["Shop", "TOTAL 9.00", "TOTAL 12.00"], ScanHints("USD"))
+    assert (result.total, result.confidence["total"]) == (1200, 0.6)
+
+
+def test_without_a_total_label_the_largest_amount_is_a_low_confidence_guess():
+    result = parse_lines(["Shop", "Apples 2.00", "Pears 3.50", "Cash 10.00"], ScanHints("USD"))
+    assert (result.total, result.confidence["total"]) == (350, 0.3)
+
+
+def test_an_items_mismatch_lowers_confidence_and_never_changes_the_total():
+    matching = parse_lines(["Shop", "Tea 2,00", "Cake 3,00", "Total 5,00"], ScanHints("EUR"))
+    missing = parse_lines(["Shop", "Tea 2,00", "Cake 3,00", "Total 7,50"], ScanHints("EUR"))
+    assert matching.confidence["items"] == 0.9
+    assert (missing.total, missing.confidence["items"]) == (750, 0.3)
+    assert missing.items == matching.items
+
+
+def test_items_that_sum_to_the_subtotal_are_trusted_but_less():
+    result = parse_lines(["Diner", "Soup 4.00", "Pie 5.00", "Subtotal 9.00", "Tax 0.72",
+                          "Total 9.72"], ScanHints("USD"))
+    assert (result.total, result.confidence["items"]) == (972, 0.7)
+
+
+def test_no_items_no_items_confidence():
+    result = parse_lines(["Shop", "TOTAL 5.00"], ScanHints("USD"))
+    assert (result.items, result.confidence["items"]) == ((), 0.0)
+
+
+@pytest.mark.parametrize("lines, hint, currency", [
+    (["Shop", "TOTAL 5,00 €"], "USD", "EUR"),       # the receipt's symbol beats the hint
+    (["Shop", "TOTAL 5.00"], "GBP", "GBP"),         # nothing printed: the group's currency
+    (["Shop", "EUR", "TOTAL 5,00"], "USD", "EUR"),  # a code standing alone on its own line
+    (["Shop", "TOTAL $5.00"], "CAD", "CAD"),        # "$" is the group's own dollar
+    (["Shop", "TOTAL $5.00"], "EUR", "USD"),        # ... else the US dollar
+    (["Shop", "TOTAL 50,00 kr"], "NOK", "NOK"),     # "kr" the group's crown
+    (["Shop", "TOTAL ¥500"], "CNY", "CNY"),         # "¥" yuan for a yuan group, else yen
+    (["Shop", "TOTAL ¥500"], "EUR", "JPY"),
+    (["Shop", "ALL ITEMS 5.00", "TOTAL 5.00"], "USD", "USD"),  # "ALL" is a word here, not lek
+])
+def test_the_currency_from_symbols_and_codes_with_the_group_s_as_the_hint(lines, hint, currency):
+    assert parse_lines(lines, ScanHints(hint)).currency == currency
+
+
+@pytest.mark.parametrize("printed, hints, day", [
+    ("2026-03-14", ScanHints("EUR"), "2026-03-14"), ("2026/3/4", ScanHints("USD"), "2026-03-04"),
+    ("14.03.2026", ScanHints("EUR"), "2026-03-14"), ("14.03.26", ScanHints("EUR"), "2026-03-14"),
+    ("14/03/2026", ScanHints("USD"), "2026-03-14"),  # 14 cannot be a month
+    ("03/14/2026", ScanHints("EUR"), "2026-03-14"),  # nor here
+    ("03/04/2026", ScanHints("EUR"), "2026-04-03"),  # day first by default
+    ("03/04/2026", ScanHints("USD"), "2026-03-04"),  # a USD group reads month first
+    ("03/04/2026", ScanHints("USD", locale="en-GB"), "2026-04-03"),  # its locale decides
+    ("03/04/2026", ScanHints("EUR", date="2026-03-06"), "2026-03-04"),  # the nearer day
+    ("14 mars 2026", ScanHints("EUR"), "2026-03-14"), ("14. März 2026", ScanHints("EUR"), "2026-03-14"),
+    ("14 de marzo de 2026", ScanHints("EUR"), "2026-03-14"), ("14 maart 2026", ScanHints("EUR"), "2026-03-14"),
+    ("14 marzo 2026", ScanHints("EUR"), "2026-03-14"), ("Mar 14, 2026", ScanHints("USD"), "2026-03-14"),
+    ("March 4th 2026", ScanHints("USD"), "2026-03-04"), ("4 Dec 2026", ScanHints("GBP"), "2026-12-04"),
+    ("2026年3月14日", ScanHints("JPY"), "2026-03-14"), ("令和8年3月14日", ScanHints("JPY"), "2026-03-14"),
+    ("14-03-2026 10:15", ScanHints("EUR"), "2026-03-14"),
+])
+def test_dates_in_many_orders(printed, hints, day):
+    assert parse_lines(["Shop", printed, "TOTAL 5,00"], hints).date == day
+
+
+@pytest.mark.parametrize("printed", ["31.02.2026", "2026-13-01", "12:30", "Tel 030/1234567"])
+def test_what_is_not_a_real_day_is_no_date(printed):
+    assert parse_lines(["Shop", printed, "TOTAL 5,00"], ScanHints("EUR")).date is None
+
+
+def test_the_merchant_skips_titles_greetings_phone_numbers_and_addresses():
+    result = parse_lines(["*** KASSENBON ***", "Willkommen", "Tel. 030 123456",
+                          "Hauptstraße 1", "Bio Laden Grün", "Tee 3,00", "Summe 3,00"],
+                         ScanHints("EUR"))
+    assert (result.merchant, result.confidence["merchant"]) == ("Bio Laden Grün", 0.5)
+
+
+def test_nothing_readable_gives_an_empty_scan():
+    result = parse_lines(["", "   ", "~~~"], ScanHints("EUR"))
+    assert (result.merchant, result.date, result.total, result.items) == (None, None, None, ())
+    assert set(result.confidence.values()) == {0.0}
+    assert result.currency == "EUR"
