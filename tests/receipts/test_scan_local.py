@@ -132,3 +132,25 @@ def test_the_local_engine_loads_and_reads_with_every_socket_refused(tmp_path):
                           check=False, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert done.stdout.decode().split() == ["760"]
+
+
+def test_without_rapidocr_installed_the_local_engine_is_unavailable(monkeypatch):
+    """The Lambda package carries no rapidocr: choosing it there fails the scan cleanly."""
+    import sys
+
+    from app.services.receipts.scan import ScanError
+    from app.services.receipts.scan.engines import rapid
+
+    monkeypatch.setattr(rapid, "_engine", None)
+    monkeypatch.setitem(sys.modules, "rapidocr", None)  # import rapidocr -> ImportError
+    with pytest.raises(ScanError) as raised:
+        scan_receipt(b"\xff\xd8\xff", ScanHints("EUR"), LOCAL)
+    assert raised.value.code == "UNAVAILABLE"
+
+
+def test_an_unknown_engine_name_fails_the_scan():
+    from app.services.receipts.scan import ScanError
+
+    with pytest.raises(ScanError) as raised:
+        scan_receipt(b"\xff\xd8\xff", ScanHints("EUR"), Settings(receipt_scan_engine="easyocr"))
+    assert raised.value.code == "UNAVAILABLE"
