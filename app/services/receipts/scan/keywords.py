@@ -33,7 +33,7 @@ incl|inkl|inc|including|included|incluido|incluye|incl iva|iva incluido|inclus|i
 compris|ttc|inbegrepen|inclusief|incluso|税込|内税|含税
 """.replace("\n", "").split("|"))
 CHANGE = keyword_pattern("""
-change|change due|your change|ruckgeld|wechselgeld|zuruck|rendu|monnaie|a rendre|cambio|
+change|change due|your change|ruckgeld|riickgeld|wechselgeld|zuruck|rendu|monnaie|a rendre|cambio|
 vuelto|vueltas|devolucion|resto|wisselgeld|terug|troco|vaxel|veksel|reszta|お釣|おつり|
 釣銭|釣り|找零|거스름돈
 """.replace("\n", "").split("|"))

@@ -22,6 +22,7 @@ STANDALONE_CODES = frozenset({"EUR", "USD", "GBP", "JPY", "CHF", "CAD", "AUD", "
                               "NOK", "DKK", "PLN", "CZK", "HUF", "CNY", "HKD", "SGD", "INR",
                               "KRW", "MXN", "BRL", "ZAR", "TRY", "THB", "ILS", "RON"})
 HEADER_LINES = 6
+LEADING_COUNT = re.compile(r"^\d{1,3}\s*[x×]\s+(?=\D)", re.I)
 # A row that only says how many of the item named on the row above: "2 x 0,99", "3 Stk x 1,20".
 QUANTITY_ROW = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*(?:x|stk\.?\s*x?|st\.?\s*x?|pcs\.?\s*x?|@|×)"
                           r"(?:\s*[\d.,]+)?\s*[A-Z]?\s*$", re.I)
@@ -163,9 +164,10 @@ def _pick_merchant(lines: List[Line], currency: str) -> Tuple[Optional[str], flo
     return None, 0.0, -1
 
 
-def _item_name(line: Line, amount: Amount) -> str:
-    name = line.text[:amount.start].strip(" .:*-=\t")
-    return " ".join(name.split())[:MAX_NAME]
+def _item_name(text: str) -> str:
+    """The name without a leading count ("2 x Berliner" -> "Berliner")."""
+    name = LEADING_COUNT.sub("", " ".join(text.split()).strip(" .:*-=\t"))
+    return name[:MAX_NAME]
 
 
 def _pick_items(lines: List[Line], currency: str, first: int, last: int) -> List[Tuple[str, int]]:
@@ -180,10 +182,10 @@ def _pick_items(lines: List[Line], currency: str, first: int, last: int) -> List
         values = line.money(currency)
         money_amounts = [a for a in line.amounts if a.minor(currency) in values] if values else []
         if not values:
-            name = " ".join(line.text.split())
-            pending = name[:MAX_NAME] if letters(name) >= 2 and "%" not in name else None
+            name = _item_name(line.text)
+            pending = name if letters(name) >= 2 and "%" not in name else None
             continue
-        name = _item_name(line, money_amounts[-1])
+        name = _item_name(line.text[:money_amounts[-1].start])
         value = values[-1]
         if line.kind == "DISCOUNT" and value > 0:
             value = -value
