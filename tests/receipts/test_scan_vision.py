@@ -176,3 +176,13 @@ def test_without_an_endpoint_the_engine_is_unavailable():
     with pytest.raises(ScanError) as raised:
         scan_receipt(IMAGE, HINTS, Settings(receipt_scan_engine="openai"))
     assert raised.value.code == "UNAVAILABLE"
+
+
+def test_the_vision_key_is_read_from_the_environment_and_never_shown():
+    settings = Settings.from_env({"RECEIPT_SCAN_ENGINE": "openai",
+                                  "RECEIPT_VISION_BASE_URL": "http://127.0.0.1:9/v1/",
+                                  "RECEIPT_VISION_API_KEY": "sk-secret-value",
+                                  "RECEIPT_VISION_MODEL": "vision-mini"})
+    assert (settings.receipt_scan_engine, settings.receipt_vision_base_url,
+            settings.receipt_vision_api_key) == ("openai", "http://127.0.0.1:9/v1", "sk-secret-value")
+    assert "sk-secret-value" not in repr(settings)
