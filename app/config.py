@@ -17,7 +17,8 @@ def _flag(value: Optional[str]) -> bool:
 
 # Fields whose values are keys: never printed.
 _SECRET_FIELDS = frozenset({"cursor_secret", "chat_openai_api_key", "realtime_token_key",
-                            "mcp_signing_key", "token_pepper", "vapid_private_key"})
+                            "mcp_signing_key", "token_pepper", "vapid_private_key",
+                            "receipt_vision_api_key"})
 
 
 def _numbers_set(**values: Optional[str]) -> tuple:
@@ -102,6 +103,15 @@ class Settings(NamedTuple):
     # Rate limits and developer budgets overridden by the environment, (Limits field, value)
     # pairs (app.services.developer.quotas.Limits).
     limit_overrides: tuple = ()
+    # Receipt scanning (app/services/receipts/scan): textract | rapidocr | tesseract | openai;
+    # unset, textract in AWS and rapidocr in local mode. The vision endpoint is opt-in.
+    receipt_scan_engine: Optional[str] = None
+    receipt_scan_timeout: float = 60.0
+    receipt_tesseract_langs: str = "eng"
+    receipt_vision_base_url: str = ""
+    receipt_vision_api_key: str = ""  # never in repr
+    receipt_vision_model: str = ""
+
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
@@ -152,6 +162,12 @@ class Settings(NamedTuple):
             chat_drafter_timeout=float(env.get("CHAT_DRAFTER_TIMEOUT") or 20.0),
             chat_monthly_credits=int(env.get("CHAT_MONTHLY_CREDITS") or 50),
             chat_message_credits=int(env.get("CHAT_MESSAGE_CREDITS") or 1),
+            receipt_scan_engine=env.get("RECEIPT_SCAN_ENGINE") or None,
+            receipt_scan_timeout=float(env.get("RECEIPT_SCAN_TIMEOUT") or 60.0),
+            receipt_tesseract_langs=env.get("RECEIPT_TESSERACT_LANGS") or "eng",
+            receipt_vision_base_url=(env.get("RECEIPT_VISION_BASE_URL") or "").rstrip("/"),
+            receipt_vision_api_key=env.get("RECEIPT_VISION_API_KEY", ""),
+            receipt_vision_model=env.get("RECEIPT_VISION_MODEL", ""),
             cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
                                      if o.strip() and o.strip() != "*"),
             mcp_allowed_origins=tuple(o.strip().rstrip("/") for o in
