@@ -8,7 +8,7 @@ CHECKOV_VENV := .venv-checkov
 PY := $(VENV)/bin/python
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: dev test bench validate build clean checkov lint chromium
+.PHONY: dev test bench validate build clean checkov lint chromium ocr
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,13 +39,17 @@ dev: $(VENV)/.installed
 	$(PY) -m app serve --port $(PORT) --db-port $(DB_PORT)
 
 # chromium comes first: without it (and no way to install it) make test stops at once.
-test: chromium $(VENV)/.installed $(SAM_VENV)/.installed checkov lint
+test: chromium ocr $(VENV)/.installed $(SAM_VENV)/.installed checkov lint
 	$(PY) -m pytest -n 2
 
 # Headless Chromium for the browser tests: found, installed (root with apt-get), or one line
 # saying what to install (scripts/ensure_chromium.sh).
 chromium:
 	@scripts/ensure_chromium.sh
+
+# The receipt tests' font (required) and Tesseract (optional engine): scripts/ensure_ocr.sh.
+ocr:
+	@scripts/ensure_ocr.sh
 
 # ruff, configured in pyproject.toml: a `noqa` in the code names a rule it really breaks.
 lint: $(VENV)/.installed
