@@ -507,17 +507,14 @@ def test_cors_origins_are_a_list_reaching_the_app_joined():
 
 
 def test_preflights_reach_the_app_without_the_authorizer():
-    api = _resources("AWS::Serverless::Api")["RestApi"]["Properties"]
+    api = _resources("AWS::Serverless::HttpApi")["HttpApi"]["Properties"]
     # issue 19: the routes are the API's DefinitionBody (a stage-scoped invoke permission).
     paths = api["DefinitionBody"]["paths"]
 
-    assert "Cors" not in api  # a gateway mock could only name one static origin
-    (preflight,) = [methods["options"] for methods in paths.values() if "options" in methods]
-    assert paths["/{proxy+}"]["options"] is not None and preflight is paths["/{proxy+}"]["options"]
-    assert "security" not in preflight
-    for name, response in api["GatewayResponses"].items():
-        assert response["ResponseParameters"]["Headers"]["Access-Control-Allow-Origin"] == {
-            "Fn::Sub": ["'${Origin}'", {"Origin": {"Fn::Select": [0, {"Ref": "CorsAllowOrigins"}]}}]}, name
+    assert "CorsConfiguration" not in api  # a gateway CORS answer could not choose per request
+    # OPTIONS has no route of its own: ANY /{proxy+} sends it to the app, without a token.
+    assert "x-amazon-apigateway-any-method" in paths["/{proxy+}"]
+    assert "security" not in json.dumps(paths) and "Auth" not in api
 
 
 def test_prod_samconfig_sets_a_placeholder_origin_the_template_rejects():
@@ -621,11 +618,11 @@ def translated() -> dict:
 
 
 def test_every_api_route_invokes_the_published_alias(translated):
-    paths = translated["Resources"]["RestApi"]["Properties"]["Body"]["paths"]
+    paths = translated["Resources"]["HttpApi"]["Properties"]["Body"]["paths"]
     uris = {(path, method): json.dumps(spec["x-amazon-apigateway-integration"]["uri"])
             for path, methods in paths.items() for method, spec in methods.items()}
 
-    assert ("/{proxy+}", "options") in uris and ("/{proxy+}", "x-amazon-apigateway-any-method") in uris
+    assert ("/{proxy+}", "x-amazon-apigateway-any-method") in uris
     for route, uri in uris.items():
         assert "${ApiFunction.Arn}:live/invocations" in uri, route  # the alias, by its ARN
 
@@ -650,7 +647,7 @@ def test_translated_snapstart_and_failure_destinations(translated):
 
 
 def test_catch_all_route_has_no_gateway_authorizer_so_pats_reach_the_app():
-    api = _resources("AWS::Serverless::Api")["RestApi"]["Properties"]
+    api = _resources("AWS::Serverless::HttpApi")["HttpApi"]["Properties"]
     events = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"].get("Events", {})
 
     assert "Auth" not in api  # no Cognito authorizer left to reject tsp_ tokens
@@ -663,10 +660,11 @@ def test_api_function_reads_only_the_token_pepper_secret_and_gets_its_arn():
     secret_policies = [p for p in function["Policies"] if "AWSSecretsManagerGetSecretValuePolicy" in p]
     conditional = [p["Fn::If"] for p in function["Policies"] if "Fn::If" in p]
 
-    # issue 19: and the cursor key, by ARN at run time; issue 36: the realtime token key.
+    # issue 19: and the cursor key, by ARN at run time; issue 36: the realtime token key;
+    # issue 33: the origin header CloudFront adds.
     assert secret_policies == [{"AWSSecretsManagerGetSecretValuePolicy": {
         "SecretArn": {"Ref": name}}} for name in ("TokenPepperSecret", "CursorSecret",
-                                                  "RealtimeTokenSecret")]
+                                                  "RealtimeTokenSecret", "OriginVerifySecret")]
     assert function["Environment"]["Variables"]["REALTIME_TOKEN_KEY_SECRET_ARN"] == {
         "Ref": "RealtimeTokenSecret"}
     # ... and, when one is configured, the MCP token signing key (its ARN only, too).
@@ -680,7 +678,7 @@ def test_api_function_reads_only_the_token_pepper_secret_and_gets_its_arn():
 
 def test_stage_throttle_is_a_parameter_sized_in_thousands():
     template = load_template()
-    (setting,) = template["Resources"]["RestApi"]["Properties"]["MethodSettings"]
+    setting = template["Resources"]["HttpApi"]["Properties"]["DefaultRouteSettings"]
 
     assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottleRateLimit"}
     assert setting["ThrottlingBurstLimit"] == {"Ref": "ApiThrottleBurstLimit"}
