@@ -863,7 +863,8 @@ def test_only_the_publisher_may_publish():
 
 def test_the_publisher_reads_the_groups_stream_with_bisect_retries_a_dlq_and_the_filter():
     publisher = _resources("AWS::Serverless::Function")["RealtimePublisherFunction"]["Properties"]
-    (source,) = [e["Properties"] for e in publisher["Events"].values()]
+    assert set(publisher["Events"]) == {"GroupsStream", "NotificationsStream"}
+    source = publisher["Events"]["GroupsStream"]["Properties"]
     assert source["Stream"] == {"Fn::GetAtt": ["GroupsTable", "StreamArn"]}
     assert source["BisectBatchOnFunctionError"] is True
     assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
@@ -884,6 +885,27 @@ def test_the_publisher_reads_the_groups_stream_with_bisect_retries_a_dlq_and_the
     assert all(realtime_admitted(r) for r in records)
 
 
+def test_the_publisher_reads_the_notifications_stream_for_history_and_settings_rows():
+    publisher = _resources("AWS::Serverless::Function")["RealtimePublisherFunction"]["Properties"]
+    source = publisher["Events"]["NotificationsStream"]["Properties"]
+    assert source["Stream"] == {"Fn::GetAtt": ["NotificationsTable", "StreamArn"]}
+    assert (source["BisectBatchOnFunctionError"], source["ParallelizationFactor"]) == (True, 1)
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert source["DestinationConfig"]["OnFailure"]["Destination"] == {
+        "Fn::GetAtt": ["RealtimeFailuresQueue", "Arn"]}
+    patterns = [json.loads(f["Pattern"]) for f in source["FilterCriteria"]["Filters"]]
+    records = json.loads((EVENTS / "realtime_notifications_stream.json").read_text())["Records"]
+    assert all(any(_matches_prefix(p, r) for p in patterns) for r in records)
+    assert all(realtime_notifications_admitted(r) for r in records)
+    outbox = json.loads((EVENTS / "notifications_stream.json").read_text())["Records"]
+    device = json.loads(json.dumps(records[0]))
+    device["dynamodb"]["Keys"]["SK"] = {"S": "DEVICE#d1"}
+    removed = {**records[0], "eventName": "REMOVE"}
+    for record in [*outbox, device, removed]:  # the outbox EVENT rows are the worker's
+        assert not any(_matches_prefix(p, record) for p in patterns)
+        assert realtime_notifications_admitted(record) is False
+
+
 def _matches_prefix(pattern, record) -> bool:
     """EventBridge-style matching with the ``prefix`` operator the filter uses."""
     for key, expected in pattern.items():
@@ -898,4 +920,5 @@ def _matches_prefix(pattern, record) -> bool:
     return True
 
 
-from app.local.stream_poller import realtime_admitted  # noqa: E402 — with its tests
+from app.local.stream_poller import (realtime_admitted,  # noqa: E402 — with its tests
+                                     realtime_notifications_admitted)
