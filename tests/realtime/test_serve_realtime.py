@@ -104,7 +104,7 @@ def test_a_forged_or_garbage_token_cannot_connect_or_subscribe(server):
     issued = _token(server, owner)
     for bad in (_forged(issued["token"]), "not-a-token"):
         client = Client(issued, token=bad)
-        message = client.receive()
+        message = client.init()
         assert message["type"] == "connection_error"
         assert message["errors"][0]["errorType"] == "UnauthorizedException"
         with pytest.raises(ConnectionClosed):
