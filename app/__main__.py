@@ -162,7 +162,7 @@ def serve(args) -> int:
     scheduler.every(300, run_account_deletion_resume, "account-deletion-resume")
     scheduler.every(300, run_chat_reconcile, "chat-reconcile")
     poller = start_notifications_poller(endpoint)
-    realtime, realtime_poller = _start_realtime(args, endpoint, port)
+    realtime, realtime_pollers = _start_realtime(args, endpoint, port)
     # Recorded before the first request is answered: whoever sees /health answer finds the
     # server.json of this process (the socket already listens; connections wait in its queue).
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
@@ -176,7 +176,8 @@ def serve(args) -> int:
     def cleanup() -> None:
         scheduler.stop()
         poller.stop()
-        realtime_poller.stop()
+        for realtime_poller in realtime_pollers:
+            realtime_poller.stop()
         realtime.stop()
         http.shutdown()
         http.server_close()
@@ -191,10 +192,12 @@ def serve(args) -> int:
 
 def _start_realtime(args, endpoint: str, api_port: int):
     """Live updates: the WebSocket server speaking AppSync Events' protocol, the publisher's
-    transport, fed by a poller on the groups table's stream (docs/realtime.md)."""
+    transport, fed by pollers on the groups and notifications tables' streams
+    (docs/realtime.md)."""
     from app.local.realtime_server import RealtimeServer
-    from app.local.stream_poller import start_realtime_poller
     from app import config
+    from app.local.stream_poller import (start_realtime_notifications_poller,
+                                         start_realtime_poller)
     from app.services.realtime import publisher
 
     port = args.realtime_port if args.realtime_port is not None else (api_port + 1 if args.port
@@ -209,7 +212,8 @@ def _start_realtime(args, endpoint: str, api_port: int):
                                              realtime_http_endpoint=realtime.endpoint,
                                              realtime_scheme="ws"))
     print(f"Live updates on ws://{realtime.endpoint}/event/realtime", flush=True)
-    return realtime, start_realtime_poller(endpoint)
+    return realtime, (start_realtime_poller(endpoint),
+                      start_realtime_notifications_poller(endpoint))
 
 
 def db_only(args) -> int:

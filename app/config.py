@@ -44,6 +44,8 @@ class Settings(NamedTuple):
     # AWS: the Secrets Manager secret holding the cursor key, read on first use (secret_string),
     # so the key never sits in the function's configuration.
     cursor_key_arn: Optional[str] = None
+    # AWS: the X-Origin-Verify ring CloudFront sends (app/api/origin.py); unset, no check.
+    origin_verify_secret_arn: Optional[str] = None
     cors_allow_origins: tuple = ()
     max_body_bytes: int = 64 * 1024
     jwks_refresh_seconds: int = 60
@@ -150,6 +152,7 @@ class Settings(NamedTuple):
             test_account_domain=env.get("TEST_ACCOUNT_DOMAIN", DEFAULT_TEST_ACCOUNT_DOMAIN),
             cursor_secret=(env.get("CURSOR_SECRET") or "").encode(),
             cursor_key_arn=env.get("CURSOR_SECRET_ARN") or None,
+            origin_verify_secret_arn=env.get("ORIGIN_VERIFY_SECRET_ARN") or None,
             public_base_url=(env.get("PUBLIC_BASE_URL") or "").rstrip("/") or None,
             cognito_domain=(env.get("COGNITO_DOMAIN") or "").rstrip("/") or None,
             mcp_cognito_client_id=env.get("MCP_COGNITO_CLIENT_ID") or None,
@@ -240,6 +243,12 @@ def secret_string(arn: str) -> str:
                 raise RuntimeError(f"secret {arn} is empty")
             _secrets[arn] = value
         return _secrets[arn]
+
+
+def forget_secret(arn: str) -> None:
+    """Drop one cached secret value: the next secret_string(arn) reads it again."""
+    with _secrets_lock:
+        _secrets.pop(arn, None)
 
 
 def forget_secrets() -> None:

@@ -9,15 +9,16 @@ per event, one device each) and 100 expenses; 60% reads, 25% expense writes, 10%
 5% other.
 
 Prices (us-east-1, on demand): DynamoDB $0.625 per million WRU and $0.125 per million RRU;
-API Gateway REST $3.50 / HTTP API $1.00 per million requests; Lambda $0.20 per million
-invocations plus $0.0000133334 per GB-s (arm64), the API at 512 MB and a modelled 150 ms per
+API Gateway HTTP API $1.00 per million requests of up to 512 KB (REST $3.50 with --api rest);
+Lambda $0.20 per million invocations plus $0.0000133334 per GB-s (arm64), the API at 512 MB and a modelled 150 ms per
 request, the notification worker one 512 MB invocation of a modelled 50 ms per event; SNS
 mobile push $0.50 per million deliveries; CloudWatch Logs $0.50 per GB ingested, a modelled
 1.3 KB per request (the access-log line, Lambda's START/END/REPORT and the app's lines).
 The Lambda and log figures are models, not measurements: moto times say nothing about Lambda.
 
-``--api http`` prices the edge as HTTP API instead of REST (what template.yaml deploys
-decides which is true). ``--repeat N`` measures each operation N times (default 3).
+``--api`` defaults to what template.yaml deploys: HTTP API (behind CloudFront, whose request
+price is not in this mix); ``--api rest`` prices REST for comparison. ``--repeat N`` measures
+each operation N times (default 3).
 """
 from __future__ import annotations
 

@@ -106,7 +106,13 @@ def _view():
 
 
 def source_ip() -> str:
-    """API Gateway's observed address (X-Forwarded-For is the client's to forge)."""
+    """The client's address: CloudFront's viewer address on a request that came through it
+    (app/api/origin.py), else API Gateway's observed one (X-Forwarded-For is the client's to
+    forge)."""
+    from app.api.origin import viewer_ip
+    viewer = viewer_ip(request.environ)
+    if viewer:
+        return viewer
     event = request.environ.get("awsgi.event") or {}
     identity = (event.get("requestContext") or {}).get("identity") or {}
     return identity.get("sourceIp") or request.remote_addr or "unknown"

@@ -1,7 +1,8 @@
-"""Realtime publisher: the groups table's stream -> pokes on AppSync Events (docs/realtime.md).
+"""Realtime publisher: the groups and notifications tables' streams -> pokes on AppSync Events
+(docs/realtime.md).
 
-The event source mapping's filter admits inserted CHANGE rows and inserted or removed
-USERMEMBER rows; failed records are reported (ReportBatchItemFailures) and bisected, retried,
+The groups mapping's filter admits inserted CHANGE rows and inserted or removed USERMEMBER
+rows; the notifications mapping's, inserted or modified NOTIF and PREFS rows; failed records are reported (ReportBatchItemFailures) and bisected, retried,
 then sent to the failure queue, like the other stream consumers."""
 from __future__ import annotations
 

@@ -3,13 +3,18 @@ clients use, on ``ws://<host>:<port>/event/realtime``, built on the ``websockets
 
 - Connect with the subprotocols ``aws-appsync-event-ws`` and ``header-<base64url JSON>``, the
   JSON being ``{"host": ..., "Authorization": "<token>"}`` (header auth, as AppSync's
-  Lambda-authorizer mode takes it). A bad token gets ``connection_error`` and the socket closes.
+  Lambda-authorizer mode takes it). With a bad token the socket opens, the client's
+  ``connection_init`` gets ``connection_error`` {errors: [{errorType, message}]} (no
+  ``errorCode``: AppSync Events sends none, and Amplify's client reads the error in that
+  handshake step) and the socket closes.
 - ``connection_init`` -> ``connection_ack`` (with ``connectionTimeoutMs``), then ``ka`` every
   KEEP_ALIVE_S.
 - ``subscribe`` {id, channel, authorization} -> ``subscribe_success`` or ``subscribe_error``
   (UnauthorizedException: the same token and channel checks as the AWS authorizer,
   app/services/realtime/channels.py); ``unsubscribe`` {id} -> ``unsubscribe_success``.
 - Each published event reaches every subscription on its channel as ``data`` {id, event}.
+- A client ``publish`` {id, ...} gets ``publish_error`` {id, errors: [UnauthorizedException]}:
+  what AppSync answers when the Lambda authorizer refuses EVENT_PUBLISH, as ours always does.
 
 It is also the publisher's local transport (:meth:`RealtimeServer.publish`): the local stream
 poller feeds the very handler AWS runs, and only the last hop differs. Publishing over the
@@ -37,6 +42,7 @@ PATH = "/event/realtime"
 SUBPROTOCOL = "aws-appsync-event-ws"
 KEEP_ALIVE_S = 60.0
 CONNECTION_TIMEOUT_MS = 300_000
+CONNECTION_INIT_WAIT_S = 15.0  # Amplify waits as long for the handshake answer
 PUBLISH_WAIT_S = 5.0
 
 
@@ -100,8 +106,7 @@ class RealtimeServer:
         try:
             grant = verify(_token(header_auth(offered)))
         except TokenRefused as refusal:
-            await connection.send(_error("connection_error", str(refusal)))
-            await connection.close(4401, "Unauthorized")
+            await self._refuse_connection(connection, str(refusal))
             return
         mine: Dict[str, str] = {}  # subscription id -> channel
         keep_alive = None
@@ -119,6 +124,9 @@ class RealtimeServer:
                         keep_alive = asyncio.ensure_future(self._keep_alive(connection))
                 elif kind == "subscribe":
                     await self._subscribe(connection, grant, message, mine)
+                elif kind == "publish":
+                    await connection.send(_error(
+                        "publish_error", "Only the publisher may publish.", id=message.get("id")))
                 elif kind == "unsubscribe":
                     sub_id = message.get("id")
                     channel = mine.pop(sub_id, None) if isinstance(sub_id, str) else None
@@ -142,6 +150,16 @@ class RealtimeServer:
                 keep_alive.cancel()
             for sub_id, channel in mine.items():
                 self._subscribers.get(channel, set()).discard((connection, sub_id))
+
+    async def _refuse_connection(self, connection: ServerConnection, reason: str) -> None:
+        """The handshake's answer to a bad token: connection_error to the client's first
+        message (its connection_init), then close."""
+        try:
+            await asyncio.wait_for(connection.recv(), CONNECTION_INIT_WAIT_S)
+            await connection.send(_error("connection_error", reason))
+        except (asyncio.TimeoutError, ConnectionClosed):
+            pass
+        await connection.close(4401, "Unauthorized")
 
     async def _subscribe(self, connection, grant: Grant, message: dict, mine: dict) -> None:
         sub_id = message.get("id")

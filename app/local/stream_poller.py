@@ -6,7 +6,11 @@ template's filter keeps (inserted EVENT rows) and feeds the very same Lambda han
 record shape, so a change shows up in history within about a second. It starts at
 TRIM_HORIZON: records replayed from the journal at start-up are redelivered, and the worker's
 dispatched check makes that a no-op. A failed record is logged; the outbox sweep (every five
-minutes in local mode) delivers it later, as in AWS."""
+minutes in local mode) delivers it later, as in AWS.
+
+Idle, a poller backs off: after a poll that found nothing it waits MIN_IDLE_WAIT, then twice as
+long each time up to its ``interval``; a poll that finds records polls again at once. A busy
+stream is read without pause, a quiet one costs a GetRecords per shard every ``interval``."""
 from __future__ import annotations
 
 import logging
@@ -15,6 +19,8 @@ from datetime import datetime
 from typing import Optional
 
 log = logging.getLogger("tailspend.local.stream")
+
+MIN_IDLE_WAIT = 0.05  # seconds: the first wait after an empty poll
 
 
 def _admitted(record: dict) -> bool:
@@ -39,6 +45,7 @@ class StreamPoller:
     def __init__(self, endpoint: str, table_name: str, handler, interval: float = 1.0,
                  admit=_admitted, name: str = "notifications-stream") -> None:
         self.endpoint, self.table_name, self.handler = endpoint, table_name, handler
+        # ``interval``: the longest idle wait (what a change waits at worst before it is read).
         self.interval, self.admit, self.name = interval, admit, name
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
@@ -72,14 +79,23 @@ class StreamPoller:
         dynamodb, streams = self._clients()
         stream_arn = dynamodb.describe_table(TableName=self.table_name)["Table"]["LatestStreamArn"]
         iterators: dict = {}
+        waits = self.idle_waits()
         while not self._stop.is_set():
             try:
-                if not self.poll_once(iterators, streams, stream_arn):
-                    self._stop.wait(self.interval)
+                if self.poll_once(iterators, streams, stream_arn):
+                    waits = self.idle_waits()  # busy: read on at once, and back off afresh
+                    continue
             except Exception:  # keep polling; the outbox sweep is the backstop
                 log.exception("local.stream_poll_failed")
                 iterators.clear()
-                self._stop.wait(self.interval)
+            self._stop.wait(next(waits))
+
+    def idle_waits(self):
+        """The waits after consecutive empty polls: MIN_IDLE_WAIT doubling up to ``interval``."""
+        wait = min(MIN_IDLE_WAIT, self.interval)
+        while True:
+            yield wait
+            wait = min(wait * 2, self.interval)
 
     def start(self) -> "StreamPoller":
         self._thread = threading.Thread(target=self.run, name=self.name, daemon=True)
@@ -102,8 +118,8 @@ def start_notifications_poller(endpoint: str) -> StreamPoller:
 
 
 def realtime_admitted(record: dict) -> bool:
-    """The realtime publisher mapping's filter (template.yaml): inserted CHANGE rows, inserted
-    or removed USERMEMBER rows."""
+    """The realtime publisher's groups mapping filter (template.yaml): inserted CHANGE rows,
+    inserted or removed USERMEMBER rows."""
     from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX
 
     sort_key = record.get("dynamodb", {}).get("Keys", {}).get("SK", {}).get("S", "")
@@ -112,13 +128,41 @@ def realtime_admitted(record: dict) -> bool:
             or (name in ("INSERT", "REMOVE") and sort_key.startswith(USERMEMBER_PREFIX)))
 
 
-def start_realtime_poller(endpoint: str, interval: float = 0.2) -> StreamPoller:
+def realtime_notifications_admitted(record: dict) -> bool:
+    """The realtime publisher's notifications mapping filter (template.yaml): inserted or
+    modified NOTIF and PREFS rows of a user."""
+    from models.notifications import NOTIF_PREFIX, PREFS, USER_PREFIX
+
+    keys = record.get("dynamodb", {}).get("Keys", {})
+    partition, sort_key = keys.get("PK", {}).get("S", ""), keys.get("SK", {}).get("S", "")
+    return (record.get("eventName") in ("INSERT", "MODIFY") and partition.startswith(USER_PREFIX)
+            and (sort_key.startswith(NOTIF_PREFIX) or sort_key == PREFS))
+
+
+# Change -> poke waits at most this for the read (p99 <= 1 s: bench/realtime_bench.py).
+REALTIME_MAX_IDLE_WAIT = 0.5
+
+
+def start_realtime_poller(endpoint: str,
+                          interval: float = REALTIME_MAX_IDLE_WAIT) -> StreamPoller:
     """Poll the groups table's stream into the RealtimePublisher handler (the local server is
-    its transport). A short idle wait (5 polls a second, cheap on moto): change -> poke stays
-    well under a second (bench/realtime_bench.py)."""
+    its transport), backing off to ``interval`` when idle."""
     from app.handlers import realtime_publisher
     from models.groups import GroupItem
 
     return StreamPoller(endpoint, GroupItem.Meta.table_name, realtime_publisher.lambda_handler,
                         interval=interval, admit=realtime_admitted,
                         name="realtime-stream").start()
+
+
+def start_realtime_notifications_poller(
+        endpoint: str, interval: float = REALTIME_MAX_IDLE_WAIT) -> StreamPoller:
+    """Poll the notifications table's stream into the same RealtimePublisher handler: the
+    template's second event source of that function (history and PREFS rows)."""
+    from app.handlers import realtime_publisher
+    from models.notifications import NotificationItem
+
+    return StreamPoller(endpoint, NotificationItem.Meta.table_name,
+                        realtime_publisher.lambda_handler, interval=interval,
+                        admit=realtime_notifications_admitted,
+                        name="realtime-notifications-stream").start()

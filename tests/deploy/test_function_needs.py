@@ -82,9 +82,11 @@ NEVER_IN_AWS = {
     "RealtimeAuthorizerFunction": ({"tables": {"groups"}},
                                    "tokens.py mints (the API's job: it reads memberships) and "
                                    "verifies in one module; the authorizer only verifies"),
-    "RealtimePublisherFunction": ({"tables": {"groups"}},
+    "RealtimePublisherFunction": ({"tables": {"groups", "notifications"}},
                                   "pokes.py takes the CHANGE and USERMEMBER key prefixes from the "
-                                  "groups models; the publisher reads the stream, never the table"),
+                                  "groups models and the NOTIF/PREFS keys and stored attribute "
+                                  "names from the notifications models; the publisher reads both "
+                                  "streams, never a table"),
     "ImportWorkerFunction": ({"tables": {"notifications"}},
                              "the export module (the import reads its column names) imports the "
                              "settlement writers, which raise outbox events; an import raises none"),

@@ -293,9 +293,12 @@ class _Resolver:
                 # One secret may serve two functions (the realtime key: API and authorizer),
                 # each resolved in its own test against the module's one endpoint.
                 secrets = self.client("secretsmanager")
+                # The origin ring holds the value the canned API event carries (CloudFront's).
+                value = (json.dumps({"current": "canned-origin-secret", "previous": ""})
+                         if name == "OriginVerifySecret" else uuid.uuid4().hex)
                 try:
                     self.created[name] = secrets.create_secret(
-                        Name=f"package-test-{name}", SecretString=uuid.uuid4().hex)["ARN"]
+                        Name=f"package-test-{name}", SecretString=value)["ARN"]
                 except secrets.exceptions.ResourceExistsException:
                     self.created[name] = secrets.describe_secret(
                         SecretId=f"package-test-{name}")["ARN"]

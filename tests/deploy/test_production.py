@@ -34,18 +34,15 @@ def _overrides(env: str) -> dict:
 # ---------------------------------------------------------------- the stage throttle
 
 
-def test_sam_makes_only_the_named_stage():
+def test_the_http_api_has_one_throttled_default_stage():
     resources = translated()["Resources"].values()
-    stages = [r["Properties"] for r in resources if r["Type"] == "AWS::ApiGateway::Stage"]
-    deployments = [r["Properties"] for r in resources if r["Type"] == "AWS::ApiGateway::Deployment"]
+    stages = [r["Properties"] for r in resources if r["Type"] == "AWS::ApiGatewayV2::Stage"]
 
-    # A deployment's StageName creates a stage of its own, without MethodSettings: SAM's
-    # unthrottled "Stage" stage came from there.
-    assert deployments and not [d for d in deployments if "StageName" in d]
-    assert [s["StageName"] for s in stages] == [{"Ref": "Stage"}]
-    (setting,) = stages[0]["MethodSettings"]
-    assert (setting["ResourcePath"], setting["HttpMethod"]) == ("/*", "*")
-    assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottleRateLimit"}
+    assert not [r for r in resources if r["Type"].startswith("AWS::ApiGateway::")]  # no REST left
+    (stage,) = stages
+    assert stage["StageName"] == "$default" and stage["AutoDeploy"] is True
+    assert stage["DefaultRouteSettings"] == {"ThrottlingBurstLimit": {"Ref": "ApiThrottleBurstLimit"},
+                                             "ThrottlingRateLimit": {"Ref": "ApiThrottleRateLimit"}}
 
 
 def test_the_gateway_may_invoke_the_api_from_its_own_stage_only():
@@ -57,18 +54,21 @@ def test_the_gateway_may_invoke_the_api_from_its_own_stage_only():
     assert list(permissions) == ["ApiInvokePermission"]
     permission = permissions["ApiInvokePermission"]
     assert permission["FunctionName"] == {"Ref": "ApiFunctionAliaslive"}
-    assert permission["SourceArn"]["Fn::Sub"].endswith(":${RestApi}/${Stage}/*/*")
+    assert permission["SourceArn"]["Fn::Sub"].endswith(":${HttpApi}/$default/*")
 
 
-def test_every_route_invokes_the_live_alias():
-    paths = translated()["Resources"]["RestApi"]["Properties"]["Body"]["paths"]
+def test_every_route_invokes_the_live_alias_with_payload_format_1_0():
+    paths = translated()["Resources"]["HttpApi"]["Properties"]["Body"]["paths"]
     routes = {(path, method): spec["x-amazon-apigateway-integration"]
               for path, methods in paths.items() for method, spec in methods.items()}
 
+    # ANY covers the preflights: the app answers OPTIONS (no gateway CORS block).
     assert set(routes) == {("/health", "get"), ("/openapi.json", "get"), ("/docs", "get"),
-                           ("/{proxy+}", "x-amazon-apigateway-any-method"), ("/{proxy+}", "options")}
+                           ("/{proxy+}", "x-amazon-apigateway-any-method")}
     for route, integration in routes.items():
         assert integration["type"] == "aws_proxy" and integration["httpMethod"] == "POST", route
+        # 1.0: the REST-shaped event aws-wsgi (app/api/lambda_adapter.py) reads.
+        assert integration["payloadFormatVersion"] == "1.0", route
         assert integration["uri"]["Fn::Sub"].endswith(
             "/functions/${ApiFunction.Arn}:" + load_template()["Resources"]["ApiFunction"][
                 "Properties"]["AutoPublishAlias"] + "/invocations"), route
@@ -89,12 +89,13 @@ def test_every_alarm_notifies_on_alarm_and_on_recovery():
 
 def test_api_5xx_and_p99_latency_are_alarmed_on_the_stage():
     alarms = _alarms()
-    dimensions = [{"Name": "ApiName", "Value": {"Fn::Sub": "tailspend-${Stage}-api"}},
-                  {"Name": "Stage", "Value": {"Ref": "Stage"}}]
+    # HTTP APIs publish 5xx (not REST's 5XXError) per ApiId and Stage (not ApiName).
+    dimensions = [{"Name": "ApiId", "Value": {"Ref": "HttpApi"}},
+                  {"Name": "Stage", "Value": "$default"}]
 
-    assert load_template()["Resources"]["RestApi"]["Properties"]["Name"] == {"Fn::Sub": "tailspend-${Stage}-api"}
     five = alarms["Api5xxAlarm"]
-    assert (five["Namespace"], five["MetricName"], five["Dimensions"]) == ("AWS/ApiGateway", "5XXError", dimensions)
+    assert (five["Namespace"], five["MetricName"], five["Dimensions"]) == ("AWS/ApiGateway", "5xx", dimensions)
+    assert (five["Statistic"], five["Threshold"]) == ("Average", 0.01)
     latency = alarms["ApiLatencyAlarm"]
     assert (latency["MetricName"], latency["ExtendedStatistic"], latency["Dimensions"]) == (
         "Latency", "p99", dimensions)
@@ -355,7 +356,9 @@ def test_the_cursor_key_reaches_the_api_by_arn_never_as_a_value():
     template = (REPO / "template.yaml").read_text()
     api = _function("ApiFunction")
 
-    assert "{{resolve:" not in template
+    # The one dynamic reference: CloudFront's origin header (it must hold the value itself).
+    assert template.count("{{resolve:") == 1
+    assert "{{resolve:secretsmanager:${OriginVerifySecret}:SecretString:current}}" in template
     assert api["Environment"]["Variables"]["CURSOR_SECRET_ARN"] == {"Ref": "CursorSecret"}
     assert "CURSOR_SECRET" not in api["Environment"]["Variables"]
     assert {"AWSSecretsManagerGetSecretValuePolicy": {"SecretArn": {"Ref": "CursorSecret"}}} in api["Policies"]
@@ -365,8 +368,8 @@ def test_the_cursor_key_reaches_the_api_by_arn_never_as_a_value():
 
 
 def test_access_logs_are_json_lines_with_request_id_status_and_latency():
-    api = load_template()["Resources"]["RestApi"]["Properties"]
-    setting = api["AccessLogSetting"]
+    api = load_template()["Resources"]["HttpApi"]["Properties"]
+    setting = api["AccessLogSettings"]
     groups = _resources("AWS::Logs::LogGroup")
 
     assert setting["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogGroup", "Arn"]}
@@ -377,48 +380,87 @@ def test_access_logs_are_json_lines_with_request_id_status_and_latency():
     assert not [v for v in line.values() if "header" in v.lower() or "querystring" in v.lower()]
 
 
-def test_the_stage_waits_for_the_account_role_access_logs_need():
-    resources = translated()["Resources"]
+def test_no_rest_only_resources_are_left():
+    template = load_template()
+    kinds = {r["Type"] for r in template["Resources"].values()}
 
-    assert resources["RestApi"]["DependsOn"] in ("ApiGatewayAccountReady", ["ApiGatewayAccountReady"])
-    assert "RestApi" in json.dumps(resources["RestApiStage"])  # the stage follows the API
-    assert resources["ApiGatewayAccountReady"]["Metadata"]["Account"] == {
-        "Fn::If": ["CreateApiGatewayAccount", {"Ref": "ApiGatewayAccount"}, ""]}
-    assert resources["ApiGatewayAccount"]["Condition"] == "CreateApiGatewayAccount"
+    # Usage plans, API keys, the account's CloudWatch role, gateway responses: REST's. The
+    # developer platform's limits and budgets are in-app (app/services/developer).
+    assert not {k for k in kinds if k.startswith("AWS::ApiGateway::")}
+    assert "AWS::Serverless::Api" not in kinds and "AWS::WAFv2::WebACLAssociation" not in kinds
+    assert "ConfigureApiGatewayAccount" not in template["Parameters"]
+    assert "Api" not in template["Globals"]
 
 
-def test_a_waf_web_acl_with_a_rate_rule_and_the_common_rules_guards_the_stage():
+def _distribution() -> dict:
+    return _resources("AWS::CloudFront::Distribution")["ApiDistribution"]["Properties"][
+        "DistributionConfig"]
+
+
+def test_cloudfront_fronts_the_http_api_uncached_with_the_origin_secret():
+    config = _distribution()
+    (origin,) = config["Origins"]
+    behavior = config["DefaultCacheBehavior"]
+    (header,) = origin["OriginCustomHeaders"]
+    api = _function("ApiFunction")
+
+    assert origin["DomainName"] == {"Fn::Sub": "${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"}
+    assert "OriginPath" not in origin  # the $default stage has no path prefix
+    assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
+    assert header == {"HeaderName": "X-Origin-Verify", "HeaderValue": {
+        "Fn::Sub": "{{resolve:secretsmanager:${OriginVerifySecret}:SecretString:current}}"}}
+    assert behavior["ViewerProtocolPolicy"] == "https-only"
+    assert set(behavior["AllowedMethods"]) == {"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"}
+    assert behavior["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
+    # AllViewerExceptHostHeader: Authorization and every header but Host (API Gateway's own).
+    assert behavior["OriginRequestPolicyId"] == "b689b0a8-53d0-40ab-baf2-68738e2966ac"
+    # The app reads the same secret by ARN, at run time.
+    assert api["Environment"]["Variables"]["ORIGIN_VERIFY_SECRET_ARN"] == {"Ref": "OriginVerifySecret"}
+    assert {"AWSSecretsManagerGetSecretValuePolicy": {"SecretArn": {"Ref": "OriginVerifySecret"}}} in api["Policies"]
+    generated = _resources("AWS::SecretsManager::Secret")["OriginVerifySecret"]["Properties"][
+        "GenerateSecretString"]
+    assert generated["GenerateStringKey"] == "current" and generated["PasswordLength"] >= 32
+
+
+def test_a_waf_web_acl_with_a_rate_rule_and_the_common_rules_guards_cloudfront():
+    template = load_template()
     acl = _resources("AWS::WAFv2::WebACL")["ApiWebAcl"]
-    association = _resources("AWS::WAFv2::WebACLAssociation")["ApiWebAclAssociation"]
     rules = {r["Name"]: r["Statement"] for r in acl["Properties"]["Rules"]}
 
-    assert acl["Condition"] == association["Condition"] == "WafEnabled"
-    assert acl["Properties"]["Scope"] == "REGIONAL"
+    assert acl["Condition"] == "WafEnabled"
+    assert acl["Properties"]["Scope"] == "CLOUDFRONT"
     assert rules["per-ip-rate"]["RateBasedStatement"]["Limit"] == {"Ref": "WafRateLimitPer5Minutes"}
     assert rules["aws-common"]["ManagedRuleGroupStatement"]["Name"] == "AWSManagedRulesCommonRuleSet"
-    assert association["Properties"]["ResourceArn"]["Fn::Sub"].endswith(
-        "/restapis/${RestApi}/stages/${RestApi.Stage}")
+    assert _distribution()["WebACLId"] == {"Fn::If": ["WafEnabled", {"Fn::GetAtt": ["ApiWebAcl", "Arn"]},
+                                                      {"Ref": "AWS::NoValue"}]}
+    # CLOUDFRONT-scope web ACLs exist only in us-east-1: the template refuses other regions.
+    rule = template["Rules"]["EdgeLivesInUsEast1"]
+    assert rule["RuleCondition"] == {"Fn::Equals": [{"Ref": "EnableWaf"}, "true"]}
+    assert rule["Assertions"][0]["Assert"] == {"Fn::Equals": [{"Ref": "AWS::Region"}, "us-east-1"]}
+    assert _overrides("prod")["EnableWaf"] == "true"
+    config = tomllib.loads((REPO / "samconfig.toml").read_text())
+    assert {config[env]["deploy"]["parameters"]["region"] for env in ("dev", "prod")} == {"us-east-1"}
 
 
-def test_a_custom_domain_is_tls_1_2_mapped_to_the_stage_and_disables_execute_api():
+def test_a_custom_domain_is_a_cloudfront_alias_with_a_us_east_1_certificate():
     template = load_template()
-    domain = template["Resources"]["ApiDomainName"]
-    mapping = template["Resources"]["ApiBasePathMapping"]
-    api = template["Resources"]["RestApi"]["Properties"]
+    config = _distribution()
     base = _function("ApiFunction")["Environment"]["Variables"]["PUBLIC_BASE_URL"]
+    pattern = re.compile(template["Parameters"]["CertificateArn"]["AllowedPattern"])
 
-    assert domain["Condition"] == mapping["Condition"] == "HasCustomDomain"
-    assert domain["Properties"]["SecurityPolicy"] == "TLS_1_2"
-    assert domain["Properties"]["RegionalCertificateArn"] == {"Ref": "CertificateArn"}
-    assert mapping["Properties"]["Stage"] == {"Ref": "RestApi.Stage"}
-    assert api["DisableExecuteApiEndpoint"] == {"Fn::If": ["HasCustomDomain", True, False]}
-    (server,) = translated()["Resources"]["RestApi"]["Properties"]["Body"]["servers"]
-    assert server["x-amazon-apigateway-endpoint-configuration"] == {
-        "disableExecuteApiEndpoint": {"Fn::If": ["HasCustomDomain", True, False]}}
+    assert config["Aliases"] == {"Fn::If": ["HasCustomDomain", [{"Ref": "DomainName"}], {"Ref": "AWS::NoValue"}]}
+    custom, default = config["ViewerCertificate"]["Fn::If"][1:]
+    assert custom == {"AcmCertificateArn": {"Ref": "CertificateArn"}, "SslSupportMethod": "sni-only",
+                      "MinimumProtocolVersion": "TLSv1.2_2021"}
+    assert default == {"CloudFrontDefaultCertificate": True}
+    assert pattern.fullmatch("arn:aws:acm:us-east-1:123456789012:certificate/abc")
+    assert not pattern.fullmatch("arn:aws:acm:eu-west-1:123456789012:certificate/abc")
     # PublicBaseUrl, unset, follows the domain.
     assert base == {"Fn::If": ["HasPublicBaseUrl", {"Ref": "PublicBaseUrl"},
                                {"Fn::If": ["HasCustomDomain", {"Fn::Sub": "https://${DomainName}"}, ""]}]}
     assert template["Rules"]["CustomDomainNeedsCertificate"]
+    assert template["Outputs"]["ApiUrl"]["Value"]["Fn::If"][2] == {
+        "Fn::Sub": "https://${ApiDistribution.DomainName}/"}
 
 
 def test_the_api_alias_shifts_traffic_with_the_api_alarms_as_rollback_triggers():

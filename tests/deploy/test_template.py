@@ -312,10 +312,14 @@ def test_canned_stream_event_passes_the_deployed_filter():
 def test_local_env_vars_are_declared_in_the_template():
     # `sam local --env-vars` silently drops variables the template does not declare.
     declared = load_template()["Globals"]["Function"]["Environment"]["Variables"]
+    api = load_template()["Resources"]["ApiFunction"]["Properties"]["Environment"]["Variables"]
     overrides = json.loads((EVENTS / "env-local.json").read_text())["Parameters"]
 
-    assert set(overrides) <= set(declared)
+    # SAM local overrides a variable in each function that declares it (globally or its own).
+    assert set(overrides) <= set(declared) | set(api)
     assert declared["DYNAMODB_ENDPOINT"] == "" and declared["TAILSPEND_LOCAL"] == ""
+    # `sam local start-api` has no CloudFront in front: no origin header to check.
+    assert overrides["ORIGIN_VERIFY_SECRET_ARN"] == ""
 
 
 def test_canned_events_are_valid_json():
@@ -507,17 +511,14 @@ def test_cors_origins_are_a_list_reaching_the_app_joined():
 
 
 def test_preflights_reach_the_app_without_the_authorizer():
-    api = _resources("AWS::Serverless::Api")["RestApi"]["Properties"]
+    api = _resources("AWS::Serverless::HttpApi")["HttpApi"]["Properties"]
     # issue 19: the routes are the API's DefinitionBody (a stage-scoped invoke permission).
     paths = api["DefinitionBody"]["paths"]
 
-    assert "Cors" not in api  # a gateway mock could only name one static origin
-    (preflight,) = [methods["options"] for methods in paths.values() if "options" in methods]
-    assert paths["/{proxy+}"]["options"] is not None and preflight is paths["/{proxy+}"]["options"]
-    assert "security" not in preflight
-    for name, response in api["GatewayResponses"].items():
-        assert response["ResponseParameters"]["Headers"]["Access-Control-Allow-Origin"] == {
-            "Fn::Sub": ["'${Origin}'", {"Origin": {"Fn::Select": [0, {"Ref": "CorsAllowOrigins"}]}}]}, name
+    assert "CorsConfiguration" not in api  # a gateway CORS answer could not choose per request
+    # OPTIONS has no route of its own: ANY /{proxy+} sends it to the app, without a token.
+    assert "x-amazon-apigateway-any-method" in paths["/{proxy+}"]
+    assert "security" not in json.dumps(paths) and "Auth" not in api
 
 
 def test_prod_samconfig_sets_a_placeholder_origin_the_template_rejects():
@@ -621,11 +622,11 @@ def translated() -> dict:
 
 
 def test_every_api_route_invokes_the_published_alias(translated):
-    paths = translated["Resources"]["RestApi"]["Properties"]["Body"]["paths"]
+    paths = translated["Resources"]["HttpApi"]["Properties"]["Body"]["paths"]
     uris = {(path, method): json.dumps(spec["x-amazon-apigateway-integration"]["uri"])
             for path, methods in paths.items() for method, spec in methods.items()}
 
-    assert ("/{proxy+}", "options") in uris and ("/{proxy+}", "x-amazon-apigateway-any-method") in uris
+    assert ("/{proxy+}", "x-amazon-apigateway-any-method") in uris
     for route, uri in uris.items():
         assert "${ApiFunction.Arn}:live/invocations" in uri, route  # the alias, by its ARN
 
@@ -650,7 +651,7 @@ def test_translated_snapstart_and_failure_destinations(translated):
 
 
 def test_catch_all_route_has_no_gateway_authorizer_so_pats_reach_the_app():
-    api = _resources("AWS::Serverless::Api")["RestApi"]["Properties"]
+    api = _resources("AWS::Serverless::HttpApi")["HttpApi"]["Properties"]
     events = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"].get("Events", {})
 
     assert "Auth" not in api  # no Cognito authorizer left to reject tsp_ tokens
@@ -663,10 +664,11 @@ def test_api_function_reads_only_the_token_pepper_secret_and_gets_its_arn():
     secret_policies = [p for p in function["Policies"] if "AWSSecretsManagerGetSecretValuePolicy" in p]
     conditional = [p["Fn::If"] for p in function["Policies"] if "Fn::If" in p]
 
-    # issue 19: and the cursor key, by ARN at run time; issue 36: the realtime token key.
+    # issue 19: and the cursor key, by ARN at run time; issue 36: the realtime token key;
+    # issue 33: the origin header CloudFront adds.
     assert secret_policies == [{"AWSSecretsManagerGetSecretValuePolicy": {
         "SecretArn": {"Ref": name}}} for name in ("TokenPepperSecret", "CursorSecret",
-                                                  "RealtimeTokenSecret")]
+                                                  "RealtimeTokenSecret", "OriginVerifySecret")]
     assert function["Environment"]["Variables"]["REALTIME_TOKEN_KEY_SECRET_ARN"] == {
         "Ref": "RealtimeTokenSecret"}
     # ... and, when one is configured, the MCP token signing key (its ARN only, too).
@@ -680,7 +682,7 @@ def test_api_function_reads_only_the_token_pepper_secret_and_gets_its_arn():
 
 def test_stage_throttle_is_a_parameter_sized_in_thousands():
     template = load_template()
-    (setting,) = template["Resources"]["RestApi"]["Properties"]["MethodSettings"]
+    setting = template["Resources"]["HttpApi"]["Properties"]["DefaultRouteSettings"]
 
     assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottleRateLimit"}
     assert setting["ThrottlingBurstLimit"] == {"Ref": "ApiThrottleBurstLimit"}
@@ -865,7 +867,8 @@ def test_only_the_publisher_may_publish():
 
 def test_the_publisher_reads_the_groups_stream_with_bisect_retries_a_dlq_and_the_filter():
     publisher = _resources("AWS::Serverless::Function")["RealtimePublisherFunction"]["Properties"]
-    (source,) = [e["Properties"] for e in publisher["Events"].values()]
+    assert set(publisher["Events"]) == {"GroupsStream", "NotificationsStream"}
+    source = publisher["Events"]["GroupsStream"]["Properties"]
     assert source["Stream"] == {"Fn::GetAtt": ["GroupsTable", "StreamArn"]}
     assert source["BisectBatchOnFunctionError"] is True
     assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
@@ -886,6 +889,27 @@ def test_the_publisher_reads_the_groups_stream_with_bisect_retries_a_dlq_and_the
     assert all(realtime_admitted(r) for r in records)
 
 
+def test_the_publisher_reads_the_notifications_stream_for_history_and_settings_rows():
+    publisher = _resources("AWS::Serverless::Function")["RealtimePublisherFunction"]["Properties"]
+    source = publisher["Events"]["NotificationsStream"]["Properties"]
+    assert source["Stream"] == {"Fn::GetAtt": ["NotificationsTable", "StreamArn"]}
+    assert (source["BisectBatchOnFunctionError"], source["ParallelizationFactor"]) == (True, 1)
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert source["DestinationConfig"]["OnFailure"]["Destination"] == {
+        "Fn::GetAtt": ["RealtimeFailuresQueue", "Arn"]}
+    patterns = [json.loads(f["Pattern"]) for f in source["FilterCriteria"]["Filters"]]
+    records = json.loads((EVENTS / "realtime_notifications_stream.json").read_text())["Records"]
+    assert all(any(_matches_prefix(p, r) for p in patterns) for r in records)
+    assert all(realtime_notifications_admitted(r) for r in records)
+    outbox = json.loads((EVENTS / "notifications_stream.json").read_text())["Records"]
+    device = json.loads(json.dumps(records[0]))
+    device["dynamodb"]["Keys"]["SK"] = {"S": "DEVICE#d1"}
+    removed = {**records[0], "eventName": "REMOVE"}
+    for record in [*outbox, device, removed]:  # the outbox EVENT rows are the worker's
+        assert not any(_matches_prefix(p, record) for p in patterns)
+        assert realtime_notifications_admitted(record) is False
+
+
 def _matches_prefix(pattern, record) -> bool:
     """EventBridge-style matching with the ``prefix`` operator the filter uses."""
     for key, expected in pattern.items():
@@ -900,4 +924,5 @@ def _matches_prefix(pattern, record) -> bool:
     return True
 
 
-from app.local.stream_poller import realtime_admitted  # noqa: E402 — with its tests
+from app.local.stream_poller import (realtime_admitted,  # noqa: E402 — with its tests
+                                     realtime_notifications_admitted)

@@ -5,6 +5,7 @@ import copy
 import importlib
 import json
 import sys
+import uuid
 
 import pytest
 from moto import mock_aws
@@ -60,8 +61,9 @@ def token(api):
 
 def with_token(event: dict, token: str) -> dict:
     event = copy.deepcopy(event)
-    event["headers"]["Authorization"] = f"Bearer {token}"
-    event["multiValueHeaders"]["Authorization"] = [f"Bearer {token}"]
+    # HTTP APIs hand Lambda lower-case header names.
+    event["headers"]["authorization"] = f"Bearer {token}"
+    event["multiValueHeaders"]["authorization"] = [f"Bearer {token}"]
     return event
 
 
@@ -100,8 +102,8 @@ def test_api_handler_logs_the_platform_id_the_clients_apart_and_the_latency(api)
             lines.append(json.loads(logger.registered_formatter.format(record)))
 
     event = copy.deepcopy(canned_event("api_get_health.json"))
-    event["headers"]["X-Request-Id"] = "client-chosen"
-    event["multiValueHeaders"]["X-Request-Id"] = ["client-chosen"]
+    event["headers"]["x-request-id"] = "client-chosen"
+    event["multiValueHeaders"]["x-request-id"] = ["client-chosen"]
     handler = Collect()
     logger.addHandler(handler)
     logger.setLevel("INFO")
@@ -141,7 +143,7 @@ def test_api_handler_post_groups_creates_the_group(api, token):
 
 def test_api_handler_post_groups_replays_with_an_idempotency_key(api, token):
     event = with_token(canned_event("api_post_groups.json"), token[0])
-    event["headers"]["Idempotency-Key"] = "lambda-key-1"
+    event["headers"]["idempotency-key"] = "lambda-key-1"
     status, headers, first = call(api, event)
     assert status == 201
     status, headers, again = call(api, event)
@@ -164,6 +166,56 @@ def test_api_handler_single_valued_query_parameters_reach_the_app(api, token):
     status, _, body = call(api, event)
     assert status == 400  # the parameter arrived and was validated (limit >= 1)
     assert "limit" in body["error"]["details"]
+
+
+def test_the_canned_api_events_are_http_api_payload_1_0_through_cloudfront():
+    for name in ("api_get_health.json", "api_get_missing.json", "api_get_users_me.json",
+                 "api_post_groups.json"):
+        event = canned_event(name)
+        assert event["version"] == "1.0" and event["requestContext"]["stage"] == "$default", name
+        assert event["path"] == event["requestContext"]["path"], name  # no stage prefix
+        assert event["headers"]["x-origin-verify"] and event["headers"]["cloudfront-viewer-address"]
+
+
+@pytest.fixture
+def edge_api(lambda_env):
+    """The API handler as deployed behind CloudFront: ORIGIN_VERIFY_SECRET_ARN set, the secret
+    a key ring whose current value is the one the canned events carry."""
+    import boto3
+
+    arn = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
+        Name=f"origin-verify-{uuid.uuid4().hex}",
+        SecretString=json.dumps({"current": "canned-origin-secret", "previous": "last-one"}))["ARN"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ORIGIN_VERIFY_SECRET_ARN", arn)
+        yield load_handler("api")
+    load_handler("api")  # back to the unconfigured handler the other tests use
+
+
+def test_behind_cloudfront_a_request_with_the_origin_header_is_served(edge_api):
+    status, _, body = call(edge_api, canned_event("api_get_health.json"))
+    assert (status, body) == (200, {"status": "ok"})
+    event = canned_event("api_get_health.json")
+    event["headers"]["x-origin-verify"] = "last-one"  # the ring's previous value: a rotation
+    assert call(edge_api, event)[0] == 200
+
+
+@pytest.mark.parametrize("value", [None, "", "canned-origin-secret-but-longer", "wrong"])
+def test_a_direct_call_to_the_api_url_is_refused_with_a_403_envelope(edge_api, token, value):
+    event = with_token(canned_event("api_get_users_me.json"), token[0])
+    event["headers"].pop("x-origin-verify")
+    if value is not None:
+        event["headers"]["x-origin-verify"] = value
+    status, headers, body = call(edge_api, event)
+    assert status == 403 and headers["Content-Type"] == "application/json"
+    assert body == {"error": {"code": "FORBIDDEN", "message": "Call the API through its public URL.",
+                              "details": {}}}
+
+
+def test_without_the_setting_the_origin_header_is_not_needed(api):
+    event = canned_event("api_get_health.json")
+    del event["headers"]["x-origin-verify"]
+    assert call(api, event)[0] == 200
 
 
 # -- schedules --------------------------------------------------------------------------------

@@ -40,8 +40,15 @@ def _issued(server, token):
 def test_an_expired_token_cannot_connect_or_subscribe(server):
     expired = _token(["/groups/g1"], age_s=16 * 60)
     client = Client(_issued(server, expired))
-    message = client.receive()
+    # The handshake's answer (Amplify reads it after its connection_init: sent before, its
+    # socket has no message handler yet and the error is lost), then the close.
+    with pytest.raises(TimeoutError):
+        client.receive(timeout=0.5)
+    message = client.init()
     assert message["type"] == "connection_error" and "expired" in message["errors"][0]["message"]
+    assert message["errors"][0]["errorType"] == "UnauthorizedException"
+    assert set(message) == {"type", "errors"} and set(message["errors"][0]) == {"errorType",
+                                                                                "message"}
     with pytest.raises(ConnectionClosed):
         client.receive()
     client = Client(_issued(server, _token(["/groups/g1"])))
@@ -82,6 +89,24 @@ def test_only_the_event_path_and_subprotocol_are_served(server):
     try:
         assert client.ws.subprotocol == "aws-appsync-event-ws"
         client.ws.send(json.dumps({"type": "publish", "channel": "/groups/g1", "events": ["{}"]}))
-        assert client.receive()["type"] == "error"  # clients never publish
+        assert client.receive()["type"] == "publish_error"  # clients never publish
+        client.ws.send(json.dumps({"type": "start", "id": "x"}))  # GraphQL's, not Events'
+        assert client.receive()["type"] == "error"
+    finally:
+        client.close()
+
+
+def test_a_client_publish_is_refused_with_a_publish_error_naming_its_id(server):
+    client = Client(_issued(server, _token(["/groups/g1"])))
+    try:
+        client.init()
+        client.ws.send(json.dumps({"type": "publish", "id": "p1", "channel": "/groups/g1",
+                                   "events": ['{"a":1}'], "authorization": {
+                                       "host": server.endpoint, "Authorization": client.token}}))
+        reply = client.receive()
+        assert reply == {"type": "publish_error", "id": "p1", "errors": [{
+            "errorType": "UnauthorizedException", "message": "Only the publisher may publish."}]}
+        # the connection stays usable
+        assert client.subscribe("/groups/g1")["type"] == "subscribe_success"
     finally:
         client.close()

@@ -148,3 +148,41 @@ def test_a_new_membership_pokes_the_users_home():
     group = "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
     assert via.sent == [("/users/9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0",
                          [{"groupId": group, "revision": None, "kind": "HOME", "id": group}])]
+
+
+# ---------------------------------------------------------------- notification changes (issue 36)
+NOTIFICATIONS = json.loads((EVENTS / "realtime_notifications_stream.json").read_text())
+
+
+def test_notification_history_and_settings_changes_poke_the_user():
+    via = Recording()
+    publisher.use_transport(via)
+    try:
+        assert realtime_publisher.lambda_handler(NOTIFICATIONS, None) == {"batchItemFailures": []}
+    finally:
+        publisher.use_transport(None)
+    user, group = "9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0", "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
+    notification = {"groupId": group, "revision": None, "kind": "NOTIFICATION",
+                    "id": "5d6e7f80-91a2-4b3c-8d4e-5f6071829304"}
+    # the row added, the row read, then the read-all watermark: one publish, in record order
+    assert via.sent == [(f"/users/{user}", [notification, notification, {
+        "groupId": None, "revision": None, "kind": "NOTIFICATION_SETTINGS", "id": user}])]
+
+
+def test_a_notification_row_without_its_id_fails_alone():
+    records = copy.deepcopy(NOTIFICATIONS["Records"])
+    del records[0]["dynamodb"]["NewImage"]["NotificationId"]
+    via = Recording()
+    result = publish_batch(records, via=via)
+    assert result == {"batchItemFailures": [
+        {"itemIdentifier": records[0]["dynamodb"]["SequenceNumber"]}]}
+    assert [len(events) for _, events in via.sent] == [2]
+
+
+def test_other_notification_rows_poke_nobody():
+    device = copy.deepcopy(NOTIFICATIONS["Records"][0])
+    device["dynamodb"]["Keys"]["SK"] = {"S": "DEVICE#d1"}
+    removed = {**copy.deepcopy(NOTIFICATIONS["Records"][0]), "eventName": "REMOVE"}
+    via = Recording()
+    assert publish_batch([device, removed], via=via) == {"batchItemFailures": []}
+    assert via.sent == []

@@ -1,6 +1,7 @@
 """POST /realtime/token and the AppSync Events authorizer that checks what it minted."""
 from __future__ import annotations
 
+import copy
 import json
 import time
 from pathlib import Path
@@ -122,3 +123,49 @@ def test_the_subscribe_check_is_exact():
                     "/default/g1", 7):
         with pytest.raises(ChannelRefused):
             check_subscribe(allowed, channel)
+
+
+# AppSync Events' documented Lambda-authorizer exchange (configure-event-api-auth): the request
+# {authorizationToken, requestContext {apiId, accountId, requestId, operation,
+# channelNamespaceName, channel}, requestHeaders}, the reply {isAuthorized, handlerContext,
+# ttlOverride}. The canned events are that request; nothing else may come back.
+REPLY_KEYS = {"isAuthorized", "handlerContext", "ttlOverride"}
+
+
+def _canned(name: str, token: str) -> dict:
+    event = json.loads((EVENTS / name).read_text())
+    event["authorizationToken"] = token
+    return event
+
+
+def test_the_canned_requests_have_the_documented_shape():
+    connect = json.loads((EVENTS / "realtime_authorizer_connect.json").read_text())
+    subscribe = json.loads((EVENTS / "realtime_authorizer_subscribe.json").read_text())
+    for event in (connect, subscribe):
+        assert set(event) == {"authorizationToken", "requestContext", "requestHeaders"}
+        assert {"apiId", "accountId", "requestId", "operation"} <= set(event["requestContext"])
+    assert connect["requestContext"]["operation"] == "EVENT_CONNECT"
+    assert subscribe["requestContext"]["operation"] == "EVENT_SUBSCRIBE"
+    assert subscribe["requestContext"]["channel"].startswith(
+        "/" + subscribe["requestContext"]["channelNamespaceName"] + "/")
+
+
+def test_the_canned_connect_and_subscribe_get_documented_replies(client, sign_in):
+    mine = make_group_ctx(client, sign_in, "cat@example.com", guests=0)
+    token = client.post("/realtime/token", headers=mine.headers).get_json()["token"]
+    handle = realtime_authorizer.lambda_handler
+    connect = handle(_canned("realtime_authorizer_connect.json", token), None)
+    subscribe = _canned("realtime_authorizer_subscribe.json", token)
+    subscribe["requestContext"]["channel"] = f"/groups/{mine.group_id}"
+    publish = copy.deepcopy(subscribe)
+    publish["requestContext"]["operation"] = "EVENT_PUBLISH"
+    refused_channel = _canned("realtime_authorizer_subscribe.json", token)  # another group
+    replies = [connect, handle(subscribe, None), handle(publish, None),
+               handle(refused_channel, None),
+               handle(json.loads((EVENTS / "realtime_authorizer_connect.json").read_text()), None)]
+    for reply in replies:
+        assert set(reply) <= REPLY_KEYS and isinstance(reply["isAuthorized"], bool)
+        assert reply["ttlOverride"] == 0  # never cached: the answer depends on the channel
+        assert all(isinstance(v, str) for v in reply.get("handlerContext", {}).values())
+    assert [r["isAuthorized"] for r in replies] == [True, True, False, False, False]
+    assert connect["handlerContext"] == {"userId": mine.user_id}

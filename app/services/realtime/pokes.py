@@ -6,8 +6,12 @@ A poke is ``{groupId, revision, kind, id}``, never data: the client reads
 - an inserted USERMEMBER row (the caller joined, or was added) -> ``/users/{userId}``, kind
   HOME: the home screen has a new group (a new token lists its channel);
 - a removed USERMEMBER row (a removal, a leave, a deleted group) -> ``/users/{userId}``,
-  kind REVOKED: stop listening to that group (its channel refuses the next connect).
-Every other record is none of a client's business (the template's filter keeps them out)."""
+  kind REVOKED: stop listening to that group (its channel refuses the next connect);
+- from the notifications table: an inserted or modified NOTIF row (a new history entry, one
+  marked read) -> ``/users/{userId}``, kind NOTIFICATION, the notification's id and group;
+  an inserted or modified PREFS row (read-all watermark, preferences, mutes) -> the same
+  channel, kind NOTIFICATION_SETTINGS, id the user's. Re-read ``GET /notifications``.
+Every other record is none of a client's business (the template's filters keep them out)."""
 from __future__ import annotations
 
 import json
@@ -15,13 +19,15 @@ from typing import List, NamedTuple, Optional
 
 from app.services.realtime.channels import group_channel, user_channel
 from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX
+from models.notifications import NOTIF_PREFIX, PREFS, USER_PREFIX, Notification
 
 HOME, REVOKED = "HOME", "REVOKED"
+NOTIFICATION, NOTIFICATION_SETTINGS = "NOTIFICATION", "NOTIFICATION_SETTINGS"
 
 
 class Poke(NamedTuple):
     channel: str
-    group_id: str
+    group_id: Optional[str]  # None: a notification change that names no group
     revision: Optional[int]
     kind: str
     id: str
@@ -61,4 +67,22 @@ def pokes_for(record: dict) -> List[Poke]:
             raise ValueError("stream record lacks the member's user id")
         return [Poke(user_channel(user_id), group_id, None,
                      HOME if name == "INSERT" else REVOKED, group_id)]
+    partition = keys.get("PK", {}).get("S", "")
+    if name in ("INSERT", "MODIFY") and partition.startswith(USER_PREFIX):
+        return _notification_pokes(partition[len(USER_PREFIX):], sort_key, body)
+    return []
+
+
+def _notification_pokes(user_id: str, sort_key: str, body: dict) -> List[Poke]:
+    """A notifications-table row of ``user_id``: its history or its read/preference state."""
+    if not user_id:
+        raise ValueError("stream record lacks the user id")
+    if sort_key.startswith(NOTIF_PREFIX):
+        image = body.get("NewImage") or {}
+        # The stored names, whatever the model calls them (attr_name may shorten them).
+        group = image.get(Notification.GroupId.attr_name, {}).get("S") or None
+        return [Poke(user_channel(user_id), group, None, NOTIFICATION,
+                     _s(image, Notification.NotificationId.attr_name))]
+    if sort_key == PREFS:
+        return [Poke(user_channel(user_id), None, None, NOTIFICATION_SETTINGS, user_id)]
     return []
