@@ -159,10 +159,29 @@ class Balance(GroupItem, discriminator="BALANCE"):
     Initialized = BooleanAttribute(default=False)
     ExpenseCount = NumberAttribute(default=0)
     SettlementCount = NumberAttribute(default=0)
+    # USER participantId -> userId, kept by every roster change that binds or unbinds a user
+    # (create, import, join, invitation, leave, removal, account deletion's guest
+    # conversion), so /users/me/people knows who is an account without reading rosters.
+    Users = MapAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:
         return group_id, BALANCE
+
+    @classmethod
+    def bind_user(cls, participant_id: str, user_id: str):
+        """The update action that files a USER participant under its account."""
+        return cls.Users[participant_id].set(user_id)
+
+    @classmethod
+    def unbind_user(cls, participant_id: str):
+        return cls.Users[participant_id].remove()
+
+    @staticmethod
+    def users_of(raw_item: Optional[dict]) -> dict:
+        """participantId -> userId from a raw balance item."""
+        users = (raw_item or {}).get("Users", {}).get("M", {})
+        return {pid: value["S"] for pid, value in users.items() if "S" in value}
 
     @staticmethod
     def net_attribute(participant_id: str) -> str:
