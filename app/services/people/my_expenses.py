@@ -63,7 +63,8 @@ def _wanted(group: SharedGroup, with_user_id: Optional[str]) -> Optional[Tuple[s
 
 def my_expenses(user_id: str, *, with_user_id: Optional[str], text: Optional[str],
                 date_from: Optional[str], date_to: Optional[str], limit: Optional[int],
-                cursor: Optional[str], scope: str) -> dict:
+                cursor: Optional[str], scope: str, max_rows: int = MAX_ROWS_PER_PAGE) -> dict:
+    """A page; ``max_rows`` bounds the rows its Queries read together (at least 1 a group)."""
     if date_from and date_to and date_from > date_to:
         raise Invalid("from must not be after to.", details={"from": ["Must not be after to."]})
     size = paging.clamp_limit(limit)
@@ -75,7 +76,7 @@ def my_expenses(user_id: str, *, with_user_id: Optional[str], text: Optional[str
     # With a lower date bound the cursor's own row comes back (between is inclusive): one
     # more row per group, so every Query moves past it.
     extra = 1 if below is not None and date_from else 0
-    per_group = max(1, min(ROWS_PER_ITEM * size, MAX_ROWS_PER_PAGE) // len(groups) - extra)
+    per_group = max(1, min(ROWS_PER_ITEM * size, max_rows) // len(groups) - extra)
     words = Filters(text=text)
     found: List[Tuple[str, str, Expense]] = []
     frontiers: List[str] = []
