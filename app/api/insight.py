@@ -112,8 +112,13 @@ def list_my_expenses(args):
     ``nextCursor``; following it never loses or repeats an item."""
     with_user = str(args["withUserId"]) if args.get("withUserId") else None
     date_from, date_to = args.get("from_"), args.get("to")
-    listing = scope(f"my-expenses:{date_from}:{date_to}:{with_user}:"
-                    f"{' '.join(words_of(args.get('q')))}")
+    listing = my_expenses_scope(date_from, date_to, with_user, args.get("q"))
     return my_expenses.my_expenses(principal().user_id, with_user_id=with_user,
                                    text=args.get("q"), date_from=date_from, date_to=date_to,
                                    limit=args["limit"], cursor=args["cursor"], scope=listing)
+
+
+def my_expenses_scope(date_from, date_to, with_user, text) -> str:
+    """The cursor scope of one cross-group listing (caller, dates, person, words); the MCP
+    search_expenses tool shares it."""
+    return scope(f"my-expenses:{date_from}:{date_to}:{with_user}:{' '.join(words_of(text))}")
