@@ -10,8 +10,8 @@ from app.schemas.insight import (METHODS_EXAMPLE, REMINDER_EXAMPLE, REMINDER_REQ
                                  STATS_EXAMPLE, GroupStatsSchema, MyStatsArgsSchema,
                                  MyStatsSchema, PaymentMethodsSchema, ReminderCreateSchema,
                                  ReminderSchema, StatsArgsSchema)
-from app.schemas.across import (PEOPLE_EXAMPLE, MyExpensePageSchema, MyExpensesArgsSchema,
-                                PeopleBalancesSchema)
+from app.schemas.across import (MY_EXPENSES_EXAMPLE, PEOPLE_EXAMPLE, MyExpensePageSchema,
+                                MyExpensesArgsSchema, PeopleBalancesSchema)
 from app.services.core.clock import today
 from app.services.insight import payment_methods, reminders, stats
 from app.services.people import my_expenses, people_balances
@@ -102,7 +102,7 @@ def my_people():
 
 @blp.route("/users/me/expenses")
 @blp.arguments(MyExpensesArgsSchema, location="query", unknown=RAISE)
-@blp.response(200, MyExpensePageSchema)
+@blp.response(200, MyExpensePageSchema, example=MY_EXPENSES_EXAMPLE)
 @pat_scope("groups:read")
 def list_my_expenses(args):
     """Expenses of all my groups that involve me (I pay or owe), newest first, each with

@@ -64,3 +64,17 @@ class MyExpenseSchema(ExpenseSchema):
 
 
 MyExpensePageSchema = page_schema(MyExpenseSchema, "MyExpensePage")
+
+
+_ANA, _BO = "6f1c2a7e-2b7d-4c39-9d0e-3f0a1b2c3d4e", "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+MY_EXPENSES_EXAMPLE = {"items": [{
+    "expenseId": "3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a99",
+    "groupId": "5d0c4f3a-2f7e-4f7e-9a55-0d1e2f3a4b5c", "groupName": "Lisbon trip",
+    "description": "Taxi to the airport", "category": "TRANSPORT", "amount": 2400,
+    "currency": "EUR", "date": "2026-03-01", "version": 1,
+    "payments": [{"participantId": _ANA, "amount": 2400}],
+    "items": [{"name": "Taxi to the airport", "amount": 2400, "splitMode": "EQUAL",
+               "splits": [{"participantId": _ANA, "value": 0, "amount": 1200},
+                          {"participantId": _BO, "value": 0, "amount": 1200}]}],
+    "createdBy": _ANA, "createdAt": "2026-03-01T18:04:05Z", "updatedAt": None}],
+    "nextCursor": None}

@@ -53,3 +53,12 @@ def test_account_deletion_unfiles_the_converted_guest(client, owner, join):
     assert client.delete("/users/me", headers=dora.headers).status_code == 204
     assert users_map_of_roster(owner.gid) == {owner.pid: owner.user_id}
     assert_users_map_matches_roster(owner.gid)
+
+
+def test_an_element_is_two_uuids_in_32_bytes_and_other_ids_are_spelled_out():
+    from models.groups import Balance
+    pid, uid = "6f1c2a7e-2b7d-4c39-9d0e-3f0a1b2c3d4e", "0b6f5c1e-8a51-4a2c-9d6e-6c3f1f0e7a11"
+    assert len(Balance.user_pair(pid, uid)) == 32
+    for pair in ((pid, uid), ("imported-1", uid), ("a" * 15, "b" * 16), ("x", "y")):
+        assert Balance.pair_of(Balance.user_pair(*pair)) == pair
+    assert len(Balance.user_pair("a" * 15, "b" * 16)) == 33  # never taken for two UUIDs

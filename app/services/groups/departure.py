@@ -164,7 +164,7 @@ def _to_guest(head: Group, me: Participant, user_id: str) -> None:
               & (Participant.Role == me.Role),
               on_fail=participant_changed())
     tx.delete(UserMember(group_id, UserMember.sort_key(user_id)))
-    tx.update(Balance(*Balance.key(group_id)), [Balance.unbind_user(me.ParticipantId)])
+    tx.update(Balance(*Balance.key(group_id)), [Balance.unbind_user(me.ParticipantId, user_id)])
     try:
         if me.Role == OWNER:
             # OwnerCount > 1 is checked when tx commits

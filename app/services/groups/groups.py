@@ -31,7 +31,7 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
                        Role="OWNER", CreatedAt=now)
     balance = Balance(*Balance.key(group_id), BalanceRevision=0, Initialized=True,
                       ExpenseCount=0, SettlementCount=0, CreatedAt=now,
-                      Users={participant_id: user_id})
+                      Users={Balance.user_pair(participant_id, user_id)})
     collision = id_collision()
     tx = Transaction().require_live_account(user_id)
     for row in (head, invite, owner, guard, balance):

@@ -148,7 +148,7 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
                  else Balance.BalanceRevision.does_not_exist())
     moved = Conflict("The group's money changed meanwhile; try again.", code="CONCURRENT_UPDATE")
     if target.Type == USER:  # the same guard, on the write that unfiles the account
-        tx.update(Balance(*Balance.key(group_id)), [Balance.unbind_user(participant_id)],
+        tx.update(Balance(*Balance.key(group_id)), [Balance.unbind_user(participant_id, target.UserId)],
                   condition=unchanged, on_fail=moved)
     else:
         tx.check(Balance, *Balance.key(group_id), condition=unchanged, on_fail=moved)
