@@ -167,3 +167,16 @@ def test_people_nets_equal_the_plans_transfers_between_each_pair(spec):
                     {c: v for c, v in theirs.items() if v}
             zero = [all(n["net"] == 0 for n in p["nets"]) for p in my_people(me)]
             assert zero == sorted(zero)  # all-zero people last
+
+
+def test_a_pat_reaches_people_and_my_expenses_with_groups_read_only(group, client):
+    def pat(*scopes):
+        reply = client.post("/developer/tokens", headers=group.headers,
+                            json={"name": "script", "scopes": list(scopes)})
+        assert reply.status_code == 201, reply.get_json()
+        return {"Authorization": f"Bearer {reply.get_json()['token']}"}
+
+    reader, writer = pat("groups:read"), pat("expenses:write")
+    for path in ("/users/me/people", "/users/me/expenses"):
+        assert client.get(path, headers=reader).status_code == 200, path
+        assert client.get(path, headers=writer).status_code == 403, path
