@@ -48,7 +48,7 @@ def _measure(client, meter, headers, path: str, expect: int):
 
 
 def _users_map_bytes(client, sign_in) -> tuple:
-    """(balance row bytes, of which the Users map) for a group of 6 accounts."""
+    """(balance row bytes, of which the Users set) for a group of 6 accounts."""
     from models.groups import Balance
     from tests.ledger.helpers import join_directly
 
@@ -105,7 +105,7 @@ def main() -> None:
                  + " (one Query per group; RRU "
                  + " / ".join(f"{b.rru:g}" for b in listing) + ")"))
     rows.append(("users_map_bytes", "WRU added per expense write: index rows / the balance "
-                 "row's Users map (6 accounts)",
+                 "row's Users set (6 accounts)",
                  f"0 (no index row) / {map_bytes} B of a {row_bytes} B balance row, "
                  f"{(map_bytes - 5) // 6} B per account: each money write's balance update "
                  f"costs 2 more WRU only once the row passes 1 KB"))

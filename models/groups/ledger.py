@@ -202,7 +202,7 @@ class Balance(GroupItem, discriminator="BALANCE"):
     @classmethod
     def users_of(cls, raw_item: Optional[dict]) -> dict:
         """participantId -> userId from a raw balance item."""
-        values = (raw_item or {}).get("Users", {}).get("BS", [])
+        values = (raw_item or {}).get(cls.Users.attr_name, {}).get("BS", [])
         return dict(cls.pair_of(bytes(value)) for value in values)
 
     @staticmethod

@@ -1,4 +1,4 @@
-"""BALANCE#v1's Users map (USER participantId -> userId, what GET /users/me/people reads
+"""BALANCE#v1's Users set (USER participantId -> userId, what GET /users/me/people reads
 instead of rosters) follows every roster change that binds or unbinds an account: create,
 join (NEW and TAKEOVER), invitation accept, leave, removal, account deletion's conversion."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An imported group's balance row files its one account, the importer (the Users map that
+"""An imported group's balance row files its one account, the importer (the Users set that
 GET /users/me/people reads instead of rosters), with or without ``me``."""
 from __future__ import annotations
 

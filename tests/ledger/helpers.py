@@ -54,6 +54,7 @@ def assert_balance_matches_rows(group_id: str) -> None:
     assert all(sum(nets.values()) == 0 for nets in other.values()), other  # each currency
     assert int(raw["ExpenseCount"]["N"]) == recount.expense_count
     assert int(raw["SettlementCount"]["N"]) == recount.settlement_count
+    assert_users_map_matches_roster(group_id)  # who is an account (GET /users/me/people)
 
 
 def ids_of(rows: Iterable[dict], key: str) -> List[str]:
@@ -84,5 +85,5 @@ def users_map_of_roster(group_id: str) -> dict:
 
 
 def assert_users_map_matches_roster(group_id: str) -> None:
-    """BALANCE#v1's Users map equals the roster's accounts (guests are not in it)."""
+    """BALANCE#v1's Users set equals the roster's accounts (guests are not in it)."""
     assert Balance.users_of(Balance.fetch_raw(group_id)) == users_map_of_roster(group_id)
