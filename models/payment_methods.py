@@ -32,11 +32,13 @@ class PaymentMethods(UserItem, discriminator="PAYMENT_METHODS"):
         """userId -> [{Type, Handle?, Iban?, Name?}] for those who stored any: one
         BatchGetItem per 100 users (raw, so no model per row)."""
         found = cls.raw_batch_get([cls.key(uid) for uid in user_ids])
-        out: Dict[str, List[dict]] = {}
-        for (user_id, _), item in found.items():
-            methods = []
-            for entry in item.get("Methods", {}).get("L", []):
-                fields = entry.get("M", {})
-                methods.append({name: value["S"] for name, value in fields.items() if "S" in value})
-            out[user_id] = methods
-        return out
+        return {user_id: cls.entries_of(item) for (user_id, _), item in found.items()}
+
+    @staticmethod
+    def entries_of(raw_item: dict) -> List[dict]:
+        """[{Type, Handle?, Iban?, Name?}] of one raw PAYMENT_METHODS item."""
+        methods = []
+        for entry in raw_item.get("Methods", {}).get("L", []):
+            fields = entry.get("M", {})
+            methods.append({name: value["S"] for name, value in fields.items() if "S" in value})
+        return methods

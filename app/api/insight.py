@@ -3,15 +3,19 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, principal
+from app.api.context import group_access, principal, scope
 from app.api.pat import pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.insight import (METHODS_EXAMPLE, REMINDER_EXAMPLE, REMINDER_REQUEST_EXAMPLE,
                                  STATS_EXAMPLE, GroupStatsSchema, MyStatsArgsSchema,
                                  MyStatsSchema, PaymentMethodsSchema, ReminderCreateSchema,
                                  ReminderSchema, StatsArgsSchema)
+from app.schemas.across import (MY_EXPENSES_EXAMPLE, PEOPLE_EXAMPLE, MyExpensePageSchema,
+                                MyExpensesArgsSchema, PeopleBalancesSchema)
 from app.services.core.clock import today
 from app.services.insight import payment_methods, reminders, stats
+from app.services.people import my_expenses, people_balances
+from app.services.ledger.expense_search import words_of
 
 blp = Blueprint("insight", __name__, description="Insight and getting paid")
 
@@ -82,3 +86,39 @@ def send_reminder(body, group_id):
     back, beside recording the settlement it asks for."""
     access = group_access(group_id, "MEMBER")
     return reminders.send_reminder(access, str(body["participantId"]))
+
+
+@blp.route("/users/me/people")
+@blp.response(200, PeopleBalancesSchema, example=PEOPLE_EXAMPLE)
+@pat_scope("groups:read")
+def my_people():
+    """Everyone I share a group with, by account (guests are not people): per currency the
+    transfers between us in each group's settle-up plan, summed (``net`` > 0: they owe me),
+    so it agrees with what balances tells both of us; people with all nets 0 come last.
+    Where I owe, ``payTo`` links from their payment methods. Reads my groups' balance rows
+    in batches, never a roster or an expense."""
+    return {"items": people_balances.my_people(principal().user_id)}
+
+
+@blp.route("/users/me/expenses")
+@blp.arguments(MyExpensesArgsSchema, location="query", unknown=RAISE)
+@blp.response(200, MyExpensePageSchema, example=MY_EXPENSES_EXAMPLE)
+@pat_scope("groups:read")
+def list_my_expenses(args):
+    """Expenses of all my groups that involve me (I pay or owe), newest first, each with
+    ``groupId`` and ``groupName``; ``withUserId``: that account pays or owes too; ``q``:
+    words in the description or an item name. A bounded fan-out over my groups with a
+    merged cursor: a page may hold fewer than ``limit`` items (even none) with a
+    ``nextCursor``; following it never loses or repeats an item."""
+    with_user = str(args["withUserId"]) if args.get("withUserId") else None
+    date_from, date_to = args.get("from_"), args.get("to")
+    listing = my_expenses_scope(date_from, date_to, with_user, args.get("q"))
+    return my_expenses.my_expenses(principal().user_id, with_user_id=with_user,
+                                   text=args.get("q"), date_from=date_from, date_to=date_to,
+                                   limit=args["limit"], cursor=args["cursor"], scope=listing)
+
+
+def my_expenses_scope(date_from, date_to, with_user, text) -> str:
+    """The cursor scope of one cross-group listing (caller, dates, person, words); the MCP
+    search_expenses tool shares it."""
+    return scope(f"my-expenses:{date_from}:{date_to}:{with_user}:{' '.join(words_of(text))}")

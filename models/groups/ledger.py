@@ -1,10 +1,12 @@
 """Money rows: expenses (with their payment and split maps), comments, settlements, balance."""
 from __future__ import annotations
 
+import uuid
 from typing import Iterator, Optional
 
-from pynamodb.attributes import (BooleanAttribute, ListAttribute, MapAttribute, NumberAttribute,
-                                 UnicodeAttribute, UnicodeSetAttribute)
+from pynamodb.attributes import (BinarySetAttribute, BooleanAttribute, ListAttribute,
+                                 MapAttribute, NumberAttribute, UnicodeAttribute,
+                                 UnicodeSetAttribute)
 
 from models import pynamodb_adapter
 from models.groups.base import ExpenseIdIndex, GroupItem
@@ -159,10 +161,49 @@ class Balance(GroupItem, discriminator="BALANCE"):
     Initialized = BooleanAttribute(default=False)
     ExpenseCount = NumberAttribute(default=0)
     SettlementCount = NumberAttribute(default=0)
+    # USER participantId -> userId, kept by every roster change that binds or unbinds a user
+    # (create, import, join, invitation, leave, removal, account deletion's guest
+    # conversion), so /users/me/people knows who is an account without reading rosters.
+    # A binary set of 32-byte pairs (the two UUIDs' bytes), not a map of strings: this row
+    # is rewritten by every money write, and a map entry would take 75 bytes, not 32.
+    # ADD/DELETE of one element is atomic and needs no parent attribute.
+    Users = BinarySetAttribute(null=True, legacy_encoding=False)
 
     @staticmethod
     def key(group_id: str) -> tuple:
         return group_id, BALANCE
+
+    @staticmethod
+    def user_pair(participant_id: str, user_id: str) -> bytes:
+        """One ``Users`` element: both UUIDs' 16 bytes; an id that is not a UUID is spelled
+        out (``pid NUL uid``, never 32 bytes long)."""
+        try:
+            return uuid.UUID(participant_id).bytes + uuid.UUID(user_id).bytes
+        except ValueError:
+            spelled = f"{participant_id}\0{user_id}".encode()
+            return spelled + b"\0" if len(spelled) == 32 else spelled
+
+    @staticmethod
+    def pair_of(value: bytes) -> tuple:
+        if len(value) == 32:
+            return str(uuid.UUID(bytes=value[:16])), str(uuid.UUID(bytes=value[16:]))
+        pid, _, uid = value.decode().partition("\0")
+        return pid, uid.rstrip("\0")
+
+    @classmethod
+    def bind_user(cls, participant_id: str, user_id: str):
+        """The update action that files a USER participant under its account."""
+        return cls.Users.add({cls.user_pair(participant_id, user_id)})
+
+    @classmethod
+    def unbind_user(cls, participant_id: str, user_id: str):
+        return cls.Users.delete({cls.user_pair(participant_id, user_id)})
+
+    @classmethod
+    def users_of(cls, raw_item: Optional[dict]) -> dict:
+        """participantId -> userId from a raw balance item."""
+        values = (raw_item or {}).get(cls.Users.attr_name, {}).get("BS", [])
+        return dict(cls.pair_of(bytes(value)) for value in values)
 
     @staticmethod
     def net_attribute(participant_id: str) -> str:

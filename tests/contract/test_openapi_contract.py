@@ -44,7 +44,7 @@ CONTRACT_PATHS |= {"/imports", "/imports/{importId}"}
 CONTRACT_PATHS |= {"/realtime/token"}
 # Insight (issue 34).
 CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats",
-                   "/groups/{groupId}/reminders"}
+                   "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

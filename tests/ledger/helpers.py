@@ -54,6 +54,7 @@ def assert_balance_matches_rows(group_id: str) -> None:
     assert all(sum(nets.values()) == 0 for nets in other.values()), other  # each currency
     assert int(raw["ExpenseCount"]["N"]) == recount.expense_count
     assert int(raw["SettlementCount"]["N"]) == recount.settlement_count
+    assert_users_map_matches_roster(group_id)  # who is an account (GET /users/me/people)
 
 
 def ids_of(rows: Iterable[dict], key: str) -> List[str]:
@@ -71,4 +72,18 @@ def join_directly(group_id: str, user_id: str, role: str, name: str = "Member") 
                 CreatedAt=now).save()
     UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=participant_id, Role=role,
                CreatedAt=now).save()
+    # as every real join does: the balance row files the account (GET /users/me/people)
+    Balance(*Balance.key(group_id)).update(actions=[Balance.bind_user(participant_id, user_id)])
     return participant_id
+
+
+def users_map_of_roster(group_id: str) -> dict:
+    """USER participantId -> userId as the roster has it."""
+    from models.groups import Participant
+    return {p.ParticipantId: p.UserId for p in Participant.roster(group_id, consistent_read=True)
+            if p.Type == "USER"}
+
+
+def assert_users_map_matches_roster(group_id: str) -> None:
+    """BALANCE#v1's Users set equals the roster's accounts (guests are not in it)."""
+    assert Balance.users_of(Balance.fetch_raw(group_id)) == users_map_of_roster(group_id)

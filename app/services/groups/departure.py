@@ -23,8 +23,8 @@ from app.services.core.transactions import Transaction
 from app.services.groups import delete as group_delete
 from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
                                             require_live_group, roster)
-from models.groups import (JOINREQ_PREFIX, Group, GroupItem, GroupStatus, JoinLock, JoinRequest,
-                           Participant, UserMember)
+from models.groups import (JOINREQ_PREFIX, Balance, Group, GroupItem, GroupStatus, JoinLock,
+                           JoinRequest, Participant, UserMember)
 
 DELETED, CONVERTED, GONE = "deleted", "converted", "gone"
 # Head status while a departing sole user's group is being fenced: still readable (only
@@ -164,6 +164,7 @@ def _to_guest(head: Group, me: Participant, user_id: str) -> None:
               & (Participant.Role == me.Role),
               on_fail=participant_changed())
     tx.delete(UserMember(group_id, UserMember.sort_key(user_id)))
+    tx.update(Balance(*Balance.key(group_id)), [Balance.unbind_user(me.ParticipantId, user_id)])
     try:
         if me.Role == OWNER:
             # OwnerCount > 1 is checked when tx commits

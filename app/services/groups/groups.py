@@ -30,7 +30,8 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
     guard = UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=participant_id,
                        Role="OWNER", CreatedAt=now)
     balance = Balance(*Balance.key(group_id), BalanceRevision=0, Initialized=True,
-                      ExpenseCount=0, SettlementCount=0, CreatedAt=now)
+                      ExpenseCount=0, SettlementCount=0, CreatedAt=now,
+                      Users={Balance.user_pair(participant_id, user_id)})
     collision = id_collision()
     tx = Transaction().require_live_account(user_id)
     for row in (head, invite, owner, guard, balance):

@@ -18,7 +18,7 @@ from app.services.groups.invite import check_code_still_valid, is_claimable, req
 from app.services.groups.membership import (GUEST, USER, change_counts,
                                             require_live_group, require_still_owner)
 from app.services.core.transactions import Transaction
-from models.groups import Group, GroupItem, JoinLock, JoinRequest, Participant, UserMember
+from models.groups import Balance, Group, GroupItem, JoinLock, JoinRequest, Participant, UserMember
 from models.users import JoinRequestPointer, Profile
 
 PENDING, APPROVED, DENIED, CANCELLED = "PENDING", "APPROVED", "DENIED", "CANCELLED"
@@ -217,6 +217,7 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
     tx.put(UserMember(access.group_id, UserMember.sort_key(applicant),
                       ParticipantId=participant_id, Role=role, CreatedAt=now),
            condition=UserMember.SK.does_not_exist(), on_fail=already_member("The applicant is"))
+    tx.update(Balance(*Balance.key(access.group_id)), [Balance.bind_user(participant_id, applicant)])
     # Membership supersedes any join lock of this applicant, so the lock goes whoever holds it.
     tx.delete(JoinLock(request.GroupId, JoinLock.sort_key(applicant)))
     _decided_event(tx, access, request, APPROVED)

@@ -144,11 +144,14 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
                   actor=access.participant_id)
     # Every money write bumps BalanceRevision, so an expense or settlement naming this
     # participant that lands after the reference check makes the removal fail, not dangle.
-    tx.check(Balance, *Balance.key(group_id),
-             condition=(Balance.BalanceRevision == revision if revision is not None
-                        else Balance.BalanceRevision.does_not_exist()),
-             on_fail=Conflict("The group's money changed meanwhile; try again.",
-                              code="CONCURRENT_UPDATE"))
+    unchanged = (Balance.BalanceRevision == revision if revision is not None
+                 else Balance.BalanceRevision.does_not_exist())
+    moved = Conflict("The group's money changed meanwhile; try again.", code="CONCURRENT_UPDATE")
+    if target.Type == USER:  # the same guard, on the write that unfiles the account
+        tx.update(Balance(*Balance.key(group_id)), [Balance.unbind_user(participant_id, target.UserId)],
+                  condition=unchanged, on_fail=moved)
+    else:
+        tx.check(Balance, *Balance.key(group_id), condition=unchanged, on_fail=moved)
     if actor is not None:
         require_still_owner(tx, actor)
     changelog.record(tx, access.group, Participant(group_id, target.SK), changelog.DELETE,

@@ -87,6 +87,9 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, tok
                         Type="USER", UserId=user_id, DisplayName=name, Role="OWNER",
                         ClaimedAt=now, CreatedAt=now, UpdatedAt=now)
     tx.put(owner, condition=Participant.SK.does_not_exist(), on_fail=gone)
+    # The imported roster is guests only: the owner is the group's one account.
+    pair = Balance.user_pair(owner_id, user_id)
+    tx.update(Balance(*Balance.key(group_id)), [Balance.Users.set({pair})])
     # The group's first logged changes: it appears (ACTIVE), with its owner. The rows the
     # worker wrote before are older than the log, so /changes from 0 answers reset (refetch).
     # Its subject names the source ("importedFrom": the job's format), so /activity reads

@@ -14,9 +14,13 @@ from app.services.core.transactions import Transaction
 from models.payment_methods import MethodMap, PaymentMethods
 
 
+def method_of_raw(entry: Mapping) -> Method:
+    return Method(entry["Type"], handle=entry.get("Handle"), iban=entry.get("Iban"),
+                  name=entry.get("Name"))
+
+
 def _from_raw(entries: Iterable[Mapping]) -> List[Method]:
-    return [Method(e["Type"], handle=e.get("Handle"), iban=e.get("Iban"), name=e.get("Name"))
-            for e in entries]
+    return [method_of_raw(e) for e in entries]
 
 
 def get_methods(user_id: str) -> dict:

@@ -23,7 +23,7 @@ from app.services.groups.membership import (GUEST, USER, change_counts, get_part
 from app.services.people import friends
 from app.services.people.invitation_rows import (clear_reservation, display_name,
                                                  drop_sent_pointer, load_invitation)
-from models.groups import Participant, UserMember
+from models.groups import Balance, Participant, UserMember
 from models.people import GroupInvitation
 from models.users import Profile, SentInvitation
 
@@ -195,6 +195,7 @@ def accept(user_id: str, group_id: str) -> dict:
     tx.put(UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=row.ParticipantId,
                       Role=row.Role, CreatedAt=now),
            condition=UserMember.SK.does_not_exist(), on_fail=already_member())
+    tx.update(Balance(*Balance.key(group_id)), [Balance.bind_user(row.ParticipantId, user_id)])
     drop_sent_pointer(tx, row)
     changelog.record(tx, group_id, guest, actor=row.ParticipantId)
     tx.commit()

@@ -1,0 +1,14 @@
+"""An imported group's balance row files its one account, the importer (the Users set that
+GET /users/me/people reads instead of rosters), with or without ``me``."""
+from __future__ import annotations
+
+from tests.imports.conftest import fixture_text
+from tests.ledger.helpers import assert_users_map_matches_roster, users_map_of_roster
+
+
+def test_the_importer_is_the_imported_groups_one_account(importer):
+    for options in ({}, {"me": "Ana"}):
+        status = importer.run("splitwise-csv", fixture_text("splitwise_group_en.csv"), **options)
+        assert status["status"] == "DONE", status
+        assert list(users_map_of_roster(status["groupId"]).values()) == [importer.user_id]
+        assert_users_map_matches_roster(status["groupId"])
