@@ -10,7 +10,8 @@ from models.groups import RATE_SOURCES
 from app.schemas.common import (CURRENCY, DerivedList, ExchangeRate, Id, Money,
                                 PageArgsSchema, Strict, StrictInteger, page_schema)
 from app.dates import is_calendar_date
-from app.limits import MAX_PARTICIPANTS
+from app.limits import (EXPENSE_CATEGORY_MAX, EXPENSE_DESCRIPTION_MAX, EXPENSE_ITEM_NAME_MAX,
+                        MAX_PARTICIPANTS)
 
 MAX_ITEMS = 50
 
@@ -31,7 +32,7 @@ def not_blank(value: str) -> None:
         raise ValidationError("Must not be blank.")
 
 
-TEXT = [validate.Length(min=1, max=200), not_blank]
+TEXT = [validate.Length(min=1, max=EXPENSE_DESCRIPTION_MAX), not_blank]
 
 
 class PaymentSchema(Strict):
@@ -47,7 +48,7 @@ class SplitInSchema(Strict):
 
 
 class ItemInSchema(Strict):
-    name = fields.String(validate=validate.Length(min=1, max=200))
+    name = fields.String(validate=validate.Length(min=1, max=EXPENSE_ITEM_NAME_MAX))
     amount = Money(required=True)
     splitMode = fields.String(required=True, validate=validate.OneOf(SPLIT_MODES))
     splits = fields.List(fields.Nested(SplitInSchema), required=True,
@@ -57,7 +58,7 @@ class ItemInSchema(Strict):
 class _ExpenseFields(Strict):
     description = fields.String(validate=TEXT)
     date = DateString()
-    category = fields.String(allow_none=True, validate=validate.Length(max=50))
+    category = fields.String(allow_none=True, validate=validate.Length(max=EXPENSE_CATEGORY_MAX))
     payments = fields.List(fields.Nested(PaymentSchema),
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
     items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))
