@@ -48,6 +48,8 @@ PROPERTY_TEXT = {
                  "2500 = 25%, summing to 10000) or SHARES (value is a positive weight).",
     "name": "A label for this item, e.g. \"Wine\" (optional).",
     "note": "Optional note (at most 500 characters).",
+    "notes": "Optional free-text notes about the expense (at most 500 characters); null "
+             "clears them.",
     "version": "The version you read (version from get_expense, list_expenses or "
                "add_expense); a stale one is refused with VERSION_CONFLICT: read it again.",
     "body": "The comment text (1-2000 characters); @handle mentions notify those members.",
@@ -183,6 +185,8 @@ class _McpRateFields:
 class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
     """The REST expense body with decimal-string money, plus the group and an idempotency key."""
 
+    TO_INPUT = False  # the tool's arguments: the ExpenseInput comes after the decimals
+
     groupId = Id(required=True)
     payments = fields.List(fields.Nested(McpPaymentSchema), required=True, metadata={
         "description": "Who paid how much; the payments add up to the total."})
@@ -190,6 +194,8 @@ class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
 
 class UpdateExpenseArgs(_McpRateFields, _McpExpenseFields, ExpensePatchSchema):
     """The REST edit (any subset of the fields) with decimal-string money and the version."""
+
+    TO_INPUT = False
 
     groupId = Id(required=True)
     expenseId = Id(required=True)
