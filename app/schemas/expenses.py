@@ -220,7 +220,8 @@ class ExpenseBodySchema(_Converted, Strict):
     category = fields.String(allow_none=True, attribute="Category")
     # The row's Notes, or a template's (its Template map): one field for both replies.
     notes = DerivedString(lambda row: getattr(getattr(row, "Template", None) or row, "Notes",
-                                              None), allow_none=True)
+                                              None), allow_none=True,
+                          metadata={"description": "Free text; null when there are none"})
     amount = fields.Integer(required=True, attribute="Amount")
     payments = DerivedList(stored_payments, fields.Nested(PaymentReplySchema), required=True)
     items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Items")
