@@ -63,7 +63,8 @@ class _ExpenseFields(Strict):
     date = DateString()
     category = fields.String(allow_none=True, validate=validate.Length(max=EXPENSE_CATEGORY_MAX))
     notes = fields.String(allow_none=True, validate=validate.Length(max=EXPENSE_NOTES_MAX),
-                          metadata={"description": "Free text (null or \"\" clears it)"})
+                          metadata={"description": "Optional free-text notes about the expense "
+                                                 "(at most 500 characters); null clears them"})
     payments = fields.List(fields.Nested(PaymentSchema),
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
     items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))

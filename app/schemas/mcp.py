@@ -48,8 +48,6 @@ PROPERTY_TEXT = {
                  "2500 = 25%, summing to 10000) or SHARES (value is a positive weight).",
     "name": "A label for this item, e.g. \"Wine\" (optional).",
     "note": "Optional note (at most 500 characters).",
-    "notes": "Optional free-text notes about the expense (at most 500 characters); null "
-             "clears them.",
     "version": "The version you read (version from get_expense, list_expenses or "
                "add_expense); a stale one is refused with VERSION_CONFLICT: read it again.",
     "body": "The comment text (1-2000 characters); @handle mentions notify those members.",

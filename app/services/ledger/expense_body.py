@@ -5,8 +5,9 @@ carry the same body; create, edit, recurring materialisation, a participant tran
 rewrite and the export read and write it only through :class:`ExpenseBody`. Adding a field
 means adding it here: to the tuple, to ``ATTRIBUTES`` (its stored attribute, the same name
 on ``Expense`` and ``ExpenseTemplateMap``), to ``EXPORT`` (its CSV column, or why none), to
-``app.money.expense_input.ExpenseInput`` (what every door hands in) and to ``build`` in
-expense_input.py, whose keyword construction fails until it does.
+``app.money.expense_input.ExpenseInput`` (what every door hands in), and either to
+``AS_SENT`` (a field recorded as sent: text such as the category or the notes) or to
+``build`` in expense_input.py, whose keyword construction fails until it does.
 tests/ledger/test_expense_body.py fails when any path drops a field.
 
 The currency is body: the body's amounts are minor units of it. A converted body (a
@@ -41,6 +42,10 @@ EXPORT = {"description": "Description", "category": "Category", "notes": None,
           "payments": None, "items": None, "currency": "Currency",
           "exchange_rate": "Exchange rate", "rate_source": "Rate source",
           "rate_date": "Rate date", "group_amount": "Group cost"}
+# Fields recorded exactly as the door's ExpenseInput sends them (no money rule reads them):
+# the ledger's build, an edit's merge and a stored body read back as input copy them by
+# name, so a new one is added here and to ExpenseInput, and nowhere in the ledger's code.
+AS_SENT = ("category", "notes")
 # The fields recording a conversion (absent on a kept or group-currency body).
 RATE_FIELDS = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 # Fields naming participants (what a transfer renames); every other field is kept as is.

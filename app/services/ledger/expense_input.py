@@ -22,7 +22,7 @@ from app.money.expense_input import ExpenseInput, ItemInput, PaymentInput, Split
 from app.money.refusals import MoneyInvalid, Quoted
 from app.money.splits import net_effects, resolve_item
 from app.services.ledger import foreign_currency
-from app.services.ledger.expense_body import ExpenseBody
+from app.services.ledger.expense_body import AS_SENT, ExpenseBody
 from models.groups import ItemMap, PaymentMap, SplitMap
 
 # Every API field of an expense's body in a request (a template's expense part too).
@@ -139,12 +139,13 @@ def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: boo
     stored_payments, items = foreign_currency.apportioned(
         [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in payments], items,
         rate.group_amount)
-    # Keyword construction: a field added to ExpenseBody fails here until it is built.
-    made = ExpenseBody(description=description, category=expense.category,
-                       notes=expense.notes or None, amount=total,
+    # Keyword construction: a field added to ExpenseBody fails here until it is built
+    # (or named in AS_SENT, when the input holds it as the body records it).
+    made = ExpenseBody(description=description, amount=total,
                        payments=stored_payments, items=items, currency=rate.currency,
                        exchange_rate=rate.exchange_rate, rate_source=rate.rate_source,
-                       rate_date=rate.rate_date, group_amount=rate.group_amount)
+                       rate_date=rate.rate_date, group_amount=rate.group_amount,
+                       **{name: getattr(expense, name) for name in AS_SENT})
     from app.services.ledger.balances import body_nets
 
     return Draft(body=made, date=day, nets=body_nets(made, group_currency))
@@ -154,7 +155,7 @@ def input_of(body: ExpenseBody, date: Optional[str]) -> ExpenseInput:
     """A stored body (dated ``date``) as the input it would be built from, with its recorded
     conversion (what an edit is merged over)."""
     return ExpenseInput(
-        description=body.description, category=body.category, date=date, notes=body.notes,
+        description=body.description, date=date, **{name: getattr(body, name) for name in AS_SENT},
         payments=tuple(PaymentInput(p.ParticipantId, int(p.Amount)) for p in body.payments),
         items=tuple(ItemInput(i.Name, int(i.Amount), i.SplitMode,
                               tuple(SplitInput(s.ParticipantId, int(s.Value)) for s in i.Splits))
@@ -163,10 +164,9 @@ def input_of(body: ExpenseBody, date: Optional[str]) -> ExpenseInput:
         rate_date=body.rate_date, group_amount=body.group_amount)
 
 
-# Fields a partial edit replaces as sent (by API name); the amount follows from the items,
-# and ``items`` (with the shorthand) and the rate are merged below.
-PLAIN = {"description": "description", "category": "category", "notes": "notes",
-         "payments": "payments", "date": "date"}
+# Fields a partial edit replaces as sent (-> their API names); the amount follows from the
+# items, and ``items`` (with the shorthand) and the rate are merged below.
+PLAIN = {name: wire.WIRE_NAMES[name] for name in ("description", *AS_SENT, "payments", "date")}
 MONEY = ("payments", "items", "amount", "split_mode", "splits")
 RECORDED = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 
