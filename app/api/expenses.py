@@ -99,8 +99,7 @@ def get_expense(group_id, expense_id):
 def update_expense(body, group_id, expense_id):
     """Full or partial edit of the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
     access = group_access(group_id, "MEMBER")
-    version = body.pop("version")
-    return expenses.update_expense(access, str(expense_id), version, body)
+    return expenses.update_expense(access, str(expense_id), body.version, body.changes)
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["DELETE"])

@@ -6,6 +6,8 @@ unit (funds, precious metals, ``XXX``) are not money a group can spend and are l
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Optional, Tuple
 
 from iso4217 import Currency
 
@@ -45,6 +47,21 @@ def parse_minor(text: str, currency: str) -> int:
                          f"{currency} has no decimal places; send a whole number.")
     minor = int(whole) * 10 ** places + int(fraction.ljust(places, "0") or "0")
     return -minor if sign else minor
+
+
+def decimal_to_minor(value: Decimal, currency: str) -> Tuple[int, bool]:
+    """``Decimal("45.505"), "EUR"`` -> ``(4550, False)``: minor units rounded half-even past
+    the currency's decimals, and whether that was exact. The one Decimal -> minor units step
+    (imports round and warn, drafters refuse what is not exact: :func:`exact_minor`)."""
+    scaled = value.scaleb(MINOR_UNITS.get(currency, 2))
+    whole = scaled.to_integral_value(rounding=ROUND_HALF_EVEN)
+    return int(whole), whole == scaled
+
+
+def exact_minor(value: Decimal, currency: str) -> Optional[int]:
+    """Minor units of ``value`` in ``currency``, or None when it has more decimals."""
+    minor, exact = decimal_to_minor(value, currency)
+    return minor if exact else None
 
 
 _DECIMAL = re.compile(r"(-)?([0-9]{1,30})(?:\.([0-9]{1,30}))?")

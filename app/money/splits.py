@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from app.errors import Invalid
+from app.money.refusals import MoneyInvalid, Quoted
 
 SPLIT_MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES")
 MAX_AMOUNT = 10**11
@@ -33,8 +34,9 @@ def _check_amount(amount: Any, field: str) -> None:
         raise Invalid(f"{field} must be an integer number of minor units",
                       details={"field": field, "value": repr(amount)})
     if not 0 < amount <= MAX_AMOUNT:
-        raise Invalid(f"{field} must be between 1 and {MAX_AMOUNT}, got {amount}",
-                      details={"field": field, "value": amount})
+        raise MoneyInvalid(f"{field} must be between {{low}} and {{high}}, got {{value}}",
+                           {"low": Quoted(1), "high": Quoted(MAX_AMOUNT),
+                            "value": Quoted(amount)}, field=field)
 
 
 def _check_participant_ids(ids: Sequence[Any], field: str, what: str) -> None:
@@ -97,8 +99,9 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
 
     if mode == "EXACT":
         if sum(values) != amount:
-            raise Invalid(f"EXACT splits sum to {sum(values)} but the item amount is {amount}",
-                          details={"field": "splits", "sum": sum(values), "amount": amount})
+            raise MoneyInvalid("EXACT splits sum to {sum} but the item amount is {amount}",
+                               {"sum": Quoted(sum(values)), "amount": Quoted(amount)},
+                               field="splits")
         return list(values)
     if mode == "PERCENT" and sum(values) != PERCENT_TOTAL:
         raise Invalid(f"PERCENT splits sum to {sum(values)} basis points but must sum to "
@@ -119,12 +122,13 @@ def validate_payments(total: int, payments: list[tuple[str, int]]) -> None:
             raise Invalid(f"{field} must be an integer number of minor units",
                           details={"field": field, "value": repr(paid)})
         if paid < 1:
-            raise Invalid(f"{field} must be at least 1, got {paid}",
-                          details={"field": field, "value": paid})
+            raise MoneyInvalid(f"{field} must be at least {{low}}, got {{value}}",
+                               {"low": Quoted(1), "value": Quoted(paid)}, field=field)
     paid_total = sum(paid for _, paid in payments)
     if paid_total != total:
-        raise Invalid(f"payments sum to {paid_total} but the expense amount is {total}",
-                      details={"field": "payments", "sum": paid_total, "amount": total})
+        raise MoneyInvalid("payments sum to {sum} but the expense amount is {amount}",
+                           {"sum": Quoted(paid_total), "amount": Quoted(total)},
+                           field="payments")
 
 
 def net_effects(payments: list[tuple[str, int]],
@@ -145,6 +149,7 @@ def net_effects(payments: list[tuple[str, int]],
         except Invalid as err:
             err.details["field"] = f"items[{index}].{err.details.get('field', '')}".rstrip(".")
             err.details["item"] = index
+            err.field = err.details["field"]  # a MoneyInvalid's own path
             raise
         item_total += amount
         for (pid, _), share in zip(splits, owed, strict=True):

@@ -1,16 +1,20 @@
 """Expenses and their comments."""
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
+from typing import NamedTuple
+
+from marshmallow import ValidationError, fields, post_dump, post_load, validate, validates_schema
 
 from app.money import expense_forms
+from app.money.expense_input import ExpenseInput, from_wire
 from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES
-from app.schemas.common import (CURRENCY, DerivedList, ExchangeRate, Id, Money,
+from app.schemas.common import (CURRENCY, DerivedList, DerivedString, ExchangeRate, Id, Money,
                                 PageArgsSchema, Strict, StrictInteger, page_schema)
 from app.dates import is_calendar_date
-from app.limits import MAX_PARTICIPANTS
+from app.limits import (EXPENSE_CATEGORY_MAX, EXPENSE_DESCRIPTION_MAX, EXPENSE_ITEM_NAME_MAX,
+                        EXPENSE_NOTES_MAX, MAX_PARTICIPANTS)
 
 MAX_ITEMS = 50
 
@@ -31,7 +35,7 @@ def not_blank(value: str) -> None:
         raise ValidationError("Must not be blank.")
 
 
-TEXT = [validate.Length(min=1, max=200), not_blank]
+TEXT = [validate.Length(min=1, max=EXPENSE_DESCRIPTION_MAX), not_blank]
 
 
 class PaymentSchema(Strict):
@@ -47,7 +51,7 @@ class SplitInSchema(Strict):
 
 
 class ItemInSchema(Strict):
-    name = fields.String(validate=validate.Length(min=1, max=200))
+    name = fields.String(validate=validate.Length(min=1, max=EXPENSE_ITEM_NAME_MAX))
     amount = Money(required=True)
     splitMode = fields.String(required=True, validate=validate.OneOf(SPLIT_MODES))
     splits = fields.List(fields.Nested(SplitInSchema), required=True,
@@ -57,7 +61,10 @@ class ItemInSchema(Strict):
 class _ExpenseFields(Strict):
     description = fields.String(validate=TEXT)
     date = DateString()
-    category = fields.String(allow_none=True, validate=validate.Length(max=50))
+    category = fields.String(allow_none=True, validate=validate.Length(max=EXPENSE_CATEGORY_MAX))
+    notes = fields.String(allow_none=True, validate=validate.Length(max=EXPENSE_NOTES_MAX),
+                          metadata={"description": "Optional free-text notes about the expense "
+                                                 "(at most 500 characters); null clears them"})
     payments = fields.List(fields.Nested(PaymentSchema),
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
     items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))
@@ -106,8 +113,20 @@ class FullBody:
             raise ValidationError(errors)
 
 
-class ExpenseCreateSchema(FullBody, _ExpenseFields):
-    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``."""
+class _ToInput:
+    """Post-load: the loaded body as the ledger's ExpenseInput (app.money.expense_input).
+    A schema that loads more than the body (an MCP tool's arguments) sets TO_INPUT False."""
+
+    TO_INPUT = True
+
+    @post_load
+    def _expense_input(self, data, **kwargs):
+        return from_wire(data) if self.TO_INPUT else data
+
+
+class ExpenseCreateSchema(_ToInput, FullBody, _ExpenseFields):
+    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``.
+    Loads as an ExpenseInput."""
 
     # Not Meta.description: apispec then drops additionalProperties: false.
     OPENAPI_EXTRA = {"anyOf": ONE_FORM,
@@ -117,10 +136,27 @@ class ExpenseCreateSchema(FullBody, _ExpenseFields):
                                     + BOTH_FORMS_REFUSED + " " + ROUNDING_RULE}
 
 
+class ExpenseEdit(NamedTuple):
+    """A loaded edit: the version it was based on and the fields it sends."""
+
+    version: int
+    changes: ExpenseInput
+
+
 class ExpensePatchSchema(_ExpenseFields):
-    """Any subset of the expense fields plus the ``version`` the edit was based on."""
+    """Any subset of the expense fields plus the ``version`` the edit was based on.
+    Loads as an ExpenseEdit (unless TO_INPUT is False)."""
+
+    TO_INPUT = True
 
     version = StrictInteger(required=True, validate=validate.Range(min=1))
+
+    @post_load
+    def _expense_edit(self, data, **kwargs):
+        if not self.TO_INPUT:
+            return data
+        return ExpenseEdit(data["version"],
+                           from_wire({k: v for k, v in data.items() if k != "version"}))
     OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS,
                      "description": "An edit: any subset of the expense fields plus the version "
                                     "it was based on. Items or shorthand, as on create: "
@@ -183,6 +219,10 @@ class ExpenseBodySchema(_Converted, Strict):
     groupId = fields.String(required=True, attribute="GroupId")
     description = fields.String(required=True, attribute="Description")
     category = fields.String(allow_none=True, attribute="Category")
+    # The row's Notes, or a template's (its Template map): one field for both replies.
+    notes = DerivedString(lambda row: getattr(getattr(row, "Template", None) or row, "Notes",
+                                              None), allow_none=True,
+                          metadata={"description": "Free text; null when there are none"})
     amount = fields.Integer(required=True, attribute="Amount")
     payments = DerivedList(stored_payments, fields.Nested(PaymentReplySchema), required=True)
     items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Items")

@@ -183,6 +183,8 @@ class _McpRateFields:
 class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
     """The REST expense body with decimal-string money, plus the group and an idempotency key."""
 
+    TO_INPUT = False  # the tool's arguments: the ExpenseInput comes after the decimals
+
     groupId = Id(required=True)
     payments = fields.List(fields.Nested(McpPaymentSchema), required=True, metadata={
         "description": "Who paid how much; the payments add up to the total."})
@@ -190,6 +192,8 @@ class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
 
 class UpdateExpenseArgs(_McpRateFields, _McpExpenseFields, ExpensePatchSchema):
     """The REST edit (any subset of the fields) with decimal-string money and the version."""
+
+    TO_INPUT = False
 
     groupId = Id(required=True)
     expenseId = Id(required=True)

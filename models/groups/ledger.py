@@ -40,6 +40,7 @@ class Expense(GroupItem, discriminator="EXPENSE"):
 
     Description = UnicodeAttribute()
     Category = UnicodeAttribute(null=True)
+    Notes = UnicodeAttribute(null=True)  # free text, at most app.limits.EXPENSE_NOTES_MAX
     Date = UnicodeAttribute()
     Currency = UnicodeAttribute()
     Amount = NumberAttribute()

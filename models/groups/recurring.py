@@ -15,6 +15,7 @@ from models.groups.ledger import ItemMap, PaymentMap
 class ExpenseTemplateMap(MapAttribute):
     Description = UnicodeAttribute()
     Category = UnicodeAttribute(null=True)
+    Notes = UnicodeAttribute(null=True)  # free text, at most app.limits.EXPENSE_NOTES_MAX
     Amount = NumberAttribute()
     Payments = ListAttribute(of=PaymentMap)
     Items = ListAttribute(of=ItemMap)

@@ -48,7 +48,7 @@ def test_bedrock_tool_use_becomes_a_valid_draft(bedrock):
     stubber.add_response("converse", _converse_reply([{"toolUse": {
         "toolUseId": "t1", "name": "propose_expense", "input": TOOL_INPUT}}]), expected)
     checked = check(drafter.draft(CONTEXT), CONTEXT)
-    assert checked.expense["items"][0]["amount"] == 4250
+    assert checked.expense.items[0].amount == 4250
     assert checked.group_id == "g1" and checked.questions == []
 
 
@@ -168,7 +168,7 @@ def test_openai_tool_call_becomes_a_valid_draft(server):
         "id": "call_1", "type": "function", "function": {
             "name": "propose_expense", "arguments": json.dumps(TOOL_INPUT)}}]}), 0))
     checked = check(_openai(server).draft(CONTEXT), CONTEXT)
-    assert checked.expense["payments"] == [{"participantId": "me", "amount": 4250}]
+    assert checked.expense.to_wire()["payments"] == [{"participantId": "me", "amount": 4250}]
     path, headers, body = server.requests[-1]
     assert path == "/v1/chat/completions" and headers["Authorization"] == "Bearer sk-local"
     assert body["model"] == "local" and body["tools"][0]["type"] == "function"

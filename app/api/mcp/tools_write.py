@@ -7,7 +7,8 @@ in the body's currency (add_expense's and record_settlement's ``currency``, defa
 group's; ``groupAmount`` always in the group's) and is converted exactly to minor units with
 that currency's exponent (app.money.currencies.parse_minor); the converted body then goes
 through the REST route's own schema and service, so every limit and rule is theirs, and a
-refusal that quotes an amount is turned back into the tool's units (app.api.mcp.units). The conversion uses the currency read
+refusal that quotes an amount is said in the tool's units from its structure
+(app.api.mcp.units, app.money.refusals). The conversion uses the currency read
 with the authorization; the service's commit checks that currency is unchanged
 (CURRENCY_CHANGED), so a concurrent currency change cannot slip a wrongly scaled amount in.
 ``idempotencyKey`` goes through the REST idempotency records, under the connection's grant id
@@ -26,6 +27,7 @@ from app.api.mcp.tool import Dumped, Tool
 from app.api.mcp.units import in_units, to_minor
 from app.errors import Conflict, Invalid, version_conflict
 from app.money import expense_forms
+from app.money.expense_input import ExpenseInput
 from app.schemas.expenses import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
                                   ExpenseSchema)
 from app.schemas.groups import GroupSchema, ParticipantSchema
@@ -95,15 +97,15 @@ def _rate_fields(args: Dict[str, Any], group_currency: str) -> dict:
     return fields
 
 
-def expense_body(args: Dict[str, Any], group_currency: str) -> dict:
-    """The REST expense body (integer minor units) for add_expense's arguments: amounts in
-    the body's currency, groupAmount in the group's."""
+def expense_body(args: Dict[str, Any], group_currency: str) -> ExpenseInput:
+    """The ExpenseInput (integer minor units) of add_expense's arguments: amounts in the
+    body's currency, groupAmount in the group's, loaded by the REST route's own schema."""
     body = _money_fields(args, body_currency(args, group_currency))
     body.update(_rate_fields(args, group_currency))
     return _rest_load(ExpenseCreateSchema, body)
 
 
-def _rest_load(schema: type, body: dict) -> dict:
+def _rest_load(schema: type, body: dict):
     """The REST route's validation of the converted body (its limits, its messages)."""
     try:
         return schema().load(body)
@@ -168,9 +170,8 @@ def _update_expense(caller, args: dict):
     def run():
         body = _money_fields(args, currency)
         body.update(_rate_fields(args, group_currency))
-        body = _rest_load(ExpensePatchSchema, body)
-        version = body.pop("version")
-        return expenses.update_expense(access, args["expenseId"], version, body)
+        edit = _rest_load(ExpensePatchSchema, body)
+        return expenses.update_expense(access, args["expenseId"], edit.version, edit.changes)
 
     return in_units(run, currency, group_currency)
 

@@ -7,6 +7,7 @@ import json
 from typing import Optional
 
 from app.errors import DomainError, Invalid, draft_confirmed, draft_discarded, version_conflict
+from app.money.expense_input import from_wire
 from app.services.chat import capacity, proposals
 from app.services.chat.sessions import DISCARDED, OPEN, SAVED, load_draft, load_session
 from app.services.core.access import authorize
@@ -53,13 +54,14 @@ def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):
             raise refusal
         if int(draft.Version) != version:
             raise version_conflict("draft", int(draft.Version))
-        body = json.loads(draft.Body)
-        # Checked again, now: the roster may have changed since the draft was shown.
+        # Judged when it was drafted (proposals.validate_body); the ledger's build judges the
+        # money again as it records it. Only the roster may have changed since it was shown.
+        expense = from_wire(json.loads(draft.Body))
         from app.services.groups.participants import list_participants
 
         roster = {p.ParticipantId for p in list_participants(access)}
         try:
-            proposals.validate_body(body, roster)
+            proposals.check_roster(expense, roster)
         except Invalid as error:
             raise Invalid(f"The draft is no longer a valid expense: {error.message}",
                           details=error.details) from None
@@ -71,7 +73,7 @@ def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):
                       condition=(ChatDraft.Status == OPEN) & (ChatDraft.Version == version),
                       on_fail=_stale(version))
 
-        return expenses.create_expense(access, body, also=saved_marker)
+        return expenses.create_expense(access, expense, also=saved_marker)
 
 
 def discard_draft(user_id: str, session_id: str, draft_id: str) -> None:

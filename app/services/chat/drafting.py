@@ -156,7 +156,7 @@ def _finish(message: ChatMessage, checked, open_draft: Optional[ChatDraft]) -> s
 
 def _store_draft(tx: Transaction, message: ChatMessage, checked, target, at: str,
                  on_lost) -> None:
-    fields = {"Body": json.dumps(checked.expense, sort_keys=True),
+    fields = {"Body": json.dumps(checked.expense.to_wire(), sort_keys=True),
               "Participants": json.dumps([{"participantId": pid, "displayName": name}
                                           for pid, name in checked.participants]),
               "Facts": json.dumps(checked.facts, sort_keys=True, default=str),

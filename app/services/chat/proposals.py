@@ -1,12 +1,18 @@
 """A drafter's proposal is never trusted: it becomes a draft only if the REST validation of
-an expense accepts it, in one of the caller's groups, naming only that group's roster."""
+an expense accepts it, in one of the caller's groups, naming only that group's roster.
+
+It is judged once, here: the draft holds the resulting ExpenseInput (stored as its wire
+body, app.money.expense_input.ExpenseInput.to_wire), and confirming re-checks only the
+roster before the ledger records it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import List, Optional
 
 from app.errors import Invalid
+from app.limits import EXPENSE_ITEM_NAME_MAX, EXPENSE_TEXT_MAX
 from app.services.chat.drafters.base import Context, Proposal
+from app.money.expense_input import ExpenseInput, from_wire
 from app.services.ledger import expense_input
 
 MAX_REPLY = 2000
@@ -22,43 +28,35 @@ class Checked:
     reply: str
     questions: List[str] = field(default_factory=list)
     group_id: Optional[str] = None
-    expense: Optional[dict] = None
+    expense: Optional[ExpenseInput] = None
     participants: list = field(default_factory=list)  # [(participantId, displayName)]
     facts: dict = field(default_factory=dict)
 
 
-def participant_ids(body: dict) -> set:
-    ids = {p.get("participantId") for p in body.get("payments") or []}
-    for item in body.get("items") or []:
-        ids |= {s.get("participantId") for s in item.get("splits") or []}
-    for split in body.get("splits") or []:
-        ids.add(split.get("participantId"))
-    return ids
-
-
-def validate_body(body, roster_ids: set) -> dict:
+def validate_body(body, roster_ids: set) -> ExpenseInput:
     """The body as a REST create would take it, or Invalid (the same expense_input.build,
-    plus: only known fields, only this roster's participants)."""
+    plus: only known fields, the REST text limits, only this roster's participants)."""
     if not isinstance(body, dict):
         raise Invalid("The draft is not an expense body.")
     unknown = set(body) - BODY_FIELDS
     if unknown:
         raise Invalid(f"The draft has fields an expense does not: {sorted(unknown)}.")
     _text_limits(body)
-    if not participant_ids(body) <= roster_ids:
+    expense = from_wire(body)
+    check_roster(expense, roster_ids)
+    expense_input.build(expense)
+    return expense
+
+
+def check_roster(expense: ExpenseInput, roster_ids: set) -> None:
+    if not expense.participant_ids <= roster_ids:
         raise Invalid("The draft names someone who is not in the group.")
-    expense_input.build(body)
-    return body
-
-
-# The REST create's text limits (app/schemas/expenses.py ExpenseCreateSchema: description and
-# item names 1-200, category 50): a model's draft is held to them before it is stored.
-TEXT_LIMITS = {"description": 200, "category": 50}
-ITEM_NAME = 200
 
 
 def _text_limits(body: dict) -> None:
-    for name, limit in TEXT_LIMITS.items():
+    """The REST create's text limits (app.limits, which its schema reads): a model's draft
+    is held to them before it is stored."""
+    for name, limit in EXPENSE_TEXT_MAX.items():
         value = body.get(name)
         if value is not None and (not isinstance(value, str) or len(value) > limit
                                   or (name == "description" and not value.strip())):
@@ -66,9 +64,9 @@ def _text_limits(body: dict) -> None:
                           details={name: [f"Longer than {limit} or not text."]})
     for item in body.get("items") or []:
         name = item.get("name") if isinstance(item, dict) else None
-        if name is not None and (not isinstance(name, str) or len(name) > ITEM_NAME):
-            raise Invalid(f"An item name must be at most {ITEM_NAME} characters.",
-                          details={"items": [f"name longer than {ITEM_NAME}."]})
+        if name is not None and (not isinstance(name, str) or len(name) > EXPENSE_ITEM_NAME_MAX):
+            raise Invalid(f"An item name must be at most {EXPENSE_ITEM_NAME_MAX} characters.",
+                          details={"items": [f"name longer than {EXPENSE_ITEM_NAME_MAX}."]})
 
 
 def check(proposal: Proposal, context: Context) -> Checked:
@@ -89,29 +87,28 @@ def check(proposal: Proposal, context: Context) -> Checked:
                                 "— could you say it another way?")
         return result
     result.group_id, result.expense = group.group_id, body
-    result.participants = [(pid, roster[pid]) for pid in sorted(participant_ids(body),
+    result.participants = [(pid, roster[pid]) for pid in sorted(body.participant_ids,
                                                                 key=list(roster).index)]
     result.reply = summary(body, group)  # never the model's own words about the money
     return result
 
 
-def summary(body: dict, group) -> str:
-    """What the user confirms, said from the validated body itself, naming the group."""
+def summary(expense: ExpenseInput, group) -> str:
+    """What the user confirms, said from the validated input itself, naming the group."""
     from app.money.currencies import format_minor
 
-    currency = body.get("currency") or group.currency
-    items = body.get("items") or []
-    total = sum(int(item["amount"]) for item in items) if items else int(body.get("amount", 0))
+    currency = expense.currency or group.currency
+    items = expense.items or ()
+    total = sum(int(item.amount) for item in items) if items else int(expense.amount or 0)
     names = dict(group.participants)
 
     def who(pid):
         return "you" if pid == group.my_participant_id else names.get(pid, "?")
 
-    payers = [who(p["participantId"]) for p in body.get("payments") or []]
-    sharing = list(dict.fromkeys(who(s["participantId"]) for item in items
-                                 for s in item.get("splits") or []))
-    sharing = sharing or [who(s.get("participantId")) for s in body.get("splits") or []]
-    return (f"{body.get('description', 'Expense')}: {format_minor(total, currency)} {currency} "
+    payers = [who(p.participant_id) for p in expense.payments or ()]
+    sharing = list(dict.fromkeys(who(s.participant_id) for item in items for s in item.splits))
+    sharing = sharing or [who(s.participant_id) for s in expense.splits or ()]
+    return (f"{expense.description or 'Expense'}: {format_minor(total, currency)} {currency} "
             f"paid by {_joined(payers)}, split between {_joined(sharing)}, in the group "
             f"\u201c{group.name}\u201d. Confirm to save it.")[:MAX_REPLY]
 

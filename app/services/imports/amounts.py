@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
-from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 from typing import Any, Optional, Tuple
 
-from app.money.currencies import CODES, MINOR_UNITS
+from app.money.currencies import CODES, decimal_to_minor, parse_minor
 from app.dates import is_calendar_date
 from app.services.imports.model import ImportFileError
 
@@ -19,15 +19,9 @@ _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 MAX_NUMBER_CHARS = 30
 # Unix timestamps a calendar date can come from: 1970-01-01 .. 9999-12-31.
 MAX_TIMESTAMP = 253_402_300_799
-# A plain decimal cell, read without Decimal (a file has up to 250,000 of them).
-_PLAIN = re.compile(r"([+-]?)(\d{1,20})(?:\.(\d{0,9}))?")
 _COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
 # A spreadsheet-safe cell (ours, ihatemoney's, Spliit's) starts with ' before = + - @.
 _ESCAPED = re.compile(r"'[=+\-@\t\r]")
-
-
-def exponent(currency: str) -> int:
-    return MINOR_UNITS.get(currency, 2)
 
 
 def decimal_of(value: Any, line: Optional[int], what: str) -> Decimal:
@@ -60,17 +54,12 @@ def decimal_of(value: Any, line: Optional[int], what: str) -> Decimal:
 def to_minor(value: Any, currency: str, line: Optional[int], what: str) -> Tuple[int, bool]:
     """(minor units, exact?) of a decimal amount; rounded half-even past the currency's
     decimals (the caller warns when it was not exact)."""
-    if isinstance(value, str):  # the common cell ("12.30", "-4", ""), in integers only
-        plain = _PLAIN.fullmatch(value)
-        places = exponent(currency)
-        if plain and len(plain[3] or "") <= places:
-            sign, whole, fraction = plain[1], plain[2], plain[3] or ""
-            minor = int(whole) * 10 ** places + int(fraction.ljust(places, "0") or 0)
-            return (-minor if sign == "-" else minor), True
-    number = decimal_of(value, line, what)
-    scaled = number.scaleb(exponent(currency))
-    whole = scaled.to_integral_value(rounding=ROUND_HALF_EVEN)
-    return int(whole), whole == scaled
+    if isinstance(value, str):  # the common cell ("12.30", "-4"): integers only, no Decimal
+        try:
+            return parse_minor(value, currency), True
+        except ValueError:
+            pass  # "+4", "12,30", " 4 ", more decimals than the currency has: read exactly below
+    return decimal_to_minor(decimal_of(value, line, what), currency)
 
 
 def currency_code(value: Any, line: Optional[int]) -> str:

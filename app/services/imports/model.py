@@ -44,7 +44,8 @@ class Row:
     payer: Optional[str] = None  # settlements
     payee: Optional[str] = None
     amount: int = 0  # settlements; an expense's amount is its items' sum
-    note: Optional[str] = None
+    note: Optional[str] = None  # settlements
+    notes: Optional[str] = None  # expenses: the source's free-text notes
 
     @property
     def total(self) -> int:
@@ -57,6 +58,28 @@ class Row:
         from app.money.splits import net_effects
 
         return net_effects(self.payments, [(i.amount, i.mode, i.splits) for i in self.items])
+
+
+    def expense_input(self, participant_ids: Dict[str, str], *,
+                      exchange_rate: Optional[str] = None):
+        """This expense row as the ledger's ExpenseInput, members named by participant id
+        (or by key), texts cut to the ledger's limits (app.limits)."""
+        from app.limits import EXPENSE_DESCRIPTION_MAX, EXPENSE_ITEM_NAME_MAX, EXPENSE_NOTES_MAX
+        from app.money.expense_input import ExpenseInput, ItemInput, PaymentInput, SplitInput
+
+        def pid(key: str) -> str:
+            return participant_ids.get(key, key)
+
+        return ExpenseInput(
+            description=self.description[:EXPENSE_DESCRIPTION_MAX] or "Expense",
+            category=self.category, date=self.date,
+            notes=(self.notes or "")[:EXPENSE_NOTES_MAX] or None,
+            payments=tuple(PaymentInput(pid(key), amount) for key, amount in self.payments),
+            items=tuple(ItemInput((item.name or "Item")[:EXPENSE_ITEM_NAME_MAX], item.amount,
+                                  item.mode,
+                                  tuple(SplitInput(pid(key), value) for key, value in item.splits))
+                        for item in self.items),
+            currency=self.currency, exchange_rate=exchange_rate)
 
 
 @dataclass

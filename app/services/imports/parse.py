@@ -118,21 +118,6 @@ def check_row(row: Row) -> None:
                                         f"amount from 1 to {MAX_AMOUNT}.")
 
 
-def expense_body(row: Row, participant_ids: Dict[str, str]) -> dict:
-    """The API expense body of a row, members named by participant id (or by key)."""
-    def pid(key: str) -> str:
-        return participant_ids.get(key, key)
-
-    return {"description": row.description[:200] or "Expense", "category": row.category,
-            "date": row.date,
-            "payments": [{"participantId": pid(key), "amount": amount}
-                         for key, amount in row.payments],
-            "items": [{"name": (item.name or "Item")[:200], "amount": item.amount,
-                       "splitMode": item.mode,
-                       "splits": [{"participantId": pid(key), "value": value}
-                                  for key, value in item.splits]} for item in row.items]}
-
-
 def resolve_me(parsed: Parsed, me: Optional[str]) -> Optional[str]:
     """The member key ``me`` names (a key, or a display name, case-insensitively)."""
     if me is None:

@@ -19,7 +19,6 @@ from app.money.fx import AUTO
 from app.services.core.clock import new_id
 from app.services.groups.codes import new_invite_code
 from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
-from app.services.imports.parse import expense_body
 from app.services.ledger import balances, foreign_currency, expense_input
 from app.services.ledger.settlements import rate_attributes
 from models.groups import Balance, Expense, GroupItem, Invite, Participant, Settlement
@@ -108,10 +107,8 @@ def _on_its_line(row: Row, build):
 
 def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer: str,
              written: Written) -> Expense:
-    body = {**expense_body(row, ids), "currency": row.currency}
-    if written.rate_of(row):
-        body["exchangeRate"] = written.rate_of(row)
-    draft = _on_its_line(row, lambda: expense_input.build(body, written.main_currency))
+    expense = row.expense_input(ids, exchange_rate=written.rate_of(row) or None)
+    draft = _on_its_line(row, lambda: expense_input.build(expense, written.main_currency))
     expense_id = new_id()
     written.expenses += 1
     _add(written, draft.nets)

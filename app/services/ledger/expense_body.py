@@ -4,8 +4,10 @@ An expense row, a recurring template's ``Template`` map and the occurrences it r
 carry the same body; create, edit, recurring materialisation, a participant transfer's
 rewrite and the export read and write it only through :class:`ExpenseBody`. Adding a field
 means adding it here: to the tuple, to ``ATTRIBUTES`` (its stored attribute, the same name
-on ``Expense`` and ``ExpenseTemplateMap``), to ``EXPORT`` (its CSV column, or why none) and
-to ``build`` in expense_input.py, whose keyword construction fails until it does.
+on ``Expense`` and ``ExpenseTemplateMap``), to ``EXPORT`` (its CSV column, or why none), to
+``app.money.expense_input.ExpenseInput`` (what every door hands in), and either to
+``AS_SENT`` (a field recorded as sent: text such as the category or the notes) or to
+``build`` in expense_input.py, whose keyword construction fails until it does.
 tests/ledger/test_expense_body.py fails when any path drops a field.
 
 The currency is body: the body's amounts are minor units of it. A converted body (a
@@ -24,7 +26,8 @@ from typing import Any, Dict, List, NamedTuple, Optional
 from models.groups import ItemMap, PaymentMap, SplitMap
 
 # Body field -> stored attribute (identical on Expense and ExpenseTemplateMap).
-ATTRIBUTES = {"description": "Description", "category": "Category", "amount": "Amount",
+ATTRIBUTES = {"description": "Description", "category": "Category", "notes": "Notes",
+              "amount": "Amount",
               "payments": "Payments", "items": "Items", "currency": "Currency",
               "exchange_rate": "ExchangeRate", "rate_source": "RateSource",
               "rate_date": "RateDate", "group_amount": "GroupAmount"}
@@ -32,18 +35,21 @@ ATTRIBUTES = {"description": "Description", "category": "Category", "amount": "A
 API_NAMES = {"exchange_rate": "exchangeRate", "rate_source": "rateSource",
              "rate_date": "rateDate", "group_amount": "groupAmount"}
 # Body field -> the CSV export's column; payments and items become the per-participant
-# net columns (balances.expense_nets), not a column of their own.
-EXPORT = {"description": "Description", "category": "Category", "amount": "Cost",
+# net columns (balances.expense_nets), not a column of their own. Notes are in the JSON
+# export (the expense's reply schema) only: the CSV keeps the columns Splitwise exports.
+EXPORT = {"description": "Description", "category": "Category", "notes": None,
+          "amount": "Cost",
           "payments": None, "items": None, "currency": "Currency",
           "exchange_rate": "Exchange rate", "rate_source": "Rate source",
           "rate_date": "Rate date", "group_amount": "Group cost"}
+# Fields recorded exactly as the door's ExpenseInput sends them (no money rule reads them):
+# the ledger's build, an edit's merge and a stored body read back as input copy them by
+# name, so a new one is added here and to ExpenseInput, and nowhere in the ledger's code.
+AS_SENT = ("category", "notes")
 # The fields recording a conversion (absent on a kept or group-currency body).
 RATE_FIELDS = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 # Fields naming participants (what a transfer renames); every other field is kept as is.
 PARTICIPANT_FIELDS = ("payments", "items")
-# Fields a partial edit replaces as sent; the amount follows from the items and ``items``
-# (with the shorthand) is merged by expense_input.merge.
-PLAIN = ("description", "category", "payments")
 # Categoryless expenses export under this category (Splitwise's default).
 DEFAULT_CATEGORY = "General"
 
@@ -77,6 +83,7 @@ class ExpenseBody(NamedTuple):
 
     description: str
     category: Optional[str]
+    notes: Optional[str]  # free text (app.limits.EXPENSE_NOTES_MAX)
     amount: int
     payments: List[PaymentMap]
     items: List[ItemMap]
@@ -119,19 +126,6 @@ class ExpenseBody(NamedTuple):
     def converted(self) -> bool:
         """Counts in the group currency at a recorded rate (each share has a GroupAmount)."""
         return self.group_amount is not None
-
-    def to_request(self) -> Dict[str, Any]:
-        """The itemised API body (what a partial edit is merged over), with the recorded
-        conversion under its API names (rateSource and rateDate only a merge passes on)."""
-        recorded = {API_NAMES[name]: getattr(self, name) for name in RATE_FIELDS
-                    if getattr(self, name) is not None}
-        return {**recorded, "currency": self.currency,
-                "description": self.description, "category": self.category,
-                "payments": [{"participantId": p.ParticipantId, "amount": int(p.Amount)}
-                             for p in self.payments],
-                "items": [{"name": i.Name, "amount": int(i.Amount), "splitMode": i.SplitMode,
-                           "splits": [{"participantId": s.ParticipantId, "value": int(s.Value)}
-                                      for s in i.Splits]} for i in self.items]}
 
     def for_export(self) -> Dict[str, Any]:
         """The CSV export's columns of this body (``EXPORT``)."""

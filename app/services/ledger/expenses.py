@@ -6,9 +6,10 @@ participant."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, List, Mapping, Optional
+from typing import Any, Callable, List, Mapping, Optional, Union
 
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
+from app.money.expense_input import ExpenseInput, from_wire
 from app.services.core import changelog, outbox, paging
 from app.services.ledger import balances, expense_input, guards as money_guards
 from app.services.core.access import Access, authorize
@@ -51,15 +52,23 @@ def _head_checked_transaction(access: Access) -> Transaction:
     return tx
 
 
-def create_expense(access: Access, body: Mapping[str, Any], *,
+def _input(body: Union[ExpenseInput, Mapping[str, Any]]) -> ExpenseInput:
+    return body if isinstance(body, ExpenseInput) else from_wire(body)
+
+
+def create_expense(access: Access, body: Union[ExpenseInput, Mapping[str, Any]], *,
                    recurring_id: Optional[str] = None,
                    recurring_slot: Optional[str] = None,
                    also: Optional[Callable[[Transaction, Expense], None]] = None) -> Expense:
     """Record an expense (version 1) with its balance delta and EXPENSE_ADDED atomically.
 
+    ``body`` is the door's ExpenseInput (an API-shaped body is read with ``from_wire``);
+    no date means today.
+
     ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
     draft's saved marker), so they commit with the expense or not at all."""
-    draft = expense_input.build({**body, "date": body.get("date") or today()},
+    expense = _input(body)
+    draft = expense_input.build(expense if expense.date else expense.with_(date=today()),
                                 access.group.Currency)
     expense_id, now = new_id(), now_iso()
     expense = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
@@ -91,13 +100,13 @@ def load_expense(group_id: str, expense_id: str) -> Expense:
 
 
 def update_expense(access: Access, expense_id: str, version: int,
-                   patch: Mapping[str, Any]) -> Expense:
+                   patch: Union[ExpenseInput, Mapping[str, Any]]) -> Expense:
     """Apply a full or partial edit to the version read; a stale version is VERSION_CONFLICT."""
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
         raise version_conflict("expense", int(current.Version))
     draft = expense_input.build(
-        expense_input.merge(ExpenseBody.from_row(current), current.Date, patch),
+        expense_input.merge(ExpenseBody.from_row(current), current.Date, _input(patch)),
         access.group.Currency)
     now, new_version = now_iso(), version + 1
     changes = {**draft.body.to_row_attributes(), "Date": draft.date, "Version": new_version,

@@ -14,6 +14,7 @@ from typing import Any, List, Mapping, NamedTuple, Optional
 from app.errors import Invalid
 from app.money import fx
 from app.money.currencies import CODES
+from app.money.refusals import MoneyInvalid, Quoted
 from models.groups import RATE_CLIENT as CLIENT
 from models.groups import RATE_DERIVED as DERIVED
 from models.groups import RATE_ECB as ECB
@@ -79,9 +80,12 @@ def conversion(body: Mapping[str, Any], amount: int, group_currency: Optional[st
         return Conversion(currency, fx.rate_text(rate), DERIVED, None, sent_total)
     total = fx.converted_total(amount, rate, currency, group_currency)
     if sent_total is not None and sent_total != total and not body.get("rateSource"):
-        raise Invalid(f"groupAmount {sent_total} disagrees with exchangeRate "
-                      f"{fx.rate_text(rate)}: {amount} converts to {total}.",
-                      details={"groupAmount": [f"At this rate it is {total}."]})
+        raise MoneyInvalid(f"groupAmount {{sent}} disagrees with exchangeRate "
+                           f"{fx.rate_text(rate)}: {{amount}} converts to {{total}}.",
+                           {"sent": Quoted(sent_total, True), "amount": Quoted(amount),
+                            "total": Quoted(total, True)},
+                           detail_templates={"groupAmount": ["At this rate it is {total}."]},
+                           currency=currency, group_currency=group_currency)
     return Conversion(currency, fx.rate_text(rate), source, rate_date,
                       sent_total if sent_total is not None else total)
 

@@ -18,6 +18,7 @@ from app.services.core import changelog, outbox, paging
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
 from app.services.core.transactions import Transaction
+from app.money.expense_input import ExpenseInput, from_wire
 from app.services.ledger import balances, expense_input, guards as money_guards
 from app.services.recurring import schedule as schedules
 from app.services.ledger.expense_body import ExpenseBody, compared
@@ -57,6 +58,12 @@ def template_of(row: RecurringExpense) -> Template:
     return Template(row, row.NextSlot, schedule_of(row).run_at(date.fromisoformat(row.NextSlot)))
 
 
+def _expense_part(body: Mapping[str, Any]) -> ExpenseInput:
+    """The template's expense fields (those sent) as the ledger's ExpenseInput; its
+    schedule stays in the body."""
+    return from_wire({name: body[name] for name in EXPENSE_FIELDS if name in body})
+
+
 def _stored(draft: expense_input.Draft) -> ExpenseTemplateMap:
     return ExpenseTemplateMap(**draft.body.to_template_attributes())
 
@@ -80,9 +87,8 @@ def create_template(access: Access, body: Mapping[str, Any]) -> Template:
     """A new active template; its first run is local midnight of its first occurrence."""
     schedule = _schedule(body)
     schedules.check_start_window(body["startDate"], schedule.time_zone)
-    draft = expense_input.build({**{k: body.get(k) for k in EXPENSE_FIELDS},
-                                 "date": body["startDate"]}, access.group.Currency,
-                                defer_auto=True)
+    draft = expense_input.build(_expense_part(body).with_(date=body["startDate"]),
+                                access.group.Currency, defer_auto=True)
     recurring_id, now = new_id(), now_iso()
     first = schedule.first()
     row = RecurringExpense(
@@ -196,9 +202,8 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
     if "startDate" in patch:
         schedules.check_start_window(fields["startDate"], new.time_zone)
     merged = expense_input.merge(ExpenseBody.from_template(current), fields["startDate"],
-                                 {k: patch[k] for k in EXPENSE_FIELDS if k in patch})
-    draft = expense_input.build({**merged, "date": fields["startDate"]}, access.group.Currency,
-                                defer_auto=True)
+                                 _expense_part(patch))
+    draft = expense_input.build(merged, access.group.Currency, defer_auto=True)
     paused = bool(patch["paused"]) if patch.get("paused") is not None else bool(current.Paused)
     following = _next_slot(current, old, new, resumed=bool(current.Paused) and not paused)
     run_at = new.run_at(following) if following and not paused else None

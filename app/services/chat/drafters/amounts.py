@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import List, Optional
 
-from app.money.currencies import CODES, MINOR_UNITS
+from app.money.currencies import CODES, exact_minor
 
 # Symbols and words that name a currency. "$" and "dollars" are the group's own dollar when
 # the group keeps one (CAD, AUD, ...), else USD; the same for "kr" and the crowns.
@@ -55,8 +55,7 @@ class Amount:
 
     def minor(self, currency: str) -> Optional[int]:
         """Minor units of ``currency``, or None when it has more decimals than the currency."""
-        scaled = self.value * (10 ** MINOR_UNITS.get(currency, 2))
-        return int(scaled) if scaled == scaled.to_integral_value() else None
+        return exact_minor(self.value, currency)
 
 
 def _decimal(text: str) -> Optional[Decimal]:

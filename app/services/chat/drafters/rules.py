@@ -10,7 +10,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Dict, List, Optional
 
-from app.money.currencies import format_minor
+from app.money.currencies import exact_minor, format_minor
 from app.services.chat.drafters.amounts import find_amounts
 from app.services.chat.drafters.base import Context, GroupContext, Proposal
 from app.services.chat.drafters.dates import find_date
@@ -337,7 +337,4 @@ class _Parse:
 
 
 def _minor(value: str, currency: str) -> Optional[int]:
-    from app.money.currencies import MINOR_UNITS
-
-    scaled = Decimal(value) * (10 ** MINOR_UNITS.get(currency, 2))
-    return int(scaled) if scaled == scaled.to_integral_value() else None
+    return exact_minor(Decimal(value), currency)

@@ -74,7 +74,7 @@ def proposal_of(arguments, context: Context) -> Proposal:
     group = context.group(proposal.group_id)
     if group is None:
         return proposal  # checked (and asked about) by app.services.chat.proposals
-    from app.money.currencies import MINOR_UNITS
+    from app.money.currencies import exact_minor
 
     currency = arguments.get("currency") or group.currency
     amount = arguments["amount"]
@@ -82,12 +82,11 @@ def proposal_of(arguments, context: Context) -> Proposal:
             not _AMOUNT.fullmatch(str(amount)[:32]):
         raise DrafterError("MALFORMED", "amount is not a plain decimal")
     try:
-        total = Decimal(str(amount)) * 10 ** MINOR_UNITS.get(currency, 2)
+        total = exact_minor(Decimal(str(amount)), currency)
     except InvalidOperation:
         raise DrafterError("MALFORMED", "amount is not a decimal") from None
-    if total != total.to_integral_value():
+    if total is None:
         raise DrafterError("MALFORMED", "amount has too many decimals")
-    total = int(total)
     mode = arguments.get("splitMode") or "EQUAL"
     splits = [{"participantId": s.get("participantId"),
                "value": s.get("value") if s.get("value") is not None else 1}

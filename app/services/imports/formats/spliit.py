@@ -118,6 +118,11 @@ def parse_json(text: str) -> Parsed:
     return parsed
 
 
+def _notes(expense: dict, line: int) -> Optional[str]:
+    """Spliit's expense ``notes`` (free text, or null)."""
+    return unescape(text_field(expense.get("notes"), line, "notes")).strip() or None
+
+
 def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[str]) -> None:
     require(isinstance(expense, dict), line, "An expense must be an object.")
     amount = expense.get("amount")
@@ -161,7 +166,8 @@ def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[st
         parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=row_currency,
                                description=title, category=category,
                                payments=[(payer, amount)],
-                               items=[Item(title, amount, "EXACT", splits)]))
+                               items=[Item(title, amount, "EXACT", splits)],
+                               notes=_notes(expense, line)))
         return
     # A negative amount (income): its net effect, recorded the other way round.
     nets = {pid: -share for pid, share in shares.items()}

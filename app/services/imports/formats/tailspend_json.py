@@ -92,6 +92,7 @@ def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
                description=text_field(expense.get("description"), line, "description")
                or "Expense",
                category=text_field(expense.get("category"), line, "category") or None,
+               notes=text_field(expense.get("notes"), line, "notes") or None,
                payments=payments, items=items)
 
 

@@ -1,0 +1,158 @@
+"""The ledger's door (issue 32 item 1): one typed ExpenseInput, built by every door; money
+refusals that keep their amounts; the notes field end to end; one decimal -> minor place."""
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from app import limits
+from app.errors import Invalid
+from app.money.currencies import decimal_to_minor, exact_minor, format_minor, parse_minor
+from app.money.expense_input import ExpenseInput, ItemInput, PaymentInput, SplitInput, from_wire
+from app.money.refusals import MoneyInvalid
+from app.schemas.expenses import ExpenseCreateSchema, ExpenseEdit, ExpensePatchSchema
+from app.services.chat import proposals
+from app.services.imports.model import EXPENSE, Item, Row
+from app.services.ledger import expense_input
+from tests.ledger.helpers import equal_body, stored_nets
+
+A, B = "3f1c2a9e-6b7d-4e8f-9a0b-1c2d3e4f5a6b", "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
+
+
+# --- the typed input ---------------------------------------------------------------------
+
+def test_an_input_is_immutable_and_reads_back_as_the_body_it_came_from():
+    body = {"description": "Dinner", "date": "2026-11-28", "notes": "Table 4",
+            "payments": [{"participantId": A, "amount": 900}],
+            "items": [{"name": "Food", "amount": 900, "splitMode": "EQUAL",
+                       "splits": [{"participantId": A}, {"participantId": B}]}]}
+    made = from_wire(body)
+    assert made.payments == (PaymentInput(A, 900),)
+    assert made.items == (ItemInput("Food", 900, "EQUAL", (SplitInput(A), SplitInput(B))),)
+    assert made.to_wire() == body and from_wire(made.to_wire()) == made
+    with pytest.raises(AttributeError):
+        made.notes = "changed"  # type: ignore[misc]
+    with pytest.raises((AttributeError, TypeError, dataclasses.FrozenInstanceError)):
+        made.items[0].splits[0].value = 3  # type: ignore[misc]
+
+
+def test_the_rest_schemas_load_an_input_and_an_edit():
+    loaded = ExpenseCreateSchema().load(equal_body(A, 900, [A, B]))
+    assert isinstance(loaded, ExpenseInput) and loaded.split_mode == "EQUAL"
+    edit = ExpensePatchSchema().load({"version": 3, "notes": None})
+    assert isinstance(edit, ExpenseEdit) and edit.version == 3
+    assert edit.changes.sent == {"notes"} and edit.changes.notes is None
+
+
+def test_an_import_row_becomes_an_input_with_its_notes():
+    row = Row(line=2, kind=EXPENSE, date="2026-05-03", currency="EUR", description="Fado",
+              payments=[("ines", 6000)], items=[Item("Fado", 6000, "EXACT",
+                                                     [("marc", 2500), ("yuki", 3500)])],
+              notes="n" * 600)
+    made = row.expense_input({"ines": A, "marc": B})
+    assert made.payments == (PaymentInput(A, 6000),) and made.currency == "EUR"
+    assert made.items[0].splits == (SplitInput(B, 2500), SplitInput("yuki", 3500))
+    assert made.notes == "n" * limits.EXPENSE_NOTES_MAX
+    assert expense_input.build(made).body.notes == made.notes
+
+
+def test_an_edit_merges_typed_values_and_keeps_what_it_does_not_send():
+    stored = expense_input.build(from_wire({**equal_body(A, 900, [A, B]), "notes": "x",
+                                            "category": "FOOD"})).body
+    merged = expense_input.merge(stored, "2026-11-28", from_wire({"amount": 1000,
+                                                                  "payments": [{
+                                                                      "participantId": A,
+                                                                      "amount": 1000}]}))
+    assert (merged.notes, merged.category, merged.items, merged.amount) == (
+        "x", "FOOD", None, 1000)
+    assert merged.splits == stored_items_splits(stored)
+    cleared = expense_input.merge(stored, "2026-11-28", from_wire({"notes": None}))
+    assert expense_input.build(cleared).body.notes is None
+
+
+def stored_items_splits(body):
+    return tuple(SplitInput(s.ParticipantId, int(s.Value)) for s in body.items[0].Splits)
+
+
+# --- refusals keep their amounts -----------------------------------------------------------
+
+def test_a_money_refusal_says_minor_units_and_keeps_amounts_and_currency():
+    body = {**equal_body(A, 1000, [A, B]), "payments": [{"participantId": A, "amount": 900}]}
+    with pytest.raises(MoneyInvalid) as refused:
+        expense_input.build(body, "JPY")
+    error = refused.value
+    assert error.message == "payments sum to 900 but the expense amount is 1000"
+    assert error.details == {"payments": [error.message]}
+    assert (error.field, error.currency, error.amounts["sum"].minor) == ("payments", "JPY", 900)
+    said = error.said(lambda minor, code: f"{format_minor(minor, code)} {code}")
+    assert said.message == "payments sum to 900 JPY but the expense amount is 1000 JPY"
+
+
+def test_the_rest_reply_of_a_money_refusal_is_unchanged(group):
+    body = {**equal_body(group.me, 1000, group.everyone),
+            "payments": [{"participantId": group.me, "amount": 900}]}
+    reply = group.post("/expenses", body)
+    assert reply.status_code == 400
+    assert reply.get_json()["error"] == {
+        "code": "VALIDATION_ERROR",
+        "message": "payments sum to 900 but the expense amount is 1000",
+        "details": {"payments": ["payments sum to 900 but the expense amount is 1000"]}}
+
+
+# --- notes end to end (REST) ---------------------------------------------------------------
+
+def test_notes_are_stored_returned_edited_cleared_and_exported(group):
+    made = group.post("/expenses", {**equal_body(group.me, 900, group.everyone),
+                                    "notes": "Paid with the shared card"}).get_json()
+    assert made["notes"] == "Paid with the shared card"
+    path = f"/expenses/{made['expenseId']}"
+    assert group.get(path).get_json()["notes"] == "Paid with the shared card"
+    nets = stored_nets(group.group_id)
+    edited = group.patch(path, {"version": 1, "notes": "Card ending 42"}).get_json()
+    assert (edited["notes"], edited["amount"]) == ("Card ending 42", 900)
+    assert stored_nets(group.group_id) == nets  # an edit of notes moves no money
+    exported = group.get("/export?format=json").get_json()["expenses"]
+    assert [e["notes"] for e in exported] == ["Card ending 42"]
+    cleared = group.patch(path, {"version": 2, "notes": None}).get_json()
+    assert cleared["notes"] is None
+    plain = group.post("/expenses", equal_body(group.me, 100, group.everyone)).get_json()
+    assert plain["notes"] is None
+
+
+def test_notes_past_the_limit_are_400(group):
+    reply = group.post("/expenses", {**equal_body(group.me, 900, group.everyone),
+                                     "notes": "x" * (limits.EXPENSE_NOTES_MAX + 1)})
+    assert reply.status_code == 400 and "notes" in reply.get_json()["error"]["details"]
+
+
+# --- limits defined once -------------------------------------------------------------------
+
+def test_the_rest_schema_and_a_chat_draft_read_the_same_text_limits():
+    fields = ExpenseCreateSchema().fields
+    assert fields["description"].validators[0].max == limits.EXPENSE_DESCRIPTION_MAX
+    assert fields["category"].validators[0].max == limits.EXPENSE_CATEGORY_MAX
+    assert fields["notes"].validators[0].max == limits.EXPENSE_NOTES_MAX
+    body = {**equal_body(A, 900, [A]), "notes": "x" * (limits.EXPENSE_NOTES_MAX + 1)}
+    with pytest.raises(Invalid, match="notes"):
+        proposals.validate_body(body, {A})
+    assert proposals.validate_body({**body, "notes": "ok"}, {A}).notes == "ok"
+
+
+# --- decimal <-> minor units, once ---------------------------------------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(currency=st.sampled_from(["JPY", "EUR", "BHD"]),
+       minor=st.integers(min_value=-10**15, max_value=10**15),
+       extra=st.integers(min_value=0, max_value=9))
+def test_decimal_to_minor_is_exact_within_the_currency_and_half_even_past_it(currency, minor,
+                                                                             extra):
+    text = format_minor(minor, currency)
+    assert decimal_to_minor(Decimal(text), currency) == (minor, True)
+    assert exact_minor(Decimal(text), currency) == parse_minor(text, currency) == minor
+    longer = Decimal(text + ("" if "." in text else ".") + "0" * 1 + str(extra))
+    rounded, exact = decimal_to_minor(longer, currency)
+    assert exact == (extra == 0) and rounded == minor  # < half a minor unit: rounds back
+    assert exact_minor(longer, currency) == (minor if extra == 0 else None)
