@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from pynamodb.expressions.operand import Path
 
@@ -41,6 +41,8 @@ class Written:
     nets: Dict[str, int] = field(default_factory=dict)
     expenses: int = 0
     settlements: int = 0
+    # (GroupId, SK) of every expense and settlement written: what the check reads back.
+    keys: List[Tuple[str, str]] = field(default_factory=list)
 
     def nets_in(self, currency: str) -> Dict[str, int]:
         """participantId -> net in one currency's balances."""
@@ -86,9 +88,11 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
                                        DisplayName=display_name(name), Role=GUEST_ROLE,
                                        CreatedAt=now, UpdatedAt=now))
         for row, stamp in zip(parsed.rows, stamps, strict=False):
-            batch.save(_expense(group_id, row, ids, stamp, importer, written)
-                       if row.kind == EXPENSE else
-                       _settlement(group_id, row, ids, stamp, importer, written))
+            item = (_expense(group_id, row, ids, stamp, importer, written)
+                    if row.kind == EXPENSE else
+                    _settlement(group_id, row, ids, stamp, importer, written))
+            written.keys.append((group_id, item.SK))
+            batch.save(item)
     _write_balance(group_id, written, now)
     return written
 
