@@ -29,6 +29,17 @@ class Item:
     splits: List[Tuple[str, int]]  # (member key, value as the mode reads it)
 
 
+@dataclass(frozen=True)
+class RecordedRate:
+    """How the source app converted a row in another currency: ``group_amount`` minor units
+    of ``currency`` (its group's) is what its balances count; ``exchange_rate`` (1 unit of
+    the row's currency = rate units of ``currency``) is the rate it recorded, if any."""
+
+    currency: str
+    group_amount: int
+    exchange_rate: Optional[str] = None
+
+
 @dataclass
 class Row:
     """One expense or settlement of the file, with the line it came from."""
@@ -45,6 +56,7 @@ class Row:
     payee: Optional[str] = None
     amount: int = 0  # settlements; an expense's amount is its items' sum
     note: Optional[str] = None
+    recorded_rate: Optional[RecordedRate] = None  # a row the source app converted
 
     @property
     def total(self) -> int:

@@ -22,7 +22,8 @@ from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.services.imports.parse import expense_body
 from app.services.ledger import balances, foreign_currency, expense_input
 from app.services.ledger.settlements import rate_attributes
-from models.groups import Balance, Expense, GroupItem, Invite, Participant, Settlement
+from models.groups import (RATE_CLIENT, Balance, Expense, GroupItem, Invite, Participant,
+                           Settlement)
 
 MAX_NAME = 100
 MAX_NOTE = 500
@@ -49,9 +50,19 @@ class Written:
         main, other = balances.split_nets(self.nets)
         return main if currency == self.main_currency else other.get(currency, {})
 
-    def rate_of(self, row: Row) -> Optional[str]:
-        """The exchangeRate a row's body sends: "auto" when converting a foreign row."""
-        return AUTO if self.convert == AUTO and row.currency != self.main_currency else None
+    def rate_fields(self, row: Row) -> dict:
+        """How a row's body converts: at the rate and group amount its source app recorded
+        (while the group's currency is the source's), else at "auto" when converting
+        foreign rows, else not at all (kept, or in the group's currency)."""
+        if row.currency == self.main_currency:
+            return {}
+        recorded = row.recorded_rate
+        if recorded is not None and recorded.currency == self.main_currency:
+            fields = {"groupAmount": recorded.group_amount}
+            if recorded.exchange_rate:  # as recorded, though amount x rate may round apart
+                fields.update(exchangeRate=recorded.exchange_rate, rateSource=RATE_CLIENT)
+            return fields
+        return {"exchangeRate": AUTO} if self.convert == AUTO else {}
 
 
 def display_name(name: str) -> str:
@@ -112,9 +123,7 @@ def _on_its_line(row: Row, build):
 
 def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer: str,
              written: Written) -> Expense:
-    body = {**expense_body(row, ids), "currency": row.currency}
-    if written.rate_of(row):
-        body["exchangeRate"] = written.rate_of(row)
+    body = {**expense_body(row, ids), "currency": row.currency, **written.rate_fields(row)}
     draft = _on_its_line(row, lambda: expense_input.build(body, written.main_currency))
     expense_id = new_id()
     written.expenses += 1
@@ -131,7 +140,7 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
     settlement_id = new_id()
     written.settlements += 1
     rate = _on_its_line(row, lambda: foreign_currency.conversion(
-        {"currency": row.currency, "exchangeRate": written.rate_of(row)}, row.amount,
+        {"currency": row.currency, **written.rate_fields(row)}, row.amount,
         written.main_currency, row.date))
     settlement = Settlement(group_id, Settlement.sort_key(stamp, settlement_id),
                             SettlementId=settlement_id, PayerId=ids[row.payer],

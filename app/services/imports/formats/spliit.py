@@ -3,12 +3,13 @@
 JSON: ``{id, name, currency (a symbol), currencyCode?, participants: [{id, name}],
 expenses: [{id, expenseDate, title, category: {grouping, name}, amount, originalAmount?,
 originalCurrency?, conversionRate?, paidById, paidFor: [{participantId, shares}],
-isReimbursement, splitMode}]}``; amounts are minor units of the group currency (Spliit
-converts a foreign expense when it is saved and keeps the original only for display), so
-rows are imported in the group currency, exactly as Spliit's balances count them. Each
-member's share is computed with Spliit's own apportionment (src/lib/shares.ts:
-``getExpenseShares``) and recorded as an EXACT split, so every balance matches Spliit's.
-A reimbursement to one member is a settlement.
+isReimbursement, splitMode}]}``; ``amount`` is minor units of the group currency, what
+Spliit's balances count. Each member's share is computed with Spliit's own apportionment
+(src/lib/shares.ts: ``getExpenseShares``) and recorded as an EXACT split, so every balance
+matches Spliit's. An expense entered in another currency (``originalAmount`` minor units of
+``originalCurrency``) becomes a converted row in that currency at Spliit's rate, its group
+amount Spliit's ``amount`` (spliit_currency.py). A reimbursement to one member is a
+settlement.
 
 CSV: a BOM, then ``Date,Description,Category,Currency,Cost,Original cost,Original currency,
 Conversion rate,Is Reimbursement,Split mode,<participant>...``; each participant cell is
@@ -19,6 +20,7 @@ from typing import Any, Dict, List, Optional
 
 from app.money.splits import MAX_AMOUNT, apportion
 from app.services.imports import reconstruct
+from app.services.imports.formats import spliit_currency
 from app.services.imports.amounts import (calendar_date, currency_code, to_minor,
                                           unescape)
 from app.services.imports.formats.text import (CellBudget, check_list, check_members, is_blank,
@@ -150,18 +152,25 @@ def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[st
     require(isinstance(expense.get("id"), (str, type(None))), line, "id must be text.")
     shares = expense_shares(expense.get("id"), amount, expense.get("splitMode") or "EVENLY",
                             paid_for)
+    original = spliit_currency.original_of(parsed, line, expense, currency) \
+        if amount > 0 else None
     if expense.get("isReimbursement") and len(paid_for) == 1 and paid_for[0][0] != payer \
             and amount > 0:
-        parsed.rows.append(Row(line=line, kind=SETTLEMENT, date=date, currency=row_currency,
-                               payer=payer, payee=paid_for[0][0], amount=amount,
-                               note=title))
+        row = Row(line=line, kind=SETTLEMENT, date=date, currency=row_currency, payer=payer,
+                  payee=paid_for[0][0], amount=amount, note=title)
+        if original:  # repaid in another currency: what really moved, at Spliit's rate
+            row.currency, row.amount = original.currency, original.amount
+            row.recorded_rate = spliit_currency.recorded(original, currency, amount)
+        parsed.rows.append(row)
         return
     if amount > 0:
         splits = [(pid, share) for pid, share in shares.items() if share]
-        parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=row_currency,
-                               description=title, category=category,
-                               payments=[(payer, amount)],
-                               items=[Item(title, amount, "EXACT", splits)]))
+        row = Row(line=line, kind=EXPENSE, date=date, currency=row_currency,
+                  description=title, category=category, payments=[(payer, amount)],
+                  items=[Item(title, amount, "EXACT", splits)])
+        if original:  # spent in another currency: that amount, converted as Spliit did
+            _convert(parsed, row, original, currency)
+        parsed.rows.append(row)
         return
     # A negative amount (income): its net effect, recorded the other way round.
     nets = {pid: -share for pid, share in shares.items()}
@@ -210,6 +219,9 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     fixed = dict(zip(CSV_FIXED, cells, strict=False))
     currency = _group_currency(fixed["Currency"], fixed["Currency"])
     require(currency is not None, line, f"Unknown currency {fixed['Currency']!r}.")
+    # The Currency column is the group's (rows spent in another one say so in Original
+    # currency): the main currency, even when most rows were spent abroad.
+    parsed.currency = parsed.currency or currency
     date = calendar_date(fixed["Date"], line)
     cost, _ = to_minor(fixed["Cost"], currency, line, "Cost")
     title = unescape(fixed["Description"]).strip() or "Expense"
@@ -225,12 +237,35 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     owed = _owed(parsed, line, cost, values, fixed["Split mode"])
     if fixed["Is Reimbursement"].strip().lower() == "yes" and len(owed) == 1 \
             and payer not in owed:
-        parsed.rows.append(Row(line=line, kind=SETTLEMENT, date=date, currency=currency,
-                               payer=payer, payee=next(iter(owed)), amount=cost, note=title))
+        row = Row(line=line, kind=SETTLEMENT, date=date, currency=currency, payer=payer,
+                  payee=next(iter(owed)), amount=cost, note=title)
+        original = spliit_currency.original_of_cells(parsed, line, fixed, currency)
+        if original:
+            row.currency, row.amount = original.currency, original.amount
+            row.recorded_rate = spliit_currency.recorded(original, currency, cost)
+        parsed.rows.append(row)
         return
-    parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
-                           description=title, category=category, payments=[(payer, cost)],
-                           items=[Item(title, cost, "EXACT", list(owed.items()))]))
+    row = Row(line=line, kind=EXPENSE, date=date, currency=currency, description=title,
+              category=category, payments=[(payer, cost)],
+              items=[Item(title, cost, "EXACT", list(owed.items()))])
+    original = spliit_currency.original_of_cells(parsed, line, fixed, currency)
+    if original:  # spent in another currency: that amount, converted as Spliit did
+        _convert(parsed, row, original, currency)
+    parsed.rows.append(row)
+
+
+def _convert(parsed: Parsed, row: Row, original, currency: str) -> None:
+    """An expense row in the group currency -> the same in the currency it was spent in, at
+    Spliit's rate (spliit_currency.py), or left as it is with a warning."""
+    (payer, amount), = row.payments
+    title = row.items[0].name
+    foreign = spliit_currency.original_splits(original.amount, amount, row.items[0].splits)
+    if foreign is None:
+        spliit_currency.too_coarse(parsed, row.line, original, currency)
+        return
+    row.currency, row.payments = original.currency, [(payer, original.amount)]
+    row.items = [Item(title, original.amount, "EXACT", foreign)]
+    row.recorded_rate = spliit_currency.recorded(original, currency, amount)
 
 
 def _owed(parsed: Parsed, line: int, cost: int, values: Dict[str, int],
