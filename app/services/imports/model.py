@@ -72,6 +72,34 @@ class Row:
 
 
 @dataclass
+class CommentRow:
+    """A comment of our own export: the expense row it hangs off (its index in
+    ``Parsed.rows``), its author (a member key, None when unknown) and its text."""
+
+    line: int
+    row_index: int
+    author: Optional[str]
+    body: str
+    created_at: str
+    edited_at: Optional[str] = None
+
+
+@dataclass
+class TemplateRow:
+    """A recurring template of our own export: its expense part as a Row (dated its start),
+    how that converts, and its schedule and where the schedule stands."""
+
+    line: int
+    body: Row
+    schedule: Dict[str, object]  # frequency, interval, startDate, endDate, count, timeZone
+    paused: bool = False
+    next_date: Optional[str] = None
+    last_date: Optional[str] = None
+    exchange_rate: Optional[str] = None  # a recorded rate, or "auto"
+    group_amount: Optional[int] = None
+
+
+@dataclass
 class Parsed:
     """A whole file: its members, rows, what it says the balances are, and warnings."""
 
@@ -85,6 +113,9 @@ class Parsed:
     totals: Dict[str, Tuple[int, Dict[str, int]]] = field(default_factory=dict)
     warnings: List[Tuple[Optional[int], str]] = field(default_factory=list)
     skipped: int = 0
+    # Only our own export carries these (formats/tailspend_json.py).
+    comments: List[CommentRow] = field(default_factory=list)
+    templates: List[TemplateRow] = field(default_factory=list)
 
     def warn(self, line: Optional[int], message: str) -> None:
         self.warnings.append((line, message))

@@ -18,6 +18,7 @@ from app.errors import DomainError
 from app.money.fx import AUTO
 from app.services.core.clock import new_id
 from app.services.groups.codes import new_invite_code
+from app.services.imports import threads
 from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.services.imports.parse import expense_body
 from app.services.ledger import balances, foreign_currency, expense_input
@@ -98,11 +99,18 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
                                        ParticipantId=ids[key], Type="GUEST",
                                        DisplayName=display_name(name), Role=GUEST_ROLE,
                                        CreatedAt=now, UpdatedAt=now))
-        for row, stamp in zip(parsed.rows, stamps, strict=False):
+        expense_ids: Dict[int, str] = {}
+        for index, (row, stamp) in enumerate(zip(parsed.rows, stamps, strict=False)):
             item = (_expense(group_id, row, ids, stamp, importer, written)
                     if row.kind == EXPENSE else
                     _settlement(group_id, row, ids, stamp, importer, written))
             written.keys.append((group_id, item.SK))
+            if row.kind == EXPENSE:
+                expense_ids[index] = item.ExpenseId
+            batch.save(item)
+        # Our own export's comments and recurring templates (app.services.imports.threads).
+        for item in threads.comment_rows(group_id, parsed, ids, expense_ids, importer) + \
+                threads.template_rows(group_id, parsed, ids, parsed.currency, importer, now):
             batch.save(item)
     _write_balance(group_id, written, now)
     return written
