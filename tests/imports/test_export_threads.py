@@ -78,3 +78,36 @@ def test_a_comment_naming_no_exported_expense_is_a_400_naming_it(importer, clien
     reply = importer.start("tailspend-json", json.dumps(exported))
     assert reply.status_code == 400, reply.get_json()
     assert "frequency" in reply.get_json()["error"]["message"]
+
+
+def test_converted_rows_come_back_at_their_rate_and_group_amount(importer, client):
+    post, h = client.post, importer.headers
+    group = post("/groups", json={"name": "Abroad", "currency": "EUR"}, headers=h).get_json()
+    base, me = f"/groups/{group['groupId']}", group["myParticipantId"]
+    bo = post(f"{base}/participants", json={"displayName": "Bo"}, headers=h).get_json()[
+        "participantId"]
+    assert post(f"{base}/expenses", json={
+        "description": "Museum", "date": "2026-02-01", "amount": 1001, "currency": "USD",
+        "exchangeRate": "0.9213", "splitMode": "EQUAL",
+        "payments": [{"participantId": me, "amount": 1001}],
+        "splits": [{"participantId": me}, {"participantId": bo}]}, headers=h).status_code == 201
+    assert post(f"{base}/settlements", json={
+        "payerId": bo, "payeeId": me, "amount": 500, "currency": "USD", "groupAmount": 461,
+        "date": "2026-02-02"}, headers=h).status_code == 201
+    exported = client.get(f"{base}/export?format=json", headers=h)
+    status = importer.run("tailspend-json", exported.get_data(as_text=True), me="Ima Porter")
+    assert status["status"] == "DONE", status
+    copy = importer.export(status["groupId"])
+    (expense,), (settlement,) = copy["expenses"], copy["settlements"]
+    original = exported.get_json()
+
+    def money(row: dict) -> tuple:
+        return (row["currency"], row["amount"], row["groupAmount"], row["exchangeRate"])
+
+    assert money(expense) == money(original["expenses"][0]) == ("USD", 1001, 922, "0.9213")
+    def shares(row: dict) -> list:
+        return [(s["amount"], s["groupAmount"]) for i in row["items"] for s in i["splits"]]
+
+    assert shares(expense) == shares(original["expenses"][0])
+    assert money(settlement) == money(original["settlements"][0])
+    assert importer.nets(status["groupId"]) == importer.nets(group["groupId"])

@@ -91,7 +91,7 @@ class TemplateRow:
 
     line: int
     body: Row
-    schedule: Dict[str, object]  # frequency, interval, startDate, endDate, count, timeZone
+    schedule: Dict[str, object]  # schedule.build's keyword arguments
     paused: bool = False
     next_date: Optional[str] = None
     last_date: Optional[str] = None
