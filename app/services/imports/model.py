@@ -50,13 +50,13 @@ class Row:
     currency: str
     description: str = ""
     category: Optional[str] = None
+    recorded_rate: Optional[RecordedRate] = None  # a row the source app converted
     payments: List[Tuple[str, int]] = field(default_factory=list)  # expenses
     items: List[Item] = field(default_factory=list)
     payer: Optional[str] = None  # settlements
     payee: Optional[str] = None
     amount: int = 0  # settlements; an expense's amount is its items' sum
     note: Optional[str] = None
-    recorded_rate: Optional[RecordedRate] = None  # a row the source app converted
 
     @property
     def total(self) -> int:
@@ -69,34 +69,6 @@ class Row:
         from app.money.splits import net_effects
 
         return net_effects(self.payments, [(i.amount, i.mode, i.splits) for i in self.items])
-
-
-@dataclass
-class CommentRow:
-    """A comment of our own export: the expense row it hangs off (its index in
-    ``Parsed.rows``), its author (a member key, None when unknown) and its text."""
-
-    line: int
-    row_index: int
-    author: Optional[str]
-    body: str
-    created_at: str
-    edited_at: Optional[str] = None
-
-
-@dataclass
-class TemplateRow:
-    """A recurring template of our own export: its expense part as a Row (dated its start),
-    how that converts, and its schedule and where the schedule stands."""
-
-    line: int
-    body: Row
-    schedule: Dict[str, object]  # schedule.build's keyword arguments
-    paused: bool = False
-    next_date: Optional[str] = None
-    last_date: Optional[str] = None
-    exchange_rate: Optional[str] = None  # a recorded rate, or "auto"
-    group_amount: Optional[int] = None
 
 
 @dataclass
@@ -130,3 +102,31 @@ class Parsed:
         for row in self.rows:
             used[row.currency] = used.get(row.currency, 0) + 1
         return used
+
+
+@dataclass
+class CommentRow:
+    """A comment of our own export: the expense row it hangs off (its index in
+    ``Parsed.rows``), its author (a member key, None when unknown) and its text."""
+
+    line: int
+    row_index: int
+    author: Optional[str]
+    body: str
+    created_at: str
+    edited_at: Optional[str] = None
+
+
+@dataclass
+class TemplateRow:
+    """A recurring template of our own export: its expense part as a Row (dated its start),
+    how that converts, and its schedule and where the schedule stands."""
+
+    line: int
+    body: Row
+    schedule: Dict[str, object]  # schedule.build's keyword arguments
+    paused: bool = False
+    next_date: Optional[str] = None
+    last_date: Optional[str] = None
+    exchange_rate: Optional[str] = None  # a recorded rate, or "auto"
+    group_amount: Optional[int] = None

@@ -11,14 +11,13 @@ any left (a crash between the two)."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from app.errors import DomainError
 from app.money.fx import AUTO
 from app.services.core.clock import new_id
 from app.services.core.conditional import update_if
-from app.services.imports.model import ImportFileError, Parsed, TemplateRow
-from app.services.imports.parse import expense_body
+from app.services.imports.model import ImportFileError, Parsed, Row, TemplateRow
 from app.services.ledger import expense_input
 from app.services.recurring import schedule as schedules
 from app.services.recurring.templates import schedule_of
@@ -61,12 +60,13 @@ def _next_slot(template: TemplateRow, schedule: schedules.Schedule) -> Optional[
     return following.isoformat() if following else None
 
 
-def template_rows(group_id: str, parsed: Parsed, ids: Dict[str, str], main: str,
-                  importer: str, stamp: str) -> List[RecurringExpense]:
+def template_rows(group_id: str, parsed: Parsed, main: str, importer: str, stamp: str,
+                  body_of: Callable[[Row], dict]) -> List[RecurringExpense]:
+    """``body_of``: the writer's API body of an expense row (members named by participant
+    id), the one way an imported row becomes an expense body."""
     rows = []
     for template in parsed.templates:
-        body = {**expense_body(template.body, ids), "currency": template.body.currency,
-                **_rate_fields(template, main)}
+        body = {**body_of(template.body), **_rate_fields(template, main)}
         try:
             draft = expense_input.build(body, main, defer_auto=True)
         except DomainError as error:

@@ -110,7 +110,8 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
             batch.save(item)
         # Our own export's comments and recurring templates (app.services.imports.threads).
         for item in threads.comment_rows(group_id, parsed, ids, expense_ids, importer) + \
-                threads.template_rows(group_id, parsed, ids, parsed.currency, importer, now):
+                threads.template_rows(group_id, parsed, parsed.currency, importer, now,
+                                      lambda row: _body(row, ids)):
             batch.save(item)
     _write_balance(group_id, written, now)
     return written
@@ -131,7 +132,7 @@ def _on_its_line(row: Row, build):
 
 def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer: str,
              written: Written) -> Expense:
-    body = {**expense_body(row, ids), "currency": row.currency, **written.rate_fields(row)}
+    body = {**_body(row, ids), **written.rate_fields(row)}
     draft = _on_its_line(row, lambda: expense_input.build(body, written.main_currency))
     expense_id = new_id()
     written.expenses += 1
@@ -169,3 +170,8 @@ def _write_balance(group_id: str, written: Written, now: str) -> None:
                 Balance.SettlementCount.set(written.settlements),
                 Balance.CreatedAt.set(now), Path("EntityType").set("BALANCE")]
     Balance(*Balance.key(group_id)).update(actions=actions, add_version_condition=False)
+
+
+def _body(row: Row, ids: Dict[str, str]) -> dict:
+    """The API body of an expense row in its own currency, members by participant id."""
+    return {**expense_body(row, ids), "currency": row.currency}

@@ -116,7 +116,11 @@ def parse_json(text: str) -> Parsed:
     for position, expense in enumerate(document["expenses"], start=1):
         if isinstance(expense, dict) and isinstance(expense.get("paidFor"), list):
             budget.spend(len(expense["paidFor"]), position)
+        made = len(parsed.rows)
         _json_expense(parsed, position, expense, currency)
+        if len(parsed.rows) > made and expense["amount"] > 0:  # spent in another currency?
+            spliit_currency.convert(parsed, parsed.rows[-1], spliit_currency.original_of(
+                parsed, position, expense, currency), currency)
     return parsed
 
 
@@ -152,25 +156,18 @@ def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[st
     require(isinstance(expense.get("id"), (str, type(None))), line, "id must be text.")
     shares = expense_shares(expense.get("id"), amount, expense.get("splitMode") or "EVENLY",
                             paid_for)
-    original = spliit_currency.original_of(parsed, line, expense, currency) \
-        if amount > 0 else None
     if expense.get("isReimbursement") and len(paid_for) == 1 and paid_for[0][0] != payer \
             and amount > 0:
-        row = Row(line=line, kind=SETTLEMENT, date=date, currency=row_currency, payer=payer,
-                  payee=paid_for[0][0], amount=amount, note=title)
-        if original:  # repaid in another currency: what really moved, at Spliit's rate
-            row.currency, row.amount = original.currency, original.amount
-            row.recorded_rate = spliit_currency.recorded(original, currency, amount)
-        parsed.rows.append(row)
+        parsed.rows.append(Row(line=line, kind=SETTLEMENT, date=date, currency=row_currency,
+                               payer=payer, payee=paid_for[0][0], amount=amount,
+                               note=title))
         return
     if amount > 0:
         splits = [(pid, share) for pid, share in shares.items() if share]
-        row = Row(line=line, kind=EXPENSE, date=date, currency=row_currency,
-                  description=title, category=category, payments=[(payer, amount)],
-                  items=[Item(title, amount, "EXACT", splits)])
-        if original:  # spent in another currency: that amount, converted as Spliit did
-            _convert(parsed, row, original, currency)
-        parsed.rows.append(row)
+        parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=row_currency,
+                               description=title, category=category,
+                               payments=[(payer, amount)],
+                               items=[Item(title, amount, "EXACT", splits)]))
         return
     # A negative amount (income): its net effect, recorded the other way round.
     nets = {pid: -share for pid, share in shares.items()}
@@ -206,7 +203,12 @@ def parse_csv(text: str) -> Parsed:
                             rows=[])
             continue
         budget.spend(len(keys), line)
+        made = len(parsed.rows)
         _csv_row(parsed, line, cells, keys)
+        if len(parsed.rows) > made:  # spent in another currency?
+            spliit_currency.convert(parsed, parsed.rows[-1], spliit_currency.original_of_cells(
+                parsed, line, dict(zip(CSV_FIXED, cells, strict=False)), parsed.currency),
+                parsed.currency)
     if parsed is None:
         raise ImportFileError(1, "The file is empty.")
     return parsed
@@ -237,35 +239,12 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     owed = _owed(parsed, line, cost, values, fixed["Split mode"])
     if fixed["Is Reimbursement"].strip().lower() == "yes" and len(owed) == 1 \
             and payer not in owed:
-        row = Row(line=line, kind=SETTLEMENT, date=date, currency=currency, payer=payer,
-                  payee=next(iter(owed)), amount=cost, note=title)
-        original = spliit_currency.original_of_cells(parsed, line, fixed, currency)
-        if original:
-            row.currency, row.amount = original.currency, original.amount
-            row.recorded_rate = spliit_currency.recorded(original, currency, cost)
-        parsed.rows.append(row)
+        parsed.rows.append(Row(line=line, kind=SETTLEMENT, date=date, currency=currency,
+                               payer=payer, payee=next(iter(owed)), amount=cost, note=title))
         return
-    row = Row(line=line, kind=EXPENSE, date=date, currency=currency, description=title,
-              category=category, payments=[(payer, cost)],
-              items=[Item(title, cost, "EXACT", list(owed.items()))])
-    original = spliit_currency.original_of_cells(parsed, line, fixed, currency)
-    if original:  # spent in another currency: that amount, converted as Spliit did
-        _convert(parsed, row, original, currency)
-    parsed.rows.append(row)
-
-
-def _convert(parsed: Parsed, row: Row, original, currency: str) -> None:
-    """An expense row in the group currency -> the same in the currency it was spent in, at
-    Spliit's rate (spliit_currency.py), or left as it is with a warning."""
-    (payer, amount), = row.payments
-    title = row.items[0].name
-    foreign = spliit_currency.original_splits(original.amount, amount, row.items[0].splits)
-    if foreign is None:
-        spliit_currency.too_coarse(parsed, row.line, original, currency)
-        return
-    row.currency, row.payments = original.currency, [(payer, original.amount)]
-    row.items = [Item(title, original.amount, "EXACT", foreign)]
-    row.recorded_rate = spliit_currency.recorded(original, currency, amount)
+    parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
+                           description=title, category=category, payments=[(payer, cost)],
+                           items=[Item(title, cost, "EXACT", list(owed.items()))]))
 
 
 def _owed(parsed: Parsed, line: int, cost: int, values: Dict[str, int],

@@ -22,7 +22,8 @@ from app.money import fx
 from app.money.currencies import format_minor
 from app.money.splits import MAX_AMOUNT
 from app.services.imports.amounts import currency_code, decimal_of, to_minor
-from app.services.imports.model import ImportFileError, Parsed, RecordedRate
+from app.services.imports.model import (SETTLEMENT, ImportFileError, Item, Parsed,
+                                        RecordedRate, Row)
 
 
 class Original(NamedTuple):
@@ -91,8 +92,31 @@ def _rate(value: Any, line: int) -> Optional[str]:
     return fx.rate_text(fx.significant(rate))
 
 
-def recorded(original: Original, group_currency: str, group_amount: int) -> RecordedRate:
-    return RecordedRate(group_currency, group_amount, original.exchange_rate)
+def convert(parsed: Parsed, row: Row, original: Optional[Original],
+            group_currency: Optional[str]) -> None:
+    """A row in the group currency -> the same in the currency it was spent in, at
+    Spliit's rate and with Spliit's amount as its group amount: a repayment as it is, an
+    expense when :func:`original_splits` finds its members' original shares (else it is
+    left in the group currency, with a warning). No ``original``: nothing to do."""
+    if original is None:
+        return
+    recorded = RecordedRate(group_currency, row.total, original.exchange_rate)
+    if row.kind == SETTLEMENT:
+        row.currency, row.amount, row.recorded_rate = original.currency, original.amount, \
+            recorded
+        return
+    (payer, amount), = row.payments
+    (item,) = row.items
+    foreign = original_splits(original.amount, amount, item.splits)
+    if foreign is None:
+        parsed.warn(row.line, f"{format_minor(original.amount, original.currency)} "
+                              f"{original.currency} cannot be split in whole units so that "
+                              f"every share is Spliit's: imported in {group_currency} as "
+                              f"Spliit counts it.")
+        return
+    row.currency, row.payments = original.currency, [(payer, original.amount)]
+    row.items = [Item(item.name, original.amount, "EXACT", foreign)]
+    row.recorded_rate = recorded
 
 
 def original_splits(original: int, group_amount: int,
@@ -130,9 +154,3 @@ def original_splits(original: int, group_amount: int,
     if got != [wanted[i][1] for i in order]:
         return None  # never expected: the rule above is what apportion_amounts does
     return splits
-
-
-def too_coarse(parsed: Parsed, line: int, original: Original, group_currency: str) -> None:
-    parsed.warn(line, f"{format_minor(original.amount, original.currency)} "
-                      f"{original.currency} cannot be split in whole units so that every "
-                      f"share is Spliit's: imported in {group_currency} as Spliit counts it.")

@@ -8,7 +8,7 @@ type-checked: a file that is not our export's shape is a 400 naming the record, 
 crash."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from app.services.imports.amounts import calendar_date, currency_code
 from app.services.imports.formats.text import (CellBudget, check_list, check_members,
@@ -50,8 +50,10 @@ def parse(text: str) -> Parsed:
         if isinstance(expense.get("expenseId"), str):
             expense_rows[expense["expenseId"]] = len(parsed.rows)
         parsed.rows.append(_expense(position, expense, parsed, currency))
+        _recorded(position, expense, parsed.rows[-1], currency)
     for position, settlement in enumerate(settlements, start=1):
         parsed.rows.append(_settlement(position, settlement, parsed, currency))
+        _recorded(position, settlement, parsed.rows[-1], currency)
     for position, comment in enumerate(comments, start=1):
         parsed.comments.append(tailspend_threads.comment(position, comment, parsed,
                                                          expense_rows))
@@ -59,7 +61,6 @@ def parse(text: str) -> Parsed:
         budget.spend(_entries(template), position)
         body = _expense(position, {**template, "date": template.get("startDate")}, parsed,
                         currency)
-        body.recorded_rate = None  # a template records its rate itself (below)
         parsed.templates.append(tailspend_threads.template(position, template, body))
     return parsed
 
@@ -104,32 +105,29 @@ def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
     payments = [(_member(parsed, line, p.get("participantId")),
                  _int(p.get("amount"), line, "A payment"))
                 for p in _objects(expense.get("payments"), line, "payments")]
-    row = Row(line=line, kind=EXPENSE, date=calendar_date(expense.get("date"), line),
-              currency=currency_code(expense.get("currency") or currency, line),
-              description=text_field(expense.get("description"), line, "description")
-              or "Expense",
-              category=text_field(expense.get("category"), line, "category") or None,
-              payments=payments, items=items)
-    row.recorded_rate = _recorded(line, expense, row.currency, currency)
-    return row
-
-
-def _recorded(line: int, record: dict, row_currency: str, currency) -> Optional[RecordedRate]:
-    """A converted row's rate and group amount as exported, so it converts back exactly."""
-    if currency is None or row_currency == currency or record.get("groupAmount") is None:
-        return None
-    rate = record.get("exchangeRate")
-    return RecordedRate(currency, _int(record.get("groupAmount"), line, "groupAmount"),
-                        text_field(rate, line, "exchangeRate") or None)
+    return Row(line=line, kind=EXPENSE, date=calendar_date(expense.get("date"), line),
+               currency=currency_code(expense.get("currency") or currency, line),
+               description=text_field(expense.get("description"), line, "description")
+               or "Expense",
+               category=text_field(expense.get("category"), line, "category") or None,
+               payments=payments, items=items)
 
 
 def _settlement(line: int, settlement: dict, parsed: Parsed, currency) -> Row:
-    row = Row(line=line, kind=SETTLEMENT,
-              date=calendar_date(settlement.get("date") or settlement.get("createdAt"), line),
-              currency=currency_code(settlement.get("currency") or currency, line),
-              payer=_member(parsed, line, settlement.get("payerId")),
-              payee=_member(parsed, line, settlement.get("payeeId")),
-              amount=_int(settlement.get("amount"), line, "A settlement amount"),
-              note=text_field(settlement.get("note"), line, "note") or None)
-    row.recorded_rate = _recorded(line, settlement, row.currency, currency)
-    return row
+    return Row(line=line, kind=SETTLEMENT,
+               date=calendar_date(settlement.get("date") or settlement.get("createdAt"), line),
+               currency=currency_code(settlement.get("currency") or currency, line),
+               payer=_member(parsed, line, settlement.get("payerId")),
+               payee=_member(parsed, line, settlement.get("payeeId")),
+               amount=_int(settlement.get("amount"), line, "A settlement amount"),
+               note=text_field(settlement.get("note"), line, "note") or None)
+
+
+def _recorded(line: int, record: dict, row: Row, currency) -> None:
+    """A converted row's rate and group amount as exported, so it converts back exactly."""
+    if currency is None or row.currency == currency or record.get("groupAmount") is None:
+        return
+    rate = record.get("exchangeRate")
+    row.recorded_rate = RecordedRate(currency, _int(record.get("groupAmount"), line,
+                                                    "groupAmount"),
+                                     text_field(rate, line, "exchangeRate") or None)
