@@ -11,9 +11,13 @@ from app.services.ledger import export
 
 blp = Blueprint("export", __name__, description="Group export")
 
-_RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or the whole group",
+_RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or (format=json) "
+                                     "the whole group: head, participants, expenses, "
+                                     "settlements, balances, every expense's comments and "
+                                     "every recurring template, which POST /imports "
+                                     "(tailspend-json) brings back",
                       "content": {"text/csv": {"schema": {"type": "string"}},
-                                  "application/json": {"schema": {"type": "object"}}}}}
+                                  "application/json": {"schema": ExportSchema}}}}
 
 
 @blp.route("/groups/<uuid:groupId>/export")
@@ -22,7 +26,8 @@ _RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or the
 @errors(blp, NOT_FOUND)
 @pat_scope("groups:read")
 def export_group(args, group_id):
-    """The group's expenses, settlements and balances (VIEWER+)."""
+    """The group's expenses, settlements, balances, comments and recurring templates
+    (VIEWER+)."""
     access = group_access(group_id)
     if args["format"] == "json":
         return jsonify(ExportSchema().dump(export.export_json(access)))

@@ -13,6 +13,7 @@ the last snapshot is loaded and the journals after it replayed (see journal.py).
 (compaction) run in the background once the journal has grown, and on a clean stop."""
 from __future__ import annotations
 
+import base64
 import io
 import logging
 import threading
@@ -164,7 +165,8 @@ class EmbeddedDynamoDB:
         with self._compacting:
             with self._lock:
                 self._dirty.clear()
-                tables = {name: [item.to_json()["Attributes"] for item in table.all_items()]
+                tables = {name: [_wire(item.to_json()["Attributes"])
+                                 for item in table.all_items()]
                           for name, table in _moto_tables()}
                 generation = self._store.rotate()
             self._store.commit_snapshot(generation, tables)
@@ -210,7 +212,46 @@ def _moto_tables() -> Iterable[tuple]:
             yield from backend.tables.items()
 
 
+def _wire(item: dict) -> dict:
+    """An item as DynamoDB's JSON wire format has it: binaries as base64 text. moto's
+    ``to_json`` encodes a B value but leaves a binary set's members as bytes, which neither
+    JSON nor a restore could carry."""
+    return {name: _wire_value(value) for name, value in item.items()}
+
+
+def _wire_value(value: dict) -> dict:
+    (kind, inner), = value.items()
+    if kind == "B":
+        return {"B": _b64(inner)}
+    if kind == "BS":
+        return {"BS": [_b64(member) for member in inner]}
+    if kind == "M":
+        return {"M": _wire(inner)}
+    if kind == "L":
+        return {"L": [_wire_value(member) for member in inner]}
+    return value
+
+
+def _b64(data) -> str:
+    return base64.b64encode(data).decode() if isinstance(data, (bytes, bytearray)) else data
+
+
+def _native(value: dict) -> dict:
+    """A wire-format value as boto3's client takes it: binaries as bytes (it encodes them)."""
+    (kind, inner), = value.items()
+    if kind == "B":
+        return {"B": base64.b64decode(inner)}
+    if kind == "BS":
+        return {"BS": [base64.b64decode(member) for member in inner]}
+    if kind == "M":
+        return {"M": {name: _native(member) for name, member in inner.items()}}
+    if kind == "L":
+        return {"L": [_native(member) for member in inner]}
+    return value
+
+
 def _write_all(client, table_name: str, items: list) -> None:
+    items = [{name: _native(value) for name, value in item.items()} for item in items]
     for start in range(0, len(items), _BATCH):
         pending = {table_name: [{"PutRequest": {"Item": item}}
                                 for item in items[start:start + _BATCH]]}

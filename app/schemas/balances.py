@@ -4,9 +4,10 @@ from __future__ import annotations
 from marshmallow import fields, post_dump, validate
 
 from app.schemas.common import CURRENCY, DerivedDict, ExchangeRate, Strict, StrictBoolean
-from app.schemas.expenses import ExpenseSchema, calendar_date
+from app.schemas.expenses import CommentSchema, ExpenseSchema, calendar_date
 from models.groups import RATE_CLIENT, RATE_ECB
 from app.schemas.groups import GroupSchema, ParticipantSchema
+from app.schemas.recurring import RecurringSchema
 from app.schemas.settlements import SettlementSchema
 
 
@@ -150,3 +151,7 @@ class ExportSchema(Strict):
     expenses = fields.List(fields.Nested(ExpenseSchema))
     settlements = fields.List(fields.Nested(SettlementSchema))
     balances = fields.Nested(BalancesSchema)
+    # Every expense's comments (oldest first) and every recurring template, so the
+    # tailspend-json import brings the whole group back.
+    comments = fields.List(fields.Nested(CommentSchema))
+    recurring = fields.List(fields.Nested(RecurringSchema))

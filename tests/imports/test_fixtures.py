@@ -199,3 +199,13 @@ def test_every_format_imports_a_file_with_no_name(importer):
                                    headers=importer.headers).get_data(as_text=True)
     status = importer.run("tailspend-json", exported)
     assert status["status"] == "DONE", status
+    group_ids["tailspend-json"] = status["groupId"]
+    # One format -> app table names the group and tells the activity where it came from.
+    for file_format, group_id in group_ids.items():
+        source = IMPORT_SOURCES[file_format]
+        group = importer.client.get(f"/groups/{group_id}", headers=importer.headers).get_json()
+        activity = importer.client.get(f"/groups/{group_id}/activity",
+                                       headers=importer.headers).get_json()["items"]
+        assert group["name"] == f"Imported from {source}" or file_format.endswith("json")
+        assert any(item["summary"].endswith(f" imported the group from {source}")
+                   for item in activity), (file_format, [item["summary"] for item in activity])

@@ -58,10 +58,19 @@ SPLIIT_EXPENSE = _fields(["id", "expenseDate", "title", "category", "amount", "p
                           "originalCurrency", "conversionRate"], st.one_of(
     SCALARS, st.lists(st.fixed_dictionaries({"participantId": st.sampled_from(["a", "b", "z"]),
                                              "shares": SCALARS}), max_size=3)))
-TAILSPEND_EXPENSE = _fields(["date", "currency", "description", "category", "payments",
-                             "items"], st.one_of(SCALARS, st.lists(_fields(
-                                 ["participantId", "amount", "name", "splitMode", "splits"]),
-                                 max_size=3)))
+TAILSPEND_EXPENSE = _fields(["expenseId", "date", "currency", "description", "category",
+                             "payments", "items", "exchangeRate", "groupAmount"], st.one_of(
+    SCALARS, st.sampled_from(["e1", "e2", "USD", "auto", "0.9"]), st.lists(_fields(
+        ["participantId", "amount", "name", "splitMode", "splits"]), max_size=3)))
+TAILSPEND_COMMENT = _fields(["expenseId", "authorParticipantId", "body", "createdAt",
+                             "editedAt"], st.one_of(SCALARS, st.sampled_from(["e1", "a", "b"])))
+TAILSPEND_TEMPLATE = _fields(["description", "amount", "currency", "payments", "items",
+                              "exchangeRate", "groupAmount", "frequency", "interval",
+                              "startDate", "endDate", "count", "timeZone", "paused",
+                              "nextDate", "lastDate"], st.one_of(
+    SCALARS, st.sampled_from(["MONTHLY", "2027-01-31", "Europe/Paris", "auto"]),
+    st.lists(_fields(["participantId", "amount", "name", "splitMode", "splits"]),
+             max_size=3)))
 DOCUMENTS = {
     "ihatemoney-json": st.lists(st.one_of(BILL, JSON_VALUES), max_size=4),
     "spliit-json": st.fixed_dictionaries({
@@ -74,7 +83,10 @@ DOCUMENTS = {
                                  {"participantId": "b", "displayName": "Bea"}]),
         "expenses": st.lists(TAILSPEND_EXPENSE, max_size=3),
         "settlements": st.lists(_fields(["date", "payerId", "payeeId", "amount", "note",
-                                         "currency"]), max_size=3)}),
+                                         "currency", "exchangeRate", "groupAmount"]),
+                                max_size=3),
+        "comments": st.lists(TAILSPEND_COMMENT, max_size=3),
+        "recurring": st.lists(TAILSPEND_TEMPLATE, max_size=2)}),
 }
 
 

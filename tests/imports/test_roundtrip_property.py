@@ -1,5 +1,7 @@
-"""Round trips: our JSON export -> tailspend-json import -> export is the same group, and our
-CSV export -> splitwise-csv import reproduces every net (hypothesis over random groups)."""
+"""Round trips: our JSON export -> tailspend-json import -> export is the same group (roster
+with members in nothing or at a zero net, expenses, settlements, comments, recurring
+templates, balances), and our CSV export -> splitwise-csv import reproduces every net
+(hypothesis over random groups; issue 31 section 2)."""
 from __future__ import annotations
 
 import itertools
@@ -38,6 +40,20 @@ def items(draw, people: int):
 
 
 @st.composite
+def templates(draw, people: int):
+    amount = draw(st.integers(1, 50_000))
+    payer, other = draw(st.lists(st.integers(0, people - 1), min_size=2, max_size=2,
+                                 unique=True))
+    schedule = draw(st.sampled_from([
+        {"frequency": "MONTHLY", "startDate": "2027-01-31"},
+        {"frequency": "WEEKLY", "interval": 2, "startDate": "2027-02-01", "count": 5},
+        {"frequency": "DAILY", "startDate": "2027-03-01", "endDate": "2027-03-10",
+         "timeZone": "Asia/Tokyo"}]))
+    return {"payer": payer, "among": [payer, other], "amount": amount,
+            "paused": draw(st.booleans()), **schedule}
+
+
+@st.composite
 def groups(draw):
     people = draw(st.integers(2, 5))
     rows = []
@@ -56,18 +72,25 @@ def groups(draw):
             payer, payee = draw(st.lists(st.integers(0, people - 1), min_size=2, max_size=2,
                                          unique=True))
             rows.append(("settlement", index, payer, payee, draw(st.integers(1, 20_000))))
-    return people, rows
+    comments = draw(st.lists(st.tuples(st.integers(0, len(rows) - 1),
+                                       st.sampled_from(["Thanks!", "=SUM(A1)", "@bo paid?",
+                                                        "Très bien 👍"])), max_size=3))
+    recurring = draw(st.lists(templates(people), max_size=2))
+    # Members 0..people-1 take part; one more is in nothing at all.
+    return people, rows, comments, recurring
 
 
-def _create(importer: Importer, people: int, rows: list) -> str:
+def _create(importer: Importer, people: int, rows: list, comments: list,
+            recurring: list) -> str:
     post = importer.client.post
     group = post("/groups", json={"name": "Random trip", "currency": "EUR"},
                  headers=importer.headers).get_json()
     ids = [group["myParticipantId"]]
-    for name in NAMES[1:people]:
+    for name in NAMES[1:people] + ["Zed"]:  # Zed is in no expense at all
         ids.append(post(f"/groups/{group['groupId']}/participants", json={"displayName": name},
                         headers=importer.headers).get_json()["participantId"])
     base = f"/groups/{group['groupId']}"
+    row_ids = []
     for row in rows:
         if row[0] == "expense":
             _, index, parts, payments, category = row
@@ -86,6 +109,28 @@ def _create(importer: Importer, people: int, rows: list) -> str:
                 "date": f"2026-02-{index + 1:02d}", "note": f"back {index}"},
                 headers=importer.headers)
         assert reply.status_code == 201, reply.get_json()
+        row_ids.append(reply.get_json().get("expenseId"))
+    for index, text in comments:
+        if row_ids[index]:
+            reply = post(f"{base}/expenses/{row_ids[index]}/comments", json={"body": text},
+                         headers=importer.headers)
+            assert reply.status_code == 201, reply.get_json()
+    for template in recurring:
+        body = {key: template[key] for key in ("frequency", "startDate", "interval", "count",
+                                                "endDate", "timeZone") if key in template}
+        reply = post(f"{base}/recurring", json={
+            "description": "Rent", "amount": template["amount"], "splitMode": "EQUAL",
+            "payments": [{"participantId": ids[template["payer"]],
+                          "amount": template["amount"]}],
+            "splits": [{"participantId": ids[m]} for m in template["among"]], **body},
+            headers=importer.headers)
+        assert reply.status_code == 201, reply.get_json()
+        if template["paused"]:
+            made = reply.get_json()
+            reply = importer.client.patch(
+                f"{base}/recurring/{made['recurringId']}",
+                json={"paused": True, "updatedAt": made["updatedAt"]}, headers=importer.headers)
+            assert reply.status_code == 200, reply.get_json()
     return group["groupId"]
 
 
@@ -102,19 +147,33 @@ def _comparable(export: dict) -> dict:
     settlements = [(s["date"], name[s["payerId"]], name[s["payeeId"]], s["amount"], s["note"])
                    for s in export["settlements"]]
     nets = {row["displayName"]: row["net"] for row in export["balances"]["balances"]}
+    described = {e["expenseId"]: i for i, e in enumerate(export["expenses"])}
+    comments = [(described[c["expenseId"]], name.get(c["authorParticipantId"]), c["body"],
+                 c["createdAt"], c["editedAt"]) for c in export["comments"]]
+    recurring = sorted(
+        (t["description"], t["amount"], t["currency"], t["frequency"], t["interval"],
+         t["startDate"], t["endDate"], t["count"], t["timeZone"], t["paused"], t["nextDate"],
+         t["lastDate"], [(name[p["participantId"]], p["amount"]) for p in t["payments"]],
+         [(i["name"], i["amount"], i["splitMode"],
+           [(name[s["participantId"]], s["value"], s["amount"]) for s in i["splits"]])
+          for i in t["items"]]) for t in export["recurring"])
+    roster = sorted((p["displayName"], p["role"]) for p in export["participants"])
     return {"expenses": expenses, "settlements": settlements, "nets": nets,
-            "participants": sorted(name.values())}
+            "participants": sorted(name.values()), "roster": roster, "comments": comments,
+            "recurring": recurring}
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(group=groups())
 def test_export_import_export_is_the_same_group_and_csv_reproduces_every_net(
         client, sign_in, group):
-    people, rows = group
+    people, rows, comments, recurring = group
     headers, user_id = sign_in(f"round{next(_emails)}@example.com", display_name="Ann")
     importer = Importer(client, headers, user_id)
-    original_id = _create(importer, people, rows)
+    original_id = _create(importer, people, rows, comments, recurring)
     original = importer.export(original_id)
+    assert len(original["recurring"]) == len(recurring)
+    assert "Zed" in _comparable(original)["nets"]
     me = original["group"]["myParticipantId"]
 
     status = importer.run("tailspend-json", importer.client.get(
@@ -131,4 +190,5 @@ def test_export_import_export_is_the_same_group_and_csv_reproduces_every_net(
     from_csv = _comparable(importer.export(status["groupId"]))
     assert from_csv["nets"] == _comparable(original)["nets"]
     assert len(from_csv["settlements"]) == len(original["settlements"])
+    # The CSV has a column per participant, so Zed (in nothing) comes back there too.
     assert from_csv["participants"] == _comparable(original)["participants"]

@@ -66,7 +66,8 @@ def test_json_export_holds_the_whole_group(group):
     reply = group.get("/export?format=json")
     assert reply.status_code == 200
     body = reply.get_json()
-    assert set(body) == {"group", "participants", "expenses", "settlements", "balances"}
+    assert set(body) == {"group", "participants", "expenses", "settlements", "balances",
+                         "comments", "recurring"}
     assert body["group"]["groupId"] == group.group_id
     assert [e["expenseId"] for e in body["expenses"]] == [expense["expenseId"]]
     assert len(body["settlements"]) == 1 and len(body["participants"]) == 3

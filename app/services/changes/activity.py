@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from app.limits import IMPORT_SOURCES
 from app.money.currencies import format_minor
 from app.services.core import changelog, paging
 from app.services.core.access import Access
@@ -15,9 +16,6 @@ from models.groups import Change, ChangeKind, Participant
 
 SYSTEM = "TailSpend"  # the actor of the hourly tick's writes
 FORMER = "a former participant"
-# An import's format (app.limits.IMPORT_FORMATS) -> the app it came from, as people name it.
-SOURCES = {"splitwise": "Splitwise", "spliit": "Spliit", "ihatemoney": "IHateMoney",
-           "cospend": "Cospend", "tailspend": "a TailSpend export"}
 VERBS = {changelog.CREATE: "added", changelog.UPDATE: "edited", changelog.DELETE: "deleted"}
 
 
@@ -107,6 +105,7 @@ def summary(row: Change, actor: str, names: dict, currency: str) -> str:
 
 
 def _source(file_format: str) -> str:
-    """ "splitwise-csv" -> "Splitwise" (an unknown format reads as itself)."""
-    app_name = str(file_format).split("-", 1)[0]
-    return SOURCES.get(app_name, app_name)
+    """ "splitwise-csv" -> "Splitwise": the one format -> app table (app.limits.IMPORT_SOURCES,
+    which also names an imported group "Imported from <app>"); an unknown format reads as
+    itself."""
+    return IMPORT_SOURCES.get(str(file_format), str(file_format))

@@ -1,7 +1,9 @@
 """What must hold before an import's group turns ACTIVE, and the one write that turns it.
 
-- BALANCE#v1 as written equals a recomputation from every expense and settlement row
-  (strongly consistent reads), and the writer's own sums: anything else fails the import;
+- BALANCE#v1 as written equals a recomputation from exactly the expense and settlement rows
+  the run wrote, read back by their keys with strongly consistent BatchGetItem calls (100
+  keys a call, UnprocessedKeys resent: models.base.RawAccess.raw_batch_get), and the
+  writer's own sums: a row missing or different, or anything else, fails the import;
 - what the source says the balances are (Splitwise's Total balance rows) is compared with
   the imported nets: a difference is a warning naming that row's line;
 - the flip: head ACTIVE, the caller's OWNER participant and guard, the import DONE, in one
@@ -18,7 +20,8 @@ from app.services.core.transactions import Transaction
 from app.services.imports.model import ImportFileError, Parsed
 from app.services.imports.writer import Written, display_name
 from app.services.ledger import balances
-from models.groups import Balance, Group, GroupStatus, ImportJob, Participant, UserMember
+from models.groups import (Balance, Expense, Group, GroupItem, GroupStatus, ImportJob,
+                           Participant, Settlement, UserMember)
 from models.groups.imports import DONE, RUNNING, ImportWarning
 
 IMPORTING, ACTIVE = GroupStatus.IMPORTING, GroupStatus.ACTIVE
@@ -27,20 +30,41 @@ MAX_WARNINGS = 200
 ENDED = [ImportJob.ImporterUserId.remove(), ImportJob.Options.remove(),
          ImportJob.RunToken.remove(), ImportJob.LeaseUntil.remove(),
          ImportJob.DueBucket.remove(), ImportJob.NextRunAt.remove()]
-# Rows per page of the recount (about 250 KB of expenses): short calls on any engine.
-RECOUNT_PAGE = 250
+MISMATCH = ("The imported balances do not equal a recomputation from the imported rows; "
+            "nothing was kept.")
+
+
+def read_back(group_id: str, written: Written) -> Tuple[Dict[str, int], Dict[str, int], int, int]:
+    """(BALANCE#v1's nets, the nets recomputed from the rows read back, expenses and
+    settlements found) from one consistent read of exactly the keys the run wrote: no
+    Query over the group, so the check costs the rows written, whatever else is there."""
+    balance_key = Balance.key(group_id)
+    found = GroupItem.raw_batch_get([balance_key] + written.keys, consistent_read=True)
+    stored = {pid: v for pid, v in Balance.nets_of(found.pop(balance_key, {})).items() if v}
+    nets: Dict[str, int] = {}
+    expenses = settlements = 0
+    for key in written.keys:
+        raw = found.get(key)
+        row = GroupItem.from_raw_data(raw) if raw else None
+        if isinstance(row, Expense):
+            expenses += 1
+            delta = balances.expense_nets(row, written.main_currency)
+        elif isinstance(row, Settlement):
+            settlements += 1
+            delta = balances.stored_settlement_nets(row, written.main_currency)
+        else:
+            continue  # missing: the counts below cannot match
+        for ledger_key, value in delta.items():
+            nets[ledger_key] = nets.get(ledger_key, 0) + value
+    return stored, {k: v for k, v in nets.items() if v}, expenses, settlements
 
 
 def balances_match(group_id: str, written: Written) -> None:
-    raw = Balance.fetch_raw(group_id)
-    stored = {pid: v for pid, v in Balance.nets_of(raw or {}).items() if v}
-    recount = balances.recompute(group_id, page_size=RECOUNT_PAGE)
+    stored, recount, expenses, settlements = read_back(group_id, written)
     ours = {pid: v for pid, v in written.nets.items() if v}
-    counts_ok = (recount.expense_count, recount.settlement_count) == \
-        (written.expenses, written.settlements)
-    if not (stored == recount.nets == ours and counts_ok):
-        raise ImportFileError(None, "The imported balances do not equal a recomputation "
-                                    "from the imported rows; nothing was kept.")
+    counts_ok = (expenses, settlements) == (written.expenses, written.settlements)
+    if not (stored == recount == ours and counts_ok):
+        raise ImportFileError(None, MISMATCH)
 
 
 def source_totals(parsed: Parsed, written: Written) -> None:

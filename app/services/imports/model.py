@@ -29,6 +29,17 @@ class Item:
     splits: List[Tuple[str, int]]  # (member key, value as the mode reads it)
 
 
+@dataclass(frozen=True)
+class RecordedRate:
+    """How the source app converted a row in another currency: ``group_amount`` minor units
+    of ``currency`` (its group's) is what its balances count; ``exchange_rate`` (1 unit of
+    the row's currency = rate units of ``currency``) is the rate it recorded, if any."""
+
+    currency: str
+    group_amount: int
+    exchange_rate: Optional[str] = None
+
+
 @dataclass
 class Row:
     """One expense or settlement of the file, with the line it came from."""
@@ -39,6 +50,7 @@ class Row:
     currency: str
     description: str = ""
     category: Optional[str] = None
+    recorded_rate: Optional[RecordedRate] = None  # a row the source app converted
     payments: List[Tuple[str, int]] = field(default_factory=list)  # expenses
     items: List[Item] = field(default_factory=list)
     payer: Optional[str] = None  # settlements
@@ -96,6 +108,9 @@ class Parsed:
     totals: Dict[str, Tuple[int, Dict[str, int]]] = field(default_factory=dict)
     warnings: List[Tuple[Optional[int], str]] = field(default_factory=list)
     skipped: int = 0
+    # Only our own export carries these (formats/tailspend_json.py).
+    comments: List[CommentRow] = field(default_factory=list)
+    templates: List[TemplateRow] = field(default_factory=list)
 
     def warn(self, line: Optional[int], message: str) -> None:
         self.warnings.append((line, message))
@@ -110,3 +125,31 @@ class Parsed:
         for row in self.rows:
             used[row.currency] = used.get(row.currency, 0) + 1
         return used
+
+
+@dataclass
+class CommentRow:
+    """A comment of our own export: the expense row it hangs off (its index in
+    ``Parsed.rows``), its author (a member key, None when unknown) and its text."""
+
+    line: int
+    row_index: int
+    author: Optional[str]
+    body: str
+    created_at: str
+    edited_at: Optional[str] = None
+
+
+@dataclass
+class TemplateRow:
+    """A recurring template of our own export: its expense part as a Row (dated its start),
+    how that converts, and its schedule and where the schedule stands."""
+
+    line: int
+    body: Row
+    schedule: Dict[str, object]  # schedule.build's keyword arguments
+    paused: bool = False
+    next_date: Optional[str] = None
+    last_date: Optional[str] = None
+    exchange_rate: Optional[str] = None  # a recorded rate, or "auto"
+    group_amount: Optional[int] = None

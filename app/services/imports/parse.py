@@ -66,7 +66,7 @@ def parse_file(file_format: str, content: str, *, currency: Optional[str] = None
     if not parsed.members:
         raise ImportFileError(None, "The file names no members.")
     check_names(parsed)
-    for row in parsed.rows:
+    for row in parsed.rows + [template.body for template in parsed.templates]:
         check_row(row)
     return parsed
 

@@ -14,7 +14,7 @@ from app.errors import DomainError
 from app.logs import logger
 from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.core.conditional import delete_if, update_if
-from app.services.imports import checks, staging
+from app.services.imports import checks, staging, threads
 from app.services.imports.model import ImportFileError
 from app.services.imports.parse import parse_file, resolve_me
 from app.services.imports import writer
@@ -53,8 +53,9 @@ def run_import(group_id: str, import_id: str) -> str:
     if job is None or job.ImportId != import_id:
         logger.warning("import.unknown", extra={"group_id": group_id})
         return FAILED
-    if job.Status == DONE:
-        staging.unstage(group_id, int(job.ChunkCount))  # a run that died right after its flip
+    if job.Status == DONE:  # a run that died right after its flip
+        threads.file_templates(group_id)
+        staging.unstage(group_id, int(job.ChunkCount))
         return DONE
     if job.Status == FAILED:
         remove_group(group_id)
@@ -106,6 +107,8 @@ def _import(group_id: str, job: ImportJob, token: str) -> None:
     checks.source_totals(parsed, written)
     checks.flip(group_id, job, parsed, written, token=token, owner_key=owner_key,
                 owner_id=owner_id, owner_name=options.get("ownerName") or "Me")
+    if parsed.templates:
+        threads.file_templates(group_id)
     staging.unstage(group_id, int(job.ChunkCount))
 
 

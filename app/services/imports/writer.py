@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from pynamodb.expressions.operand import Path
 
@@ -18,10 +18,12 @@ from app.errors import DomainError
 from app.money.fx import AUTO
 from app.services.core.clock import new_id
 from app.services.groups.codes import new_invite_code
+from app.services.imports import threads
 from app.services.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.services.ledger import balances, foreign_currency, expense_input
 from app.services.ledger.settlements import rate_attributes
-from models.groups import Balance, Expense, GroupItem, Invite, Participant, Settlement
+from models.groups import (RATE_CLIENT, Balance, Expense, GroupItem, Invite, Participant,
+                           Settlement)
 
 MAX_NAME = 100
 MAX_NOTE = 500
@@ -40,15 +42,27 @@ class Written:
     nets: Dict[str, int] = field(default_factory=dict)
     expenses: int = 0
     settlements: int = 0
+    # (GroupId, SK) of every expense and settlement written: what the check reads back.
+    keys: List[Tuple[str, str]] = field(default_factory=list)
 
     def nets_in(self, currency: str) -> Dict[str, int]:
         """participantId -> net in one currency's balances."""
         main, other = balances.split_nets(self.nets)
         return main if currency == self.main_currency else other.get(currency, {})
 
-    def rate_of(self, row: Row) -> Optional[str]:
-        """The exchangeRate a row's body sends: "auto" when converting a foreign row."""
-        return AUTO if self.convert == AUTO and row.currency != self.main_currency else None
+    def rate_fields(self, row: Row) -> dict:
+        """How a row's body converts: at the rate and group amount its source app recorded
+        (while the group's currency is the source's), else at "auto" when converting
+        foreign rows, else not at all (kept, or in the group's currency)."""
+        if row.currency == self.main_currency:
+            return {}
+        recorded = row.recorded_rate
+        if recorded is not None and recorded.currency == self.main_currency:
+            fields = {"groupAmount": recorded.group_amount}
+            if recorded.exchange_rate:  # as recorded, though amount x rate may round apart
+                fields.update(exchangeRate=recorded.exchange_rate, rateSource=RATE_CLIENT)
+            return fields
+        return {"exchangeRate": AUTO} if self.convert == AUTO else {}
 
 
 def display_name(name: str) -> str:
@@ -84,10 +98,20 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
                                        ParticipantId=ids[key], Type="GUEST",
                                        DisplayName=display_name(name), Role=GUEST_ROLE,
                                        CreatedAt=now, UpdatedAt=now))
-        for row, stamp in zip(parsed.rows, stamps, strict=False):
-            batch.save(_expense(group_id, row, ids, stamp, importer, written)
-                       if row.kind == EXPENSE else
-                       _settlement(group_id, row, ids, stamp, importer, written))
+        expense_ids: Dict[int, str] = {}
+        for index, (row, stamp) in enumerate(zip(parsed.rows, stamps, strict=False)):
+            item = (_expense(group_id, row, ids, stamp, importer, written)
+                    if row.kind == EXPENSE else
+                    _settlement(group_id, row, ids, stamp, importer, written))
+            written.keys.append((group_id, item.SK))
+            if row.kind == EXPENSE:
+                expense_ids[index] = item.ExpenseId
+            batch.save(item)
+        # Our own export's comments and recurring templates (app.services.imports.threads).
+        for item in threads.comment_rows(group_id, parsed, ids, expense_ids, importer) + \
+                threads.template_rows(group_id, parsed, parsed.currency, importer, now,
+                                      lambda row: _body(row, ids)):
+            batch.save(item)
     _write_balance(group_id, written, now)
     return written
 
@@ -107,8 +131,8 @@ def _on_its_line(row: Row, build):
 
 def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer: str,
              written: Written) -> Expense:
-    expense = row.expense_input(ids, exchange_rate=written.rate_of(row) or None)
-    draft = _on_its_line(row, lambda: expense_input.build(expense, written.main_currency))
+    body = {**_body(row, ids), **written.rate_fields(row)}
+    draft = _on_its_line(row, lambda: expense_input.build(body, written.main_currency))
     expense_id = new_id()
     written.expenses += 1
     _add(written, draft.nets)
@@ -124,7 +148,7 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
     settlement_id = new_id()
     written.settlements += 1
     rate = _on_its_line(row, lambda: foreign_currency.conversion(
-        {"currency": row.currency, "exchangeRate": written.rate_of(row)}, row.amount,
+        {"currency": row.currency, **written.rate_fields(row)}, row.amount,
         written.main_currency, row.date))
     settlement = Settlement(group_id, Settlement.sort_key(stamp, settlement_id),
                             SettlementId=settlement_id, PayerId=ids[row.payer],
@@ -145,3 +169,8 @@ def _write_balance(group_id: str, written: Written, now: str) -> None:
                 Balance.SettlementCount.set(written.settlements),
                 Balance.CreatedAt.set(now), Path("EntityType").set("BALANCE")]
     Balance(*Balance.key(group_id)).update(actions=actions, add_version_condition=False)
+
+
+def _body(row: Row, ids: Dict[str, str]) -> dict:
+    """The API body of an expense row in its own currency, members by participant id."""
+    return row.expense_input(ids).to_wire()

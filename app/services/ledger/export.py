@@ -13,8 +13,10 @@ from app.services.core.access import Access
 from app.services.core.clock import today
 from app.services.ledger.expense_body import ExpenseBody
 from app.services.ledger.settlements import GroupSettlement
-from models.groups import (CONVERSION_PREFIX, SETTLEMENT_PREFIX, Conversion, Expense,
-                           Participant, Settlement)
+from app.services.recurring.templates import template_of
+from models.groups import (CONVERSION_PREFIX, EXPENSE_PREFIX, RECURRING_PREFIX,
+                           SETTLEMENT_PREFIX, Comment, Conversion, Expense, Participant,
+                           RecurringExpense, Settlement)
 
 # Spreadsheets run a cell starting with one of these as a formula (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -204,12 +206,29 @@ class GroupExport:
     expenses: List[Expense]
     settlements: List[GroupSettlement]
     balances: balances.Balances
+    comments: List[Comment]
+    recurring: list  # app.services.recurring.templates.Template
+
+
+def _comments(group_id: str, expenses: List[Expense]) -> List[Comment]:
+    """Every live expense's comments, thread by thread in the expenses' order, oldest first
+    (one Query over the expense rows; a comment whose expense is gone is left out)."""
+    threads: Dict[str, List[Comment]] = {e.ExpenseId: [] for e in expenses}
+    for comment in Comment.query(group_id, Comment.SK.startswith(EXPENSE_PREFIX),
+                                 consistent_read=True):
+        threads.get(comment.expense_id, []).append(comment)
+    return [comment for thread in threads.values() for comment in thread]
 
 
 def export_json(access: Access) -> GroupExport:
-    """The whole group: head, participants, expenses, settlements and balances."""
+    """The whole group: head, participants, expenses, settlements, balances, comments and
+    recurring templates."""
     roster = list(Participant.roster(access.group_id, consistent_read=True))
     expenses, settlements, _ = _activity(access.group_id)
+    templates = RecurringExpense.query(access.group_id,
+                                       RecurringExpense.SK.startswith(RECURRING_PREFIX),
+                                       consistent_read=True)
     return GroupExport(access, roster, expenses,
                        [GroupSettlement(s, access.group.Currency) for s in settlements],
-                       balances.group_balances(access))
+                       balances.group_balances(access), _comments(access.group_id, expenses),
+                       [template_of(row) for row in templates])

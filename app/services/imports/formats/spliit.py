@@ -3,12 +3,13 @@
 JSON: ``{id, name, currency (a symbol), currencyCode?, participants: [{id, name}],
 expenses: [{id, expenseDate, title, category: {grouping, name}, amount, originalAmount?,
 originalCurrency?, conversionRate?, paidById, paidFor: [{participantId, shares}],
-isReimbursement, splitMode}]}``; amounts are minor units of the group currency (Spliit
-converts a foreign expense when it is saved and keeps the original only for display), so
-rows are imported in the group currency, exactly as Spliit's balances count them. Each
-member's share is computed with Spliit's own apportionment (src/lib/shares.ts:
-``getExpenseShares``) and recorded as an EXACT split, so every balance matches Spliit's.
-A reimbursement to one member is a settlement.
+isReimbursement, splitMode}]}``; ``amount`` is minor units of the group currency, what
+Spliit's balances count. Each member's share is computed with Spliit's own apportionment
+(src/lib/shares.ts: ``getExpenseShares``) and recorded as an EXACT split, so every balance
+matches Spliit's. An expense entered in another currency (``originalAmount`` minor units of
+``originalCurrency``) becomes a converted row in that currency at Spliit's rate, its group
+amount Spliit's ``amount`` (spliit_currency.py). A reimbursement to one member is a
+settlement.
 
 CSV: a BOM, then ``Date,Description,Category,Currency,Cost,Original cost,Original currency,
 Conversion rate,Is Reimbursement,Split mode,<participant>...``; each participant cell is
@@ -19,6 +20,7 @@ from typing import Any, Dict, List, Optional
 
 from app.money.splits import MAX_AMOUNT, apportion
 from app.services.imports import reconstruct
+from app.services.imports.formats import spliit_currency
 from app.services.imports.amounts import (calendar_date, currency_code, to_minor,
                                           unescape)
 from app.services.imports.formats.text import (CellBudget, check_list, check_members, is_blank,
@@ -114,7 +116,11 @@ def parse_json(text: str) -> Parsed:
     for position, expense in enumerate(document["expenses"], start=1):
         if isinstance(expense, dict) and isinstance(expense.get("paidFor"), list):
             budget.spend(len(expense["paidFor"]), position)
+        made = len(parsed.rows)
         _json_expense(parsed, position, expense, currency)
+        if len(parsed.rows) > made and expense["amount"] > 0:  # spent in another currency?
+            spliit_currency.convert(parsed, parsed.rows[-1], spliit_currency.original_of(
+                parsed, position, expense, currency), currency)
     return parsed
 
 
@@ -203,7 +209,12 @@ def parse_csv(text: str) -> Parsed:
                             rows=[])
             continue
         budget.spend(len(keys), line)
+        made = len(parsed.rows)
         _csv_row(parsed, line, cells, keys)
+        if len(parsed.rows) > made:  # spent in another currency?
+            spliit_currency.convert(parsed, parsed.rows[-1], spliit_currency.original_of_cells(
+                parsed, line, dict(zip(CSV_FIXED, cells, strict=False)), parsed.currency),
+                parsed.currency)
     if parsed is None:
         raise ImportFileError(1, "The file is empty.")
     return parsed
@@ -216,6 +227,9 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     fixed = dict(zip(CSV_FIXED, cells, strict=False))
     currency = _group_currency(fixed["Currency"], fixed["Currency"])
     require(currency is not None, line, f"Unknown currency {fixed['Currency']!r}.")
+    # The Currency column is the group's (rows spent in another one say so in Original
+    # currency): the main currency, even when most rows were spent abroad.
+    parsed.currency = parsed.currency or currency
     date = calendar_date(fixed["Date"], line)
     cost, _ = to_minor(fixed["Cost"], currency, line, "Cost")
     title = unescape(fixed["Description"]).strip() or "Expense"

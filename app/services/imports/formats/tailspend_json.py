@@ -1,7 +1,9 @@
 """Our own JSON export (GET /groups/{groupId}/export?format=json), read back losslessly.
 
 Items keep their split modes and values, payments their payers, settlements their notes,
-so export -> import -> export gives the same expenses, settlements and nets. Every value is
+converted rows their rate and group amount, and every expense's comments and every recurring
+template come along (tailspend_threads.py), so export -> import -> export gives the same
+roster, expenses, settlements, comments, templates and nets. Every value is
 type-checked: a file that is not our export's shape is a 400 naming the record, never a
 crash."""
 from __future__ import annotations
@@ -12,7 +14,8 @@ from app.services.imports.amounts import calendar_date, currency_code
 from app.services.imports.formats.text import (CellBudget, check_list, check_members,
                                                json_document,
                                                require, text_field)
-from app.services.imports.model import EXPENSE, SETTLEMENT, Item, Parsed, Row
+from app.services.imports.formats import tailspend_threads
+from app.services.imports.model import EXPENSE, SETTLEMENT, Item, Parsed, RecordedRate, Row
 
 FORMAT = "tailspend-json"
 
@@ -37,13 +40,28 @@ def parse(text: str) -> Parsed:
                     currency=currency)
     expenses = _objects(document.get("expenses"), 1, "expenses")
     settlements = _objects(document.get("settlements"), 1, "settlements")
-    check_list(expenses + settlements)
+    comments = _objects(document.get("comments"), 1, "comments")
+    templates = _objects(document.get("recurring"), 1, "recurring")
+    check_list(expenses + settlements + comments + templates)
     budget = CellBudget()
+    expense_rows = {}
     for position, expense in enumerate(expenses, start=1):
         budget.spend(_entries(expense), position)
+        if isinstance(expense.get("expenseId"), str):
+            expense_rows[expense["expenseId"]] = len(parsed.rows)
         parsed.rows.append(_expense(position, expense, parsed, currency))
+        _recorded(position, expense, parsed.rows[-1], currency)
     for position, settlement in enumerate(settlements, start=1):
         parsed.rows.append(_settlement(position, settlement, parsed, currency))
+        _recorded(position, settlement, parsed.rows[-1], currency)
+    for position, comment in enumerate(comments, start=1):
+        parsed.comments.append(tailspend_threads.comment(position, comment, parsed,
+                                                         expense_rows))
+    for position, template in enumerate(templates, start=1):
+        budget.spend(_entries(template), position)
+        body = _expense(position, {**template, "date": template.get("startDate")}, parsed,
+                        currency)
+        parsed.templates.append(tailspend_threads.template(position, template, body))
     return parsed
 
 
@@ -104,3 +122,13 @@ def _settlement(line: int, settlement: dict, parsed: Parsed, currency) -> Row:
                payee=_member(parsed, line, settlement.get("payeeId")),
                amount=_int(settlement.get("amount"), line, "A settlement amount"),
                note=text_field(settlement.get("note"), line, "note") or None)
+
+
+def _recorded(line: int, record: dict, row: Row, currency) -> None:
+    """A converted row's rate and group amount as exported, so it converts back exactly."""
+    if currency is None or row.currency == currency or record.get("groupAmount") is None:
+        return
+    rate = record.get("exchangeRate")
+    row.recorded_rate = RecordedRate(currency, _int(record.get("groupAmount"), line,
+                                                    "groupAmount"),
+                                     text_field(rate, line, "exchangeRate") or None)
