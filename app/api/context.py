@@ -34,6 +34,16 @@ def group_access(group_id, min_role: str = "VIEWER", *,
     return cache[key]
 
 
+def prefetches(*sort_keys: str):
+    """Declare the group rows a /groups/{groupId} view authorizes with (its ``prefetch``):
+    the request's liveness read reads them with the profile, in one BatchGetItem
+    (app.factory; app.services.core.request_reads). Place right above the view."""
+    def mark(view):
+        view.group_prefetch = tuple(sort_keys)
+        return view
+    return mark
+
+
 def settings() -> Settings:
     return current_app.extensions["tailspend"].settings
 

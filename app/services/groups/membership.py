@@ -33,8 +33,16 @@ def get_participant(group_id: str, participant_id: str) -> Participant:
 
 # --- transaction parts shared by every membership change -----------------------------------
 
-def require_live_group(tx: Transaction, group_id: str) -> None:
-    """The group must still be ACTIVE when ``tx`` commits (a delete may be under way)."""
+def require_live_group(tx: Transaction, group_id: str, *, roster_change: bool = False) -> None:
+    """The group must still be ACTIVE when ``tx`` commits (a delete may be under way).
+
+    ``roster_change``: ``tx`` changes who may be named in money (a guest claimed or turned
+    back, a transfer's lock): the head's RosterVersion moves with it, so a money write that
+    read the roster before fails (app.services.ledger.guards)."""
+    if roster_change:
+        tx.update(Group(*Group.key(group_id)), [Group.roster_bump()],
+                  condition=Group.Status == GroupStatus.ACTIVE, on_fail=group_not_found())
+        return
     tx.check(Group, *Group.key(group_id), condition=Group.Status == GroupStatus.ACTIVE,
              on_fail=group_not_found())
 
@@ -63,9 +71,9 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
 
     An owner decrement must leave an owner (OwnerCount > 1 before it); a participant
     increment must stay within MAX_GROUP_PARTICIPANTS (409 GROUP_FULL), so concurrent adds
-    can never overfill a group. Groups that predate a counter are seeded from a roster count
-    through if_not_exists, so their first mutation heals them; a concurrent healer then sees
-    the attribute and its own guard decides. The head is written here, so ``tx`` must not
+    can never overfill a group; the head's RosterVersion moves too. Groups that predate a
+    counter are seeded from a roster count through if_not_exists, so their first mutation
+    heals them; a concurrent healer then sees the attribute and its own guard decides. The head is written here, so ``tx`` must not
     also condition-check it (use this instead of require_live_group)."""
     condition, actions = Group.Status == GroupStatus.ACTIVE, []
     for name, delta, stored in (("OwnerCount", owners, group.OwnerCount),
@@ -84,6 +92,7 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
         actions.append(action)
     if not actions:
         raise ValueError("change_counts needs a non-zero delta")
+    actions.append(Group.roster_bump())  # every count change is a roster change
     tx.update(Group(*Group.key(group.GroupId)), actions, condition=condition,
               on_fail=lambda old: _why_refused(old, owners, participants))
     if owners:

@@ -37,9 +37,8 @@ class ExpenseThread:
 
 def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
     tx = Transaction()
-    money_guards.check_group(tx, access.group)
+    money_guards.check_group(tx, access.group, participants=draft.participant_ids)
     money_guards.check_writer(tx, access)
-    money_guards.check_participants(tx, access.group_id, draft.participant_ids)
     return tx
 
 
