@@ -1,7 +1,7 @@
 """Membership rows: the group head, invite, join requests and locks, participants, guards."""
 from __future__ import annotations
 
-from typing import Dict, Iterator, Optional
+from typing import Iterator, Optional
 
 from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
 
@@ -150,22 +150,15 @@ class Participant(GroupItem, discriminator="PARTICIPANT"):
     def roster(cls, group_id: str, **kwargs) -> Iterator["Participant"]:
         return cls.query(group_id, cls.SK.startswith(PARTICIPANT_PREFIX), **kwargs)
 
-    @classmethod
-    def named(cls, group_id: str, participant_ids) -> Dict[str, "Participant"]:
-        """The participants of ``participant_ids`` that exist, by id (one strongly
-        consistent BatchGetItem)."""
-        ids = sorted(set(participant_ids))
-        if not ids:
-            return {}
-        rows = cls.raw_batch_get([(group_id, cls.sort_key(pid)) for pid in ids],
-                                 consistent_read=True)
-        found = (GroupItem.from_raw_data(raw) for raw in rows.values())
-        return {row.ParticipantId: row for row in found if isinstance(row, cls)}
-
     @property
     def nameable(self) -> bool:
         """A money write may name it: not locked for a transfer."""
         return not self.TransferTarget
+
+    @property
+    def may_write_money(self) -> bool:
+        """A signed-in member (MEMBER or OWNER; its guard row mirrors the role)."""
+        return self.Type == "USER" and self.Role in ("MEMBER", "OWNER")
 
     @classmethod
     def memberships(cls, user_id: str, group_id: Optional[str] = None,

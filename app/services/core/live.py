@@ -12,12 +12,13 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
   in the same transaction (:meth:`Transaction.require_live_account`) or, when the write
   updates the profile itself, in its own condition; a request that passed the read just
   before the mark therefore writes nothing, and what the deletion sweeps stays swept.
-  Money and comment writes in a group are the exception (they hold the caller's guard row
-  instead, app.services.ledger.guards): the rows they add are the group's history, which
-  outlives the account as a guest's; the deletion turns the caller's participant into a
-  guest and removes that guard row in one transaction, and scrubs the caller's logged
-  changes again after it (app.services.groups.departure), so a write racing the mark
-  either lands before the conversion and is scrubbed, or fails on the guard.
+  Money and comment writes in a group are the exception (they hold the caller's guard row,
+  or for money the roster version that vouches for the caller's role, instead;
+  app.services.ledger.guards): the rows they add are the group's history, which outlives
+  the account as a guest's; the deletion turns the caller's participant into a guest,
+  removes that guard row and moves the roster version in one transaction, and scrubs the
+  caller's logged changes again after it (app.services.groups.departure), so a write
+  racing the mark either lands before the conversion and is scrubbed, or fails.
   The notification worker's history rows are the exception: it reads the recipients'
   profiles (one strongly consistent BatchGetItem) and the deletion's sweeps remove a row
   that races the mark (app.services.notifications.dispatch.live_recipients).

@@ -37,8 +37,7 @@ class ExpenseThread:
 
 def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
     tx = Transaction()
-    money_guards.check_group(tx, access.group, participants=draft.participant_ids)
-    money_guards.check_writer(tx, access)
+    money_guards.check_money_write(tx, access, draft.participant_ids)
     return tx
 
 

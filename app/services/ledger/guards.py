@@ -5,12 +5,14 @@ the write lands; a condition in the same transaction cannot. So every expense an
 settlement write checks, atomically with the change:
 - the group head: still ACTIVE (not being deleted) and still in the currency we recorded;
 - every referenced participant: exists and is not mid-transfer (no TransferTarget). The
-  participants are read (one consistent BatchGetItem) after the head that authorized, and
-  the head update the write already does (its revision) conditions on the head's
-  RosterVersion being the one read: every roster change moves it
-  (app.services.groups.membership), so a participant removed or locked between the read
-  and the commit fails the write, without one ConditionCheck per participant;
+  roster is read (one consistent Query) after the head that authorized, and the head
+  update the write already does (its revision) conditions on the head's RosterVersion
+  being the one read: every roster change moves it (app.services.groups.membership), so a
+  participant removed or locked between the read and the commit fails the write, without
+  one ConditionCheck per participant;
 - the caller: still a MEMBER or OWNER (a removal or demotion since authorization loses).
+  A write that moves money reads that from its own participant in the same roster Query
+  (role changes move the version too); others check the guard row (:func:`check_writer`).
 Writes that hold no head read (the hourly tick, a transfer's rewrites, which move the roster
 themselves) check each participant instead (:func:`check_participants`).
 """
@@ -21,7 +23,7 @@ from typing import Callable, Iterable, Optional
 from app.errors import (Conflict, DomainError, Invalid, concurrent_update, group_not_found,
                         not_found, participant_unavailable, version_conflict)
 from app.limits import MAX_PARTICIPANTS
-from app.services.core.access import Access, is_live, require_role
+from app.services.core.access import Access, authorize, is_live, require_role
 from app.services.core.transactions import Transaction
 from models.groups import Group, GroupStatus, Participant
 
@@ -35,9 +37,11 @@ class GroupChanged(Conflict):
 
     code = "GROUP_CHANGED"
 
-    def __init__(self, message: str, participant_ids: Optional[tuple] = None) -> None:
+    def __init__(self, message: str, participant_ids: Optional[tuple] = None,
+                 writer: Optional[Access] = None) -> None:
         super().__init__(message)
         self.participant_ids = participant_ids  # None: the write names no one
+        self.writer = writer  # the caller whose role the roster read vouched for
 
 
 def check_group(tx: Transaction, group: Group, *,
@@ -47,12 +51,22 @@ def check_group(tx: Transaction, group: Group, *,
     ``participants``: the ids the write names. Each must exist and not be mid-transfer
     now (read after ``group``, which authorized), and the roster must still be at the
     version ``group`` carries when the write commits."""
-    named: Optional[tuple] = None
-    if participants is not None:
-        named = _limited(participants)
-        _require_nameable(group.GroupId, named)
+    named = None if participants is None else _limited(participants)
+    if named is not None:
+        _require_roster(group.GroupId, named, None)
     tx.check(Group, *Group.key(group.GroupId), condition=_head_condition(group, named),
              on_fail=GroupChanged("The group changed while we were writing.", named))
+
+
+def check_money_write(tx: Transaction, access: Access, participants: Iterable[str]) -> None:
+    """:func:`check_group` naming ``participants``, with the writer's role (MEMBER+) read
+    from the same roster Query: the caller's USER participant mirrors their guard row, and
+    a role change moves the roster version, so the commit's head condition covers the
+    writer too and no ConditionCheck of the guard rides along (see :func:`check_writer`)."""
+    named = _limited(participants)
+    _require_roster(access.group_id, named, access)
+    tx.check(Group, *Group.key(access.group_id), condition=_head_condition(access.group, named),
+             on_fail=GroupChanged("The group changed while we were writing.", named, access))
 
 
 def _head_condition(group: Group, named: Optional[tuple]):
@@ -71,20 +85,28 @@ def _limited(participant_ids: Iterable[str]) -> tuple:
     return ids
 
 
-def _require_nameable(group_id: str, participant_ids: tuple) -> None:
-    """409 PARTICIPANT_UNAVAILABLE for the first id that is absent or mid-transfer."""
-    found = Participant.named(group_id, participant_ids)
+def _require_roster(group_id: str, participant_ids: tuple, writer: Optional[Access]) -> None:
+    """One consistent roster Query (cheaper than a BatchGetItem of the rows: a Query is
+    billed on the bytes it reads, a batch per item): 409 PARTICIPANT_UNAVAILABLE for the
+    first id absent or mid-transfer; the writer, if given, must still hold MEMBER+."""
+    found = {row.ParticipantId: row for row in Participant.roster(group_id, consistent_read=True)}
     for participant_id in participant_ids:
         row = found.get(participant_id)
         if row is None or not row.nameable:
             raise participant_unavailable(participant_id)
+    if writer is not None:
+        mine = found.get(writer.participant_id)
+        if mine is None or mine.UserId != writer.user_id or not mine.may_write_money:
+            authorize(writer.user_id, writer.group_id, "MEMBER")  # raises its 404 / 403
+            raise concurrent_update()  # changed and changed back meanwhile
 
 
 def check_writer(tx: Transaction, access: Access) -> None:
     """The caller must still be allowed to write money (MEMBER+) when the write commits.
 
     The guard row is the account check too: the deletion removes it with the conversion to a
-    guest (app.services.core.live), so no PROFILE ConditionCheck rides along."""
+    guest (app.services.core.live), so no PROFILE ConditionCheck rides along. Writes that
+    move money use :func:`check_money_write` instead (no check item at all)."""
     require_role(tx, access, "MEMBER", account_live=False)
 
 
@@ -134,7 +156,7 @@ def commit(tx: Transaction, group: Group) -> None:
                                code="CURRENCY_CHANGED") from None
             if changed.participant_ids is None or head.RosterVersion == expected:
                 raise concurrent_update() from None  # changed and changed back meanwhile
-            _require_nameable(group.GroupId, changed.participant_ids)  # 409 for one gone
+            _require_roster(group.GroupId, changed.participant_ids, changed.writer)
             tx.recondition(Group, *Group.key(group.GroupId),
                            condition=_head_condition(head, changed.participant_ids))
             expected = head.RosterVersion
