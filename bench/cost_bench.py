@@ -328,7 +328,7 @@ def report(results: dict, api: str) -> None:
 
 def _results(results: dict, totals: dict) -> None:
     """The figures docs/benchmarks.md's generated table shows (bench.support.report)."""
-    from bench.support import report as write
+    from bench.support import report
 
     create, worker, events = results["POST expense (6-way)"]
     rows = [("cost_total", "issue-33 mix, $ per 1M requests (6 members, 100 expenses; "
@@ -342,7 +342,7 @@ def _results(results: dict, totals: dict) -> None:
     calls = "; ".join(f"{name} {results[name][0].total_calls:.0f}" for name in CALL_GOALS)
     rows.append(("cost_calls", "DynamoDB calls per request (app sign-in, identity cached)",
                  calls))
-    write("cost_bench", rows)
+    report("cost_bench", rows)
 
 
 if __name__ == "__main__":

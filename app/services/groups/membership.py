@@ -124,11 +124,12 @@ def _roster_count(group_id: str, name: str) -> int:
 
 def _why_refused(old: Optional[dict], owners: int, participants: int) -> DomainError:
     """Which guard of :func:`change_counts` failed, judged on the head as it was."""
-    if not old or old.get("Status", {}).get("S") != GroupStatus.ACTIVE:
+    head = Group.from_raw(old)
+    if head is None or head.Status != GroupStatus.ACTIVE:
         return group_not_found()
-    if owners < 0 and "OwnerCount" in old and int(old["OwnerCount"]["N"]) + owners < 1:
+    if owners < 0 and head.OwnerCount is not None and int(head.OwnerCount) + owners < 1:
         return last_owner()
-    if participants > 0 and "ParticipantCount" in old and \
-            int(old["ParticipantCount"]["N"]) + participants > MAX_GROUP_PARTICIPANTS:
+    if participants > 0 and head.ParticipantCount is not None and \
+            int(head.ParticipantCount) + participants > MAX_GROUP_PARTICIPANTS:
         return group_full(MAX_GROUP_PARTICIPANTS)
     return concurrent_update()

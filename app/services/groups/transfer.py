@@ -130,9 +130,10 @@ def _nothing_incoming():
 
 
 def _why_source_refused(old: Optional[dict], target_id: str) -> DomainError:
-    if not old:
+    source = Participant.from_raw(old)
+    if source is None:
         return not_found("Participant")
-    locked_to = old.get("TransferTarget", {}).get("S")
+    locked_to = source.TransferTarget
     if locked_to == target_id:
         return _SameTargetLocked("Locked by a concurrent call.")
     if locked_to:

@@ -25,7 +25,7 @@ from app.errors import (Conflict, DomainError, Invalid, concurrent_update, group
 from app.limits import MAX_PARTICIPANTS
 from app.services.core.access import Access, authorize, is_live, require_role
 from app.services.core.transactions import Transaction
-from models.groups import Group, GroupStatus, Participant
+from models.groups import Group, GroupItem, GroupStatus, Participant
 
 # One transaction holds at most 100 items: the head check, the row, the balance update and
 # the outbox event leave room for this many participant checks (with margin).
@@ -123,9 +123,10 @@ def stale_version(what: str) -> Callable[[Optional[dict]], DomainError]:
     """The on_fail of a version-conditioned update, judged on the row as it was at commit:
     absent is NotFound (deleted meanwhile), else VERSION_CONFLICT with the current version."""
     def error(old: Optional[dict]) -> DomainError:
-        if not old:
+        row = GroupItem.from_raw(old)
+        if row is None:
             return not_found(what)
-        return version_conflict(what.lower(), int(old["Version"]["N"]))
+        return version_conflict(what.lower(), int(row.Version))
     return error
 
 
