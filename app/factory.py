@@ -119,7 +119,10 @@ def _group_read(view):
     group_id = (request.view_args or {}).get("group_id")
     if group_id is None or getattr(view, "while_deleting", False):
         return None
-    return str(group_id), tuple(getattr(view, "group_prefetch", ()))
+    keys: list = []  # app.api.context.prefetches: sort keys, or functions of the view's args
+    for declared in getattr(view, "group_prefetch", ()):
+        keys.extend(declared(request.view_args) if callable(declared) else (declared,))
+    return str(group_id), tuple(keys)
 
 
 _PREFLIGHT_HEADERS = {

@@ -34,10 +34,11 @@ def group_access(group_id, min_role: str = "VIEWER", *,
     return cache[key]
 
 
-def prefetches(*sort_keys: str):
+def prefetches(*sort_keys):
     """Declare the group rows a /groups/{groupId} view authorizes with (its ``prefetch``):
     the request's liveness read reads them with the profile, in one BatchGetItem
-    (app.factory; app.services.core.request_reads). Place right above the view."""
+    (app.factory; app.services.core.request_reads). Each is a sort key, or a function of the
+    view's arguments returning sort keys (a path id). Place right above the view."""
     def mark(view):
         view.group_prefetch = tuple(sort_keys)
         return view

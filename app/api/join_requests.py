@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, prefetches, principal, scope
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
@@ -49,6 +49,7 @@ def list_pending(args, group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING, TARGET_NOT_GUEST, ALREADY_MEMBER, or "
                                          f"GROUP_FULL (a NEW member would exceed "
                                          f"{MAX_GROUP_PARTICIPANTS} participants)."))
+@prefetches(lambda args: join_requests.decision_prefetch(str(args["request_id"])))
 def approve(body, group_id, request_id):
     """Approve (OWNER): TAKEOVER claims the guest keeping its id, NEW adds a participant.
 
@@ -61,6 +62,7 @@ def approve(body, group_id, request_id):
 @blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>/deny", methods=["POST"])
 @blp.response(200, JoinRequestSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING: already decided or cancelled."))
+@prefetches(lambda args: join_requests.decision_prefetch(str(args["request_id"])))
 def deny(group_id, request_id):
     """Deny (OWNER); the applicant may only re-apply with the current valid code."""
     access = group_access(group_id, "OWNER",
