@@ -117,7 +117,8 @@ def _group_read(view):
     """(group id, sort keys the view prefetches) for a route under /groups/{groupId}: the
     liveness read joins that group's authorization read (app.services.core.request_reads)."""
     group_id = (request.view_args or {}).get("group_id")
-    if group_id is None or getattr(view, "while_deleting", False):
+    if (group_id is None or getattr(view, "while_deleting", False)
+            or not getattr(view, "group_read", True)):
         return None
     keys: list = []  # app.api.context.prefetches: sort keys, or functions of the view's args
     for declared in getattr(view, "group_prefetch", ()):

@@ -45,6 +45,14 @@ def prefetches(*sort_keys):
     return mark
 
 
+def outside_group(view):
+    """A /groups/{groupId} view whose caller is not (yet) a member, so it never authorizes
+    in the group (an invite preview, a join request): its liveness read is the profile
+    alone, no group row is read for it. Place right above the view."""
+    view.group_read = False
+    return view
+
+
 def settings() -> Settings:
     return current_app.extensions["tailspend"].settings
 
