@@ -106,10 +106,24 @@ def _authenticate() -> None:
             or request.method == "OPTIONS" or request.blueprint == "api-docs"):
         return
     runtime: Runtime = current_app.extensions["tailspend"]
-    g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"))
+    g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"),
+                                                     _group_read(view))
     if g.principal.deleting and not getattr(view, "while_deleting", False):
         raise account_deleting()
     bind_user(g.principal.user_id)
+
+
+def _group_read(view):
+    """(group id, sort keys the view prefetches) for a route under /groups/{groupId}: the
+    liveness read joins that group's authorization read (app.services.core.request_reads)."""
+    group_id = (request.view_args or {}).get("group_id")
+    if (group_id is None or getattr(view, "while_deleting", False)
+            or not getattr(view, "group_read", True)):
+        return None
+    keys: list = []  # app.api.context.prefetches: sort keys, or functions of the view's args
+    for declared in getattr(view, "group_prefetch", ()):
+        keys.extend(declared(request.view_args) if callable(declared) else (declared,))
+    return str(group_id), tuple(keys)
 
 
 _PREFLIGHT_HEADERS = {

@@ -321,6 +321,29 @@ def report(results: dict, api: str) -> None:
     for part, dollars in sorted(parts.items(), key=lambda kv: -kv[1]):
         print(f"  {part:<22} {dollars:>6.2f}")
     print(f"  {'total':<22} {sum(parts.values()):>6.2f}")
+    totals = {edge: sum(price(results, edge).values()) for edge in API_PRICE}
+    print("  both edges: " + ", ".join(f"{edge.upper()} {dollars:.2f}"
+                                       for edge, dollars in totals.items()))
+    _results(results, totals)
+
+
+def _results(results: dict, totals: dict) -> None:
+    """The figures docs/benchmarks.md's generated table shows (bench.support.report)."""
+    from bench.support import report
+
+    create, worker, events = results["POST expense (6-way)"]
+    rows = [("cost_total", "issue-33 mix, $ per 1M requests (6 members, 100 expenses; "
+                           "API Gateway REST / HTTP API)",
+             f"{totals['rest']:.2f} / {totals['http']:.2f} (goal <= 10.00)"),
+            ("cost_create_wru", "6-way POST expense, write units (of them condition checks) "
+                                "/ notification event with 5 recipients",
+             f"{create.wru:.0f} ({create.check_wru:.0f}) / "
+             f"{(worker.wru / events if events else 0):.0f} (goals <= 20 / <= 10); hot group "
+             f"{1000 / create.wru:.0f} creates/s in 1,000 WRU/s")]
+    calls = "; ".join(f"{name} {results[name][0].total_calls:.0f}" for name in CALL_GOALS)
+    rows.append(("cost_calls", "DynamoDB calls per request (app sign-in, identity cached)",
+                 calls))
+    report("cost_bench", rows)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Dict, Iterable, Iterator, List, Optional, Type
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Type
 
 from pynamodb.attributes import UnicodeAttribute
 from pynamodb.connection import Connection
@@ -120,6 +120,19 @@ class RawAccess:
         return pynamodb_adapter.key_names(cls)
 
     @classmethod
+    def from_raw(cls, raw: Optional[dict]):
+        """The row a raw DynamoDB item holds, as this class (PynamoDB's public
+        ``from_raw_data``, the discriminator picking the row kind), or None when the item is
+        absent or of another kind: services read rows, never attribute maps."""
+        if not raw:
+            return None
+        try:
+            row = cls.from_raw_data(raw)
+        except ValueError:  # a discriminator naming a kind outside this class
+            return None
+        return row if isinstance(row, cls) else None
+
+    @classmethod
     def raw_get(cls, hash_key: str, range_key: str, *, consistent_read: bool = True) -> Optional[dict]:
         return pynamodb_adapter.table_connection(cls).get_item(
             hash_key, range_key, consistent_read=consistent_read).get("Item")
@@ -207,3 +220,37 @@ class RawAccess:
         for start in range(0, len(keys), BATCH_WRITE_LIMIT):
             _until_processed(lambda pending: connection.batch_write_item(delete_items=pending),
                              keys[start:start + BATCH_WRITE_LIMIT], leftover)
+
+
+def batch_get_across(keys: Iterable[Tuple[type, tuple]], *,
+                     consistent_read: bool = False) -> Dict[Tuple[type, tuple], dict]:
+    """Raw items of up to 100 (model, (hash, range)) keys across tables in one BatchGetItem
+    (a request's liveness read of the caller's profile joins its group rows); absent keys
+    are left out. The models' key attributes are strings."""
+    keys = list(dict.fromkeys(keys))
+    if len(keys) > BATCH_GET_LIMIT:
+        raise ValueError(f"at most {BATCH_GET_LIMIT} keys in one batch")
+    by_table: Dict[str, tuple] = {}
+    for model, _ in keys:
+        by_table.setdefault(model.Meta.table_name, (model, pynamodb_adapter.key_names(model)))
+    found: Dict[Tuple[type, tuple], dict] = {}
+    wanted = {(model.Meta.table_name, key): (model, key) for model, key in keys}
+
+    def send(pending: dict) -> dict:
+        reply = connection().client.batch_get_item(RequestItems=pending)
+        for table_name, items in reply.get("Responses", {}).items():
+            names = by_table[table_name][1]
+            for item in items:
+                key = (item[names[0]]["S"], item[names[1]]["S"])
+                if (table_name, key) in wanted:
+                    found[wanted[(table_name, key)]] = item
+        return reply
+
+    request: Dict[str, dict] = {}
+    for model, (hash_key, range_key) in keys:
+        names = by_table[model.Meta.table_name][1]
+        entry = request.setdefault(model.Meta.table_name,
+                                   {"Keys": [], "ConsistentRead": consistent_read})
+        entry["Keys"].append({names[0]: {"S": hash_key}, names[1]: {"S": range_key}})
+    _until_processed(send, request, lambda reply: reply.get("UnprocessedKeys") or {})
+    return found

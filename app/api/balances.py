@@ -6,7 +6,7 @@ from marshmallow import RAISE
 
 from app.api import conditional
 from app.api.conditional import etagged
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, prefetches, principal, scope
 from app.api.expenses import CREATE_REFUSED
 from app.api.idempotency import idempotent
 from app.api.pat import pat_scope
@@ -30,6 +30,7 @@ RATE_UNAVAILABLE = (422, "RATE_UNAVAILABLE: no reference rate is known for that 
 @errors(blp, NOT_FOUND, RATE_UNAVAILABLE)
 @pat_scope("groups:read")
 @etagged(blp)
+@prefetches(*balances.BALANCES_PREFETCH)
 def get_balances(args, group_id):
     """Every participant's net and the fewest payments that settle them, per currency
     (VIEWER+); ``displayCurrency`` adds the main nets shown in another currency."""

@@ -34,6 +34,25 @@ def group_access(group_id, min_role: str = "VIEWER", *,
     return cache[key]
 
 
+def prefetches(*sort_keys):
+    """Declare the group rows a /groups/{groupId} view authorizes with (its ``prefetch``):
+    the request's liveness read reads them with the profile, in one BatchGetItem
+    (app.factory; app.services.core.request_reads). Each is a sort key, or a function of the
+    view's arguments returning sort keys (a path id). Place right above the view."""
+    def mark(view):
+        view.group_prefetch = tuple(sort_keys)
+        return view
+    return mark
+
+
+def outside_group(view):
+    """A /groups/{groupId} view whose caller is not (yet) a member, so it never authorizes
+    in the group (an invite preview, a join request): its liveness read is the profile
+    alone, no group row is read for it. Place right above the view."""
+    view.group_read = False
+    return view
+
+
 def settings() -> Settings:
     return current_app.extensions["tailspend"].settings
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access
+from app.api.context import group_access, outside_group
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (InvitePatchSchema, InvitePreviewArgsSchema,
                                 InvitePreviewSchema, InviteSchema)
@@ -44,6 +44,7 @@ def rotate_invite(group_id):
 @blp.response(200, InvitePreviewSchema)
 @errors(blp, (404, "The invite is disabled or absent, the code is wrong, or the group is "
                    "being deleted."))
+@outside_group
 def preview_invite(args, group_id):
     """What the holder of the current code may see; disabled, absent or wrong code is 404."""
     return invite.preview(str(group_id), args["code"])

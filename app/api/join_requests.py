@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, outside_group, prefetches, principal, scope
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
@@ -23,6 +23,7 @@ blp = Blueprint("join_requests", __name__, description="Join requests")
         (409, "ALREADY_MEMBER, REQUEST_PENDING, TARGET_NOT_GUEST (the guest is claimed, "
               "reserved or being transferred) or IDEMPOTENCY_IN_PROGRESS."),
         (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body."))
+@outside_group
 def submit(body, group_id):
     """Ask to join with the invite code: 404 bad code, 409 ALREADY_MEMBER / REQUEST_PENDING."""
     return join_requests.submit_join_request(
@@ -49,6 +50,7 @@ def list_pending(args, group_id):
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING, TARGET_NOT_GUEST, ALREADY_MEMBER, or "
                                          f"GROUP_FULL (a NEW member would exceed "
                                          f"{MAX_GROUP_PARTICIPANTS} participants)."))
+@prefetches(lambda args: join_requests.decision_prefetch(str(args["request_id"])))
 def approve(body, group_id, request_id):
     """Approve (OWNER): TAKEOVER claims the guest keeping its id, NEW adds a participant.
 
@@ -61,6 +63,7 @@ def approve(body, group_id, request_id):
 @blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>/deny", methods=["POST"])
 @blp.response(200, JoinRequestSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING: already decided or cancelled."))
+@prefetches(lambda args: join_requests.decision_prefetch(str(args["request_id"])))
 def deny(group_id, request_id):
     """Deny (OWNER); the applicant may only re-apply with the current valid code."""
     access = group_access(group_id, "OWNER",
@@ -72,6 +75,7 @@ def deny(group_id, request_id):
 @blp.response(204)
 @errors(blp, (404, "No such request of the caller in this group."),
         (409, "NOT_PENDING: already decided or cancelled."))
+@outside_group
 def cancel(group_id, request_id):
     """The applicant withdraws their pending request."""
     join_requests.cancel_join_request(principal().user_id, str(group_id), str(request_id))

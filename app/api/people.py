@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, outside_group, principal, scope
 from app.api.idempotency import idempotent
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
@@ -119,6 +119,7 @@ def my_invitations(args):
 @blp.response(200, AcceptedInvitationSchema)
 @errors(blp, (404, "No invitation to this group."),
         (409, "INVITATION_EXPIRED, INVITATION_CHANGED or ALREADY_MEMBER."))
+@outside_group
 def accept(group_id):
     """Accept: claim the reserved guest (same participantId) as a member."""
     return invitations.accept(principal().user_id, str(group_id))
@@ -128,6 +129,7 @@ def accept(group_id):
 @blp.response(204)
 @errors(blp, (404, "No invitation to this group."),
         (409, "INVITATION_CHANGED: accepted or replaced meanwhile."))
+@outside_group
 def decline(group_id):
     """Decline; the guest slot and its history stay in the group."""
     invitations.decline(principal().user_id, str(group_id))

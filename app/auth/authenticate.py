@@ -67,7 +67,11 @@ class Authenticator:
         """Plug in personal access token verification (the developer area owns it)."""
         self._pat_verifier = verifier
 
-    def authenticate(self, authorization: Optional[str]) -> Principal:
+    def authenticate(self, authorization: Optional[str],
+                     group: Optional[Tuple[str, tuple]] = None) -> Principal:
+        """The caller, their account's liveness read on every call. ``group`` ((group id,
+        sort keys to prefetch)): the request is under /groups/{groupId}, so an app sign-in's
+        liveness read also reads the group rows its authorization will need (one call)."""
         scheme, _, credential = (authorization or "").partition(" ")
         credential = credential.strip()
         if scheme.lower() != "bearer" or not credential:
@@ -79,7 +83,7 @@ class Authenticator:
         claims = verify_access_token(credential, jwks=self._jwks, issuer=self._issuer,
                                      client_id=self._client_id)
         identity_key = Identity.key(self._provider, claims["sub"])
-        user_id, deleting = self._user_for(identity_key)
+        user_id, deleting = self._user_for(identity_key, group)
         return Principal(user_id=user_id, identity_key=identity_key,
                          credential_id=app_credential(user_id),
                          is_admin=_in_group(claims, ADMIN_GROUP), deleting=deleting)
@@ -94,7 +98,8 @@ class Authenticator:
             raise account_deleting()
         return user_id
 
-    def _user_for(self, identity_key: str) -> Tuple[str, bool]:
+    def _user_for(self, identity_key: str,
+                  group: Optional[Tuple[str, tuple]] = None) -> Tuple[str, bool]:
         """(UserId, whether the account is gone: being deleted, or its profile absent).
 
         The cache holds only which user an identity names (an identity never changes
@@ -111,6 +116,8 @@ class Authenticator:
                 return identity.UserId, True
             user_id = identity.UserId
             self.identities.put(identity_key, user_id)
+        if group is not None:
+            return user_id, not is_live_in_group(user_id, *group)
         return user_id, not is_live(user_id)
 
 
@@ -119,6 +126,12 @@ def is_live(user_id: str) -> bool:
     table's model is not a start-up import (a public request never reads it)."""
     from app.services.core.live import is_live as read_profile
     return read_profile(user_id)
+
+
+def is_live_in_group(user_id: str, group_id: str, prefetch: tuple) -> bool:
+    """app.services.core.live.is_live_in_group (imported late, as :func:`is_live`)."""
+    from app.services.core.live import is_live_in_group as read_with_group
+    return read_with_group(user_id, group_id, prefetch)
 
 
 def _in_group(claims: dict, group: str) -> bool:

@@ -36,10 +36,26 @@ class Group(GroupItem, discriminator="GROUP"):
     # The group's content revision: +1 per change, with its CHANGE row in the same
     # transaction (app.services.core.changes). Absent on groups older than the log (0).
     Revision = NumberAttribute(null=True)
+    # The roster's version: +1 by every change of who is in the group or may be named in
+    # money (a participant added, removed, claimed, turned guest, locked for or freed from
+    # a transfer). A money write conditions its head update on the version it read instead
+    # of checking each participant it names. Absent until the first change (0).
+    RosterVersion = NumberAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:
         return group_id, META
+
+    @classmethod
+    def roster_unchanged(cls, version: Optional[int]):
+        """The condition that the roster is still at ``version`` (None: never changed)."""
+        return cls.RosterVersion.does_not_exist() if version is None \
+            else cls.RosterVersion == version
+
+    @classmethod
+    def roster_bump(cls):
+        """The update action recording a roster change."""
+        return cls.RosterVersion.add(1)
 
     @classmethod
     def pending_deletes(cls, until: str, **kwargs) -> Iterator["Group"]:
@@ -133,6 +149,16 @@ class Participant(GroupItem, discriminator="PARTICIPANT"):
     @classmethod
     def roster(cls, group_id: str, **kwargs) -> Iterator["Participant"]:
         return cls.query(group_id, cls.SK.startswith(PARTICIPANT_PREFIX), **kwargs)
+
+    @property
+    def nameable(self) -> bool:
+        """A money write may name it: not locked for a transfer."""
+        return not self.TransferTarget
+
+    @property
+    def may_write_money(self) -> bool:
+        """A signed-in member (MEMBER or OWNER; its guard row mirrors the role)."""
+        return self.Type == "USER" and self.Role in ("MEMBER", "OWNER")
 
     @classmethod
     def memberships(cls, user_id: str, group_id: Optional[str] = None,

@@ -395,9 +395,9 @@ def test_decision_losing_to_another_decision_is_not_pending(owner, applicant, su
     assert caught.value.code == "NOT_PENDING"
 
 
-def test_approve_is_three_dynamodb_calls_past_the_profile_read(client, owner, applicant, submit, monkeypatch):
-    """Authorize and read the request in one BatchGetItem, the applicant's name, one commit
-    (after the caller's profile, which every request reads)."""
+def test_approve_is_three_dynamodb_calls_with_the_profile_read(client, owner, applicant, submit, monkeypatch):
+    """The caller's profile (every request reads it), the authorization and the request in
+    one BatchGetItem; the applicant's name; one commit."""
     import botocore.client
     headers, _ = applicant
     request_id = submit(headers).get_json()["requestId"]
@@ -411,4 +411,4 @@ def test_approve_is_three_dynamodb_calls_past_the_profile_read(client, owner, ap
 
     monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
     assert approve(client, owner, request_id).status_code == 200
-    assert calls == ["GetItem", "BatchGetItem", "GetItem", "TransactWriteItems"]
+    assert calls == ["BatchGetItem", "GetItem", "TransactWriteItems"]

@@ -39,7 +39,7 @@ def test_a_participant_without_activity_has_net_zero(group):
     assert nets == {pid: 0 for pid in group.everyone}
 
 
-def test_balances_are_two_calls_past_the_profile_read_and_never_read_expenses(group, monkeypatch):
+def test_balances_are_three_calls_with_the_profile_read_and_never_read_expenses(group, monkeypatch):
     group.add_expense(900)
     calls = []
     import botocore.client
@@ -51,10 +51,11 @@ def test_balances_are_two_calls_past_the_profile_read_and_never_read_expenses(gr
 
     monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
     assert group.get("/balances").status_code == 200
-    # The caller's profile (read on every request); the BatchGetItem that authorizes also
-    # brings BALANCE#v1; the Query is the roster; the last BatchGetItem reads the paid
-    # users' payment methods for the transfers' payTo links (none when only guests are paid).
-    assert [op for op, _ in calls] == ["GetItem", "BatchGetItem", "Query", "BatchGetItem"]
+    # One BatchGetItem reads the caller's profile (the liveness check every request makes),
+    # authorizes and brings BALANCE#v1; the Query is the roster; the last BatchGetItem reads
+    # the paid users' payment methods for the transfers' payTo links (none when only guests
+    # are paid).
+    assert [op for op, _ in calls] == ["BatchGetItem", "Query", "BatchGetItem"]
 
 
 def test_net_of_folds_exactly_like_the_balances_route(group):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
 from app.errors import DomainError, Forbidden, concurrent_update, group_not_found
+from app.services.core import request_reads
 from app.services.core.transactions import Transaction
 from models.groups import Group, GroupItem, GroupStatus, UserMember
 
@@ -55,9 +56,12 @@ def authorize(user_id: str, group_id: str, min_role: str = "VIEWER", *,
     prefetch = tuple(prefetch)
     keys = [Group.key(group_id), (group_id, UserMember.sort_key(user_id))]
     keys += [(group_id, sort_key) for sort_key in prefetch]
-    rows = GroupItem.raw_batch_get(keys, consistent_read=True)
-    head = _as(Group, rows.get(Group.key(group_id)))
-    guard = _as(UserMember, rows.get((group_id, UserMember.sort_key(user_id))))
+    # The request's liveness read may have read these already (request_reads).
+    rows = request_reads.take_group_rows(user_id, group_id, [key[1] for key in keys])
+    if rows is None:
+        rows = GroupItem.raw_batch_get(keys, consistent_read=True)
+    head = Group.from_raw(rows.get(Group.key(group_id)))
+    guard = UserMember.from_raw(rows.get((group_id, UserMember.sort_key(user_id))))
     if not is_live(head) or guard is None:
         raise group_not_found()
     access = Access(group=head, user_id=user_id, participant_id=guard.ParticipantId,
@@ -68,26 +72,26 @@ def authorize(user_id: str, group_id: str, min_role: str = "VIEWER", *,
     return access
 
 
-def _as(kind, raw: Optional[dict]):
-    """The row as ``kind``, or None when absent or of another kind."""
-    row = GroupItem.from_raw_data(raw) if raw else None
-    return row if isinstance(row, kind) else None
-
-
-def require_role(tx: Transaction, access: Access, min_role: str) -> None:
+def require_role(tx: Transaction, access: Access, min_role: str, *,
+                 account_live: bool = True) -> None:
     """The caller must still hold ``min_role`` (as the same participant) when ``tx`` commits.
 
     :func:`authorize` read the guard row before the write; a removal or demotion landing
     between that read and the commit would otherwise let a write by someone who has lost
     the right through. ``tx`` must not also write this guard row (DynamoDB refuses a check
-    and a write of one item in one transaction)."""
+    and a write of one item in one transaction).
+
+    ``account_live=False``: no check of the caller's profile. Only for rows that are the
+    group's history (money, comments): the guard row stands in for it, see
+    app.services.core.live."""
     condition = UserMember.ParticipantId == access.participant_id
     if ROLE_RANK[min_role] > ROLE_RANK["VIEWER"]:
         allowed = [role for role in ROLES if ROLE_RANK[role] >= ROLE_RANK[min_role]]
         condition &= UserMember.Role.is_in(*allowed)
     tx.check(UserMember, access.group_id, UserMember.sort_key(access.user_id),
              condition=condition, on_fail=lambda _old: _lost_access(access, min_role))
-    tx.require_live_account(access.user_id)  # and the caller's account is not being deleted
+    if account_live:
+        tx.require_live_account(access.user_id)  # and the caller's account is not being deleted
 
 
 def _lost_access(access: Access, min_role: str) -> DomainError:

@@ -154,7 +154,9 @@ class ChangeLog:
 
 
 def _raw_revision(raw: Optional[dict]) -> Optional[int]:
-    return int(raw["Revision"]["N"]) if raw and "Revision" in raw else None
+    """The Revision of a head image (an old image from a failed condition), or None."""
+    head = Group.from_raw(raw)
+    return None if head is None or head.Revision is None else int(head.Revision)
 
 
 def record(tx: Transaction, group: Union[Group, str], row, action: str = UPDATE, *,

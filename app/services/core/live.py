@@ -5,19 +5,32 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
 
 - every request reads the profile (:func:`is_live`, one strongly consistent GetItem) after
   its credential is verified, whatever the credential and whatever a cache remembers, so no
-  warm instance serves the account once the mark is written;
+  warm instance serves the account once the mark is written. On a route under
+  /groups/{groupId} that read is :func:`is_live_in_group`: the same BatchGetItem also reads
+  the group rows the request's authorization needs, so the check costs no call of its own;
 - every write that creates a row owned by a user holds :data:`LIVE` on that user's profile
   in the same transaction (:meth:`Transaction.require_live_account`) or, when the write
   updates the profile itself, in its own condition; a request that passed the read just
   before the mark therefore writes nothing, and what the deletion sweeps stays swept.
+  Money and comment writes in a group are the exception (they hold the caller's guard row,
+  or for money the roster version that vouches for the caller's role, instead;
+  app.services.ledger.guards): the rows they add are the group's history, which outlives
+  the account as a guest's; the deletion turns the caller's participant into a guest,
+  removes that guard row and moves the roster version in one transaction, and scrubs the
+  caller's logged changes again after it (app.services.groups.departure), so a write
+  racing the mark either lands before the conversion and is scrubbed, or fails.
   The notification worker's history rows are the exception: it reads the recipients'
   profiles (one strongly consistent BatchGetItem) and the deletion's sweeps remove a row
   that races the mark (app.services.notifications.dispatch.live_recipients).
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from app.services.core import request_reads
-from models.users import Profile
+from models.base import batch_get_across
+from models.groups import Group, GroupItem, UserMember
+from models.users import Profile, UserItem
 
 # The condition a live account's PROFILE satisfies (the model owns it).
 LIVE = Profile.live_condition()
@@ -33,3 +46,22 @@ def is_live(user_id: str) -> bool:
         return False
     request_reads.remember_profile(profile)
     return not profile.deleting
+
+
+def is_live_in_group(user_id: str, group_id: str, prefetch: Iterable[str] = ()) -> bool:
+    """:func:`is_live` joined with the group reads of a route under /groups/{groupId}: one
+    strongly consistent BatchGetItem of the caller's profile, the group head, the caller's
+    guard row and ``prefetch`` (sort keys of the group). The group rows are kept for the
+    request's first authorization in that group (app.services.core.access.authorize)."""
+    sort_keys = (Group.key(group_id)[1], UserMember.sort_key(user_id), *prefetch)
+    profile_key = Profile.key(user_id)
+    keys = [(UserItem, profile_key)] + [(GroupItem, (group_id, sk)) for sk in sort_keys]
+    rows = batch_get_across(keys, consistent_read=True)
+    raw = rows.get((UserItem, profile_key))
+    profile = Profile.from_raw(raw)
+    request_reads.remember_profile(profile)
+    request_reads.remember_group_rows(
+        user_id, group_id, sort_keys,
+        {(group_id, sk): rows[(GroupItem, (group_id, sk))] for sk in sort_keys
+         if (GroupItem, (group_id, sk)) in rows})
+    return profile is not None and not profile.deleting

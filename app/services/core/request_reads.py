@@ -1,20 +1,28 @@
 """Rows a request has already read strongly consistently, for a later step of the same
-request to reuse instead of reading again (GET /users/me: the liveness read of the caller's
-profile is the profile the view returns).
+request to reuse instead of reading again:
+- GET /users/me: the liveness read of the caller's profile is the profile the view returns;
+- a route under /groups/{groupId}: the liveness read also read the group's head, the
+  caller's guard row and the rows the view declared (one BatchGetItem,
+  app.services.core.live.is_live_in_group); the request's first authorization in that group
+  uses them instead of reading again (once: a later one reads afresh).
 
-A context variable, reset when each request starts (app.factory), so nothing read for one
+Context variables, reset when each request starts (app.factory), so nothing read for one
 request is ever seen by another. No model import: the factory imports this at start-up."""
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any, Optional
+from typing import Any, Mapping, Optional, Tuple
 
 _profile: ContextVar[Optional[Any]] = ContextVar("tailspend_request_profile", default=None)
+# (user id, group id, sort keys read, raw rows by (group id, sort key)) or None
+_group: ContextVar[Optional[Tuple[str, str, frozenset, Mapping]]] = ContextVar(
+    "tailspend_request_group_rows", default=None)
 
 
 def forget() -> None:
     """A request starts: nothing is known yet."""
     _profile.set(None)
+    _group.set(None)
 
 
 def remember_profile(profile: Optional[Any]) -> None:
@@ -25,3 +33,17 @@ def profile_of(user_id: str) -> Optional[Any]:
     """The profile this request read for ``user_id`` (strongly consistent), or None."""
     profile = _profile.get()
     return profile if profile is not None and profile.UserId == user_id else None
+
+
+def remember_group_rows(user_id: str, group_id: str, sort_keys, rows: Mapping) -> None:
+    _group.set((user_id, group_id, frozenset(sort_keys), rows))
+
+
+def take_group_rows(user_id: str, group_id: str, sort_keys) -> Optional[Mapping]:
+    """The group rows read with the liveness check, if they cover ``sort_keys`` for this
+    caller and group; handed out once."""
+    held = _group.get()
+    if held is None or held[:2] != (user_id, group_id) or not set(sort_keys) <= held[2]:
+        return None
+    _group.set(None)
+    return held[3]

@@ -12,8 +12,8 @@ from models.notifications import NotificationItem, SweepCursor
 
 
 def _load(name: str) -> Optional[dict]:
-    raw = NotificationItem.raw_get(*SweepCursor.key(name))
-    position = (raw or {}).get("Position", {}).get("S")
+    cursor = SweepCursor.from_raw(NotificationItem.raw_get(*SweepCursor.key(name)))
+    position = cursor.Position if cursor is not None else None
     return json.loads(position) if position else None
 
 

@@ -124,6 +124,17 @@ class Transaction:
         return self._add("check", "condition_check", (model_cls, hash_key, range_key),
                          {"condition": condition}, on_fail)
 
+    def recondition(self, model_cls, hash_key, range_key=None, *, condition) -> None:
+        """Replace the condition of this transaction's check on one item (before a resend:
+        the caller has re-read what the condition asserts)."""
+        for index, ((method, args, kwargs), on_fail, secondary) in enumerate(self._ops["check"]):
+            if args[0] is model_cls and tuple(args[1:3]) == (hash_key, range_key):
+                self._ops["check"][index] = ((method, args, {**kwargs, "condition": condition}),
+                                             on_fail, secondary)
+                self._sent = None
+                return
+        raise ValueError("no check on that item to recondition")
+
     def require_live_account(self, user_id: str, *,
                              on_fail: OnFail = None) -> "Transaction":
         """Commit only while ``user_id``'s account is live (PROFILE present, not DELETING):

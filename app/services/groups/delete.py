@@ -60,10 +60,10 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
     not orphaned. The sort keys in ``last`` go just before the head (a caller's way back to
     the group, e.g. a departing user's own participant row, found through their index).
     ``after_page`` is called with the page count (tests interrupt there)."""
-    head = GroupItem.raw_get(group_id, META)
+    head = Group.from_raw(GroupItem.raw_get(group_id, META))
     if head is None:
         return True  # the head goes last: no head, nothing left
-    if head.get("Status", {}).get("S") != DELETING:
+    if head.Status != DELETING:
         raise ValueError(f"group {group_id} is not being deleted; refusing to sweep it")
     pages = 0
     while True:

@@ -95,6 +95,11 @@ def depart(user_id: str, group_id: str, *, max_pages: Optional[int] = None) -> s
     # Before the conversion, which ends our finding the group again: a rerun scrubs anew.
     scrub.scrub_actor(group_id, mine[0].ParticipantId)
     _to_guest(head, mine[0], user_id)
+    # And after it (the re-sweep): a money or comment write holds the caller's guard row,
+    # not their profile (app.services.core.live), so one that passed its checks after the
+    # mark may have logged a change since the first scrub. The conversion removed the guard
+    # and moved the roster, so none lands after this.
+    scrub.scrub_actor(group_id, mine[0].ParticipantId)
     return CONVERTED
 
 
@@ -170,7 +175,7 @@ def _to_guest(head: Group, me: Participant, user_id: str) -> None:
             # OwnerCount > 1 is checked when tx commits
             change_counts(tx, head, owners=-1, actor=me.ParticipantId)
         else:
-            require_live_group(tx, group_id)
+            require_live_group(tx, group_id, roster_change=True)
         changelog.record(tx, head, me, actor=me.ParticipantId)
         tx.commit()
     except Conflict as error:

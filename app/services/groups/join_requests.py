@@ -194,7 +194,7 @@ def approve_join_request(access: Access, request_id: str, *, role: str) -> dict:
     # The applicant becomes a member: only while their account is live.
     tx = Transaction().require_live_account(applicant, on_fail=not_pending())
     if request.Mode == TAKEOVER:
-        require_live_group(tx, access.group_id)
+        require_live_group(tx, access.group_id, roster_change=True)
     else:  # a new participant: counted against the cap (409 GROUP_FULL) in this transaction
         change_counts(tx, access.group, participants=1)
     require_still_owner(tx, access)

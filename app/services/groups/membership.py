@@ -33,8 +33,16 @@ def get_participant(group_id: str, participant_id: str) -> Participant:
 
 # --- transaction parts shared by every membership change -----------------------------------
 
-def require_live_group(tx: Transaction, group_id: str) -> None:
-    """The group must still be ACTIVE when ``tx`` commits (a delete may be under way)."""
+def require_live_group(tx: Transaction, group_id: str, *, roster_change: bool = False) -> None:
+    """The group must still be ACTIVE when ``tx`` commits (a delete may be under way).
+
+    ``roster_change``: ``tx`` changes who may be named in money (a guest claimed or turned
+    back, a transfer's lock): the head's RosterVersion moves with it, so a money write that
+    read the roster before fails (app.services.ledger.guards)."""
+    if roster_change:
+        tx.update(Group(*Group.key(group_id)), [Group.roster_bump()],
+                  condition=Group.Status == GroupStatus.ACTIVE, on_fail=group_not_found())
+        return
     tx.check(Group, *Group.key(group_id), condition=Group.Status == GroupStatus.ACTIVE,
              on_fail=group_not_found())
 
@@ -63,9 +71,9 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
 
     An owner decrement must leave an owner (OwnerCount > 1 before it); a participant
     increment must stay within MAX_GROUP_PARTICIPANTS (409 GROUP_FULL), so concurrent adds
-    can never overfill a group. Groups that predate a counter are seeded from a roster count
-    through if_not_exists, so their first mutation heals them; a concurrent healer then sees
-    the attribute and its own guard decides. The head is written here, so ``tx`` must not
+    can never overfill a group; the head's RosterVersion moves too. Groups that predate a
+    counter are seeded from a roster count through if_not_exists, so their first mutation
+    heals them; a concurrent healer then sees the attribute and its own guard decides. The head is written here, so ``tx`` must not
     also condition-check it (use this instead of require_live_group)."""
     condition, actions = Group.Status == GroupStatus.ACTIVE, []
     for name, delta, stored in (("OwnerCount", owners, group.OwnerCount),
@@ -84,6 +92,7 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
         actions.append(action)
     if not actions:
         raise ValueError("change_counts needs a non-zero delta")
+    actions.append(Group.roster_bump())  # every count change is a roster change
     tx.update(Group(*Group.key(group.GroupId)), actions, condition=condition,
               on_fail=lambda old: _why_refused(old, owners, participants))
     if owners:
@@ -115,11 +124,12 @@ def _roster_count(group_id: str, name: str) -> int:
 
 def _why_refused(old: Optional[dict], owners: int, participants: int) -> DomainError:
     """Which guard of :func:`change_counts` failed, judged on the head as it was."""
-    if not old or old.get("Status", {}).get("S") != GroupStatus.ACTIVE:
+    head = Group.from_raw(old)
+    if head is None or head.Status != GroupStatus.ACTIVE:
         return group_not_found()
-    if owners < 0 and "OwnerCount" in old and int(old["OwnerCount"]["N"]) + owners < 1:
+    if owners < 0 and head.OwnerCount is not None and int(head.OwnerCount) + owners < 1:
         return last_owner()
-    if participants > 0 and "ParticipantCount" in old and \
-            int(old["ParticipantCount"]["N"]) + participants > MAX_GROUP_PARTICIPANTS:
+    if participants > 0 and head.ParticipantCount is not None and \
+            int(head.ParticipantCount) + participants > MAX_GROUP_PARTICIPANTS:
         return group_full(MAX_GROUP_PARTICIPANTS)
     return concurrent_update()

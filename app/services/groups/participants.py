@@ -20,14 +20,15 @@ from app.services.groups.membership import (GUEST, OWNER, USER, change_counts,
                                             require_live_group, require_still_owner, roster)
 from models.groups import (Balance, Conversion, Expense, GroupItem, Participant,
                            RecurringExpense, Settlement, UserMember, CONVERSION_PREFIX,
-                           EXPENSE_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX)
+                           EXPENSE_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
+                           STORED_PARTICIPANT_ID)
 
 # Rows that can name a participant, with the sort-key prefix that narrows the query to them.
 REFERENCING_ROWS = ((EXPENSE_PREFIX, Expense), (SETTLEMENT_PREFIX, Settlement),
                     (RECURRING_PREFIX, RecurringExpense), (CONVERSION_PREFIX, Conversion))
-# Attribute names that hold a participant id anywhere inside those rows (payments, splits,
-# settlement sides, recurring templates).
-REFERENCE_ATTRIBUTES = frozenset({"ParticipantId", "PayerId", "PayeeId"})
+# Stored attribute names that hold a participant id anywhere inside those rows (payments
+# and splits store theirs short, settlement sides, recurring templates).
+REFERENCE_ATTRIBUTES = frozenset({"ParticipantId", STORED_PARTICIPANT_ID, "PayerId", "PayeeId"})
 # Map attributes keyed by participant id (a conversion's kept and converted nets).
 REFERENCE_MAPS = frozenset({"KeptNets", "GroupNets"})
 
@@ -91,8 +92,8 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
     delta = (new_role == OWNER) - (target.Role == OWNER) if new_role else 0
     if delta:
         change_owner_count(tx, access.group, delta, actor=access.participant_id)
-    else:
-        require_live_group(tx, access.group_id)
+    else:  # a role change moves the roster: money writes read the writer's role from it
+        require_live_group(tx, access.group_id, roster_change=new_role is not None)
     if target.UserId != access.user_id:
         # A self-change is already guarded by the participant's own Role condition.
         require_still_owner(tx, access)

@@ -112,7 +112,7 @@ def _lock(access: Access, source: Participant, target_id: str) -> None:
               [Participant.IncomingTransfers.add(1)],
               condition=Participant.SK.exists() & Participant.TransferTarget.does_not_exist(),
               on_fail=participant_unavailable(target_id))
-    require_live_group(tx, access.group_id)
+    require_live_group(tx, access.group_id, roster_change=True)
     require_still_owner(tx, access)
     try:
         tx.commit()
@@ -130,9 +130,10 @@ def _nothing_incoming():
 
 
 def _why_source_refused(old: Optional[dict], target_id: str) -> DomainError:
-    if not old:
+    source = Participant.from_raw(old)
+    if source is None:
         return not_found("Participant")
-    locked_to = old.get("TransferTarget", {}).get("S")
+    locked_to = source.TransferTarget
     if locked_to == target_id:
         return _SameTargetLocked("Locked by a concurrent call.")
     if locked_to:
@@ -244,7 +245,7 @@ def _finish(access: Access, source_id: str, target_id: str) -> bool:
             tx.update(Participant(access.group_id, source.SK),
                       [Participant.TransferTarget.remove(), Participant.UpdatedAt.set(now_iso())],
                       condition=held, on_fail=concurrent_update())
-            require_live_group(tx, access.group_id)
+            require_live_group(tx, access.group_id, roster_change=True)
         tx.update(Participant(access.group_id, Participant.sort_key(target_id)),
                   [Participant.IncomingTransfers.add(-1)], condition=Participant.SK.exists())
         require_still_owner(tx, access)

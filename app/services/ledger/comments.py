@@ -73,7 +73,8 @@ def add_comment(access: Access, expense_id: str, body: str) -> Comment:
                       AuthorParticipantId=access.participant_id, Body=body,
                       Mentions=mentions or None, CreatedAt=now)
     tx = Transaction()
-    require_role(tx, access, "VIEWER")  # still a participant when the comment lands
+    # still a participant when the comment lands (the guard row is the account check too)
+    require_role(tx, access, "VIEWER", account_live=False)
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)),
               [Expense.CommentSeq.add(1)], condition=Expense.SK.exists(),
               on_fail=not_found("Expense"))

@@ -99,10 +99,7 @@ def convert_kept(access: Access, body: Mapping[str, Any]) -> Conversion:
                      KeptNets=dict(kept), GroupNets=converted, CreatedBy=access.user_id,
                      CreatedAt=now, UpdatedAt=now)
     tx = Transaction()
-    money_guards.check_group(tx, access.group)
-    money_guards.check_writer(tx, access)
-    # A participant mid-transfer must not gain a row the transfer's last pass never met.
-    money_guards.check_participants(tx, access.group_id, kept)
+    money_guards.check_money_write(tx, access, kept)
     tx.put(row, condition=Conversion.SK.does_not_exist(), on_fail=id_collision())
     changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     balances.add_to_balance(
@@ -139,9 +136,7 @@ def delete_conversion(access: Access, conversion_id: str) -> None:
     reverse = {key: -value for key, value in balances.conversion_nets(row).items()}
     key = Conversion(access.group_id, row.SK)
     tx = Transaction()
-    money_guards.check_group(tx, access.group)
-    money_guards.check_writer(tx, access)
-    money_guards.check_participants(tx, access.group_id, balances.conversion_participants(row))
+    money_guards.check_money_write(tx, access, balances.conversion_participants(row))
     tx.delete(key, condition=Conversion.SK.exists() & (Conversion.UpdatedAt == row.UpdatedAt),
               on_fail=lambda old: not_found("Conversion") if not old else concurrent_update(
                   "The conversion changed meanwhile; try again."))

@@ -38,9 +38,7 @@ class ExpenseThread:
 
 def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
     tx = Transaction()
-    money_guards.check_group(tx, access.group)
-    money_guards.check_writer(tx, access)
-    money_guards.check_participants(tx, access.group_id, draft.participant_ids)
+    money_guards.check_money_write(tx, access, draft.participant_ids)
     return tx
 
 

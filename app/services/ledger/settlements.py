@@ -74,9 +74,7 @@ def _compared(payer_id, payee_id, amount, date, note, currency=None, rate=None) 
 
 def _guarded(access: Access, payer_id: str, payee_id: str) -> Transaction:
     tx = Transaction()
-    money_guards.check_group(tx, access.group)
-    money_guards.check_writer(tx, access)
-    money_guards.check_participants(tx, access.group_id, (payer_id, payee_id))
+    money_guards.check_money_write(tx, access, (payer_id, payee_id))
     return tx
 
 

@@ -19,8 +19,8 @@ MAX_IDS = 100
 
 
 def _watermark(user_id: str) -> Optional[str]:
-    raw = NotificationItem.raw_get(*Preferences.key(user_id))
-    return (raw or {}).get("ReadAllBefore", {}).get("S")
+    prefs = Preferences.from_raw(NotificationItem.raw_get(*Preferences.key(user_id)))
+    return prefs.ReadAllBefore if prefs is not None else None
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,7 @@ def accept(user_id: str, group_id: str) -> dict:
     name = display_name(user_id, guest.DisplayName)
 
     tx = Transaction().require_live_account(user_id)
-    require_live_group(tx, group_id)
+    require_live_group(tx, group_id, roster_change=True)
     tx.delete(GroupInvitation(*GroupInvitation.key(user_id, group_id)),
               condition=_invitation_unchanged(row) & (GroupInvitation.ExpiresAt > now),
               on_fail=invitation_changed())

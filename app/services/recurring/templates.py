@@ -76,8 +76,7 @@ def _schedule(body: Mapping[str, Any]) -> schedules.Schedule:
 
 def _guarded(access: Access, draft: expense_input.Draft) -> Transaction:
     tx = Transaction().require_live_account(access.user_id)
-    money_guards.check_group(tx, access.group)
-    money_guards.check_participants(tx, access.group_id, draft.participant_ids)
+    money_guards.check_group(tx, access.group, participants=draft.participant_ids)
     # The counter participant removal conditions on (see the module docstring).
     balances.add_to_balance(tx, access.group_id, {})
     return tx
