@@ -153,6 +153,10 @@ data(await call("delete_settlement", { groupId, settlementId: paid.settlementId 
 const plan = data(await call("get_balances", { groupId }));
 data(await call("settle_up", { groupId, revision: plan.revision, idempotencyKey: "ts-settle" }));
 data(await call("get_balances", { groupId }));
+data(await call("get_stats", { groupId, by: "category" }));
+data(await call("get_stats", { by: "month" }));
+data(await call("search_expenses", { text: "dinner" }));
+data(await call("list_people_balances", {}));
 const extra = data(await call("add_expense", { groupId, description: "Oops", amount: "1.00", splitMode: "EQUAL",
                                                payments: [{ participantId: me, amount: "1.00" }], splits: [{ participantId: me }] }));
 data(await call("delete_expense", { groupId, expenseId: extra.expenseId }));
