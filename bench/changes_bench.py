@@ -44,20 +44,15 @@ def _item_size(item: dict) -> int:
 @contextlib.contextmanager
 def transactions():
     """The TransactWriteItems sent inside the block (their parameters)."""
-    from botocore.client import BaseClient
+    from tests.support import aws_calls
 
-    sent, original = [], BaseClient._make_api_call
-
-    def recording(self, operation_name, api_params):
-        if operation_name == "TransactWriteItems":
-            sent.append(api_params)
-        return original(self, operation_name, api_params)
-
-    BaseClient._make_api_call = recording
-    try:
-        yield sent
-    finally:
-        BaseClient._make_api_call = original
+    with aws_calls.requests_made() as made:
+        sent: list = []
+        try:
+            yield sent
+        finally:
+            sent.extend(params for operation, params in made
+                        if operation == "TransactWriteItems")
 
 
 def _costs(params: dict) -> dict:

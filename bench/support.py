@@ -17,6 +17,12 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
+from tests.support import aws_calls  # noqa: E402
+
+# Before any botocore session exists (every bench imports this module first): the call
+# counter below is a botocore event hook, which reaches only sessions made after this.
+aws_calls.install()
+
 
 class CallCounter:
     """Counts botocore API calls by operation name (every DynamoDB request PynamoDB makes)."""
@@ -36,20 +42,12 @@ class CallCounter:
 @contextlib.contextmanager
 def count_dynamodb_calls():
     """Yield a CallCounter filled with every API call made inside the block."""
-    from botocore.client import BaseClient
-
     counter = CallCounter()
-    original = BaseClient._make_api_call
-
-    def counting(self, operation_name, api_params):
-        counter.calls[operation_name] += 1
-        return original(self, operation_name, api_params)
-
-    BaseClient._make_api_call = counting
-    try:
-        yield counter
-    finally:
-        BaseClient._make_api_call = original
+    with aws_calls.recorded() as made:
+        try:
+            yield counter
+        finally:
+            counter.calls.update(made)
 
 
 @contextlib.contextmanager

@@ -14,13 +14,11 @@ os.environ["TAILSPEND_STAGE"] = "test"
 os.environ.pop("DYNAMODB_ENDPOINT", None)
 os.environ.pop("AWS_PROFILE", None)
 
-from tests.support import botocore_cache
+from tests.support import aws_calls
 
-botocore_cache.install()  # before any session exists: see the module for the measured why
-
-from tests.support import serial_moto  # noqa: E402
-
-serial_moto.install()  # in-process moto is not thread-safe; the code under test is threaded
+# Before any botocore session exists: the event hooks reach only sessions made after them.
+aws_calls.install()  # call hooks, and in-process moto serialized (the code under test is threaded)
+aws_calls.share_sessions()  # one session per thread: see the module for the measured why
 
 from moto import mock_aws  # noqa: E402
 
