@@ -8,7 +8,7 @@ CHECKOV_VENV := .venv-checkov
 PY := $(VENV)/bin/python
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: dev test bench validate build clean checkov lint chromium
+.PHONY: dev test bench bench-full validate build clean checkov lint chromium
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,8 +51,13 @@ chromium:
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 
+# make bench: the slow benches at a smaller size (bench/run_all.py QUICK, ~10 min on 2 cores);
+# make bench-full: every bench at the size docs/benchmarks.md's rows name.
 bench: $(VENV)/.installed
 	$(PY) bench/run_all.py
+
+bench-full: $(VENV)/.installed
+	$(PY) bench/run_all.py --full
 
 validate: $(VENV)/.installed $(SAM_VENV)/.installed checkov
 	$(SAM_VENV)/bin/sam validate --lint

@@ -75,6 +75,43 @@ def bench_app(stage: str = "bench"):
         yield client, sign_in
 
 
+def median_ms(action, repeat: int) -> float:
+    """The median wall time of ``repeat`` calls of ``action``, in milliseconds."""
+    import statistics
+    import time
+
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+@contextlib.contextmanager
+def embedded_app(stage: str, email: str = "bench@example.com", **settings):
+    """The API (Flask test client) on the embedded DynamoDB endpoint as `python -m app serve`
+    runs it (serialized, journaled, moto patched by app.local.engine), signed in as ``email``:
+    yields (client, headers). ``settings``: more app Settings (e.g. max_body_bytes)."""
+    import models
+    from app import create_app
+    from app.config import Settings
+    from app.local.dynamodb import EmbeddedDynamoDB
+
+    with tempfile.TemporaryDirectory() as data_dir:
+        db = EmbeddedDynamoDB(port=0, stage=stage, data_dir=data_dir, snapshot_seconds=0).start()
+        try:
+            models.configure(stage=stage, region="us-east-1", host=db.endpoint)
+            app = create_app(Settings(stage=stage, local_mode=True, data_dir=data_dir,
+                                      cursor_secret=b"bench", dynamodb_endpoint=db.endpoint,
+                                      **settings))
+            client = app.test_client()
+            token = client.post("/dev/tokens", json={"email": email}).get_json()
+            yield client, {"Authorization": f"Bearer {token['accessToken']}"}
+        finally:
+            db.stop()
+
+
 # --- results for docs/benchmarks.md ------------------------------------------------------------
 
 RESULTS = ROOT / ".bench" / "results"
