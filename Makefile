@@ -40,7 +40,7 @@ dev: $(VENV)/.installed
 
 # chromium comes first: without it (and no way to install it) make test stops at once.
 test: chromium $(VENV)/.installed $(SAM_VENV)/.installed checkov lint
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --dist worksteal
 
 # Headless Chromium for the browser tests: found, installed (root with apt-get), or one line
 # saying what to install (scripts/ensure_chromium.sh).
