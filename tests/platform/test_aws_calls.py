@@ -97,3 +97,16 @@ def test_pynamodb_connections_share_this_thread_s_session_and_one_loader():
     assert other[0].get_component("data_loader") is here.get_component("data_loader")
     assert botocore.session.get_session().get_component("data_loader") is not \
         here.get_component("data_loader")  # only the shared sessions share it
+
+
+def test_an_answered_call_gets_the_reply_it_was_given_and_never_reaches_moto(aws):
+    client = _client()
+    table = client.list_tables()["TableNames"][0]
+    schema = client.describe_table(TableName=table)["Table"]["KeySchema"]
+    item = {part["AttributeName"]: {"S": "a"} for part in schema}
+    refused = (400, {"Error": {"Code": "ProvisionedThroughputExceededException",
+                               "Message": "slow down"}})
+    with aws_calls.answered(lambda op, params: refused if params.get("Item") == item else None):
+        with pytest.raises(client.exceptions.ProvisionedThroughputExceededException):
+            client.put_item(TableName=table, Item=item)
+    assert client.scan(TableName=table)["Count"] == 0

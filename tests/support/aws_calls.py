@@ -11,6 +11,7 @@ before the first Session exists (tests/conftest.py and bench/support.py do, at i
 - ``before-parameter-build`` and ``after-call`` (what each call asks and what it got) serve
   the blocks below: record calls, run another writer's step at an exact call
   (tests/support/interleave.py), or fail a call as an unreachable DynamoDB would;
+- ``before-call`` lets a block answer a call itself (:func:`answered`: DynamoDB's refusals);
 - moto's ``before-send`` entry becomes the same stubber called under one lock
   (see :func:`_one_at_a_time`).
 
@@ -25,16 +26,33 @@ from typing import Callable, Iterator, List, Optional
 # Blocks active now, in the order they started; any thread's calls reach every one (the code
 # under test is threaded: race tests tell their threads apart by name).
 _watchers: list = []
+_answerers: list = []
 _installed = threading.Lock()
 _moto_lock = threading.RLock()
 _sessions = threading.local()
 _loader: list = []  # the one botocore Loader every shared session gets
 
 
-def _before(params, model, **_kwargs) -> None:
+def _before(params, model, context, **_kwargs) -> None:
+    context["tailspend_api_params"] = params  # the call's own context: for _answer below
     for watcher in list(_watchers):
         if watcher.before:
             watcher.before(model.name, params)
+
+
+def _answer(model, context, **_kwargs):
+    """``before-call``: the first active answerer's reply ends the call (the request never
+    leaves); botocore then raises the error it describes, as for a reply from AWS. Answerers
+    see the call's API parameters (``before-call`` itself carries the serialized request)."""
+    for answerer in list(_answerers):
+        reply = answerer(model.name, context.get("tailspend_api_params", {}))
+        if reply is not None:
+            from botocore.awsrequest import AWSResponse
+
+            status, parsed = reply
+            return AWSResponse("https://answered.invalid", status, {}, None), {
+                **parsed, "ResponseMetadata": {"HTTPStatusCode": status, "HTTPHeaders": {}}}
+    return None
 
 
 def _after(http_response, parsed, model, **_kwargs) -> None:
@@ -73,7 +91,8 @@ def install() -> None:
                         if spec[1] is botocore_stubber]
         assert len(moto_entries) == 1, "moto no longer registers its stubber in BUILTIN_HANDLERS"
         BUILTIN_HANDLERS[moto_entries[0]] = ("before-send", _one_at_a_time)
-        BUILTIN_HANDLERS.extend([("before-parameter-build", _before), ("after-call", _after)])
+        BUILTIN_HANDLERS.extend([("before-parameter-build", _before), ("before-call", _answer),
+                                 ("after-call", _after)])
 
 
 def thread_session():
@@ -156,3 +175,16 @@ def failing(when: Callable[[str, dict], Optional[BaseException]]) -> Iterator[No
 
     with watched(before=fail):
         yield
+
+
+@contextlib.contextmanager
+def answered(reply: Callable[[str, dict], Optional[tuple]]) -> Iterator[None]:
+    """Inside the block, a call for which ``reply(operation_name, params)`` returns
+    ``(HTTP status, parsed reply)`` gets that reply instead of going out: e.g. ``(400,
+    {"Error": {"Code": "TransactionCanceledException", ...}, "CancellationReasons": [...]})``
+    is the error DynamoDB sends, raised by botocore and read by PynamoDB as from AWS."""
+    _answerers.append(reply)
+    try:
+        yield
+    finally:
+        _answerers.remove(reply)
