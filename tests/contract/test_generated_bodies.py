@@ -42,7 +42,7 @@ CREDENTIAL_BOUND = {("POST", "/oauth/token"): {"400 invalid_grant", "400 invalid
 
 # The operations are judged in PARTS tests (every PARTS-th operation each), so make test's two
 # workers share the ~50 operations instead of one worker running them all in one test.
-PARTS = 4
+PARTS = 8
 
 
 @pytest.mark.parametrize("part", range(PARTS))
