@@ -8,7 +8,7 @@ CHECKOV_VENV := .venv-checkov
 PY := $(VENV)/bin/python
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: dev test bench validate build clean checkov lint chromium ocr
+.PHONY: dev test bench bench-full validate build clean checkov lint chromium ocr
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,7 +40,7 @@ dev: $(VENV)/.installed
 
 # chromium comes first: without it (and no way to install it) make test stops at once.
 test: chromium ocr $(VENV)/.installed $(SAM_VENV)/.installed checkov lint
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --dist worksteal
 
 # Headless Chromium for the browser tests: found, installed (root with apt-get), or one line
 # saying what to install (scripts/ensure_chromium.sh).
@@ -55,8 +55,13 @@ ocr:
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 
+# make bench: the slow benches at a smaller size (bench/run_all.py QUICK, ~10 min on 2 cores);
+# make bench-full: every bench at the size docs/benchmarks.md's rows name.
 bench: $(VENV)/.installed
 	$(PY) bench/run_all.py
+
+bench-full: $(VENV)/.installed
+	$(PY) bench/run_all.py --full
 
 validate: $(VENV)/.installed $(SAM_VENV)/.installed checkov
 	$(SAM_VENV)/bin/sam validate --lint

@@ -61,9 +61,9 @@ def _per_round(run) -> float:
 if __name__ == "__main__":
     engine.install()
     old = _per_round(_old_way)
-    from tests.support import botocore_cache
+    from tests.support import aws_calls
 
-    botocore_cache.install()
+    aws_calls.share_sessions()
     new = _per_round(_new_way)
     print(f"fresh moto + tables + first read, per test: before {old * 1000:.0f} ms, "
           f"now {new * 1000:.0f} ms ({old / new:.0f}x)")

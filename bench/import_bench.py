@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import count_dynamodb_calls
+from bench.support import count_dynamodb_calls, embedded_app
 
 ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
 MEMBERS = ["Ana", "Bjørn", "Chloé", "Dev", "Eun-ji", "Femi", "Gosia", "Hiro"]
@@ -57,45 +56,28 @@ def splitwise_file(rows: int, seed: int = 7) -> str:
 
 
 def main() -> None:
-    import models
-    from app import create_app
-    from app.config import Settings
-    from app.local.dynamodb import EmbeddedDynamoDB
-
     content = splitwise_file(ROWS)
-    with tempfile.TemporaryDirectory() as data_dir:
-        db = EmbeddedDynamoDB(port=0, stage="imports", data_dir=data_dir,
-                              snapshot_seconds=0).start()
-        try:
-            models.configure(stage="imports", region="us-east-1", host=db.endpoint)
-            app = create_app(Settings(stage="imports", local_mode=True, data_dir=data_dir,
-                                      cursor_secret=b"bench", dynamodb_endpoint=db.endpoint,
-                                      max_body_bytes=64 * 1024))
-            client = app.test_client()
-            token = client.post("/dev/tokens", json={"email": "bench@example.com"}).get_json()
-            headers = {"Authorization": f"Bearer {token['accessToken']}"}
-            from app.services.core import handoff
+    with embedded_app("imports", max_body_bytes=64 * 1024) as (client, headers):
+        from app.services.core import handoff
 
-            held = []
-            handoff.use_local_runner("import", lambda m: held.append((m["groupId"], m["importId"])))
-            start = time.perf_counter()
-            with count_dynamodb_calls() as api_calls:
-                reply = client.post("/imports", json={"format": "splitwise-csv",
-                                                      "content": content, "me": "Ana"},
-                                    headers=headers)
-            posted = time.perf_counter() - start
-            assert reply.status_code == 202, reply.get_json()
-            ((group_id, import_id),) = held
-            from app.services.imports.worker import run_import
+        held = []
+        handoff.use_local_runner("import", lambda m: held.append((m["groupId"], m["importId"])))
+        start = time.perf_counter()
+        with count_dynamodb_calls() as api_calls:
+            reply = client.post("/imports", json={"format": "splitwise-csv",
+                                                  "content": content, "me": "Ana"},
+                                headers=headers)
+        posted = time.perf_counter() - start
+        assert reply.status_code == 202, reply.get_json()
+        ((group_id, import_id),) = held
+        from app.services.imports.worker import run_import
 
-            start = time.perf_counter()
-            with count_dynamodb_calls() as worker_calls:
-                outcome = run_import(group_id, import_id)
-            ran = time.perf_counter() - start
-            status = client.get(f"/imports/{import_id}", headers=headers).get_json()
-            print(f"worker: {outcome}", flush=True)
-        finally:
-            db.stop()
+        start = time.perf_counter()
+        with count_dynamodb_calls() as worker_calls:
+            outcome = run_import(group_id, import_id)
+        ran = time.perf_counter() - start
+        status = client.get(f"/imports/{import_id}", headers=headers).get_json()
+        print(f"worker: {outcome}", flush=True)
     assert outcome == "DONE", status
     counts = status["counts"]
     imported = counts["expenses"] + counts["settlements"]

@@ -15,14 +15,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench.support  # noqa: F401 — local credentials and quiet logs, as every bench
+from bench.support import embedded_app  # also: local credentials and quiet logs, as every bench
 
 from app.services.imports.formats.text import MAX_MEMBER_ENTRIES
 
@@ -147,51 +146,35 @@ def refused(file_format: str) -> str:
 
 
 def main() -> None:
-    import models
-    from app import create_app
-    from app.config import Settings
-    from app.local.dynamodb import EmbeddedDynamoDB
     from app.services.core import handoff
 
-    with tempfile.TemporaryDirectory() as data_dir:
-        db = EmbeddedDynamoDB(port=0, stage="imports", data_dir=data_dir,
-                              snapshot_seconds=0).start()
-        try:
-            models.configure(stage="imports", region="us-east-1", host=db.endpoint)
-            app = create_app(Settings(stage="imports", local_mode=True, data_dir=data_dir,
-                                      cursor_secret=b"bench", dynamodb_endpoint=db.endpoint,
-                                      max_body_bytes=64 * 1024))
-            client = app.test_client()
-            token = client.post("/dev/tokens", json={"email": "bench@example.com"}).get_json()
-            headers = {"Authorization": f"Bearer {token['accessToken']}"}
-            handoff.use_local_runner("import", lambda m: None)  # the queue holds them
-            worst = (0.0, "")
-            for file_format, make in FORMATS.items():
-                for shape, (members, rows, content) in shapes(make):
-                    start = time.perf_counter()
-                    reply = client.post("/imports", json={"format": file_format,
-                                                          "content": content},
-                                        headers=headers)
-                    took = time.perf_counter() - start
-                    assert reply.status_code == 202, (file_format, shape, reply.get_json())
-                    label = (f"{file_format} {shape}: {members} members x {rows:,} rows, "
-                             f"{len(content.encode()) / 1e6:.2f} MB")
-                    print(f"{label}: POST /imports {took:.2f} s", flush=True)
-                    worst = max(worst, (took, label))
-                content = refused(file_format)
-                if len(content.encode()) > LIMIT:  # its entries cannot fit 5 MB: a 413
-                    continue
+    with embedded_app("imports", max_body_bytes=64 * 1024) as (client, headers):
+        handoff.use_local_runner("import", lambda m: None)  # the queue holds them
+        worst = (0.0, "")
+        for file_format, make in FORMATS.items():
+            for shape, (members, rows, content) in shapes(make):
                 start = time.perf_counter()
-                reply = client.post("/imports", json={"format": file_format, "content": content},
+                reply = client.post("/imports", json={"format": file_format,
+                                                      "content": content},
                                     headers=headers)
                 took = time.perf_counter() - start
-                assert reply.status_code == 400, (file_format, reply.get_json())
-                label = (f"{file_format} past the member-entry cap, "
-                         f"{len(content.encode()) / 1e6:.2f} MB: 400")
+                assert reply.status_code == 202, (file_format, shape, reply.get_json())
+                label = (f"{file_format} {shape}: {members} members x {rows:,} rows, "
+                         f"{len(content.encode()) / 1e6:.2f} MB")
                 print(f"{label}: POST /imports {took:.2f} s", flush=True)
                 worst = max(worst, (took, label))
-        finally:
-            db.stop()
+            content = refused(file_format)
+            if len(content.encode()) > LIMIT:  # its entries cannot fit 5 MB: a 413
+                continue
+            start = time.perf_counter()
+            reply = client.post("/imports", json={"format": file_format, "content": content},
+                                headers=headers)
+            took = time.perf_counter() - start
+            assert reply.status_code == 400, (file_format, reply.get_json())
+            label = (f"{file_format} past the member-entry cap, "
+                     f"{len(content.encode()) / 1e6:.2f} MB: 400")
+            print(f"{label}: POST /imports {took:.2f} s", flush=True)
+            worst = max(worst, (took, label))
     print(f"worst POST /imports: {worst[0]:.2f} s ({worst[1]}); load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 

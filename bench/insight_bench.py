@@ -11,54 +11,37 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import count_dynamodb_calls
+from bench.support import count_dynamodb_calls, embedded_app
 
 EXPENSES = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000
 
 
 def main() -> None:
-    import models
-    from app import create_app
-    from app.config import Settings
-    from app.local.dynamodb import EmbeddedDynamoDB
-
-    with tempfile.TemporaryDirectory() as data_dir:
-        db = EmbeddedDynamoDB(port=0, stage="insight", data_dir=data_dir,
-                              snapshot_seconds=0).start()
-        try:
-            models.configure(stage="insight", region="us-east-1", host=db.endpoint)
-            app = create_app(Settings(stage="insight", local_mode=True, data_dir=data_dir,
-                                      cursor_secret=b"bench", dynamodb_endpoint=db.endpoint))
-            client = app.test_client()
-            token = client.post("/dev/tokens", json={"email": "bench@example.com"}).get_json()
-            headers = {"Authorization": f"Bearer {token['accessToken']}"}
-            group = client.post("/groups", json={"name": "Year", "currency": "EUR"},
-                                headers=headers).get_json()
-            gid = group["groupId"]
-            pids = [group["myParticipantId"]] + [
-                client.post(f"/groups/{gid}/participants", json={"displayName": f"G{i}"},
-                            headers=headers).get_json()["participantId"] for i in range(7)]
-            _write_year(gid, pids, EXPENSES)
-            for by in ("category", "month", "participant"):
-                start = time.perf_counter()
-                with count_dynamodb_calls() as calls:
-                    reply = client.get(f"/groups/{gid}/stats?by={by}&from=2025-01-01"
-                                       "&to=2025-12-31", headers=headers)
-                took = time.perf_counter() - start
-                assert reply.status_code == 200, reply.get_json()
-                body = reply.get_json()
-                counted = body["total"]["count"] + sum(s["total"]["count"]
-                                                       for s in body["otherCurrencies"])
-                print(f"stats by {by}: {counted:,} expenses in {took:.2f} s; "
-                      f"DynamoDB calls {calls}", flush=True)
-        finally:
-            db.stop()
+    with embedded_app("insight") as (client, headers):
+        group = client.post("/groups", json={"name": "Year", "currency": "EUR"},
+                            headers=headers).get_json()
+        gid = group["groupId"]
+        pids = [group["myParticipantId"]] + [
+            client.post(f"/groups/{gid}/participants", json={"displayName": f"G{i}"},
+                        headers=headers).get_json()["participantId"] for i in range(7)]
+        _write_year(gid, pids, EXPENSES)
+        for by in ("category", "month", "participant"):
+            start = time.perf_counter()
+            with count_dynamodb_calls() as calls:
+                reply = client.get(f"/groups/{gid}/stats?by={by}&from=2025-01-01"
+                                   "&to=2025-12-31", headers=headers)
+            took = time.perf_counter() - start
+            assert reply.status_code == 200, reply.get_json()
+            body = reply.get_json()
+            counted = body["total"]["count"] + sum(s["total"]["count"]
+                                                   for s in body["otherCurrencies"])
+            print(f"stats by {by}: {counted:,} expenses in {took:.2f} s; "
+                  f"DynamoDB calls {calls}", flush=True)
     print("WRU added per expense write: 0 (no per-user index row is written)")
 
 

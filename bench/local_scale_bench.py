@@ -1,4 +1,4 @@
-"""Local mode at scale: `.venv/bin/python bench/local_scale_bench.py` from the repo root.
+"""Local mode at scale: `.venv/bin/python bench/local_scale_bench.py [N]` from the repo root.
 
 The API (Flask test client) on the embedded DynamoDB endpoint exactly as `python -m app serve`
 runs it (serialized, journaled with fsync, moto patched by app.local.engine). Times adding an
@@ -7,29 +7,18 @@ in the database, and prints each as a ratio to the empty database. Goal: under 5
 """
 from __future__ import annotations
 
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench.support  # noqa: F401 — AWS environment defaults
+from bench.support import embedded_app, median_ms
 from bench.money_bench import _body, _group, _seed_expenses
 
-EXPENSES = 5000
-FILLER = 15000  # expenses in another group, padding the database to ~20 MB
+EXPENSES = int(sys.argv[1]) if len(sys.argv) > 1 else 5000  # docs/benchmarks.md's size
+FILLER = 3 * EXPENSES  # expenses in another group, padding the database (~20 MB at 5,000)
 REPEAT = 15
-
-
-def _median_ms(action) -> float:
-    times = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def _measure(client, headers, gid, ids) -> tuple[float, float]:
@@ -44,37 +33,21 @@ def _measure(client, headers, gid, ids) -> tuple[float, float]:
         assert reply.status_code == 200, reply.get_json()
 
     balances()  # warm: connections, and the one-time backfill of seeded groups
-    return _median_ms(add), _median_ms(balances)
+    return median_ms(add, REPEAT), median_ms(balances, REPEAT)
 
 
 def main() -> None:
-    import models
-    from app import create_app
-    from app.config import Settings
-    from app.local.dynamodb import EmbeddedDynamoDB
-
-    with tempfile.TemporaryDirectory() as data_dir:
-        db = EmbeddedDynamoDB(port=0, stage="scale", data_dir=data_dir,
-                              snapshot_seconds=0).start()
-        try:
-            models.configure(stage="scale", region="us-east-1", host=db.endpoint)
-            app = create_app(Settings(stage="scale", local_mode=True, data_dir=data_dir,
-                                      cursor_secret=b"bench", dynamodb_endpoint=db.endpoint))
-            client = app.test_client()
-            data = client.post("/dev/tokens", json={"email": "scale@example.com"}).get_json()
-            headers = {"Authorization": f"Bearer {data['accessToken']}"}
-            empty_gid, empty_ids = _group(client, headers)
-            empty = _measure(client, headers, empty_gid, empty_ids)
-            big_gid, big_ids = _group(client, headers)
-            filler_gid, filler_ids = _group(client, headers)
-            start = time.perf_counter()
-            _seed_expenses(big_gid, big_ids, EXPENSES)
-            _seed_expenses(filler_gid, filler_ids, FILLER)
-            seeded = time.perf_counter() - start
-            size = sum(len(line) for _, table in _tables() for line in table)
-            big = _measure(client, headers, big_gid, big_ids)
-        finally:
-            db.stop()
+    with embedded_app("scale", email="scale@example.com") as (client, headers):
+        empty_gid, empty_ids = _group(client, headers)
+        empty = _measure(client, headers, empty_gid, empty_ids)
+        big_gid, big_ids = _group(client, headers)
+        filler_gid, filler_ids = _group(client, headers)
+        start = time.perf_counter()
+        _seed_expenses(big_gid, big_ids, EXPENSES)
+        _seed_expenses(filler_gid, filler_ids, FILLER)
+        seeded = time.perf_counter() - start
+        size = sum(len(line) for _, table in _tables() for line in table)
+        big = _measure(client, headers, big_gid, big_ids)
     print(f"seeded {EXPENSES + FILLER:,} expenses (~{size / 1e6:.0f} MB) in {seeded:.0f} s")
     print(f"{'':28}{'empty':>10}{f'{EXPENSES:,} exp.':>12}{'ratio':>8}")
     for label, small, large in (("POST expense (ms)", empty[0], big[0]),

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.local.serving import Server, call, sign_in
 
-REQUESTS = 3000
+REQUESTS = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
 THREADS = 4
 
 

@@ -8,26 +8,15 @@ schema dump alone of those 100 expenses. BENCH_ROOT=<checkout> runs it against a
 from __future__ import annotations
 
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(Path(__file__).resolve().parent.parent))
 
 from bench.money_bench import _body, _group, _seed_comments, _seed_expenses
-from bench.support import bench_app
+from bench.support import bench_app, median_ms
 
 REPEAT = 30
-
-
-def _median_ms(action) -> float:
-    times = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -53,7 +42,7 @@ def main() -> None:
             ("GET balances", get(f"/groups/{group_id}/balances")),
         ]
         for label, action in rows:
-            print(f"  {label:<34} {_median_ms(action):7.2f} ms")
+            print(f"  {label:<34} {median_ms(action, REPEAT):7.2f} ms")
         stored = list(Expense.listing(group_id, None, None, limit=100))
         schema = ExpenseSchema(many=True)
         try:  # the tree before reply schemas took rows: a service view, then the schema
@@ -61,7 +50,7 @@ def main() -> None:
             dump = lambda: schema.dump([expense_view(e) for e in stored])  # noqa: E731
         except ImportError:
             dump = lambda: schema.dump(stored)  # noqa: E731
-        print(f"  {'dump 100 expenses (shaping only)':<34} {_median_ms(dump):7.2f} ms")
+        print(f"  {'dump 100 expenses (shaping only)':<34} {median_ms(dump, REPEAT):7.2f} ms")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,11 @@
 Each script's time (wall and CPU, its children included) is printed after it and summed at
 the end, with the scripts that failed; the exit status is non-zero if any failed. Scripts
 that report results (bench.support.report) leave them in .bench/results/; `python
-bench/docs_table.py --update` puts them into docs/benchmarks.md."""
+bench/docs_table.py --update` puts them into docs/benchmarks.md.
+
+`make bench` (no flag) runs the benches that take minutes at a smaller size, QUICK below, so
+the whole run stays within ~10 minutes on 2 cores; each says the size it ran at. `--full`
+runs every script at its own default, the size docs/benchmarks.md's rows name."""
 from __future__ import annotations
 
 import resource
@@ -13,6 +17,17 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# script -> its arguments under `make bench`: the sizes whose figures docs/benchmarks.md says
+# come from `--full` (or the script on its own). Time figures are per operation, so they move
+# little with size; call counts per item include fixed costs spread over fewer items.
+QUICK = {
+    "cold_start_bench.py": ["9"],  # runs (25): a median of paired ratios either way
+    "import_bench.py": ["2000"],  # rows (10,000)
+    "insight_bench.py": ["2000"],  # expenses in the group (5,000)
+    "local_scale_bench.py": ["1000"],  # expenses in the big group, 3x that as filler (5,000)
+    "local_soak_bench.py": ["1000"],  # requests (3,000)
+    "recurring_bench.py": ["500"],  # due templates (1,000): 256 bucket Queries over 500
+}
 
 
 def _children_cpu() -> float:
@@ -21,13 +36,15 @@ def _children_cpu() -> float:
 
 
 if __name__ == "__main__":
+    full = "--full" in sys.argv[1:]
     failed, times = [], []
     started = time.monotonic()
     # local_*_bench.py (embedded endpoint at scale, soak) are among them: each takes minutes.
     for script in sorted(HERE.glob("*_bench.py")):
-        print(f"\n=== {script.name} ===", flush=True)
+        args = [] if full else QUICK.get(script.name, [])
+        print(f"\n=== {script.name} {' '.join(args)} ===", flush=True)
         wall, cpu = time.monotonic(), _children_cpu()
-        if subprocess.run([sys.executable, str(script)], cwd=HERE).returncode:
+        if subprocess.run([sys.executable, str(script), *args], cwd=HERE).returncode:
             failed.append(script.name)
         wall, cpu = time.monotonic() - wall, _children_cpu() - cpu
         times.append((script.name, wall, cpu))

@@ -17,6 +17,12 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
+from tests.support import aws_calls  # noqa: E402
+
+# Before any botocore session exists (every bench imports this module first): the call
+# counter below is a botocore event hook, which reaches only sessions made after this.
+aws_calls.install()
+
 
 class CallCounter:
     """Counts botocore API calls by operation name (every DynamoDB request PynamoDB makes)."""
@@ -36,20 +42,12 @@ class CallCounter:
 @contextlib.contextmanager
 def count_dynamodb_calls():
     """Yield a CallCounter filled with every API call made inside the block."""
-    from botocore.client import BaseClient
-
     counter = CallCounter()
-    original = BaseClient._make_api_call
-
-    def counting(self, operation_name, api_params):
-        counter.calls[operation_name] += 1
-        return original(self, operation_name, api_params)
-
-    BaseClient._make_api_call = counting
-    try:
-        yield counter
-    finally:
-        BaseClient._make_api_call = original
+    with aws_calls.recorded() as made:
+        try:
+            yield counter
+        finally:
+            counter.calls.update(made)
 
 
 @contextlib.contextmanager
@@ -75,6 +73,43 @@ def bench_app(stage: str = "bench"):
             return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
 
         yield client, sign_in
+
+
+def median_ms(action, repeat: int) -> float:
+    """The median wall time of ``repeat`` calls of ``action``, in milliseconds."""
+    import statistics
+    import time
+
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+@contextlib.contextmanager
+def embedded_app(stage: str, email: str = "bench@example.com", **settings):
+    """The API (Flask test client) on the embedded DynamoDB endpoint as `python -m app serve`
+    runs it (serialized, journaled, moto patched by app.local.engine), signed in as ``email``:
+    yields (client, headers). ``settings``: more app Settings (e.g. max_body_bytes)."""
+    import models
+    from app import create_app
+    from app.config import Settings
+    from app.local.dynamodb import EmbeddedDynamoDB
+
+    with tempfile.TemporaryDirectory() as data_dir:
+        db = EmbeddedDynamoDB(port=0, stage=stage, data_dir=data_dir, snapshot_seconds=0).start()
+        try:
+            models.configure(stage=stage, region="us-east-1", host=db.endpoint)
+            app = create_app(Settings(stage=stage, local_mode=True, data_dir=data_dir,
+                                      cursor_secret=b"bench", dynamodb_endpoint=db.endpoint,
+                                      **settings))
+            client = app.test_client()
+            token = client.post("/dev/tokens", json={"email": email}).get_json()
+            yield client, {"Authorization": f"Bearer {token['accessToken']}"}
+        finally:
+            db.stop()
 
 
 # --- results for docs/benchmarks.md ------------------------------------------------------------

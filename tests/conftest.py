@@ -14,13 +14,11 @@ os.environ["TAILSPEND_STAGE"] = "test"
 os.environ.pop("DYNAMODB_ENDPOINT", None)
 os.environ.pop("AWS_PROFILE", None)
 
-from tests.support import botocore_cache
+from tests.support import aws_calls
 
-botocore_cache.install()  # before any session exists: see the module for the measured why
-
-from tests.support import serial_moto  # noqa: E402
-
-serial_moto.install()  # in-process moto is not thread-safe; the code under test is threaded
+# Before any botocore session exists: the event hooks reach only sessions made after them.
+aws_calls.install()  # call hooks, and in-process moto serialized (the code under test is threaded)
+aws_calls.share_sessions()  # one session per thread: see the module for the measured why
 
 from moto import mock_aws  # noqa: E402
 
@@ -35,6 +33,28 @@ from tests.support.tables import create_all_tables  # noqa: E402
 engine.install()
 
 STAGE = "test"
+
+# The longest tests (tens of seconds each on an idle 2-core machine), longest first, run before
+# everything else: `make test` runs `-n 2 --dist worksteal`, which splits the run into two
+# queues and lets a worker that runs dry take half of the other's rest, so with these at the
+# front no worker is left alone with a long test at the end. Order only: nothing is skipped.
+LONGEST = ("tests/contract/test_generated_clients.py",
+           "tests/contract/test_generated_bodies.py",
+           "tests/account/test_deletion.py::test_a_crash_after_any_step_is_finished_by_a_rerun",
+           "tests/deploy/test_package.py",
+           "tests/local/test_durability.py",
+           "tests/contract/test_stateful_fuzz.py",
+           "tests/mcp/test_mcp_ts_sdk_e2e.py",
+           "tests/developer/test_pat_fuzz.py",
+           "tests/local/test_readme_tour.py")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        return next((n for n, prefix in enumerate(LONGEST) if item.nodeid.startswith(prefix)),
+                    len(LONGEST))
+
+    items.sort(key=rank)  # stable: the rest keep pytest's order
 
 
 @pytest.fixture

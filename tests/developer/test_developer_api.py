@@ -5,6 +5,8 @@ import datetime as dt
 
 from botocore.exceptions import EndpointConnectionError
 
+from tests.support import aws_calls
+
 
 def test_token_lifecycle_secret_shown_once(client, owner, mint):
     pat, created = mint("groups:read")
@@ -126,38 +128,28 @@ def test_failed_sign_ins_spend_the_source_ip_window(client, limits):
     assert client.get("/users/me").status_code == 429  # same address, same window
 
 
-def test_health_and_the_api_description_spend_no_window(client, limits, monkeypatch):
-    from botocore.client import BaseClient
+def test_health_and_the_api_description_spend_no_window(client, limits):
     limits(ip_per_minute=1)
-    calls = []
-    original = BaseClient._make_api_call
-
-    def counted(self, operation, params):
-        calls.append(operation)
-        return original(self, operation, params)
-
-    monkeypatch.setattr(BaseClient, "_make_api_call", counted)
-    for path in ("/health", "/health", "/openapi.json", "/openapi.json", "/docs"):
-        assert client.get(path).status_code == 200, path
+    with aws_calls.recorded() as calls:
+        for path in ("/health", "/health", "/openapi.json", "/openapi.json", "/docs"):
+            assert client.get(path).status_code == 200, path
     assert calls == []  # no rate-limit write: a probe never depends on that table
     assert client.get("/users/me").status_code == 401  # the window was never spent
 
 
-def test_limiter_fails_open_when_its_table_is_unreachable(client, owner, mint, limits, monkeypatch):
-    from botocore.client import BaseClient
+def test_limiter_fails_open_when_its_table_is_unreachable(client, owner, mint, limits):
     pat, _ = mint("groups:read")
     limits(app_per_minute=1, pat_per_minute=1, daily_requests=1)
-    original = BaseClient._make_api_call
 
-    def writes_unreachable(self, operation, params):
+    def writes_unreachable(operation, _params):
         if operation in ("UpdateItem", "TransactWriteItems"):
-            raise EndpointConnectionError(endpoint_url="https://dynamodb.invalid")
-        return original(self, operation, params)
+            return EndpointConnectionError(endpoint_url="https://dynamodb.invalid")
+        return None
 
-    monkeypatch.setattr(BaseClient, "_make_api_call", writes_unreachable)
-    for _ in range(3):
-        assert client.get("/users/me", headers=owner[0]).status_code == 200
-        assert client.get("/users/me/groups", headers=pat).status_code == 200
+    with aws_calls.failing(writes_unreachable):
+        for _ in range(3):
+            assert client.get("/users/me", headers=owner[0]).status_code == 200
+            assert client.get("/users/me/groups", headers=pat).status_code == 200
 
 
 def test_pat_idempotency_records_live_under_the_token_id(client, owner, mint):

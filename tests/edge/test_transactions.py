@@ -2,18 +2,18 @@
 and data DynamoDB refuses to store is the request's fault (413/400), never a 500.
 
 DynamoDB's answers that moto never gives on its own (TransactionConflict, AWS's ValidationError
-cancellation reason) are produced by wrapping moto's backend, the dependency, not our code."""
+cancellation reason) are DynamoDB's error replies given through botocore's ``before-call`` event
+(tests/support/aws_calls.answered): below PynamoDB and our code, which run unchanged."""
 from __future__ import annotations
 
 import pytest
-from moto.dynamodb.exceptions import TransactionCanceledException
-from moto.dynamodb.models import DynamoDBBackend
 from pynamodb.exceptions import TransactWriteError
 
 from app.errors import TooLarge
 from app.services.core import transactions
 from app.services.core.transactions import Transaction
 from models.groups import Expense
+from tests.support import aws_calls
 
 
 @pytest.fixture
@@ -26,26 +26,31 @@ def schedule(monkeypatch):
 
 
 @pytest.fixture
-def dynamodb_answers(monkeypatch):
+def dynamodb_answers():
     """answers(reason, times): the next ``times`` TransactWriteItems calls are cancelled with
     ``reason`` (code, message) on every item, as DynamoDB reports them."""
-    real = DynamoDBBackend.transact_write_items
     state = {"left": 0, "reason": None, "calls": 0}
 
-    def transact_write_items(self, transact_items):
+    def cancel(operation, params):
+        if operation != "TransactWriteItems":
+            return None
         state["calls"] += 1
-        if state["left"]:
-            state["left"] -= 1
-            raise TransactionCanceledException([(*state["reason"], None)] * len(transact_items))
-        return real(self, transact_items)
-
-    monkeypatch.setattr(DynamoDBBackend, "transact_write_items", transact_write_items)
+        if not state["left"]:
+            return None
+        state["left"] -= 1
+        code, message = state["reason"]
+        reasons = [{"Code": code, "Message": message}] * len(params["TransactItems"])
+        return 400, {"Error": {"Code": "TransactionCanceledException", "Message":
+                               f"Transaction cancelled, please refer cancellation reasons "
+                               f"for specific reasons [{', '.join([code] * len(reasons))}]"},
+                     "CancellationReasons": reasons}
 
     def answers(reason, times):
         state.update(left=times, reason=reason, calls=0)
         return state
 
-    return answers
+    with aws_calls.answered(cancel):
+        yield answers
 
 
 CONFLICT = ("TransactionConflict", "Transaction is ongoing for the item")

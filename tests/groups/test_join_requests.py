@@ -9,6 +9,7 @@ from app.services.core.access import authorize
 from models.groups import JoinLock, JoinRequest, Participant, UserMember
 from models.notifications import Event
 from tests.groups.conftest import participant
+from tests.support import aws_calls
 
 
 def code_of(reply) -> str:
@@ -395,20 +396,12 @@ def test_decision_losing_to_another_decision_is_not_pending(owner, applicant, su
     assert caught.value.code == "NOT_PENDING"
 
 
-def test_approve_is_three_dynamodb_calls_with_the_profile_read(client, owner, applicant, submit, monkeypatch):
+def test_approve_is_three_dynamodb_calls_with_the_profile_read(client, owner, applicant, submit):
     """The caller's profile (every request reads it), the authorization and the request in
     one BatchGetItem; the applicant's name; one commit."""
-    import botocore.client
     headers, _ = applicant
     request_id = submit(headers).get_json()["requestId"]
     client.get("/users/me", headers=owner.headers)  # the owner's identity is cached, as warm
-    calls = []
-    real = botocore.client.BaseClient._make_api_call
-
-    def counting(self, operation, params):
-        calls.append(operation)
-        return real(self, operation, params)
-
-    monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
-    assert approve(client, owner, request_id).status_code == 200
+    with aws_calls.recorded() as calls:
+        assert approve(client, owner, request_id).status_code == 200
     assert calls == ["BatchGetItem", "GetItem", "TransactWriteItems"]

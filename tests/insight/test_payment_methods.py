@@ -8,6 +8,7 @@ import pytest
 from app.money import pay_methods
 from app.money.pay_methods import Method
 from tests.ledger.helpers import join_directly
+from tests.support import aws_calls
 
 SEPA = {"type": "SEPA", "iban": "DE89 3704 0044 0532 0130 00", "name": "Bo Jones"}
 
@@ -99,26 +100,17 @@ def test_balances_transfers_carry_the_payees_links(group, client, sign_in):
 
 
 def test_balances_read_payee_methods_in_one_batch_only_when_a_user_is_paid(group, client,
-                                                                           sign_in, monkeypatch):
-    import botocore.client
+                                                                           sign_in):
     headers, bo = sign_in("bo@example.com")
     bo_pid = join_directly(group.group_id, bo, "MEMBER", "Bo")
     group.add_expense(900, payer=group.guests[0])  # only a guest is paid
-    calls = []
-    real = botocore.client.BaseClient._make_api_call
-
-    def counting(self, operation, params):
-        calls.append(operation)
-        return real(self, operation, params)
-
-    monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
-    group.get("/balances")
+    with aws_calls.recorded() as calls:
+        group.get("/balances")
     without_links = list(calls)
     assert without_links.count("BatchGetItem") == 1  # the authorizing prefetch only
-    calls.clear()
     group.add_expense(5000, payer=bo_pid, among=[group.me, bo_pid])
-    calls.clear()
-    group.get("/balances")
+    with aws_calls.recorded() as calls:
+        group.get("/balances")
     assert calls == without_links + ["BatchGetItem"], (calls, without_links)
 
 

@@ -13,6 +13,7 @@ from app.services.insight import stats
 from app.services.ledger import expenses, settlements
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_group, make_user
+from tests.support import aws_calls
 from tests.support.tables import create_all_tables
 
 specs = st.lists(st.tuples(
@@ -109,21 +110,14 @@ def expenses_in(group_id):
     return list(Expense.listing(group_id))
 
 
-def test_routes_answer_with_one_query_by_date(group, client, sign_in, monkeypatch):
-    import botocore.client
+def test_routes_answer_with_one_query_by_date(group, client, sign_in):
     group.add_expense(900, date="2026-05-02")
     group.add_expense(300, date="2026-06-02")
-    calls = []
-    real = botocore.client.BaseClient._make_api_call
-
-    def counting(self, operation, params):
-        calls.append((operation, params.get("IndexName")))
-        return real(self, operation, params)
-
-    monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
-    reply = group.get("/stats", query_string={"by": "month", "from": "2026-05-01"}).get_json()
+    with aws_calls.requests_made() as made:
+        reply = group.get("/stats", query_string={"by": "month", "from": "2026-05-01"}).get_json()
     assert [r["key"] for r in reply["rows"]] == ["2026-05", "2026-06"]
     assert reply["total"] == {"spent": 1200, "paid": 1200, "count": 2}
+    calls = [(operation, params.get("IndexName")) for operation, params in made]
     assert [c for c in calls if c[0] in ("Query", "Scan")] == [("Query", "GroupExpensesIndex")]
     mine = client.get("/users/me/stats", query_string={"by": "group", "displayCurrency": "USD"},
                       headers=group.headers).get_json()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.money.settle import greedy_plan
 from app.services.ledger import balances
+from tests.support import aws_calls
 
 
 def _apply(nets: dict, transfers: list) -> dict:
@@ -39,18 +40,10 @@ def test_a_participant_without_activity_has_net_zero(group):
     assert nets == {pid: 0 for pid in group.everyone}
 
 
-def test_balances_are_three_calls_with_the_profile_read_and_never_read_expenses(group, monkeypatch):
+def test_balances_are_three_calls_with_the_profile_read_and_never_read_expenses(group):
     group.add_expense(900)
-    calls = []
-    import botocore.client
-    real = botocore.client.BaseClient._make_api_call
-
-    def counting(self, operation, params):
-        calls.append((operation, params.get("KeyConditionExpression", "")))
-        return real(self, operation, params)
-
-    monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", counting)
-    assert group.get("/balances").status_code == 200
+    with aws_calls.requests_made() as calls:
+        assert group.get("/balances").status_code == 200
     # One BatchGetItem reads the caller's profile (the liveness check every request makes),
     # authorizes and brings BALANCE#v1; the Query is the roster; the last BatchGetItem reads
     # the paid users' payment methods for the transfers' payTo links (none when only guests

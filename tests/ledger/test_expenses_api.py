@@ -4,6 +4,7 @@ from __future__ import annotations
 from app.services.core import access as access_service
 from app.services.ledger import expenses
 from models.groups import Balance, Group, Participant
+from tests.support import aws_calls
 from tests.ledger.helpers import assert_balance_matches_rows, equal_body, join_directly, stored_nets
 
 
@@ -238,22 +239,15 @@ def test_currency_change_between_read_and_write_is_409(group):
 
 
 def test_an_edit_that_moves_no_money_writes_no_balance_delta_and_checks_no_participants(
-        group, monkeypatch):
-    import botocore.client
+        group):
     expense = group.add_expense(900)
     revision_before = Balance.revision_of(Balance.fetch_raw(group.group_id))
-    sent = []
-    real = botocore.client.BaseClient._make_api_call
-
-    def recording(self, operation, params):
-        if operation == "TransactWriteItems":
-            sent.append(params["TransactItems"])
-        return real(self, operation, params)
-
-    monkeypatch.setattr(botocore.client.BaseClient, "_make_api_call", recording)
     path = f"/expenses/{expense['expenseId']}"
-    reply = group.patch(path, {"version": 1, "description": "Lunch", "category": "food"})
+    with aws_calls.requests_made() as made:
+        reply = group.patch(path, {"version": 1, "description": "Lunch", "category": "food"})
     assert reply.status_code == 200, reply.get_json()
+    sent = [params["TransactItems"] for operation, params in made
+            if operation == "TransactWriteItems"]
     parts = [next(iter(item.values())) for item in sent[0]]
     keys = [(part.get("Key") or part.get("Item"))["SK"]["S"] for part in parts]
     # Only the group head check, the expense and its outbox event: no participant, no balance.

@@ -43,15 +43,13 @@ def test_a_row_racing_the_mark_is_removed_by_the_deletion(duo, recorder):
     add_expense(duo)
     seen = {"batch_gets": 0}
 
-    def mark_after_profile_read(make_call, operation_name):
-        reply = make_call()
+    def mark_after_profile_read(operation_name, _parsed, _ok):
         if operation_name == "BatchGetItem":
             seen["batch_gets"] += 1
             if seen["batch_gets"] == 2:
                 steps.mark(Profile.get(*Profile.key(duo.bob)))
-        return reply
 
-    with aws_calls.intercepted(mark_after_profile_read):
+    with aws_calls.watched(after=mark_after_profile_read):
         assert run_worker(pending_records()) == []
     assert seen["batch_gets"] == 2
     assert Profile.get(*Profile.key(duo.bob)).deleting

@@ -176,6 +176,26 @@ def test_only_the_adapters_reach_into_framework_internals():
     assert {name: words for name, words in offenders.items() if words} == {}
 
 
+def test_tests_and_benches_patch_no_library_internals():
+    """They reach botocore, moto and PynamoDB as the code does, through public hooks
+    (tests/support/aws_calls.py registers botocore events), never patching a library."""
+    from tests.platform.library_patches import offenders
+
+    assert offenders(ROOT) == {}
+
+
+def test_the_library_patch_check_finds_each_way_to_patch():
+    from tests.platform.library_patches import patches
+
+    planted = ("from botocore.client import BaseClient\nimport pynamodb.connection.base as b\n"
+               "from moto.core import botocore_stubber as s\nfrom app import config\n"
+               "BaseClient._make_api_call = f\nb.get_session = f\n"
+               "monkeypatch.setattr(s, 'enabled', 1)\nmock.patch('botocore.x.y', f)\n"
+               "config.x = 1\nmonkeypatch.setattr(config, 'x', 1)\n")
+    assert [hit.split(":")[0] for hit in patches(planted)] == [
+        "line 5", "line 6", "line 7", "line 8"]
+
+
 def test_condition_failures_are_read_in_one_place():
     """Services name the error a failed condition means; core decides what failed."""
     allowed = {"app.services.core.conditional", "app.services.core.transactions"}

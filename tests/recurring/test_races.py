@@ -2,7 +2,7 @@
 
 Each round moves the clock one day on a daily template, so every round has exactly one new
 slot to record, and the ticks of a round fight over it. Faults are injected below our code,
-at botocore's API call, for the thread that is meant to suffer them."""
+through botocore's events (tests/support/aws_calls.py), for the thread that is meant to suffer them."""
 from __future__ import annotations
 
 import threading
@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 
 import pytest
-from botocore.client import BaseClient
 from botocore.exceptions import ClientError
 
 from app.errors import Conflict
@@ -18,6 +17,7 @@ from app.services.groups.participants import add_guest, remove_participant
 from app.services.recurring import templates
 from app.services.recurring.tick import run_bucket
 from models.groups import Balance, Participant, RecurringExpense
+from tests.support import aws_calls
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.recurring.helpers import slots, template_body
 
@@ -50,19 +50,18 @@ def _together(functions, names=None):
 
 
 @pytest.fixture
-def inject(monkeypatch):
-    """inject(thread_name, error) raises ``error`` on that thread's TransactWriteItems."""
+def inject():
+    """inject[thread_name] = make_error: that thread's TransactWriteItems raise make_error()."""
     faults = {}
-    original = BaseClient._make_api_call
 
-    def faulty(self, operation_name, api_params):
+    def faulty(operation_name, _params):
         make = faults.get(threading.current_thread().name)
         if make and operation_name == "TransactWriteItems":
-            raise make()
-        return original(self, operation_name, api_params)
+            return make()
+        return None
 
-    monkeypatch.setattr(BaseClient, "_make_api_call", faulty)
-    return faults
+    with aws_calls.failing(faulty):
+        yield faults
 
 
 @pytest.fixture

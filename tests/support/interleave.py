@@ -1,11 +1,12 @@
 """Deterministic interleavings: run another writer's step at an exact point of a request.
 
-The hook sits on botocore (below PynamoDB and everything of ours), so the code under test
-runs unchanged: it reads and authorizes as usual, then, just before its write leaves for
+The hook is botocore's event system (tests/support/aws_calls.py: below PynamoDB and
+everything of ours), so the code under test runs unchanged: it reads and authorizes as usual, then, just before its write leaves for
 DynamoDB, the competing change commits, exactly the window a real race would hit."""
 from __future__ import annotations
 
 import contextlib
+import threading
 from typing import Callable
 
 from tests.support import aws_calls
@@ -33,20 +34,32 @@ def just_after(operation: str, action: Callable[[], object], nth: int = 1):
 def _once(operation: str, action: Callable[[], object], *, before: bool, nth: int = 1):
     state = {"fired": False, "seen": 0}
 
-    def hook(make_call, operation_name):
-        due = False
-        if operation_name == operation and not state["fired"]:
-            state["seen"] += 1
-            due = state["seen"] == nth
-        if due:
-            state["fired"] = True  # first: action may itself make this call
-        if due and before:
-            action()
-        reply = make_call()
-        if due and not before:
-            action()
-        return reply
+    def due(operation_name) -> bool:
+        if operation_name != operation or state["fired"]:
+            return False
+        state["seen"] += 1
+        if state["seen"] != nth:
+            return False
+        state["fired"] = True  # first: action may itself make this call
+        return True
 
-    with aws_calls.intercepted(hook):
+    pending = []  # the due call, between its start and its reply (just_after)
+
+    def on_start(operation_name, _params):
+        if pending and pending[0] == threading.get_ident():
+            pending.clear()  # the due call got no reply (a transport error): no step after it
+        if due(operation_name):
+            if before:
+                action()
+            else:
+                pending.append(threading.get_ident())
+
+    def on_reply(_operation_name, _parsed, ok):
+        if pending and pending[0] == threading.get_ident():
+            pending.clear()
+            if ok:  # as before: a call that raised runs no step after it
+                action()
+
+    with aws_calls.watched(before=on_start, after=on_reply):
         yield state
     assert state["fired"], f"no {operation} call number {nth} happened"

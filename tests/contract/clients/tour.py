@@ -41,7 +41,7 @@ def main(base: str) -> None:
     hooks = {"event_hooks": {"response": [record]}}
     anonymous = Client(base_url=base, httpx_args=hooks)
     token = parsed(local_mint_dev_token.sync_detailed(client=anonymous, body=DevTokenRequest(
-        email="py@example.com", display_name="Ada")), DevToken)
+        email="generated-client-py@example.com", display_name="Ada")), DevToken)
     client = AuthenticatedClient(base_url=base, token=token.access_token, httpx_args=hooks)
     group = parsed(groups_create_group.sync_detailed(client=client, body=GroupCreate.from_dict(
         {"name": "Lisbon trip", "currency": "EUR"})), Group)

@@ -23,7 +23,7 @@ function must<T>(data: T | undefined, what: string): T {
   return data;
 }
 
-const minted = must((await client.POST("/dev/tokens", { body: { email: "ts@example.com", displayName: "Ada" } })).data, "sign in");
+const minted = must((await client.POST("/dev/tokens", { body: { email: "generated-client-ts@example.com", displayName: "Ada" } })).data, "sign in");
 const auth = { Authorization: `Bearer ${minted.accessToken}` };
 const group = must((await client.POST("/groups", { headers: auth, body: { name: "Lisbon trip", currency: "EUR" } })).data, "group");
 const groupId = group.groupId;
