@@ -5,7 +5,7 @@ from __future__ import annotations
 from pynamodb.attributes import DiscriminatorAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.models import Model
 
-from models.base import table
+from models.base import table, RawAccess
 
 # Whose counter: an app sign-in's user, a personal access token, an MCP grant, or a client
 # address (requests without a credential, and failed sign-ins).
@@ -19,7 +19,7 @@ OAUTH_SUBJECT = "OAUTH"
 
 
 @table("rate-limits")
-class RateLimitItem(Model):
+class RateLimitItem(RawAccess, Model):
     """Every RateLimits row."""
 
     class Meta:

@@ -51,7 +51,8 @@ def owed_to_caller(result: balances.Balances, payer_id: str, payee_id: str) -> L
 
 
 def _retry_after(old: Optional[dict], now: int) -> int:
-    expires = int(old["ExpiresAt"]["N"]) if old and "ExpiresAt" in old else now + 1
+    marker = ReminderMarker.from_raw(old)
+    expires = int(marker.ExpiresAt) if marker is not None and marker.ExpiresAt else now + 1
     return expires - now
 
 

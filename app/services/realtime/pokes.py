@@ -18,7 +18,7 @@ import json
 from typing import List, NamedTuple, Optional
 
 from app.services.realtime.channels import group_channel, user_channel
-from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX
+from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX, Change
 from models.notifications import NOTIF_PREFIX, PREFS, USER_PREFIX, Notification
 
 HOME, REVOKED = "HOME", "REVOKED"
@@ -38,6 +38,18 @@ class Poke(NamedTuple):
                            "kind": self.kind, "id": self.id}, separators=(",", ":"))
 
 
+def _change(image: Optional[dict]) -> Change:
+    """The CHANGE row a stream image holds (the model reads its stored names)."""
+    try:
+        change = Change.from_raw(image)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        change = None
+    if change is None or not (change.GroupId and change.Kind and change.ResourceId) \
+            or change.Revision is None:
+        raise ValueError("stream record lacks a change's GroupId, Revision, Kind or ResourceId")
+    return change
+
+
 def _s(image: dict, name: str) -> str:
     value = image.get(name, {}).get("S")
     if not isinstance(value, str) or not value:
@@ -53,14 +65,9 @@ def pokes_for(record: dict) -> List[Poke]:
     keys = body.get("Keys") or {}
     sort_key = keys.get("SK", {}).get("S", "")
     if name == "INSERT" and sort_key.startswith(CHANGE_PREFIX):
-        image = body.get("NewImage") or {}
-        group_id = _s(image, "GroupId")
-        try:
-            revision = int(image["Revision"]["N"])
-        except (KeyError, TypeError, ValueError):
-            raise ValueError("stream record lacks Revision") from None
-        return [Poke(group_channel(group_id), group_id, revision, _s(image, "Kind"),
-                     _s(image, "ResourceId"))]
+        change = _change(body.get("NewImage"))
+        return [Poke(group_channel(change.GroupId), change.GroupId, int(change.Revision),
+                     change.Kind, change.ResourceId)]
     if sort_key.startswith(USERMEMBER_PREFIX) and name in ("INSERT", "REMOVE"):
         group_id, user_id = _s(keys, "GroupId"), sort_key[len(USERMEMBER_PREFIX):]
         if not user_id:
@@ -78,11 +85,14 @@ def _notification_pokes(user_id: str, sort_key: str, body: dict) -> List[Poke]:
     if not user_id:
         raise ValueError("stream record lacks the user id")
     if sort_key.startswith(NOTIF_PREFIX):
-        image = body.get("NewImage") or {}
-        # The stored names, whatever the model calls them (attr_name may shorten them).
-        group = image.get(Notification.GroupId.attr_name, {}).get("S") or None
-        return [Poke(user_channel(user_id), group, None, NOTIFICATION,
-                     _s(image, Notification.NotificationId.attr_name))]
+        try:
+            notification = Notification.from_raw_data(body.get("NewImage") or {})
+        except (AttributeError, KeyError, TypeError, ValueError):
+            notification = None
+        if notification is None or not notification.NotificationId:
+            raise ValueError("stream record lacks NotificationId")
+        return [Poke(user_channel(user_id), notification.GroupId or None, None, NOTIFICATION,
+                     notification.NotificationId)]
     if sort_key == PREFS:
         return [Poke(user_channel(user_id), None, None, NOTIFICATION_SETTINGS, user_id)]
     return []
