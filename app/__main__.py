@@ -143,16 +143,21 @@ def serve(args) -> int:
     from app.local.stream_poller import start_notifications_poller
     from app.local.triggers import (Scheduler, run_account_deletion_resume, run_hourly_tick,
                                     run_chat_reconcile, run_maintenance, run_outbox_sweep,
-                                    start_account_deletion, start_chat_work, start_import)
+                                    run_receipt_reconcile, start_account_deletion,
+                                    start_chat_work, start_import, start_receipt_work)
     from app.services.account import worker as account_deletion_worker
     from app.services.chat import worker as chat_worker
     from app.services.imports import jobs as import_jobs
+    from app.services.receipts import work as receipt_work
 
     endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
+    # Receipts: the embedded server is moto's, which serves S3 on the same endpoint.
+    os.environ.setdefault("S3_ENDPOINT", endpoint)
     # Real Web Push from a laptop: a key kept with the data, so subscriptions survive restarts.
     os.environ.setdefault("VAPID_PRIVATE_KEY", vapid_key.load_or_create(args.data_dir))
     app = create_app()
+    _ensure_receipts_bucket()
     http = make_server(args.host, args.port, app, threaded=True)
     port = http.server_port
     scheduler = Scheduler()
@@ -167,6 +172,9 @@ def serve(args) -> int:
     # A chat message answered 202 is drafted by the chat worker's handler, here on a thread.
     chat_worker.use_local_runner(start_chat_work)
     scheduler.every(300, run_chat_reconcile, "chat-reconcile")
+    # Receipt ingests and scans answered 202 run on the receipt worker's handler, on a thread.
+    receipt_work.use_local_runner(start_receipt_work)
+    scheduler.every(300, run_receipt_reconcile, "receipt-reconcile")
     poller = start_notifications_poller(endpoint)
     realtime, realtime_poller = _start_realtime(args, endpoint, port)
     # Recorded before the first request is answered: whoever sees /health answer finds the
@@ -193,6 +201,14 @@ def serve(args) -> int:
 
     _wait_for_signal(cleanup)
     return 0
+
+
+def _ensure_receipts_bucket() -> None:
+    """The receipts bucket on the embedded S3 (in memory: moto keeps no S3 data on disk, so
+    local receipts last as long as the server)."""
+    from app import blobs
+
+    blobs.ensure_bucket()
 
 
 def _start_realtime(args, endpoint: str, api_port: int):

@@ -61,6 +61,14 @@ class Settings(NamedTuple):
     chat_drafter_timeout: float = 20.0
     chat_monthly_credits: int = 50
     chat_message_credits: int = 1
+    # Receipts (docs/receipts.md): the bucket (default tailspend-<stage>-receipts), the S3
+    # endpoint (local mode: the embedded server's), and what a scan costs in chat credits.
+    receipts_bucket: Optional[str] = None
+    s3_endpoint: Optional[str] = None
+    receipt_scan_credits: int = 1
+    # Which scan engine (app.services.receipts.scan): unset, Textract in AWS, the local OCR
+    # engine in local mode.
+    receipt_scan_engine: str = ""
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
@@ -70,6 +78,10 @@ class Settings(NamedTuple):
     @property
     def allow_private_client_fetch(self) -> bool:
         return self.local_mode if self.mcp_fetch_private is None else self.mcp_fetch_private
+
+    @property
+    def receipts_bucket_name(self) -> str:
+        return self.receipts_bucket or f"tailspend-{self.stage}-receipts"
 
     @property
     def issuer(self) -> str:
@@ -111,6 +123,10 @@ class Settings(NamedTuple):
             chat_drafter_timeout=float(env.get("CHAT_DRAFTER_TIMEOUT") or 20.0),
             chat_monthly_credits=int(env.get("CHAT_MONTHLY_CREDITS") or 50),
             chat_message_credits=int(env.get("CHAT_MESSAGE_CREDITS") or 1),
+            receipts_bucket=env.get("RECEIPTS_BUCKET") or None,
+            s3_endpoint=env.get("S3_ENDPOINT") or None,
+            receipt_scan_credits=int(env.get("RECEIPT_SCAN_CREDITS") or 1),
+            receipt_scan_engine=env.get("RECEIPT_SCAN_ENGINE", ""),
             cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
                                      if o.strip() and o.strip() != "*"),
             mcp_allowed_origins=tuple(o.strip().rstrip("/") for o in

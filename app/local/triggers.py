@@ -96,6 +96,20 @@ def run_chat_reconcile() -> dict:
     return chat_worker.lambda_handler(canned_event("schedule_chat_reconcile.json"), None)
 
 
+def start_receipt_work(item: dict) -> threading.Thread:
+    """ReceiptQueue, after complete or scan answered 202."""
+    return _queue_message_on_a_thread("receipt_worker", "receipt_worker_sqs.json", item,
+                                      "receipt-worker", "complete again (ingest) or the "
+                                      "reconcile schedule (scan) re-drives it")
+
+
+def run_receipt_reconcile() -> dict:
+    """The receipt worker's schedule: re-drive stale scan pointers."""
+    from app.handlers import receipt_worker
+
+    return receipt_worker.lambda_handler(canned_event("schedule_receipt_reconcile.json"), None)
+
+
 class Scheduler:
     """Runs each job every ``period`` seconds on a daemon thread until stopped."""
 

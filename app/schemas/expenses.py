@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, post_dump, validate, validates_schema
 
+from app import blobs
 from app.money import expense_forms
 from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES
-from app.schemas.common import (CURRENCY, DerivedList, ExchangeRate, Id, Money,
-                                PageArgsSchema, Strict, StrictInteger, page_schema)
+from app.schemas.common import (CURRENCY, DerivedList, DerivedNested, ExchangeRate, Id, Money,
+                                PageArgsSchema, Schema, Strict, StrictInteger, page_schema)
 from app.dates import is_calendar_date
 from app.limits import MAX_PARTICIPANTS
 
@@ -199,6 +200,21 @@ class ExpenseBodySchema(_Converted, Strict):
         "description": "Converted rows: the amount in group minor units"})
 
 
+class ReceiptLinkSchema(Schema):
+    """The receipt attached to an expense: its id and a presigned thumbnail (15 minutes)."""
+
+    receiptId = fields.String(required=True)
+    thumbnailUrl = fields.String(required=True)
+
+
+def _receipt_link(expense):
+    receipt_id = getattr(expense, "ReceiptId", None)
+    if not receipt_id:
+        return None
+    return {"receiptId": receipt_id,
+            "thumbnailUrl": blobs.presigned_get(expense.GroupId, receipt_id, blobs.THUMBNAIL)}
+
+
 class ExpenseSchema(ExpenseBodySchema):
     """Dumps an Expense row (always the itemised form)."""
 
@@ -210,13 +226,18 @@ class ExpenseSchema(ExpenseBodySchema):
     updatedAt = fields.String(allow_none=True, attribute="UpdatedAt")
     recurringId = fields.String(attribute="RecurringId")
     recurringSlot = fields.String(allow_none=True, attribute="RecurringSlot")
+    receipt = DerivedNested(_receipt_link, ReceiptLinkSchema, allow_none=True,
+                            metadata={"description": "Only when a receipt is attached"})
 
     @post_dump
     def _recurring_only(self, data, **kwargs):
-        """recurringId and recurringSlot are sent only for an expense a template recorded."""
+        """recurringId and recurringSlot are sent only for an expense a template recorded;
+        receipt only when one is attached."""
         if not data.get("recurringId"):
             data.pop("recurringId", None)
             data.pop("recurringSlot", None)
+        if data.get("receipt", 0) is None:
+            del data["receipt"]
         return data
 
 

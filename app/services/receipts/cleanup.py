@@ -1,0 +1,48 @@
+"""What of a receipt goes when what holds it goes: an expense, a group, an account.
+
+Imports only app.blobs and the models, so the ledger, the group sweep and account deletion
+can call it without an import cycle. Object deletes are idempotent (a rerun of any of those
+sweeps deletes nothing twice and misses nothing); uploads never completed also expire by
+the bucket's lifecycle rule after a day."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from app import blobs
+from models.groups.receipts import Receipt
+
+
+def with_expense(tx, expense) -> None:
+    """The attached receipt's row goes in the expense delete's own transaction."""
+    if expense.ReceiptId:
+        tx.delete(Receipt(*Receipt.key(expense.GroupId, expense.ReceiptId)))
+
+
+def after_expense(expense) -> None:
+    """After that transaction committed: the receipt's objects."""
+    if expense.ReceiptId:
+        blobs.delete_receipt(expense.GroupId, expense.ReceiptId)
+
+
+def before_group_sweep(group_id: str) -> int:
+    """A deleted group's objects, before its rows (a rerun still finds the rows, so it
+    still deletes the objects: nothing of a receipt outlives its row)."""
+    if next(iter(Receipt.of_group(group_id, limit=1, consistent_read=True)), None) is None:
+        return 0
+    return blobs.delete_group(group_id)
+
+
+def uploads_of(user_id: str, group_ids: Iterable[str], page_size: int = 100) -> int:
+    """A deleted account's receipts that no expense holds (uploaded, scanned, never
+    attached), row and objects, in the groups it is leaving; attached ones are the
+    group's, like the expense itself."""
+    removed = 0
+    for group_id in group_ids:
+        for receipt in Receipt.of_group(
+                group_id, consistent_read=True, page_size=page_size,
+                filter_condition=(Receipt.UploaderUserId == user_id)
+                & Receipt.AttachedExpenseId.does_not_exist()):
+            blobs.delete_receipt(group_id, receipt.ReceiptId)
+            receipt.delete(add_version_condition=False)
+            removed += 1
+    return removed
