@@ -66,13 +66,19 @@ class Settings(NamedTuple):
     receipts_bucket: Optional[str] = None
     s3_endpoint: Optional[str] = None
     receipt_scan_credits: int = 1
-    # Which scan engine (app.services.receipts.scan): unset, Textract in AWS, the local OCR
-    # engine in local mode.
-    receipt_scan_engine: str = ""
+    # Receipt scanning (app/services/receipts/scan): textract | rapidocr | tesseract | openai;
+    # unset, textract in AWS and rapidocr in local mode. The vision endpoint is opt-in.
+    receipt_scan_engine: Optional[str] = None
+    receipt_scan_timeout: float = 60.0
+    receipt_tesseract_langs: str = "eng"
+    receipt_vision_base_url: str = ""
+    receipt_vision_api_key: str = ""  # never in repr (see __repr__)
+    receipt_vision_model: str = ""
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
-                          if name not in ("cursor_secret", "chat_openai_api_key"))
+                          if name not in ("cursor_secret", "chat_openai_api_key",
+                                         "receipt_vision_api_key"))
         return f"Settings({shown})"
 
     @property
@@ -126,7 +132,12 @@ class Settings(NamedTuple):
             receipts_bucket=env.get("RECEIPTS_BUCKET") or None,
             s3_endpoint=env.get("S3_ENDPOINT") or None,
             receipt_scan_credits=int(env.get("RECEIPT_SCAN_CREDITS") or 1),
-            receipt_scan_engine=env.get("RECEIPT_SCAN_ENGINE", ""),
+            receipt_scan_engine=env.get("RECEIPT_SCAN_ENGINE") or None,
+            receipt_scan_timeout=float(env.get("RECEIPT_SCAN_TIMEOUT") or 60.0),
+            receipt_tesseract_langs=env.get("RECEIPT_TESSERACT_LANGS") or "eng",
+            receipt_vision_base_url=(env.get("RECEIPT_VISION_BASE_URL") or "").rstrip("/"),
+            receipt_vision_api_key=env.get("RECEIPT_VISION_API_KEY", ""),
+            receipt_vision_model=env.get("RECEIPT_VISION_MODEL", ""),
             cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
                                      if o.strip() and o.strip() != "*"),
             mcp_allowed_origins=tuple(o.strip().rstrip("/") for o in
