@@ -124,7 +124,9 @@ def run(group_id: str, receipt_id: str, settings) -> str:
         result, draft = _scan(receipt, settings)
     except Exception as error:  # noqa: BLE001 — any failure refunds; the log keeps the trace
         code = getattr(error, "code", None) or "UNAVAILABLE"
-        logger.warning("receipts.scan_failed", extra={"reason": code}, exc_info=True)
+        # An engine's ScanError is an answer (its code says it); anything else keeps a trace.
+        logger.warning("receipts.scan_failed", extra={"reason": code},
+                       exc_info=not hasattr(error, "code"))
         return _fail(receipt, str(code)[:40])
     return _finish(receipt, result, draft)
 
