@@ -37,7 +37,7 @@ def complete_receipt(group_id, receipt_id):
     """The upload is done: ingest checks and cleans it (PROCESSING, then READY or FAILED
     with a reason). Again: harmless."""
     access = group_access(group_id, "MEMBER")
-    return uploads.complete(access, str(receipt_id), settings())
+    return uploads.complete(access, str(receipt_id))
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>")
@@ -65,7 +65,6 @@ def scan_receipt(group_id, receipt_id):
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>/confirm", methods=["POST"])
-@idempotent(group_role="MEMBER")
 @blp.arguments(ConfirmReceiptSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,

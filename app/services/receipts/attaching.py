@@ -12,13 +12,14 @@ import json
 from typing import Optional
 
 from app import blobs
-from app.errors import (DomainError, expense_has_receipt, not_found, receipt_attached,
-                        receipt_confirmed, receipt_not_ready, scan_not_done)
+from app.errors import DomainError, not_found
 from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.ledger import expenses, guards as money_guards
+from app.services.receipts.errors import (expense_has_receipt, receipt_attached,
+                                          receipt_confirmed, receipt_not_ready, scan_not_done)
 from app.services.receipts.uploads import load_receipt
 from models.groups import Expense
 from models.groups.receipts import READY, SCAN_DONE, Receipt

@@ -6,7 +6,7 @@ the receipt or the scan it admits, conditioned on being under the limit: paralle
 can never pass it."""
 from __future__ import annotations
 
-from app.errors import receipt_limit
+from app.services.receipts.errors import receipt_limit
 from app.services.core.clock import epoch, today
 from app.services.core.transactions import Transaction
 from models.rate_limits import RECEIPT_SCAN_SUBJECT, RECEIPT_UPLOAD_SUBJECT, RateCounter

@@ -17,8 +17,7 @@ import time
 from typing import Optional
 
 from app import blobs
-from app.errors import (Conflict, concurrent_update, insufficient_credits, receipt_confirmed,
-                        receipt_not_ready)
+from app.errors import Conflict, concurrent_update, insufficient_credits
 from app.logs import logger
 from app.services.chat import credits
 from app.services.chat.worker import STALE_SECONDS, ago
@@ -28,6 +27,7 @@ from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
 from app.services.ledger import guards as money_guards
 from app.services.receipts import drafts, images, limits, work
+from app.services.receipts.errors import receipt_confirmed, receipt_not_ready
 from app.services.receipts.uploads import load_receipt
 from models.groups import UserMember
 from models.groups.receipts import (READY, SCAN_DONE, SCAN_FAILED, SCAN_PENDING, SCAN_WORKING,
@@ -83,9 +83,14 @@ def request_scan(access: Access, receipt_id: str, settings) -> Receipt:
         except _Lost:
             time.sleep(random.uniform(0, 0.02 * 2 ** min(attempt, 4)))
             continue
-        work.hand_off(work.scan_item(access.group_id, receipt_id), settings)
+        _hand_off(access.group_id, receipt_id, settings)
         return load_receipt(access.group_id, receipt_id)
     raise concurrent_update("Too many scans at once; try again.")
+
+
+def _hand_off(group_id: str, receipt_id: str, settings) -> None:
+    work.hand_off(work.scan_item(group_id, receipt_id),
+                  run_here=lambda: run(group_id, receipt_id, settings))
 
 
 def _load(group_id: str, receipt_id: str) -> Optional[Receipt]:
@@ -195,11 +200,10 @@ def _fail(receipt: Receipt, reason: str) -> str:
     return "failed"
 
 
-def reconcile(older_than_s: Optional[float] = None, redrive=None) -> dict:
+def reconcile(redrive, older_than_s: Optional[float] = None) -> dict:
     """Re-drive receipt-scan pointers older than ``older_than_s`` (chat's partitions, one
     Query per shard): hand the scan to the worker again, or drop a pointer whose receipt is
-    gone or whose scan finished."""
-    redrive = redrive or (lambda item: work.hand_off(item))
+    gone or whose scan finished. ``redrive(item)`` runs or queues the scan."""
     before = ago(STALE_SECONDS if older_than_s is None else older_than_s)
     counts = {"scansRedriven": 0, "scanOrphansDropped": 0}
     for shard in ChatWork.shards():

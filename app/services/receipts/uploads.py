@@ -16,7 +16,7 @@ from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
 from app.services.ledger import guards as money_guards
-from app.services.receipts import images, limits, work
+from app.services.receipts import images, ingest, limits, work
 from models.groups.receipts import PROCESSING, UPLOADING, Receipt
 
 CONTENT_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf")
@@ -69,7 +69,7 @@ def load_receipt(group_id: str, receipt_id: str) -> Receipt:
         raise not_found("Receipt") from None
 
 
-def complete(access: Access, receipt_id: str, settings=None) -> Receipt:
+def complete(access: Access, receipt_id: str) -> Receipt:
     """UPLOADING -> PROCESSING and the ingest handed off; again: harmless (a PROCESSING
     receipt whose hand-off looks lost is handed off once more)."""
     receipt = load_receipt(access.group_id, receipt_id)
@@ -79,11 +79,16 @@ def complete(access: Access, receipt_id: str, settings=None) -> Receipt:
                                     Receipt.Version.add(1)],
                           Receipt.Status == UPLOADING)
         if moved:
-            work.hand_off(work.ingest_item(access.group_id, receipt_id), settings)
+            _hand_off(access.group_id, receipt_id)
         return load_receipt(access.group_id, receipt_id)
     if receipt.Status == PROCESSING and (receipt.UpdatedAt or "") < _ago(REDRIVE_SECONDS):
-        work.hand_off(work.ingest_item(access.group_id, receipt_id), settings)
+        _hand_off(access.group_id, receipt_id)
     return receipt
+
+
+def _hand_off(group_id: str, receipt_id: str) -> None:
+    work.hand_off(work.ingest_item(group_id, receipt_id),
+                  run_here=lambda: ingest.ingest(group_id, receipt_id))
 
 
 def _ago(seconds: float) -> str:

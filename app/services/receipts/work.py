@@ -1,7 +1,7 @@
 """Handing receipt work (an ingest, a scan) to the receipt worker, and running it.
 
 Deployed, RECEIPT_QUEUE_URL names the queue (template.yaml's ReceiptQueue) and the
-ReceiptWorker runs :func:`process` per message; local mode installs a runner that feeds the
+ReceiptWorker runs app.services.receipts.worker.process per message; local mode installs a runner that feeds the
 same handler an SQS-shaped event on a thread (app.local.triggers). With neither (tests, a
 one-shot command) the work runs in the caller, so nothing waits for a sweep. A lost scan
 hand-off is re-driven by :func:`app.services.receipts.scanning.reconcile` from the work
@@ -35,8 +35,8 @@ def scan_item(group_id: str, receipt_id: str) -> dict:
     return {"kind": SCAN, "groupId": group_id, "receiptId": receipt_id}
 
 
-def hand_off(item: dict, settings=None) -> None:
-    """Give ``item`` to the worker: the queue, the local runner, or this thread."""
+def hand_off(item: dict, run_here: Callable[[], object]) -> None:
+    """Give ``item`` to the worker: the queue, the local runner, or ``run_here()`` now."""
     url = os.environ.get(QUEUE_URL_ENV)
     try:
         if url:
@@ -50,15 +50,4 @@ def hand_off(item: dict, settings=None) -> None:
     except Exception:  # noqa: BLE001 — complete again (ingest) or the sweep (scan) recovers
         logger.exception("receipts.handoff_failed", extra={"kind": item.get("kind")})
         return
-    process(item, settings)
-
-
-def process(item: dict, settings) -> str:
-    """Run one item; returns what happened (for logs and tests)."""
-    if item.get("kind") == SCAN:
-        from app.services.receipts import scanning
-
-        return scanning.run(item["groupId"], item["receiptId"], settings)
-    from app.services.receipts import ingest
-
-    return ingest.ingest(item["groupId"], item["receiptId"])
+    run_here()
