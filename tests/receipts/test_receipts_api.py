@@ -189,3 +189,17 @@ def test_deleting_the_account_deletes_its_unattached_receipts(group, sign_in):
     assert deleted.status_code in (202, 204), deleted.get_json()
     assert objects(loose) == [] and objects(kept) and objects(ritas)
     assert group.client.get(group.path(loose), headers=group.headers).status_code == 404
+
+
+def test_no_scan_is_admitted_for_an_account_being_deleted(group, monkeypatch):
+    from app.auth import authenticate
+    from models.users import DELETING, Profile
+
+    receipt_id = group.ready(images.receipt())
+    before = _credits(group)
+    Profile(*Profile.key(group.user_id)).update(actions=[Profile.Status.set(DELETING)])
+    monkeypatch.setattr(authenticate, "is_live", lambda _user_id: True)
+    reply = group.client.post(group.path(receipt_id, "/scan"), headers=group.headers)
+    assert reply.status_code in (401, 404), reply.get_json()
+    Profile(*Profile.key(group.user_id)).update(actions=[Profile.Status.remove()])
+    assert "scan" not in group.get(receipt_id) and _credits(group) == before
