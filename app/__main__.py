@@ -206,9 +206,9 @@ def serve(args) -> int:
 def _ensure_receipts_bucket() -> None:
     """The receipts bucket on the embedded S3 (in memory: moto keeps no S3 data on disk, so
     local receipts last as long as the server)."""
-    from app import blobs
+    from app.local.s3 import ensure_bucket
 
-    blobs.ensure_bucket()
+    ensure_bucket()
 
 
 def _start_realtime(args, endpoint: str, api_port: int):

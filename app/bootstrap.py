@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Optional
 
 import models
-from app import blobs
 from app.config import Settings, secret_string
 from app.services.core import paging
 
@@ -19,9 +18,6 @@ def bootstrap(settings: Optional[Settings] = None) -> Settings:
     settings = settings or Settings.from_env()
     models.configure(stage=settings.stage, region=settings.region,
                      host=settings.dynamodb_endpoint)
-    blobs.configure(bucket=settings.receipts_bucket_name, region=settings.region,
-                    endpoint=settings.s3_endpoint or (settings.dynamodb_endpoint
-                                                      if settings.local_mode else None))
     if settings.cursor_secret or not settings.cursor_key_arn:
         paging.configure(settings.cursor_secret or _local_cursor_secret(settings))
     else:  # AWS: read from Secrets Manager when the first cursor needs it, once per container

@@ -61,10 +61,8 @@ class Settings(NamedTuple):
     chat_drafter_timeout: float = 20.0
     chat_monthly_credits: int = 50
     chat_message_credits: int = 1
-    # Receipts (docs/receipts.md): the bucket (default tailspend-<stage>-receipts), the S3
-    # endpoint (local mode: the embedded server's), and what a scan costs in chat credits.
-    receipts_bucket: Optional[str] = None
-    s3_endpoint: Optional[str] = None
+    # What a receipt scan costs in chat credits (the bucket and the S3 endpoint are read by
+    # app.blobs from RECEIPTS_BUCKET and S3_ENDPOINT, only where receipts are touched).
     receipt_scan_credits: int = 1
     # Receipt scanning (app/services/receipts/scan): textract | rapidocr | tesseract | openai;
     # unset, textract in AWS and rapidocr in local mode. The vision endpoint is opt-in.
@@ -84,10 +82,6 @@ class Settings(NamedTuple):
     @property
     def allow_private_client_fetch(self) -> bool:
         return self.local_mode if self.mcp_fetch_private is None else self.mcp_fetch_private
-
-    @property
-    def receipts_bucket_name(self) -> str:
-        return self.receipts_bucket or f"tailspend-{self.stage}-receipts"
 
     @property
     def issuer(self) -> str:
@@ -129,8 +123,6 @@ class Settings(NamedTuple):
             chat_drafter_timeout=float(env.get("CHAT_DRAFTER_TIMEOUT") or 20.0),
             chat_monthly_credits=int(env.get("CHAT_MONTHLY_CREDITS") or 50),
             chat_message_credits=int(env.get("CHAT_MESSAGE_CREDITS") or 1),
-            receipts_bucket=env.get("RECEIPTS_BUCKET") or None,
-            s3_endpoint=env.get("S3_ENDPOINT") or None,
             receipt_scan_credits=int(env.get("RECEIPT_SCAN_CREDITS") or 1),
             receipt_scan_engine=env.get("RECEIPT_SCAN_ENGINE") or None,
             receipt_scan_timeout=float(env.get("RECEIPT_SCAN_TIMEOUT") or 60.0),

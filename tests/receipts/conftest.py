@@ -5,7 +5,14 @@ from dataclasses import dataclass
 
 import pytest
 
+import boto3
+
 from app import blobs
+
+
+def s3():
+    """A client of the test's own (the app's are built per module, on first use)."""
+    return blobs.cached("tests", lambda: boto3.client("s3", **blobs.client_options()))
 
 
 @dataclass
@@ -28,7 +35,7 @@ class Group:
         reply = self.start(content_type, declared or len(data))
         assert reply.status_code == 201, reply.get_json()
         receipt_id = reply.get_json()["receiptId"]
-        blobs.client().put_object(Bucket=blobs.bucket(),
+        s3().put_object(Bucket=blobs.bucket(),
                                   Key=reply.get_json()["upload"]["fields"]["key"], Body=data)
         return receipt_id
 
@@ -64,12 +71,12 @@ class Group:
 def bucket(app):
     """The receipts bucket in this test's moto (the app's blobs client, fresh)."""
     blobs.configure(bucket=blobs.bucket(), endpoint=None, region="us-east-1")
-    blobs.client().create_bucket(Bucket=blobs.bucket())
+    s3().create_bucket(Bucket=blobs.bucket())
     return blobs.bucket()
 
 
 def objects(group_id: str = "") -> list:
-    page = blobs.client().list_objects_v2(Bucket=blobs.bucket())
+    page = s3().list_objects_v2(Bucket=blobs.bucket())
     return sorted(o["Key"] for o in page.get("Contents", []) if group_id in o["Key"])
 
 

@@ -9,11 +9,11 @@ from PIL import Image
 from app import blobs
 from app.services.receipts import images as receipt_images
 from tests.receipts import images
-from tests.receipts.conftest import objects
+from tests.receipts.conftest import objects, s3
 
 
 def _object(group, receipt_id, name):
-    return blobs.client().get_object(Bucket=blobs.bucket(),
+    return s3().get_object(Bucket=blobs.bucket(),
                                      Key=blobs.key(group.group_id, receipt_id, name))["Body"].read()
 
 

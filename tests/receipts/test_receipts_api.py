@@ -6,7 +6,7 @@ import pytest
 from app.services.core.access import authorize
 from app.services.receipts import limits, scanning
 from tests.receipts import images
-from tests.receipts.conftest import objects
+from tests.receipts.conftest import objects, s3
 
 
 def _credits(group) -> int:
@@ -162,7 +162,7 @@ def test_deleting_the_group_deletes_every_object(group):
     pending = group.start().get_json()["receiptId"]
     from app import blobs
 
-    blobs.client().put_object(Bucket=blobs.bucket(),
+    s3().put_object(Bucket=blobs.bucket(),
                               Key=blobs.key(group.group_id, pending, blobs.UPLOAD), Body=b"x")
     assert len(objects(group.group_id)) == 3
     assert group.client.delete(f"/groups/{group.group_id}",

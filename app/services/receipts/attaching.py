@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import Optional
 
-from app import blobs
 from app.errors import DomainError, not_found
 from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.clock import now_iso
 from app.services.core.transactions import Transaction
 from app.services.ledger import expenses, guards as money_guards
+from app.services.receipts import objects
 from app.services.receipts.errors import (expense_has_receipt, receipt_attached,
                                           receipt_confirmed, receipt_not_ready, scan_not_done)
 from app.services.receipts.uploads import load_receipt
@@ -118,4 +118,4 @@ def detach(access: Access, expense_id: str) -> None:
     _receipt_change(tx, access, expense, receipt_id, None)
     tx.delete(Receipt(*Receipt.key(access.group_id, receipt_id)))
     money_guards.commit(tx, access.group)
-    blobs.delete_receipt(access.group_id, receipt_id)
+    objects.delete(access.group_id, receipt_id)

@@ -15,7 +15,7 @@ from app import blobs
 from app.logs import logger
 from app.services.core.clock import now_iso
 from app.services.core.conditional import update_if
-from app.services.receipts import images
+from app.services.receipts import images, objects
 from models.groups.receipts import FAILED, PROCESSING, READY, Receipt
 
 
@@ -33,7 +33,7 @@ def _fail(receipt: Receipt, reason: str, message: str) -> str:
                       Receipt.Status == PROCESSING)
     if not moved:
         return "lost"
-    blobs.delete_receipt(receipt.GroupId, receipt.ReceiptId)
+    objects.delete(receipt.GroupId, receipt.ReceiptId)
     logger.info("receipts.ingest_failed", extra={"reason": reason})
     return "failed"
 
@@ -52,8 +52,8 @@ def ingest(group_id: str, receipt_id: str) -> str:
         return "finished"
     limit = min(int(receipt.DeclaredSize), images.MAX_BYTES)
     try:
-        blob = blobs.read(group_id, receipt_id, blobs.UPLOAD, limit)
-    except blobs.TooLarge:
+        blob = objects.read(group_id, receipt_id, blobs.UPLOAD, limit)
+    except objects.TooLarge:
         return _fail(receipt, "TOO_LARGE", "The file is larger than it was declared (or 10 MB).")
     if blob is None:
         return _fail(receipt, "NOT_UPLOADED", "No file was uploaded.")
@@ -66,15 +66,15 @@ def ingest(group_id: str, receipt_id: str) -> str:
     except Exception:  # noqa: BLE001 — a decoder's surprise is a bad file, never a crash loop
         logger.exception("receipts.ingest_decoder_failed")
         return _fail(receipt, "CORRUPT", "The image could not be read.")
-    blobs.write(group_id, receipt_id, blobs.IMAGE, clean.image, "image/jpeg")
-    blobs.write(group_id, receipt_id, blobs.THUMBNAIL, clean.thumbnail, "image/jpeg")
+    objects.write(group_id, receipt_id, blobs.IMAGE, clean.image, "image/jpeg")
+    objects.write(group_id, receipt_id, blobs.THUMBNAIL, clean.thumbnail, "image/jpeg")
     moved = update_if(receipt, [Receipt.Status.set(READY), Receipt.Width.set(clean.width),
                                 Receipt.Height.set(clean.height),
                                 Receipt.ImageBytes.set(len(clean.image)),
                                 Receipt.UpdatedAt.set(now_iso()), Receipt.Version.add(1)],
                       Receipt.Status == PROCESSING)
     if not moved and _load(group_id, receipt_id) is None:
-        blobs.delete_receipt(group_id, receipt_id)  # deleted meanwhile: keep nothing of it
+        objects.delete(group_id, receipt_id)  # deleted meanwhile: keep nothing of it
         return "gone"
-    blobs.delete_names(group_id, receipt_id, [blobs.UPLOAD])
+    objects.delete(group_id, receipt_id, [blobs.UPLOAD])
     return "ready" if moved else "lost"

@@ -26,7 +26,7 @@ from app.services.core.clock import now_iso, today
 from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
 from app.services.ledger import guards as money_guards
-from app.services.receipts import drafts, images, limits, work
+from app.services.receipts import drafts, images, limits, objects, work
 from app.services.receipts.errors import receipt_confirmed, receipt_not_ready
 from app.services.receipts.uploads import load_receipt
 from models.groups import UserMember
@@ -139,7 +139,7 @@ def run(group_id: str, receipt_id: str, settings) -> str:
 def _scan(receipt: Receipt, settings):
     from app.services.receipts.scan import ScanHints, scan_receipt
 
-    blob = blobs.read(receipt.GroupId, receipt.ReceiptId, blobs.IMAGE, images.MAX_BYTES)
+    blob = objects.read(receipt.GroupId, receipt.ReceiptId, blobs.IMAGE, images.MAX_BYTES)
     if blob is None:
         raise LookupError("the receipt's image is gone")
     group = load_live_group(receipt.GroupId)
