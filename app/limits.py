@@ -17,3 +17,6 @@ IMPORT_FORMATS = tuple(IMPORT_SOURCES)
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 # POST /groups/{groupId}/reminders: one per sender, recipient and group in this many seconds.
 REMINDER_INTERVAL_SECONDS = 24 * 3600
+
+# A receipt photo (app/services/receipts, app/schemas/receipts.py): 10 MB at most.
+MAX_RECEIPT_BYTES = 10 * 1024 * 1024

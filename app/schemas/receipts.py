@@ -9,18 +9,18 @@ import json
 from marshmallow import fields, validate
 
 from app import blobs
+from app.limits import MAX_RECEIPT_BYTES
 from app.schemas.common import (DerivedNested, DerivedString, OmitNone, Schema, Strict,
                                 StrictInteger)
 from app.schemas.expenses import ExpenseCreateSchema
 
 CONTENT_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf")
-MAX_BYTES = 10 * 1024 * 1024
 SCAN_STATUSES = ("PENDING", "DONE", "FAILED")
 
 
 class ReceiptCreateSchema(Strict):
     contentType = fields.String(required=True, validate=validate.OneOf(CONTENT_TYPES))
-    size = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_BYTES),
+    size = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_RECEIPT_BYTES),
                          metadata={"description": "Bytes (at most 10 MB)"})
 
 

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-MAX_BYTES = 10 * 1024 * 1024
+from app.limits import MAX_RECEIPT_BYTES
+
+MAX_BYTES = MAX_RECEIPT_BYTES
 MAX_PIXELS = 40_000_000  # a 48 MP phone photo is 8064x6048; receipts need far less
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 LONG_SIDE = 3000  # what is kept: enough for OCR, a bound on storage

@@ -16,7 +16,8 @@ from app.services.core.clock import iso_in, new_id, now_iso
 from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
 from app.services.ledger import guards as money_guards
-from app.services.receipts import images, ingest, limits, work
+from app.limits import MAX_RECEIPT_BYTES
+from app.services.receipts import limits, work
 from models.groups.receipts import PROCESSING, UPLOADING, Receipt
 
 CONTENT_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf")
@@ -39,9 +40,9 @@ def check_declared(content_type: str, size: int) -> None:
     if content_type not in CONTENT_TYPES:
         raise Invalid("Unsupported receipt type.",
                       details={"contentType": [f"One of {', '.join(CONTENT_TYPES)}."]})
-    if not 1 <= size <= images.MAX_BYTES:
+    if not 1 <= size <= MAX_RECEIPT_BYTES:
         raise Invalid("A receipt is 1 byte to 10 MB.",
-                      details={"size": [f"Between 1 and {images.MAX_BYTES}."]})
+                      details={"size": [f"Between 1 and {MAX_RECEIPT_BYTES}."]})
 
 
 def create_receipt(access: Access, content_type: str, size: int) -> Upload:
@@ -87,6 +88,8 @@ def complete(access: Access, receipt_id: str) -> Receipt:
 
 
 def _hand_off(group_id: str, receipt_id: str) -> None:
+    from app.services.receipts import ingest  # Pillow: loaded only where ingest runs
+
     work.hand_off(work.ingest_item(group_id, receipt_id),
                   run_here=lambda: ingest.ingest(group_id, receipt_id))
 
