@@ -203,3 +203,13 @@ def test_no_scan_is_admitted_for_an_account_being_deleted(group, monkeypatch):
     assert reply.status_code in (401, 404), reply.get_json()
     Profile(*Profile.key(group.user_id)).update(actions=[Profile.Status.remove()])
     assert "scan" not in group.get(receipt_id) and _credits(group) == before
+
+
+def test_the_json_export_lists_receipt_ids(group):
+    expense = group.expense()
+    receipt_id = group.ready(images.receipt())
+    group.client.put(f"/groups/{group.group_id}/expenses/{expense['expenseId']}/receipt",
+                     json={"receiptId": receipt_id}, headers=group.headers)
+    exported = group.client.get(f"/groups/{group.group_id}/export?format=json",
+                                headers=group.headers).get_json()
+    assert [e.get("receipt", {}).get("receiptId") for e in exported["expenses"]] == [receipt_id]
