@@ -134,6 +134,16 @@ def test_fields_textract_missed_come_from_its_lines_through_the_parser():
     assert result.confidence["total"] == 0.8
 
 
+def test_a_name_grouped_with_the_vendor_is_the_merchant_when_there_is_no_vendor_name():
+    reply = _reply(summary=[_field("NAME", "Jane Doe", 0.2, groups=["RECEIVER_BILL_TO"]),
+                            _field("NAME", "Hotel Adlon", 0.05, confidence=93.0,
+                                   groups=["VENDOR", "VENDOR_SUPPLIER"]),
+                            _field("TOTAL", "245,00 €", 0.5, currency="EUR")])
+    result = _scan(reply)
+    assert (result.merchant, result.confidence["merchant"], result.total) == (
+        "Hotel Adlon", 0.93, 24500)
+
+
 def test_an_empty_analysis_is_a_scan_that_found_nothing():
     result = _scan({"DocumentMetadata": {"Pages": 1}, "ExpenseDocuments": []})
     assert (result.total, result.merchant, result.date, result.items) == (None, None, None, ())

@@ -14,7 +14,7 @@ from app.money.currencies import CODES, MINOR_UNITS, parse_minor
 
 DOLLAR, CROWN, YEN = "$", "kr", "¥"
 # Longest first in the pattern, so "US$" wins over "$" and "R$" over "$".
-SYMBOLS = {"€": "EUR", "£": "GBP", "円": "JPY", "元": "CNY", "₹": "INR", "₩": "KRW",
+SYMBOLS = {"€": "EUR", "£": "GBP", "円": "JPY", "元": "CNY", "원": "KRW", "₹": "INR", "₩": "KRW",
            "₽": "RUB", "₺": "TRY", "₪": "ILS", "฿": "THB", "₫": "VND", "₱": "PHP",
            "zł": "PLN", "Kč": "CZK", "Ft": "HUF", "R$": "BRL", "US$": "USD", "A$": "AUD",
            "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "Fr.": "CHF", "$": DOLLAR,
@@ -39,15 +39,18 @@ _SYMBOL = "|".join(_symbol_pattern(s) for s in sorted(SYMBOLS, key=len, reverse=
 _CODE = r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])"
 _MARK = rf"(?:{_SYMBOL}|{_CODE})"
 _GROUPED = r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,3})?"
-# A plain space groups only before a decimal part ("1 234,56"): "2 150" is a count and a price.
-_SPACED = r"\d{1,3}(?:[ \u00a0\u202f']\d{3})+(?:[.,]\d{1,3})?"
+# A plain space groups only before a decimal part ("1 234,56": "2 150" is a count and a
+# price); a no-break or narrow space, or an apostrophe (Swiss "1'250"), always groups.
+_SPACED = (r"\d{1,3}(?: \d{3})+[.,]\d{1,3}"
+           r"|\d{1,3}(?:[\u00a0\u202f']\d{3})+(?:[.,]\d{1,3})?")
 _NUMBER = rf"{_SPACED}|{_GROUPED}|\d{{1,12}}(?:[.,]\d{{1,3}})?"
 AMOUNT = re.compile(
-    rf"(?<![\d.,/:])(?P<sign>[-−])?\s?(?:(?P<pre>{_MARK})\s?(?P<sign2>[-−])?)?"
-    rf"(?P<num>{_NUMBER})(?![\d%:/])(?!\s?[.,]\d)(?![.,]\d)"
+    rf"(?<![\d.,/:])(?<!\d[-−])(?P<sign>[-−])?\s?(?:(?P<pre>{_MARK})\s?(?P<sign2>[-−])?)?"
+    rf"(?P<num>{_NUMBER})(?![\d%:/])(?!\s?[.,]\d)(?![-−]\d)"
     rf"(?:\s?(?P<post>{_MARK}))?(?P<trail>-(?!\d))?")
-# Numbers that count things, not money: "3点", "3 Stk", "2 x".
-_COUNT_AFTER = re.compile(r"\s*(?:点|個|pcs\b|stk\b|st\b|x\b|×|@|items?\b|artikel\b|%)", re.I)
+# Whole numbers that count things, not money: "3点", "3 Stk", "2 x"; and percentages.
+_COUNT_AFTER = re.compile(r"\s*(?:点|個|pcs\b|stk\b|st\b|x\b|×|@|items?\b|artikel\b)", re.I)
+_PERCENT_AFTER = re.compile(r"\s?%")
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,10 @@ def find_amounts(line: str, exponent: int = 2) -> List[Amount]:
             pre = None
         if post and post not in SYMBOLS and post not in CODES:
             post = None
-        if not pre and not post and _COUNT_AFTER.match(line, match.end("num")):
+        if _PERCENT_AFTER.match(line, match.end("num")):
+            continue
+        if not pre and not post and _COUNT_AFTER.match(line, match.end("num")) and \
+                not re.search(r"[.,]\d{1,2}$", match.group("num")):
             continue
         text = canonical(match.group("num"), exponent)
         if text is None:

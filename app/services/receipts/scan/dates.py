@@ -30,9 +30,11 @@ for _number, _names in enumerate((
     MONTHS.update(dict.fromkeys(_names.split(), _number))
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _SEP = r"[./\-]"
-ISO = re.compile(r"(?<!\d)(\d{4})[./\-](\d{1,2})[./\-](\d{1,2})(?!\d)")
+# OCR often runs the time into the date ("14.03.202608:17"): a year may touch a clock time.
+_END = r"(?:(?=\d{1,2}:\d{2})|(?!\d|[.,]\d))"
+ISO = re.compile(rf"(?<!\d)(\d{{4}})[./\-](\d{{1,2}})[./\-](\d{{1,2}}){_END}")
 CJK = re.compile(r"(?:(\d{4})|令和\s*(\d{1,2}|元))\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
-NUMERIC = re.compile(rf"(?<![\d.,])(\d{{1,2}})({_SEP})(\d{{1,2}})\2(\d{{4}}|\d{{2}})(?![\d]|[.,]\d)")
+NUMERIC = re.compile(rf"(?<![\d.,])(\d{{1,2}})({_SEP})(\d{{1,2}})\2(\d{{4}}|\d{{2}}){_END}")
 DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})\.?\s*(?:de\s+)?({_MONTH})\.?,?\s*(?:de\s+)?(\d{{4}})(?!\d)")
 MONTH_DAY = re.compile(rf"(?<![a-z])({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
 TIME = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\d])", re.I)

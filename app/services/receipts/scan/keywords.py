@@ -12,11 +12,11 @@ total amount|total a pagar|importe total|total a payer|net a payer|a payer|monta
 zu zahlen|gesamtbetrag|endbetrag|gesamtsumme|endsumme|rechnungsbetrag|summe eur|
 te betalen|totaal te betalen|te voldoen|da pagare|totale complessivo|totale da pagare|
 importo dovuto|total ttc|att betala|at betale|a pagar|valor a pagar|do zaplaty|
-k uhrade|celkem k uhrade|合計金額|総合計|お会計|お支払金額|ご請求額|合计金额|应付|实付|总计
+k uhrade|celkem k uhrade|결제금액|받을금액|총액|합계금액|合計金額|総合計|お会計|お支払金額|ご請求額|合计金额|应付|实付|总计
 """.replace("\n", "").split("|"))
 TOTAL = keyword_pattern("""
 total|totals|summe|gesamt|betrag|totale|totaal|importe|montant|合計|合 計|合计|sum|suma|
-razem|celkem|toplam|i alt|yhteensa|totalt|summa|totaal bedrag|bedrag|amount|
+razem|celkem|toplam|i alt|yhteensa|totalt|summa|totaal bedrag|bedrag|amount|합계|
 """.replace("\n", "").split("|")[:-1])
 SUBTOTAL = keyword_pattern("""
 subtotal|sub total|sub-total|zwischensumme|sous-total|sous total|subtotale|subtotaal|
@@ -25,7 +25,7 @@ imponibile|summe netto|nettobetrag|total hors taxe|hors taxe
 """.replace("\n", "").split("|"))
 TAX = keyword_pattern("""
 tax|taxes|vat|mwst|ust|tva|iva|btw|gst|hst|pst|steuer|mehrwertsteuer|impuesto|imposta|
-moms|mva|alv|dph|kdv|税|消費税|内税|外税|税額|税额
+moms|mva|alv|dph|kdv|cgst|sgst|igst|부가세|세액|税|消費税|内税|外税|税額|税额
 """.replace("\n", "").split("|"))
 # "Total incl. VAT" is still the total.
 TAX_INCLUDED = keyword_pattern("""
@@ -33,16 +33,16 @@ incl|inkl|inc|including|included|incluido|incluye|incl iva|iva incluido|inclus|i
 compris|ttc|inbegrepen|inclusief|incluso|税込|内税|含税
 """.replace("\n", "").split("|"))
 CHANGE = keyword_pattern("""
-change|change due|your change|ruckgeld|wechselgeld|zuruck|rendu|monnaie|a rendre|cambio|
+change|change due|your change|ruckgeld|riickgeld|wechselgeld|zuruck|rendu|monnaie|a rendre|cambio|
 vuelto|vueltas|devolucion|resto|wisselgeld|terug|troco|vaxel|veksel|reszta|お釣|おつり|
-釣銭|釣り|找零
+釣銭|釣り|找零|거스름돈
 """.replace("\n", "").split("|"))
 TENDER = keyword_pattern("""
 cash|tendered|amount tendered|bar|gegeben|bar gegeben|especes|efectivo|entregado|contanti|
 contante|contant|pinnen|pin|card|credit card|debit|carte|carte bancaire|cb|tarjeta|carta|
 kaart|visa|mastercard|master card|amex|maestro|girocard|ec-karte|ec karte|kreditkarte|
 paid|payment|bezahlt|paye|pagado|pagato|betaald|dinheiro|kontant|gotowka|hotove|
-お預り|お預かり|預り|現金|クレジット|支払|现金|刷卡
+お預り|お預かり|預り|現金|クレジット|支払|现金|刷卡|현금|카드|신용카드
 """.replace("\n", "").split("|"))
 DISCOUNT = keyword_pattern("""
 discount|rabatt|nachlass|remise|reduction|descuento|sconto|korting|desconto|rabat|

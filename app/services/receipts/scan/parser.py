@@ -4,6 +4,7 @@ Every engine that reads text (rapidocr, Tesseract, Textract's lines when its sum
 total) ends here. Pure: no I/O, no clock; the hints stand in for what the group knows."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
@@ -21,6 +22,10 @@ STANDALONE_CODES = frozenset({"EUR", "USD", "GBP", "JPY", "CHF", "CAD", "AUD", "
                               "NOK", "DKK", "PLN", "CZK", "HUF", "CNY", "HKD", "SGD", "INR",
                               "KRW", "MXN", "BRL", "ZAR", "TRY", "THB", "ILS", "RON"})
 HEADER_LINES = 6
+LEADING_COUNT = re.compile(r"^\d{1,3}\s*[x×]\s+(?=\D)", re.I)
+# A row that only says how many of the item named on the row above: "2 x 0,99", "3 Stk x 1,20".
+QUANTITY_ROW = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*(?:x|stk\.?\s*x?|st\.?\s*x?|pcs\.?\s*x?|@|×)"
+                          r"(?:\s*[\d.,]+)?\s*[A-Z]?\s*$", re.I)
 MAX_ITEMS = 100
 MAX_NAME = 80
 
@@ -143,12 +148,13 @@ def _pick_date(lines: List[Line]) -> Tuple[Optional[str], float]:
     return first.day, confidence
 
 
-def _pick_merchant(lines: List[Line]) -> Tuple[Optional[str], float, int]:
+def _pick_merchant(lines: List[Line], currency: str) -> Tuple[Optional[str], float, int]:
+    """The first name-like line of the header (the lines above the first priced one)."""
     for line in lines[:HEADER_LINES]:
+        if line.money(currency):
+            break
         text = line.text.strip(" *-=#.:|_")
-        if letters(text) < 2 or letters(text) < len(text.replace(" ", "")) * 0.5:
-            continue
-        if line.dates or line.amounts and line.money("XXX") or line.total or line.kind:
+        if letters(text) < 2 or letters(text) < len(text.replace(" ", "")) * 0.5 or line.dates:
             continue
         if kw.NOT_MERCHANT.search(line.folded) or "@" in text:
             continue
@@ -158,9 +164,10 @@ def _pick_merchant(lines: List[Line]) -> Tuple[Optional[str], float, int]:
     return None, 0.0, -1
 
 
-def _item_name(line: Line, amount: Amount) -> str:
-    name = line.text[:amount.start].strip(" .:*-=\t")
-    return " ".join(name.split())[:MAX_NAME]
+def _item_name(text: str) -> str:
+    """The name without a leading count ("2 x Berliner" -> "Berliner")."""
+    name = LEADING_COUNT.sub("", " ".join(text.split()).strip(" .:*-=\t"))
+    return name[:MAX_NAME]
 
 
 def _pick_items(lines: List[Line], currency: str, first: int, last: int) -> List[Tuple[str, int]]:
@@ -175,19 +182,17 @@ def _pick_items(lines: List[Line], currency: str, first: int, last: int) -> List
         values = line.money(currency)
         money_amounts = [a for a in line.amounts if a.minor(currency) in values] if values else []
         if not values:
-            name = " ".join(line.text.split())
-            pending = name[:MAX_NAME] if letters(name) >= 2 and "%" not in name else None
+            name = _item_name(line.text)
+            pending = name if letters(name) >= 2 and "%" not in name else None
             continue
-        name = _item_name(line, money_amounts[-1])
+        name = _item_name(line.text[:money_amounts[-1].start])
         value = values[-1]
         if line.kind == "DISCOUNT" and value > 0:
             value = -value
-        if letters(name) < 2 or len(money_amounts) > 1 and letters(name) <= 2:
-            if pending and letters(name) <= 2:
+        if QUANTITY_ROW.match(name) or letters(name) < 2:
+            if pending:  # "BROT" then "2 Stk x 0,99   1,98"
                 items.append((pending, value))
             pending = None
-            continue
-        if "%" in line.text and line.kind != "DISCOUNT":
             continue
         items.append((name, value))
         pending = None
@@ -215,7 +220,7 @@ def parse_lines(raw_lines: Sequence[str], hints: ScanHints, engine: str = "text"
     lines = _lines(raw_lines, hints, currency)
     total, total_confidence, total_index = _pick_total(lines, currency)
     day, date_confidence = _pick_date(lines)
-    merchant, merchant_confidence, merchant_index = _pick_merchant(lines)
+    merchant, merchant_confidence, merchant_index = _pick_merchant(lines, currency)
     end = total_index if total_index is not None and total_confidence >= 0.5 else len(lines)
     items = _pick_items(lines, currency, merchant_index, end)
     return ScanResult(

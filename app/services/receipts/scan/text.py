@@ -6,14 +6,20 @@ import re
 import unicodedata
 from typing import Iterable
 
-_SPACES = re.compile(r"[ \t\u3000]+")
+_SPACES = re.compile(r"\s+")
+_DIGIT_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009](?=\d{3})")
 
 
 def clean(line: str) -> str:
     """NFKC (full-width ``１,２００`` and ``￥`` become ASCII digits and ``¥``), control
-    characters dropped, runs of spaces collapsed."""
-    text = unicodedata.normalize("NFKC", line or "")
-    text = "".join(ch for ch in text if ch in "\t " or unicodedata.category(ch)[0] != "C")
+    characters made spaces, format characters (bidi overrides, zero-width) dropped, runs of
+    spaces collapsed."""
+    # NFKC makes a no-break or thin space a plain one, but between digits it groups
+    # thousands ("1 000" in French): kept as the apostrophe that always groups.
+    text = _DIGIT_SPACE.sub("'", line or "")
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
+                   if unicodedata.category(ch) not in ("Cf", "Cs", "Co", "Cn"))
     return _SPACES.sub(" ", text).strip()
 
 

@@ -143,9 +143,12 @@ def result_of(reply: dict, hints: ScanHints) -> ScanResult:
         confidence["total"] = 0.0
 
     merchant = None
-    if summary.get("VENDOR_NAME"):
-        field = summary["VENDOR_NAME"][0]
-        merchant, confidence["merchant"] = _text(field)[:MAX_NAME], _confidence(field)
+    vendors = summary.get("VENDOR_NAME") or [  # else a NAME Textract grouped with the vendor
+        f for f in summary.get("NAME", ()) if any(
+            kind.startswith("VENDOR") for group in f.get("GroupProperties") or []
+            for kind in group.get("Types") or [])]
+    if vendors:
+        merchant, confidence["merchant"] = _text(vendors[0])[:MAX_NAME], _confidence(vendors[0])
     merchant = merchant or fallback.merchant
 
     day = None
