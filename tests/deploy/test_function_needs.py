@@ -39,6 +39,10 @@ NOT_SET_IN_AWS = {
     "RECEIPT_SCAN_CREDITS": "optional tuning (a scan costs 1 chat credit)",
     "RECEIPT_SCAN_ENGINE": "unset in AWS: Textract (app.services.receipts.scan.engine_name)",
     "RECEIPT_SCAN_TIMEOUT": "optional tuning",
+    "RECEIPT_TESSERACT_LANGS": "the Tesseract engine: self-hosted and local setups",
+    "RECEIPT_VISION_BASE_URL": "the OpenAI-compatible vision engine: self-hosted setups",
+    "RECEIPT_VISION_API_KEY": "the OpenAI-compatible vision engine: self-hosted setups",
+    "RECEIPT_VISION_MODEL": "the OpenAI-compatible vision engine: self-hosted setups",
 }
 # Set by the template, read by a library rather than our code.
 LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}
