@@ -143,13 +143,17 @@ def serve(args) -> int:
     from app.local.stream_poller import start_notifications_poller
     from app.local.triggers import (Scheduler, install_local_workers,
                                     run_account_deletion_resume, run_chat_reconcile,
-                                    run_hourly_tick, run_maintenance, run_outbox_sweep)
+                                    run_hourly_tick, run_maintenance, run_outbox_sweep,
+                                    run_receipt_reconcile)
 
     endpoint, db = _start_db(args)
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
+    # Receipts: the embedded server is moto's, which serves S3 on the same endpoint.
+    os.environ.setdefault("S3_ENDPOINT", endpoint)
     # Real Web Push from a laptop: a key kept with the data, so subscriptions survive restarts.
     os.environ.setdefault("VAPID_PRIVATE_KEY", vapid_key.load_or_create(args.data_dir))
     app = create_app()
+    _ensure_receipts_bucket()
     http = make_server(args.host, args.port, app, threaded=True)
     port = http.server_port
     scheduler = Scheduler()
@@ -157,10 +161,12 @@ def serve(args) -> int:
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
     scheduler.every(300, run_outbox_sweep, "outbox-sweep")
     # Work a request hands on after answering 202 (the rest of an account deletion, an
-    # import, a chat message) runs on its worker's handler, here on a thread.
+    # import, a chat message, a receipt's ingest or scan) runs on its worker's handler, here
+    # on a thread.
     install_local_workers()
     scheduler.every(300, run_account_deletion_resume, "account-deletion-resume")
     scheduler.every(300, run_chat_reconcile, "chat-reconcile")
+    scheduler.every(300, run_receipt_reconcile, "receipt-reconcile")
     poller = start_notifications_poller(endpoint)
     realtime, realtime_pollers = _start_realtime(args, endpoint, port)
     # Recorded before the first request is answered: whoever sees /health answer finds the
@@ -188,6 +194,14 @@ def serve(args) -> int:
 
     _wait_for_signal(cleanup)
     return 0
+
+
+def _ensure_receipts_bucket() -> None:
+    """The receipts bucket on the embedded S3 (in memory: moto keeps no S3 data on disk, so
+    local receipts last as long as the server)."""
+    from app.local.s3 import ensure_bucket
+
+    ensure_bucket()
 
 
 def _start_realtime(args, endpoint: str, api_port: int):

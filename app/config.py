@@ -105,6 +105,12 @@ class Settings(NamedTuple):
     # Rate limits and developer budgets overridden by the environment, (Limits field, value)
     # pairs (app.services.developer.quotas.Limits).
     limit_overrides: tuple = ()
+    # Receipts (docs/receipts.md): the bucket (unset: tailspend-<stage>-receipts), the S3
+    # endpoint (local mode: the embedded server's), the worker's queue, a scan's credits.
+    receipts_bucket: Optional[str] = None
+    s3_endpoint: Optional[str] = None
+    receipt_queue_url: Optional[str] = None
+    receipt_scan_credits: int = 1
     # Receipt scanning (app/services/receipts/scan): textract | rapidocr | tesseract | openai;
     # unset, textract in AWS and rapidocr in local mode. The vision endpoint is opt-in.
     receipt_scan_engine: Optional[str] = None
@@ -165,6 +171,10 @@ class Settings(NamedTuple):
             chat_drafter_timeout=float(env.get("CHAT_DRAFTER_TIMEOUT") or 20.0),
             chat_monthly_credits=int(env.get("CHAT_MONTHLY_CREDITS") or 50),
             chat_message_credits=int(env.get("CHAT_MESSAGE_CREDITS") or 1),
+            receipt_scan_credits=int(env.get("RECEIPT_SCAN_CREDITS") or 1),
+            receipts_bucket=env.get("RECEIPTS_BUCKET") or None,
+            s3_endpoint=env.get("S3_ENDPOINT") or None,
+            receipt_queue_url=env.get("RECEIPT_QUEUE_URL") or None,
             receipt_scan_engine=env.get("RECEIPT_SCAN_ENGINE") or None,
             receipt_scan_timeout=float(env.get("RECEIPT_SCAN_TIMEOUT") or 60.0),
             receipt_tesseract_langs=env.get("RECEIPT_TESSERACT_LANGS") or "eng",

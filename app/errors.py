@@ -344,3 +344,4 @@ def rate_unavailable(base: str, quote: str, date: str) -> Unprocessable:
                          code="RATE_UNAVAILABLE",
                          details={"currency": base, "groupCurrency": quote, "date": date,
                                   "hint": "Send exchangeRate (a decimal string) or groupAmount."})
+

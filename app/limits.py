@@ -27,3 +27,6 @@ EXPENSE_NOTES_MAX = 500
 EXPENSE_ITEM_NAME_MAX = 200
 EXPENSE_TEXT_MAX = {"description": EXPENSE_DESCRIPTION_MAX, "category": EXPENSE_CATEGORY_MAX,
                     "notes": EXPENSE_NOTES_MAX}
+
+# A receipt photo (app/services/receipts, app/schemas/receipts.py): 10 MB at most.
+MAX_RECEIPT_BYTES = 10 * 1024 * 1024

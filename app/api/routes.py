@@ -49,6 +49,7 @@ AREAS = (
     Area("invite", "app.api.invite"),
     Area("join_requests", "app.api.join_requests"),
     Area("expenses", "app.api.expenses"),
+    Area("receipts", "app.api.receipts"),
     Area("comments", "app.api.comments"),
     Area("settlements", "app.api.settlements"),
     Area("balances", "app.api.balances"),

@@ -76,6 +76,8 @@ LOCAL_WORKERS = {
                          "the resume schedule picks the deletion up again"),
     "import": ("import_worker", "import_sqs.json", "the import records its own failure"),
     "chat": ("chat_worker", "chat_worker_sqs.json", "the reconciliation sweep re-drives it"),
+    "receipt": ("receipt_worker", "receipt_worker_sqs.json",
+                "complete again (ingest) or the reconcile schedule (scan) re-drives it"),
 }
 
 
@@ -99,6 +101,13 @@ def run_chat_reconcile() -> dict:
     from app.handlers import chat_worker
 
     return chat_worker.lambda_handler(canned_event("schedule_chat_reconcile.json"), None)
+
+
+def run_receipt_reconcile() -> dict:
+    """The receipt worker's schedule: re-drive stale scan pointers."""
+    from app.handlers import receipt_worker
+
+    return receipt_worker.lambda_handler(canned_event("schedule_receipt_reconcile.json"), None)
 
 
 class Scheduler:

@@ -133,6 +133,10 @@ class DerivedDict(Derived, fields.Dict):
     pass
 
 
+class DerivedNested(Derived, fields.Nested):
+    pass
+
+
 class OmitNone:
     """Reply fields named in ``OMIT_NONE`` are left out when None, not sent as null: api.md
     documents them as present only when set (a row without the attribute)."""

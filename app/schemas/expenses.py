@@ -5,13 +5,15 @@ from typing import NamedTuple
 
 from marshmallow import ValidationError, fields, post_dump, post_load, validate, validates_schema
 
+from app import blobs
 from app.money import expense_forms
 from app.money.expense_input import ExpenseInput, from_wire
 from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES
-from app.schemas.common import (CURRENCY, DerivedList, DerivedString, ExchangeRate, Id, Money,
-                                PageArgsSchema, Strict, StrictInteger, page_schema)
+from app.schemas.common import (CURRENCY, DerivedList, DerivedNested, DerivedString,
+                                ExchangeRate, Id, Money, PageArgsSchema, Schema, Strict,
+                                StrictInteger, page_schema)
 from app.dates import is_calendar_date
 from app.limits import (EXPENSE_CATEGORY_MAX, EXPENSE_DESCRIPTION_MAX, EXPENSE_ITEM_NAME_MAX,
                         EXPENSE_NOTES_MAX, MAX_PARTICIPANTS)
@@ -239,6 +241,21 @@ class ExpenseBodySchema(_Converted, Strict):
         "description": "Converted rows: the amount in group minor units"})
 
 
+class ReceiptLinkSchema(Schema):
+    """The receipt attached to an expense: its id and a presigned thumbnail (15 minutes)."""
+
+    receiptId = fields.String(required=True)
+    thumbnailUrl = fields.String(required=True)
+
+
+def _receipt_link(expense):
+    receipt_id = getattr(expense, "ReceiptId", None)
+    if not receipt_id:
+        return None
+    return {"receiptId": receipt_id,
+            "thumbnailUrl": blobs.presigned_get(expense.GroupId, receipt_id, blobs.THUMBNAIL)}
+
+
 class ExpenseSchema(ExpenseBodySchema):
     """Dumps an Expense row (always the itemised form)."""
 
@@ -250,13 +267,18 @@ class ExpenseSchema(ExpenseBodySchema):
     updatedAt = fields.String(allow_none=True, attribute="UpdatedAt")
     recurringId = fields.String(attribute="RecurringId")
     recurringSlot = fields.String(allow_none=True, attribute="RecurringSlot")
+    receipt = DerivedNested(_receipt_link, ReceiptLinkSchema, allow_none=True,
+                            metadata={"description": "Only when a receipt is attached"})
 
     @post_dump
     def _recurring_only(self, data, **kwargs):
-        """recurringId and recurringSlot are sent only for an expense a template recorded."""
+        """recurringId and recurringSlot are sent only for an expense a template recorded;
+        receipt only when one is attached."""
         if not data.get("recurringId"):
             data.pop("recurringId", None)
             data.pop("recurringSlot", None)
+        if data.get("receipt", 0) is None:
+            del data["receipt"]
         return data
 
 

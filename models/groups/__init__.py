@@ -20,6 +20,7 @@ from models.groups.ledger import (STORED_PARTICIPANT_ID, Balance, Comment, Conve
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
 from models.groups.changes import Change, ChangeKind
 from models.groups.imports import ImportChunk, ImportJob
+from models.groups.receipts import Receipt
 
 __all__ = ["BALANCE", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
@@ -31,4 +32,4 @@ __all__ = ["BALANCE", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "Chang
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
-           "RecurringExpense", "ImportChunk", "ImportJob"]
+           "RecurringExpense", "ImportChunk", "ImportJob", "Receipt"]

@@ -67,6 +67,8 @@ class Expense(GroupItem, discriminator="EXPENSE"):
     # Bumped by every comment create in the same transaction; the delete cascade's final
     # transaction conditions on it, so a comment racing the delete restarts the sweep.
     CommentSeq = NumberAttribute(null=True)
+    # The attached receipt photo (models.groups.receipts.Receipt), if any.
+    ReceiptId = UnicodeAttribute(null=True)
 
     @staticmethod
     def thread_prefix(expense_id: str) -> str:

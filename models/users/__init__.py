@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from models.users.keys import (PROFILE, USAGE_PREFIX, CHAT_BALANCE, LEDGER_PREFIX, CHAT_PREFIX,
                                CHAT_WORK_PARTITION, CHAT_WORK_SHARDS, MESSAGE_ROLE_SEGMENT,
+                               RECEIPT_SCAN_WORK,
                                MCP_GRANT_PREFIX, MCP_CLEANUP_PREFIX, JOIN_REQUEST_POINTER_PREFIX,
                                SENT_INVITATION_PREFIX, IMPORT_POINTER_PREFIX, INVITE_EXPIRY,
                                INVITE_EXPIRY_SHARDS, DELETING, ACCOUNT_DELETE,
@@ -19,7 +20,7 @@ from models.users.mcp import (McpGrant, McpAuthRequest, McpCodeClaim, McpRefresh
                               McpCleanupPointer)
 from models.users.pointers import (JoinRequestPointer, ImportPointer, SentInvitation)
 __all__ = ["PROFILE", "USAGE_PREFIX", "CHAT_BALANCE", "LEDGER_PREFIX", "CHAT_PREFIX",
-           "CHAT_WORK_PARTITION", "CHAT_WORK_SHARDS", "MESSAGE_ROLE_SEGMENT", "MCP_GRANT_PREFIX",
+           "CHAT_WORK_PARTITION", "CHAT_WORK_SHARDS", "MESSAGE_ROLE_SEGMENT", "RECEIPT_SCAN_WORK", "MCP_GRANT_PREFIX",
            "MCP_CLEANUP_PREFIX", "JOIN_REQUEST_POINTER_PREFIX", "SENT_INVITATION_PREFIX",
            "IMPORT_POINTER_PREFIX", "INVITE_EXPIRY", "INVITE_EXPIRY_SHARDS", "DELETING",
            "ACCOUNT_DELETE", "MCP_REQUEST_PARTITION", "MCP_CODE_PARTITION", "MCP_REFRESH_PARTITION",

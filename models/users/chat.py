@@ -7,7 +7,7 @@ from typing import Iterator, Optional
 from pynamodb.attributes import ListAttribute, NumberAttribute, UnicodeAttribute
 
 from models.users.keys import (CHAT_BALANCE, LEDGER_PREFIX, CHAT_PREFIX, CHAT_WORK_PARTITION,
-                               CHAT_WORK_SHARDS, MESSAGE_ROLE_SEGMENT)
+                               CHAT_WORK_SHARDS, MESSAGE_ROLE_SEGMENT, RECEIPT_SCAN_WORK)
 from models.users.base import UserItem
 
 
@@ -166,6 +166,11 @@ class ChatWork(UserItem, discriminator="CHAT_WORK"):
         return cls(cls.shard_of(message_id), f"{at}#{message_id}", OwnerUserId=user_id,
                    SessionId=session_id, MessageId=message_id, MessageSK=message_sk,
                    CreatedAt=at)
+
+    @property
+    def is_receipt_scan(self) -> bool:
+        """A receipt scan's pointer (its own worker re-drives it, not the chat sweep)."""
+        return self.SessionId == RECEIPT_SCAN_WORK
 
     @classmethod
     def older_than(cls, shard: str, before: str, *, limit: int):

@@ -9,6 +9,9 @@ CHAT_PREFIX = "CHAT#"
 # The service partitions of chat work pointers (sharded like the outbox).
 CHAT_WORK_PARTITION = "CHATWORK#"
 CHAT_WORK_SHARDS = 4
+# A receipt scan's work pointer shares the chat work partitions (one reconcile machinery);
+# its SessionId is this marker, its MessageSK the receipt's "<groupId>|<sort key>".
+RECEIPT_SCAN_WORK = "RECEIPT_SCAN"
 MESSAGE_ROLE_SEGMENT = {"USER": "0", "ASSISTANT": "1"}
 MCP_GRANT_PREFIX = "MCPGRANT#"
 MCP_CLEANUP_PREFIX = "MCPCLEANUP#"

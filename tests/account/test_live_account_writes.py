@@ -33,6 +33,11 @@ EXEMPT = {
     "local.mint_dev_token": "local sign-in: provisioning, refused for a flagged identity",
     "chat.discard_draft": "flips the caller's own draft row; creates none",
     "realtime.realtime_token": "writes nothing: signs a 15-minute token from one index read",
+    "receipts.complete_receipt": "moves the receipt's own status; creates no row",
+    "receipts.scan_receipt": "its admission holds the caller live (require_role), needs a READY "
+                             "receipt: tests/receipts/test_receipts_api.py walks it",
+    "receipts.confirm_receipt": "the expense create walked here, with the receipt's marker",
+    "receipts.attach_receipt": "group history, guarded by require_role (walked via create)",
 }
 # Writes that add the group's history (money, comments) and hold the caller's guard row
 # instead of a PROFILE check (issue 33 lever 1, app.services.core.live): after the mark
@@ -162,6 +167,8 @@ def _walk(s):
          {"provider": "google", "subject": "dora-g"}),
         ("groups.add_guest", d, "POST", f"{g}/participants", {"displayName": "Sam"}),
         ("expenses.create_expense", d, "POST", f"{g}/expenses", expense),
+        ("receipts.create_receipt", d, "POST", f"{g}/receipts",
+         {"contentType": "image/png", "size": 2000}),
         ("settlements.create_settlement", d, "POST", f"{g}/settlements",
          {"payerId": s["guest"], "payeeId": s["pid"], "amount": 100}),
         ("recurring.create_recurring", d, "POST", f"{g}/recurring",

@@ -42,6 +42,12 @@ CONTRACT_PATHS = {"/health", "/openapi.json", "/docs", "/.well-known/jwks.json",
 CONTRACT_PATHS |= {"/imports", "/imports/{importId}"}
 # Live updates (issue 36).
 CONTRACT_PATHS |= {"/realtime/token"}
+# Receipts (issue 35).
+CONTRACT_PATHS |= {"/groups/{groupId}/receipts", "/groups/{groupId}/receipts/{receiptId}",
+                   "/groups/{groupId}/receipts/{receiptId}/complete",
+                   "/groups/{groupId}/receipts/{receiptId}/scan",
+                   "/groups/{groupId}/receipts/{receiptId}/confirm",
+                   "/groups/{groupId}/expenses/{expenseId}/receipt"}
 # Insight (issue 34).
 CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats",
                    "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}

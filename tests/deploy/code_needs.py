@@ -27,7 +27,11 @@ _ENV_OBJECTS = {"env"}
 # IAM actions whose name differs from the API operation that needs them.
 _IAM_ACTION = {"sqs:SendMessageBatch": "sqs:SendMessage", "sqs:DeleteMessageBatch": "sqs:DeleteMessage",
                # Bedrock's Converse API is authorised by the InvokeModel action.
-               "bedrock:Converse": "bedrock:InvokeModel"}
+               "bedrock:Converse": "bedrock:InvokeModel",
+               # S3: a HEAD is authorised by GetObject, a multi-delete by DeleteObject, a
+               # listing by ListBucket (on the bucket).
+               "s3:HeadObject": "s3:GetObject", "s3:DeleteObjects": "s3:DeleteObject",
+               "s3:ListObjectsV2": "s3:ListBucket"}
 
 
 def module_path(name: str) -> Path | None:

@@ -35,6 +35,14 @@ NOT_SET_IN_AWS = {
     "CHAT_OPENAI_MODEL": "the OpenAI-compatible drafter: self-hosted and local setups",
     "REALTIME_TOKEN_KEY": "tests and ad-hoc runs; AWS passes REALTIME_TOKEN_KEY_SECRET_ARN",
     "REALTIME_SCHEME": "local mode's ws://; AWS answers wss:// (AppSync Events)",
+    "S3_ENDPOINT": "local mode's embedded S3 (the DynamoDB endpoint); AWS uses the regional one",
+    "RECEIPT_SCAN_CREDITS": "optional tuning (a scan costs 1 chat credit)",
+    "RECEIPT_SCAN_ENGINE": "unset in AWS: Textract (app.services.receipts.scan.engine_name)",
+    "RECEIPT_SCAN_TIMEOUT": "optional tuning",
+    "RECEIPT_TESSERACT_LANGS": "the Tesseract engine: self-hosted and local setups",
+    "RECEIPT_VISION_BASE_URL": "the OpenAI-compatible vision engine: self-hosted setups",
+    "RECEIPT_VISION_API_KEY": "the OpenAI-compatible vision engine: self-hosted setups",
+    "RECEIPT_VISION_MODEL": "the OpenAI-compatible vision engine: self-hosted setups",
 }
 # Set by the template, read by a library rather than our code.
 LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}
@@ -55,9 +63,20 @@ _PUSH_SETTINGS = {"VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT", "SNS_IOS_APPLI
 _PUSH_ACTIONS = {"ssm:GetParameter", "sns:CreatePlatformEndpoint", "sns:Publish", "sns:DeleteEndpoint"}
 # Reachable by module but never run in AWS, per function: {"env"|"actions"|"tables": {...}}, why.
 NEVER_IN_AWS = {
-    "ApiFunction": ({"env": _PUSH_SETTINGS, "actions": _PUSH_ACTIONS},
+    "ApiFunction": ({"env": _PUSH_SETTINGS, "actions": _PUSH_ACTIONS | {"textract:AnalyzeExpense"}},
                     "the API imports push.py for its platform constants (device registration); "
-                    "only the stream worker and the outbox sweep send"),
+                    "only the stream worker and the outbox sweep send. A receipt scan runs on "
+                    "the receipt worker: with RECEIPT_QUEUE_URL set the API only queues it "
+                    "(running it in the caller is for tests and one-shot commands)"),
+    "ReceiptWorkerFunction": ({"env": {"CHAT_MONTHLY_CREDITS", "CHAT_QUEUE_URL",
+                                       "RECEIPT_QUEUE_URL"},
+                               "actions": {"sqs:SendMessage"},
+                               "tables": {"fx-rates", "notifications", "rate-limits"}},
+                              "scanning.py holds the API's admission too (credits, the daily "
+                              "counter, the hand-off); the worker runs and re-drives scans in "
+                              "place. Chat's credits module comes with the refund; a draft is "
+                              "checked by the REST validation it shares with chat (no rate "
+                              "lookups, no events)"),
     "HourlyTickFunction": ({"tables": {"groups", "notifications", "users", "fx-rates"}},
                            "RECURRING_BUCKET_QUEUE_URL is set, so run_tick only fans out; running "
                            "every bucket in-process is local mode's"),

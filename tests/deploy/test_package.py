@@ -463,6 +463,8 @@ CANNED = {
     "ImportWorkerFunction": ("import_sqs.json", _no_failures),
     # The canned message names no admitted message: the worker finds nothing to draft.
     "ChatWorkerFunction": ("chat_worker_sqs.json", _no_failures),
+    # The canned ingest names no receipt: the worker (Pillow loaded) finds nothing to do.
+    "ReceiptWorkerFunction": ("receipt_worker_sqs.json", _no_failures),
     "RealtimePublisherFunction": ("realtime_groups_stream.json", _every_record_reported),
     "RealtimeAuthorizerFunction": ("realtime_authorizer_subscribe.json", _refused),
 }

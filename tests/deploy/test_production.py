@@ -111,7 +111,8 @@ def test_failed_records_of_each_worker_are_counted_and_alarmed():
 
     assert set(workers) == {"NotificationWorkerFunction", "RecurringBucketWorkerFunction",
                             "AccountDeletionWorkerFunction", "ChatWorkerFunction",
-                            "ImportWorkerFunction", "RealtimePublisherFunction"}
+                            "ImportWorkerFunction", "RealtimePublisherFunction",
+                            "ReceiptWorkerFunction"}
     for worker in workers:
         group = worker.replace("Function", "LogGroup")
         (metric,) = filters[group]["MetricTransformations"]

@@ -736,10 +736,12 @@ def test_the_api_hands_deletions_to_the_queue_and_may_only_send_there():
         "Ref": "AccountDeletionQueue"}
     sends = [p["SQSSendMessagePolicy"] for p in api["Policies"] if "SQSSendMessagePolicy" in p]
     # (and, since the import worker, its queue: test_the_api_hands_imports_to_their_queue)
-    # ... and admitted chat messages to the chat worker's queue (docs/chat.md).
+    # ... and admitted chat messages to the chat worker's queue (docs/chat.md), receipt
+    # ingests and scans to the receipt worker's (docs/receipts.md).
     assert sends == [{"QueueName": {"Fn::GetAtt": ["AccountDeletionQueue", "QueueName"]}},
                      {"QueueName": {"Fn::GetAtt": ["ImportQueue", "QueueName"]}},
-                     {"QueueName": {"Fn::GetAtt": ["ChatQueue", "QueueName"]}}]
+                     {"QueueName": {"Fn::GetAtt": ["ChatQueue", "QueueName"]}},
+                     {"QueueName": {"Fn::GetAtt": ["ReceiptQueue", "QueueName"]}}]
 
 
 def test_the_notification_worker_may_condition_check_profiles():
@@ -926,3 +928,59 @@ def _matches_prefix(pattern, record) -> bool:
 
 from app.local.stream_poller import (realtime_admitted,  # noqa: E402 — with its tests
                                      realtime_notifications_admitted)
+
+
+# ---------------------------------------------------------------- receipts (issue 35)
+HANDLERS["ReceiptWorkerFunction"] = "app.handlers.receipt_worker.lambda_handler"
+SCHEDULED_FAILURE_QUEUES["ReceiptWorkerFunction"] = "ReceiptFailuresQueue"
+WORK_QUEUES.add("ReceiptQueue")
+
+
+def test_the_receipts_bucket_is_private_encrypted_tls_only_retained_and_expires_uploads():
+    resources = load_template()["Resources"]
+    bucket = resources["ReceiptsBucket"]
+    assert bucket["DeletionPolicy"] == bucket["UpdateReplacePolicy"] == "Retain"
+    props = bucket["Properties"]
+    assert all(props["PublicAccessBlockConfiguration"].values())
+    assert len(props["PublicAccessBlockConfiguration"]) == 4
+    (rule,) = props["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert rule["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
+    rules = {r["Id"]: r for r in props["LifecycleConfiguration"]["Rules"]}
+    assert rules["expire-uploads"]["Prefix"] == "uploads/"
+    assert rules["expire-uploads"]["ExpirationInDays"] == 1
+    assert rules["abort-incomplete-multipart"]["AbortIncompleteMultipartUpload"] == {
+        "DaysAfterInitiation": 1}
+    (deny,) = resources["ReceiptsBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert deny["Effect"] == "Deny" and deny["Action"] == "s3:*"
+    assert deny["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+
+
+def _s3_grants(function: str) -> dict:
+    props = _resources("AWS::Serverless::Function")[function]["Properties"]
+    found = {}
+    for policy in props["Policies"]:
+        for statement in policy.get("Statement", []) if isinstance(policy, dict) else []:
+            actions = statement["Action"] if isinstance(statement["Action"], list) \
+                else [statement["Action"]]
+            for action in actions:
+                if action.startswith("s3:"):
+                    found[action] = statement["Resource"]
+    return found
+
+
+def test_receipt_grants_are_least_privilege():
+    objects = [{"Fn::Sub": "${ReceiptsBucket.Arn}/uploads/*"},
+               {"Fn::Sub": "${ReceiptsBucket.Arn}/receipts/*"}]
+    bucket = {"Fn::GetAtt": ["ReceiptsBucket", "Arn"]}
+    expected = {
+        "ApiFunction": {"s3:PutObject", "s3:GetObject", "s3:DeleteObject", "s3:ListBucket"},
+        "ReceiptWorkerFunction": {"s3:PutObject", "s3:GetObject", "s3:DeleteObject",
+                                  "s3:ListBucket"},
+        "MaintenanceFunction": {"s3:DeleteObject", "s3:ListBucket"},
+        "AccountDeletionWorkerFunction": {"s3:DeleteObject", "s3:ListBucket"},
+    }
+    for function in _resources("AWS::Serverless::Function"):
+        grants = _s3_grants(function)
+        assert set(grants) == expected.get(function, set()), function
+        for action, resource in grants.items():
+            assert resource == (bucket if action == "s3:ListBucket" else objects), function

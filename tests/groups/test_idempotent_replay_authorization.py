@@ -86,6 +86,8 @@ def _group_routes(crew):
         "people.invite": (f"{g}/invitations", {"userId": crew["quinn"], "role": "MEMBER"}),
         "balances.create_conversion": (f"{g}/conversions",
                                        {"currency": "USD", "exchangeRate": "0.92"}),
+        "receipts.create_receipt": (f"{g}/receipts", {"contentType": "image/jpeg",
+                                                      "size": 1000}),
     }
 
 
@@ -119,7 +121,8 @@ def test_no_idempotent_group_route_replays_to_someone_removed_since(client, crew
         _set_role(client, crew, "VIEWER")  # referenced by history: demote instead
         refused = {"groups.add_guest", "expenses.create_expense",
                    "settlements.create_settlement", "recurring.create_recurring",
-                   "people.invite", "balances.create_conversion"}  # comments: open to VIEWERs
+                   "people.invite", "balances.create_conversion",
+                   "receipts.create_receipt"}  # comments: open to VIEWERs
     else:
         refused = set(routes)
     for index, (endpoint, (path, body)) in enumerate(routes.items()):

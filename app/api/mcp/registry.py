@@ -15,7 +15,7 @@ from typing import Any, Dict, Optional
 from flask import g
 from marshmallow import ValidationError
 
-from app.api.mcp import auth, tools_insight, tools_read, tools_write
+from app.api.mcp import auth, tools_insight, tools_read, tools_receipts, tools_write
 from app.api.mcp.json_schema import with_formatted
 from app.api.mcp.tool import Dumped, Tool
 from app.auth.principal import Principal
@@ -24,7 +24,8 @@ from app.errors import DomainError, Invalid, RateLimited
 log = logging.getLogger("tailspend.mcp")
 
 
-TOOLS: Dict[str, Tool] = {tool.name: tool for tool in (*tools_read.TOOLS, *tools_write.TOOLS,
+TOOLS: Dict[str, Tool] = {tool.name: tool for tool in (*tools_read.TOOLS, *tools_receipts.TOOLS,
+                                                        *tools_write.TOOLS,
                                                         *tools_insight.TOOLS)}
 _listing: Optional[list] = None
 

@@ -116,8 +116,9 @@ TOOLS = (
     Tool(
         name="get_expense", title="Get an expense and its comments",
         description="One expense in full: who paid, each item's splits with what each "
-                    "participant owes, its version (update_expense needs it) and its first "
-                    "comments.",
+                    "participant owes, its version (update_expense needs it), its first "
+                    "comments, and its receipt photo when one is attached (receipt.receiptId: "
+                    "read it with get_receipt).",
         args=ExpenseArgs, result=ExpenseDetailSchema, rest_view=expenses_api.get_expense,
         run=_get_expense),
     Tool(

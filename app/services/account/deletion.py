@@ -30,6 +30,7 @@ Step = Tuple[str, Callable[..., int]]
 # tombstone, last.
 STEPS: List[Step] = [
     ("mark", steps.mark),
+    ("receipts", steps.receipts),
     ("groups", steps.groups),
     ("developer", steps.developer),
     ("joinRequests", steps.join_requests),

@@ -18,6 +18,7 @@ from app.services.core.transactions import Transaction
 from app.services.groups import departure
 from app.services.account.cognito import directory
 from app.services.people.invitation_rows import withdraw_sent_by
+from app.services.receipts import cleanup as receipt_cleanup
 from models.developer_tokens import (APP_CREDENTIAL_PREFIX, DEV_BUDGET_PREFIX, TOKEN,
                                      AccessToken, DeveloperItem)
 from models.groups import GroupItem, JoinLock, JoinRequest, Participant
@@ -117,6 +118,14 @@ def developer(profile: Profile, budget: Optional[Budget] = None) -> int:
 
 
 # --- 3. groups -----------------------------------------------------------------------------
+
+def receipts(profile: Profile, budget: Optional[Budget] = None) -> int:
+    """The user's receipts no expense holds, in each group the user is in (before the
+    groups step takes them out of those groups)."""
+    budget = budget or unlimited()
+    budget.spend()
+    return receipt_cleanup.uploads_of(profile.UserId, departure.my_group_ids(profile.UserId))
+
 
 def groups(profile: Profile, budget: Optional[Budget] = None) -> int:
     """USER participants back to GUESTs (one transaction per group); sole-user groups go,
@@ -282,7 +291,7 @@ def late_sweep(profile: Profile, budget: Optional[Budget] = None) -> int:
 
 
 LATE_SWEEP = "lateSweep"
-LATE_FINDERS = (groups, developer, join_requests, join_history, reservations, invitations,
+LATE_FINDERS = (receipts, groups, developer, join_requests, join_history, reservations, invitations,
                 sent_invitations, people, notifications, mcp_pointers, chat_work, user_partition)
 
 

@@ -15,6 +15,7 @@ from app.services.core.transactions import Transaction
 from models.users import ChatBalance, LedgerEntry
 
 GRANT, SPEND, REFUND, ALLOWANCE = "ADMIN_GRANT", "MESSAGE", "REFUND", "MONTHLY_ALLOWANCE"
+RECEIPT_SCAN = "RECEIPT_SCAN"  # a receipt scan (app.services.receipts.scanning) spends too
 
 
 def period_of(at: str) -> str:
@@ -56,7 +57,8 @@ def _entry(user_id: str, at: str, delta: int, reason: str, *, session_id=None,
 
 
 def reserve(tx: Transaction, user_id: str, now: Standing, cost: int, at: str, *,
-            monthly: int, session_id: str, message_id: str, on_lost) -> int:
+            monthly: int, session_id: str, message_id: str, on_lost,
+            reason: str = SPEND) -> int:
     """Spend ``cost`` (free allowance first) in ``tx``; returns the part taken from the
     allowance. The caller checked ``now.balance >= cost``; the version condition makes
     that check hold at commit."""
@@ -69,7 +71,7 @@ def reserve(tx: Transaction, user_id: str, now: Standing, cost: int, at: str, *,
     tx.put(row, condition=condition, on_fail=on_lost)
     if now.fresh_allowance:
         tx.put(_entry(user_id, at, monthly, ALLOWANCE), condition=LedgerEntry.SK.does_not_exist())
-    tx.put(_entry(user_id, at, -cost, SPEND, session_id=session_id, message_id=message_id),
+    tx.put(_entry(user_id, at, -cost, reason, session_id=session_id, message_id=message_id),
            condition=LedgerEntry.SK.does_not_exist())
     return from_free
 

@@ -58,6 +58,8 @@ def reconcile(older_than_s: Optional[float] = None, redrive=None) -> dict:
     counts = {"chatRedriven": 0, "chatOrphansDropped": 0}
     for shard in ChatWork.shards():
         for pointer in ChatWork.older_than(shard, before, limit=SWEEP_PAGE):
+            if pointer.is_receipt_scan:
+                continue  # app.services.receipts.scanning.reconcile re-drives those
             item = {"userId": pointer.OwnerUserId, "sessionId": pointer.SessionId,
                     "messageId": pointer.MessageId, "messageKey": pointer.MessageSK}
             message = load(item)

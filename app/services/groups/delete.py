@@ -13,6 +13,7 @@ from app.errors import group_not_found
 from app.services.core.clock import iso_in, now_iso
 from app.logs import logger
 from app.services.core.conditional import delete_if, update_if
+from app.services.receipts import cleanup as receipt_cleanup
 from models.base import UnprocessedItemsLeft
 from models.groups import DELETE_BUCKET, META, Group, GroupItem, GroupStatus
 
@@ -65,6 +66,7 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
         return True  # the head goes last: no head, nothing left
     if head.Status != DELETING:
         raise ValueError(f"group {group_id} is not being deleted; refusing to sweep it")
+    receipt_cleanup.before_group_sweep(group_id)
     pages = 0
     while True:
         swept_any = False

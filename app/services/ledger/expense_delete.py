@@ -21,14 +21,16 @@ from app.services.core import changelog, outbox
 from app.services.ledger import balances, guards as money_guards
 from app.services.core.access import Access
 from app.services.ledger.comments import comments_prefix
+from app.services.receipts import cleanup as receipt_cleanup
 from app.services.core.transactions import MAX_ITEMS, Transaction
 from models.base import UnprocessedItemsLeft
 from models.groups import Expense, GroupItem
 
 # The final transaction also holds the head delete, the balance update, the event and the
 # checks that the caller is still a member and their account live (check_writer: two items),
-# and the change row with the head's revision bump (app.services.core.changelog: two items).
-FINAL_COMMENTS = MAX_ITEMS - 7
+# and the change row with the head's revision bump (app.services.core.changelog: two items),
+# and the attached receipt's row (app.services.receipts.cleanup).
+FINAL_COMMENTS = MAX_ITEMS - 8
 SWEEP_PAGE = 500
 _ATTEMPTS = 5
 
@@ -89,7 +91,9 @@ def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dic
                      actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": head.Description, "amount": int(head.Amount)})
     changelog.record(tx, access.group, head, changelog.DELETE, actor=access.participant_id)
+    receipt_cleanup.with_expense(tx, head)
     tx.commit()
+    receipt_cleanup.after_expense(head)
 
 
 def delete_expense(access: Access, expense_id: str) -> None:

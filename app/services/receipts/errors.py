@@ -1,0 +1,44 @@
+"""The receipts' named errors (their codes and messages written once; app/errors.py holds
+the classes and every other area's catalogue)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from app.errors import Conflict, RateLimited
+
+
+def receipt_confirmed(expense_id: Optional[str] = None) -> Conflict:
+    """The receipt was confirmed already: a replay never creates a second expense."""
+    details = {"expenseId": expense_id} if expense_id else None
+    return Conflict("This receipt was already confirmed into an expense.",
+                    code="RECEIPT_CONFIRMED", details=details)
+
+
+def receipt_not_ready(status: str) -> Conflict:
+    return Conflict(f"The receipt is {status}, not READY.", code="RECEIPT_NOT_READY",
+                    details={"status": status})
+
+
+def receipt_attached(expense_id: str) -> Conflict:
+    return Conflict("The receipt is attached to another expense.", code="RECEIPT_ATTACHED",
+                    details={"expenseId": expense_id})
+
+
+def expense_has_receipt(receipt_id: str) -> Conflict:
+    return Conflict("The expense has another receipt; detach it first.",
+                    code="EXPENSE_HAS_RECEIPT", details={"receiptId": receipt_id})
+
+
+def scan_in_progress() -> Conflict:
+    return Conflict("The receipt is being scanned; wait for the result.",
+                    code="SCAN_IN_PROGRESS")
+
+
+def scan_not_done() -> Conflict:
+    return Conflict("The receipt has no finished scan to confirm; send the expense, or scan "
+                    "it first.", code="SCAN_NOT_DONE")
+
+
+def receipt_limit(what: str, limit: int) -> RateLimited:
+    return RateLimited(f"At most {limit} {what} per day.", code="RECEIPT_LIMIT",
+                       retry_after=3600, details={"limit": limit})
