@@ -64,6 +64,7 @@ def client_options() -> dict:
 
 def cached(name: str, build):
     """One client per caller ``name``, built by ``build()`` on first use."""
+    _configured()  # before the lock: a first use configures, which takes the lock itself
     with _lock:
         if name not in _clients:
             _clients[name] = build()
