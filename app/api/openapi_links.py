@@ -36,7 +36,8 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
             "balances.create_conversion", "balances.list_conversions",
             "recurring.create_recurring", "recurring.list_recurring",
             "people.invite", "people.group_invitations",
-            "notifications.mute", "notifications.unmute", "insight.send_reminder")},
+            "notifications.mute", "notifications.unmute", "insight.send_reminder",
+            "receipts.create_receipt")},
         # The creator's own participant.
         **{target: {**GROUP, "participantId": "$response.body#/myParticipantId"} for target in (
             "groups.patch_participant", "groups.remove_participant",
@@ -57,6 +58,16 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
                                     BODY: {"version": "$response.body#/version"}},
         "expenses.get_expense_by_id": {"expenseId": "$response.body#/expenseId"},
     },
+    "receipts.create_receipt": {
+        target: {**SAME_GROUP, "receiptId": "$response.body#/receiptId"}
+        for target in ("receipts.complete_receipt", "receipts.get_receipt",
+                       "receipts.scan_receipt", "receipts.confirm_receipt")},
+    # The expense the confirmed receipt became.
+    "receipts.confirm_receipt": {
+        target: {**SAME_GROUP, "expenseId": "$response.body#/expenseId"}
+        for target in ("expenses.get_expense", "expenses.delete_expense",
+                       "comments.list_comments", "comments.add_comment",
+                       "receipts.detach_receipt")},
     "comments.add_comment": {
         target: {**SAME_GROUP, "expenseId": "$response.body#/expenseId",
                  "commentId": "$response.body#/commentId"}

@@ -16,7 +16,9 @@ from app.services.receipts import uploads
 
 
 class ReceiptArgs(GroupArgs):
-    receiptId = Id(required=True)
+    receiptId = Id(required=True, metadata={
+        "description": "The receipt's id (receipt.receiptId of get_expense, or the receiptId "
+                       "POST /groups/{groupId}/receipts answered)."})
 
 
 def _get_receipt(caller, args: dict):

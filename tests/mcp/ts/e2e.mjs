@@ -157,6 +157,10 @@ data(await call("get_stats", { groupId, by: "category" }));
 data(await call("get_stats", { by: "month" }));
 data(await call("search_expenses", { text: "dinner" }));
 data(await call("list_people_balances", {}));
+// No receipt was uploaded over MCP (an upload is a presigned POST): a tool error the SDK
+// still reads as a result.
+const missing = await call("get_receipt", { groupId, receiptId: "00000000-0000-4000-8000-000000000000" });
+if (!missing.isError || !missing.content[0].text.startsWith("NOT_FOUND")) throw new Error(JSON.stringify(missing));
 const extra = data(await call("add_expense", { groupId, description: "Oops", amount: "1.00", splitMode: "EQUAL",
                                                payments: [{ participantId: me, amount: "1.00" }], splits: [{ participantId: me }] }));
 data(await call("delete_expense", { groupId, expenseId: extra.expenseId }));
