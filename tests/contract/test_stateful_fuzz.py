@@ -71,6 +71,14 @@ RUNS = {
     "chat": ((
         "chat.create_session", "chat.get_session", "chat.post_message", "chat.list_sessions",
         "chat.confirm_draft"), 2, 6),
+    # Receipts: an upload's row, its routes and the expense a confirm makes (no file reaches
+    # the embedded S3 here, so complete fails the receipt and scan/confirm are refused: the
+    # upload path itself is tests/receipts/test_receipts_serve.py).
+    "receipts": (GROUP + (
+        "receipts.create_receipt", "receipts.complete_receipt", "receipts.get_receipt",
+        "receipts.scan_receipt", "receipts.confirm_receipt", "receipts.detach_receipt",
+        "expenses.get_expense", "expenses.delete_expense", "comments.list_comments",
+        "comments.add_comment"), 2, 8),
 }
 # What only the other user can do: ask to join, cancel that, answer an invitation, leave (the
 # first user owns every group alone, and a last owner cannot leave).
