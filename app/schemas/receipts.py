@@ -35,7 +35,7 @@ class ReceiptUploadSchema(Schema):
     receiptId = fields.String(required=True, attribute="ReceiptId")
     status = fields.String(required=True, attribute="Status")
     upload = fields.Nested(UploadFormSchema, required=True, attribute="upload")
-    expiresAt = fields.String(required=True, attribute="ExpiresAt")
+    expiresAt = fields.String(required=True, attribute="UploadEndsAt")
 
 
 class ScanItemSchema(Schema):

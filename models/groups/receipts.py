@@ -28,7 +28,10 @@ class Receipt(GroupItem, discriminator="RECEIPT"):
     Status = UnicodeAttribute(default=UPLOADING)
     Reason = UnicodeAttribute(null=True)  # FAILED: why, a stable code
     ReasonText = UnicodeAttribute(null=True)  # and in words (never the file's content)
-    ExpiresAt = UnicodeAttribute()  # the upload's presigned POST ends here
+    UploadEndsAt = UnicodeAttribute()  # the upload's presigned POST ends here
+    # The table's TTL (unix seconds): an upload never completed goes 24 h after it began;
+    # complete removes it, so a receipt that got its file stays.
+    ExpiresAt = NumberAttribute(null=True)
     Width = NumberAttribute(null=True)
     Height = NumberAttribute(null=True)
     ImageBytes = NumberAttribute(null=True)

@@ -213,3 +213,15 @@ def test_the_json_export_lists_receipt_ids(group):
     exported = group.client.get(f"/groups/{group.group_id}/export?format=json",
                                 headers=group.headers).get_json()
     assert [e.get("receipt", {}).get("receiptId") for e in exported["expenses"]] == [receipt_id]
+
+
+def test_an_upload_never_completed_expires_with_the_tables_ttl_and_a_completed_one_stays(group):
+    from models.groups.receipts import Receipt
+    from app.services.core.clock import epoch
+
+    started = group.start().get_json()["receiptId"]
+    row = Receipt.get(*Receipt.key(group.group_id, started), consistent_read=True)
+    assert abs(row.ExpiresAt - (epoch() + 24 * 3600)) < 60  # a number: TTL reads only those
+    completed = group.ready(images.receipt())
+    row = Receipt.get(*Receipt.key(group.group_id, completed), consistent_read=True)
+    assert row.ExpiresAt is None and row.Status == "READY"

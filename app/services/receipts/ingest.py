@@ -57,7 +57,7 @@ def ingest(group_id: str, receipt_id: str) -> str:
         return _fail(receipt, "TOO_LARGE", "The file is larger than it was declared (or 10 MB).")
     if blob is None:
         return _fail(receipt, "NOT_UPLOADED", "No file was uploaded.")
-    if _landed_late(blob.last_modified, receipt.ExpiresAt):
+    if _landed_late(blob.last_modified, receipt.UploadEndsAt):
         return _fail(receipt, "UPLOAD_EXPIRED", "The file arrived after the upload expired.")
     try:
         clean = images.clean(blob.data)

@@ -12,7 +12,7 @@ from typing import Optional
 from app import blobs
 from app.errors import Invalid, not_found
 from app.services.core.access import Access, require_role
-from app.services.core.clock import iso_in, new_id, now_iso
+from app.services.core.clock import epoch, iso_in, new_id, now_iso
 from app.services.core.conditional import update_if
 from app.services.core.transactions import Transaction
 from app.services.ledger import guards as money_guards
@@ -23,6 +23,9 @@ from models.groups.receipts import PROCESSING, UPLOADING, Receipt
 CONTENT_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf")
 # A PROCESSING receipt whose hand-off was lost is handed off again by a later complete.
 REDRIVE_SECONDS = 60
+# An upload never completed: its row goes with the table's TTL a day after it began (the
+# bucket's lifecycle takes its object after the same day).
+UNCOMPLETED_TTL_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,8 @@ def create_receipt(access: Access, content_type: str, size: int) -> Upload:
     receipt_id, at = new_id(), now_iso()
     receipt = Receipt(*Receipt.key(access.group_id, receipt_id), ReceiptId=receipt_id,
                       UploaderUserId=access.user_id, DeclaredType=content_type,
-                      DeclaredSize=size, Status=UPLOADING, ExpiresAt=iso_in(blobs.POST_SECONDS),
+                      DeclaredSize=size, Status=UPLOADING, UploadEndsAt=iso_in(blobs.POST_SECONDS),
+                      ExpiresAt=epoch() + UNCOMPLETED_TTL_SECONDS,
                       Version=1, CreatedAt=at, UpdatedAt=at)
     tx = Transaction()
     money_guards.check_group(tx, access.group)
@@ -78,6 +82,7 @@ def complete(access: Access, receipt_id: str) -> Receipt:
     receipt = load_receipt(access.group_id, receipt_id)
     if receipt.Status == UPLOADING:
         moved = update_if(receipt, [Receipt.Status.set(PROCESSING),
+                                    Receipt.ExpiresAt.remove(),
                                     Receipt.UpdatedAt.set(now_iso()),
                                     Receipt.Version.add(1)],
                           Receipt.Status == UPLOADING)
