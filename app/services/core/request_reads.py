@@ -4,7 +4,9 @@ request to reuse instead of reading again:
 - a route under /groups/{groupId}: the liveness read also read the group's head, the
   caller's guard row and the rows the view declared (one BatchGetItem,
   app.services.core.live.is_live_in_group); the request's first authorization in that group
-  uses them instead of reading again (once: a later one reads afresh).
+  uses them instead of reading again (once: a later one reads afresh);
+- a /changes page: its Query of the CHANGE rows runs before that BatchGetItem, so the
+  rows they name join it (:func:`hold`, app.services.changes.feed.read_page).
 
 Context variables, reset when each request starts (app.factory), so nothing read for one
 request is ever seen by another. No model import: the factory imports this at start-up."""
@@ -17,12 +19,14 @@ _profile: ContextVar[Optional[Any]] = ContextVar("tailspend_request_profile", de
 # (user id, group id, sort keys read, raw rows by (group id, sort key)) or None
 _group: ContextVar[Optional[Tuple[str, str, frozenset, Mapping]]] = ContextVar(
     "tailspend_request_group_rows", default=None)
+_held: ContextVar[Optional[Mapping]] = ContextVar("tailspend_request_held", default=None)
 
 
 def forget() -> None:
     """A request starts: nothing is known yet."""
     _profile.set(None)
     _group.set(None)
+    _held.set(None)
 
 
 def remember_profile(profile: Optional[Any]) -> None:
@@ -47,3 +51,16 @@ def take_group_rows(user_id: str, group_id: str, sort_keys) -> Optional[Mapping]
         return None
     _group.set(None)
     return held[3]
+
+
+def hold(key: Tuple, value: Any) -> None:
+    """Keep a read under ``key`` for a later step of this request."""
+    _held.set({**(_held.get() or {}), key: value})
+
+
+def take(key: Tuple) -> Optional[Any]:
+    """What :func:`hold` kept under ``key`` in this request, or None; handed out once."""
+    kept = dict(_held.get() or {})
+    value = kept.pop(key, None)
+    _held.set(kept)
+    return value
