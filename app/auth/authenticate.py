@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from app.auth.jwks import JwksCache
 from app.auth.principal import Principal, app_credential
@@ -68,10 +68,11 @@ class Authenticator:
         self._pat_verifier = verifier
 
     def authenticate(self, authorization: Optional[str],
-                     group: Optional[Tuple[str, tuple]] = None) -> Principal:
+                     group: Optional[Tuple[str, Any]] = None) -> Principal:
         """The caller, their account's liveness read on every call. ``group`` ((group id,
-        sort keys to prefetch)): the request is under /groups/{groupId}, so an app sign-in's
-        liveness read also reads the group rows its authorization will need (one call)."""
+        sort keys to prefetch, or a function giving them, called once the token is verified)):
+        the request is under /groups/{groupId}, so an app sign-in's liveness read also reads
+        the group rows its authorization will need (one call)."""
         scheme, _, credential = (authorization or "").partition(" ")
         credential = credential.strip()
         if scheme.lower() != "bearer" or not credential:
@@ -99,7 +100,7 @@ class Authenticator:
         return user_id
 
     def _user_for(self, identity_key: str,
-                  group: Optional[Tuple[str, tuple]] = None) -> Tuple[str, bool]:
+                  group: Optional[Tuple[str, Any]] = None) -> Tuple[str, bool]:
         """(UserId, whether the account is gone: being deleted, or its profile absent).
 
         The cache holds only which user an identity names (an identity never changes
@@ -117,7 +118,9 @@ class Authenticator:
             user_id = identity.UserId
             self.identities.put(identity_key, user_id)
         if group is not None:
-            return user_id, not is_live_in_group(user_id, *group)
+            group_id, prefetch = group
+            return user_id, not is_live_in_group(
+                user_id, group_id, prefetch() if callable(prefetch) else prefetch)
         return user_id, not is_live(user_id)
 
 
