@@ -2,7 +2,7 @@
 re-encode, thumbnail) per kind of photo, the whole ingest of one upload through S3 and
 DynamoDB (in-process moto), and what Pillow and pillow-heif add to the Lambda package.
 
-Run: .venv/bin/python bench/receipt_ingest_bench.py"""
+Run: .venv/bin/python bench/receipt_ingest_bench.py [rounds]"""
 from __future__ import annotations
 
 import io
@@ -17,7 +17,7 @@ from support import bench_app
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-ROUNDS = 5
+ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 5  # medians of this many
 
 
 def _photo(size, fmt="JPEG") -> bytes:
@@ -86,6 +86,7 @@ def main() -> None:
                  f"{raw:.1f} MB unzipped, {zipped:.1f} MB zipped"))
     from support import report
 
+    print(f"medians of {ROUNDS} rounds each", flush=True)
     report("receipt_ingest_bench", rows)
 
 
