@@ -28,7 +28,8 @@ QUICK = {
     "import_bench.py": ["2000"],  # rows (10,000)
     "insight_bench.py": ["1000"],  # expenses in the group (5,000): 2 Query pages of 500
     "local_scale_bench.py": ["1000"],  # expenses in the big group, 3x that as filler (5,000)
-    "local_soak_bench.py": ["600"],  # requests (3,000)
+    "local_soak_bench.py": ["500"],  # requests (3,000)
+    "outbox_sweep_bench.py": ["100"],  # events (200): calls and CPU per event
     "receipt_ingest_bench.py": ["3"],  # rounds per median (5)
     "recurring_bench.py": ["250"],  # due templates (1,000): it prints the calls at 1,000 too
     "reply_bench.py": ["10"],  # repeats per median (30)
