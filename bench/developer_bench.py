@@ -34,16 +34,37 @@ def main() -> None:
         with count_dynamodb_calls() as pat_cold:
             assert client.get(PATH, headers=pat, buffered=True).status_code == 200
 
+    assert "UpdateItem" not in app_warm.calls, app_warm  # no window of its own by default
+    limited = _app_request_with_limit()
     print(f"GET {PATH} DynamoDB calls, app sign-in (identity cached): {app_warm}")
     print(f"GET {PATH} DynamoDB calls, PAT warm (token cached):       {pat_warm}")
     print(f"GET {PATH} DynamoDB calls, PAT cold (token fetched):      {pat_cold}")
+    print(f"GET {PATH} DynamoDB calls, app sign-in, RATE_LIMIT_APP_PER_MINUTE set: {limited}")
+    added = limited.calls - app_warm.calls
     report("developer_bench", [(
+        "app_rate_limit_calls",
+        "rate limit per request (app sign-in), DynamoDB calls added",
+        "0 by default (API Gateway's stage throttle limits app users); "
+        f"+{limited.total - app_warm.total} ("
+        + ", ".join(f"{name} {n}" for name, n in sorted(added.items()))
+        + ") with RATE_LIMIT_APP_PER_MINUTE set"), (
         "pat_extra_calls",
         f"PAT request vs app sign-in, GET {PATH}: DynamoDB calls, app sign-in / PAT warm "
         "(token cached <= 5 s) / PAT cold",
         f"{app_warm.total} / {pat_warm.total} / {pat_cold.total}: a PAT adds "
         f"+{pat_warm.total - app_warm.total} warm, +{pat_cold.total - app_warm.total} cold "
         f"(PAT warm: {pat_warm})")])
+
+
+def _app_request_with_limit():
+    """The app sign-in's warm request again, on an app with a per-minute window for it."""
+    with bench_app(limit_overrides=(("app_per_minute", 600),)) as (client, sign_in):
+        headers, _ = sign_in("limited@example.com")
+        client.post("/groups", headers=headers, json={"name": "Bench", "currency": "EUR"})
+        client.get(PATH, headers=headers, buffered=True)
+        with count_dynamodb_calls() as calls:
+            assert client.get(PATH, headers=headers, buffered=True).status_code == 200
+    return calls
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Cold import time of each Lambda handler, and DynamoDB calls per request for GET /users/me.
 
-Run: .venv/bin/python bench/foundation_bench.py"""
+Run: .venv/bin/python bench/foundation_bench.py [runs]"""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,7 @@ from support import ROOT, bench_app, count_dynamodb_calls
 
 HANDLERS = ("app.handlers.api", "app.handlers.provisioning", "app.handlers.hourly",
             "app.handlers.notifications", "app.handlers.maintenance")
-RUNS = 7
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 7  # fresh interpreters per handler
 
 
 def cold_import_ms(module: str) -> float:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import bench_app, count_dynamodb_calls
+from bench.support import bench_app, count_dynamodb_calls, report
 
 HOME_SIZES = (1, 50)
 
@@ -65,6 +65,15 @@ def main() -> None:
         print(f"{label:<{width}}  {calls.total:>5}  {detail}")
     home = [calls.calls for label, calls in rows[:len(HOME_SIZES)]]
     print("home screen calls equal at 1 and 50 groups:", "yes" if home[0] == home[1] else "NO")
+    homes, approvals = rows[:len(HOME_SIZES)], rows[len(HOME_SIZES):]
+    report("groups_bench", [
+        ("home_calls", "GET /users/me/groups (home), DynamoDB calls at "
+         + " / ".join(str(n) for n in HOME_SIZES) + " groups",
+         " / ".join(str(calls.total) for _, calls in homes) + f" ({homes[-1][1]} at "
+         f"{HOME_SIZES[-1]})"),
+        ("approve_calls", "approve a join request, DynamoDB calls: NEW / TAKEOVER",
+         " / ".join(str(calls.total) for _, calls in approvals) + f" (NEW: {approvals[0][1]})"),
+    ])
 
 
 if __name__ == "__main__":

@@ -117,20 +117,26 @@ FORMATS: dict = {"splitwise-csv": splitwise, "spliit-csv": spliit_csv,
                  "tailspend-json": tailspend}
 
 
-def fill(make: Callable[[int, int], str], members: int) -> tuple:
-    """(members, rows, content): as many rows (<= MAX_ROWS) as keep the file under 5 MB."""
+def fitting_rows(make: Callable[[int, int], str], members: int) -> int:
+    """As many rows (<= MAX_ROWS) as keep the file under 5 MB, from an 1- and an 11-row file."""
     per_row = (len(make(members, 11).encode()) - len(make(members, 1).encode())) / 10
     fixed = len(make(members, 1).encode()) - per_row
-    rows = min(MAX_ROWS, int((LIMIT - fixed) / per_row), MAX_MEMBER_ENTRIES // (members + 1))
+    return min(MAX_ROWS, int((LIMIT - fixed) / per_row), MAX_MEMBER_ENTRIES // (members + 1))
+
+
+def fill(make: Callable[[int, int], str], members: int) -> tuple:
+    """(members, rows, content) of the largest file that fits."""
+    rows = fitting_rows(make, members)
     return members, rows, make(members, rows)
 
 
 def shapes(make) -> list:
-    """199 members in every row; and 20,000 rows of the most members that still fit."""
+    """199 members in every row; and 20,000 rows of the most members that still fit (the
+    search sizes small files only: building each candidate whole cost seconds a format)."""
     low, high = 2, WIDE
     while low < high:
         middle = (low + high + 1) // 2
-        if fill(make, middle)[1] >= MAX_ROWS:
+        if fitting_rows(make, middle) >= MAX_ROWS:
             low = middle
         else:
             high = middle - 1

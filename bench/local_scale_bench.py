@@ -58,10 +58,12 @@ def main() -> None:
 def _tables():
     import json
 
-    from app.local.dynamodb import _moto_tables
+    from app.local.dynamodb import _moto_tables, _wire
 
+    # As the snapshot writes them (binaries as base64: moto's to_json leaves a binary set's
+    # members as bytes, which json cannot encode).
     for name, table in _moto_tables():
-        yield name, [json.dumps(item.to_json()["Attributes"]) for item in table.all_items()]
+        yield name, [json.dumps(_wire(item.to_json()["Attributes"])) for item in table.all_items()]
 
 
 if __name__ == "__main__":

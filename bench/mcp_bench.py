@@ -2,7 +2,8 @@
 
 A tools/call pays, beyond its service's own calls: one TransactWrite (the connection's
 per-minute window and the owner's daily developer budget together, as a PAT request does) and
-one UpdateItem of the usage row when the reply closes. The grant status read (one consistent
+one TransactWrite of the usage row when the reply closes; a group tool also reads the profile
+(GetItem), which a REST group route folds into its authorizing BatchGetItem. The grant status read (one consistent
 GetItem) is cached for up to 5 s per process, so warm calls skip it; "cold" shows it.
 initialize, ping and tools/list touch DynamoDB only for that grant read. get_group also reads
 the roster (one Query), which REST serves from a second route (/participants).
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 
-from support import bench_app, count_dynamodb_calls
+from support import bench_app, count_dynamodb_calls, report
 
 ACCEPT = "application/json, text/event-stream"
 
@@ -72,6 +73,16 @@ def main() -> None:
         print(f"tools/call {name:<14} {warm}")
         print(f"  REST {route:<33} {rest}  (extra for MCP: {warm.total - rest.total})")
     print(f"tools/call get_balances, grant not cached: {cold}")
+    extra = {name: warm.total - rest.total for name, _route, rest, warm in rows}
+    balances_rest = next(rest for name, _route, rest, _warm in rows if name == "get_balances")
+    report("mcp_bench", [(
+        "mcp_extra_calls",
+        "MCP tools/call vs its REST route, DynamoDB calls added, warm (grant cached <= 5 s) / "
+        "grant not cached",
+        ", ".join(f"{name} +{n}" for name, n in extra.items())
+        + f" / get_balances +{cold.total - balances_rest.total} (window+budget and usage "
+        "TransactWrites; a group tool's profile GetItem; get_group's roster Query; cold adds "
+        "the grant GetItem)")])
 
 
 if __name__ == "__main__":

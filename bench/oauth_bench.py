@@ -5,16 +5,18 @@ Beyond it: authorize 2 (the registered client's row, the request Put; a metadata
 client's document is cached instead), approve 3 (the request GetItem, the approval
 TransactWrite, the code TransactWrite), exchange 3 (the code GetItem, the TransactWrite, the
 grant GetItem that names the client and warms the 5 s cache), refresh 3 (the refresh-hash
-GetItem, the grant GetItem, the TransactWrite); an access-token check is 1 GetItem cold and 0
-while the grant is cached (<= 5 s).
+GetItem, the grant GetItem, the TransactWrite); an access-token check is the profile's
+liveness GetItem (every request, whatever is cached) plus the grant GetItem when the grant is
+not cached (<= 5 s).
 
 Run: .venv/bin/python bench/oauth_bench.py"""
 from __future__ import annotations
 
+import collections
 import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from support import bench_app, count_dynamodb_calls
+from support import bench_app, count_dynamodb_calls, report
 
 REDIRECT = "http://127.0.0.1:33418/cb"
 VERIFIER = "b" * 64
@@ -67,6 +69,22 @@ def main() -> None:
     print(f"POST /oauth/token refresh_token:                {refresh}")
     print(f"access-token check, grant not cached:           {cold}")
     print(f"access-token check, grant cached (<= 5 s):      {warm}")
+    steps = (authorize, approve, exchange, refresh)
+    # Each of these requests carries no bearer token: its UpdateItem is the per-address window.
+    assert all(step.calls["UpdateItem"] == 1 for step in steps), steps
+    beyond = [step.calls - collections.Counter(UpdateItem=1) for step in steps]
+    report("oauth_bench", [
+        ("oauth_flow_calls",
+         "MCP OAuth, DynamoDB calls beyond each anonymous request's rate-window UpdateItem: "
+         "authorize / approve / code exchange / refresh",
+         " / ".join(str(sum(calls.values())) for calls in beyond) + " ("
+         + "; ".join(", ".join(f"{name} {n}" for name, n in sorted(calls.items()))
+                     for calls in beyond) + ")"),
+        ("mcp_token_check_calls",
+         "MCP access-token check, DynamoDB calls: grant cached (<= 5 s) / not cached",
+         f"{warm.total} / {cold.total} (cached: {warm}, the profile's liveness read; not "
+         f"cached: {cold})"),
+    ])
 
 
 if __name__ == "__main__":

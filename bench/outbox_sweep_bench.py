@@ -41,10 +41,12 @@ OLD_EVENTS_PER_RUN = 200
 
 
 def _seed(groups: int) -> list:
-    """Groups of four USER participants, three with a device; one event per group."""
+    """Groups of four USER participants (each with a live profile), three with a device; one
+    event per group."""
     from app.services.core.clock import iso_in
     from models.groups import Group, GroupItem, Participant
     from models.notifications import Device, Event, NotificationItem
+    from models.users import Profile, UserItem
 
     created, events = iso_in(-3600), []
     with GroupItem.batch_write() as batch:
@@ -57,12 +59,13 @@ def _seed(groups: int) -> list:
                 batch.save(Participant(gid, Participant.sort_key(pid), ParticipantId=pid,
                                        Type="USER", UserId=f"user-{g}-{n}", DisplayName=f"U{n}",
                                        Role="OWNER" if n == 0 else "MEMBER"))
-    from models.users import Profile, UserItem
-    with UserItem.batch_write() as batch:  # live accounts: history is written only for those
+    # The dispatch reads the recipients' profiles and sends to live accounts only: without
+    # them an event would cost its fixed part alone.
+    with UserItem.batch_write() as batch:
         for g in range(groups):
             for n in range(RECIPIENTS_PER_EVENT + 1):
-                batch.save(Profile(*Profile.key(f"user-{g}-{n}"), Email=f"u{g}-{n}@example.com",
-                                   DisplayName=f"U{n}"))
+                batch.save(Profile(*Profile.key(f"user-{g}-{n}"), DisplayName=f"U{n}",
+                                   Email=f"user-{g}-{n}@example.com"))
     with NotificationItem.batch_write() as batch:
         for g in range(groups):
             gid = f"00000000-0000-4000-8000-{g:012d}"
@@ -136,8 +139,10 @@ def measure_web_push_cpu(sends: int = 50) -> float:
         b64 = lambda raw: base64.urlsafe_b64encode(raw).decode().rstrip("=")  # noqa: E731
         token = json.dumps({"endpoint": f"http://127.0.0.1:{server.server_port}/s",
                             "keys": {"p256dh": b64(receiver), "auth": b64(os.urandom(16))}})
+        # local=True: the push service here is on loopback, which only local mode's exception
+        # lets through (notifications.endpoints refuses it otherwise, as it must in AWS).
         provider = push.WebPushProvider(vapid.new_private_key(), "mailto:bench@example.com",
-                                       local=True)  # the loopback push service
+                                        local=True)
         message = push.Message("New expense in Bench", "U0 added \u201cDinner\u201d.",
                                "EXPENSE_ADDED")
         assert provider.send(push.WEB, token, message) == push.SENT  # warm up imports

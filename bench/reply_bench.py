@@ -4,7 +4,7 @@ Replies are dumped by the response schemas from model rows (attribute=, derived 
 post_dump where a field is omitted rather than null). Times, on a moto-backed local app,
 listing 100 expenses, reading one expense with 100 comments and reading balances, and the
 schema dump alone of those 100 expenses. BENCH_ROOT=<checkout> runs it against another tree
-(e.g. main, for a before/after on one machine)."""
+(e.g. main, for a before/after on one machine). Argument: the repeats (30)."""
 from __future__ import annotations
 
 import os
@@ -16,7 +16,7 @@ sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(Path(__file__).resolve().
 from bench.money_bench import _body, _group, _seed_comments, _seed_expenses
 from bench.support import bench_app, median_ms
 
-REPEAT = 30
+REPEAT = int(sys.argv[1]) if len(sys.argv) > 1 else 30  # medians of this many
 
 
 def main() -> None:

@@ -6,7 +6,9 @@ that report results (bench.support.report) leave them in .bench/results/; `pytho
 bench/docs_table.py --update` puts them into docs/benchmarks.md.
 
 `make bench` (no flag) runs the benches that take minutes at a smaller size, QUICK below, so
-the whole run stays within ~10 minutes on 2 cores; each says the size it ran at. `--full`
+the whole run stays within ~10 minutes on 2 cores; each says the size it ran at. The CPU total
+is the fair figure on a shared machine: idle, a single-threaded script takes about its CPU
+time. `--full`
 runs every script at its own default, the size docs/benchmarks.md's rows name."""
 from __future__ import annotations
 
@@ -22,11 +24,15 @@ HERE = Path(__file__).resolve().parent
 # little with size; call counts per item include fixed costs spread over fewer items.
 QUICK = {
     "cold_start_bench.py": ["9"],  # runs (25): a median of paired ratios either way
+    "foundation_bench.py": ["3"],  # fresh interpreters per handler (7): a median
     "import_bench.py": ["2000"],  # rows (10,000)
-    "insight_bench.py": ["2000"],  # expenses in the group (5,000)
+    "insight_bench.py": ["1000"],  # expenses in the group (5,000): 2 Query pages of 500
     "local_scale_bench.py": ["1000"],  # expenses in the big group, 3x that as filler (5,000)
-    "local_soak_bench.py": ["1000"],  # requests (3,000)
-    "recurring_bench.py": ["500"],  # due templates (1,000): 256 bucket Queries over 500
+    "local_soak_bench.py": ["500"],  # requests (3,000)
+    "outbox_sweep_bench.py": ["100"],  # events (200): calls and CPU per event
+    "receipt_ingest_bench.py": ["3"],  # rounds per median (5)
+    "recurring_bench.py": ["250"],  # due templates (1,000): it prints the calls at 1,000 too
+    "reply_bench.py": ["10"],  # repeats per median (30)
 }
 
 

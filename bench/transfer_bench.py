@@ -65,9 +65,7 @@ def measure(client, headers, count: int, bystanders: int = 0):
 
 
 def main() -> None:
-    from app.local import engine
     from app.services.groups import transfer
-    engine.install()  # without it moto copies the whole table per transaction
     with bench_app() as (client, sign_in):
         headers, _ = sign_in("bench@example.com")
         measure(client, headers, 1)  # warm-up
