@@ -31,7 +31,8 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
                        Role="OWNER", CreatedAt=now)
     balance = Balance(*Balance.key(group_id), BalanceRevision=0, Initialized=True,
                       ExpenseCount=0, SettlementCount=0, CreatedAt=now,
-                      Users={Balance.user_pair(participant_id, user_id)})
+                      Users={Balance.user_pair(participant_id, user_id)},
+                      Name=name, Currency=currency)  # the head copy (Balance.Name)
     collision = id_collision()
     tx = Transaction().require_live_account(user_id)
     for row in (head, invite, owner, guard, balance):
@@ -47,7 +48,8 @@ def update_group(access: Access, *, name: Optional[str] = None,
     """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
 
     The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
-    update, so an expense created concurrently either lands first (409) or after the change."""
+    update, so an expense created concurrently either lands first (409) or after the change.
+    That TransactWrite also writes the balance row's copy of the name and currency."""
     group = access.group
     new_currency = currency if currency is not None and currency != group.Currency else None
     if name is None and new_currency is None:
@@ -57,11 +59,17 @@ def update_group(access: Access, *, name: Optional[str] = None,
     if name is not None:
         actions.append(Group.Name.set(name))
     tx = Transaction()
+    # The balance row's head copy moves with the head (Balance.Name): one item, so the money
+    # check of a currency change is that update's condition.
+    copy = Balance.copy_head(name if name is not None else group.Name,
+                             new_currency or group.Currency)
     if new_currency is not None:
         actions.append(Group.Currency.set(new_currency))
-        tx.check(Balance, *Balance.key(group.GroupId),
-                 condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
-                 on_fail=currency_locked())
+        tx.update(Balance(*Balance.key(group.GroupId)), copy,
+                  condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
+                  on_fail=currency_locked())
+    else:
+        tx.update(Balance(*Balance.key(group.GroupId)), copy)
     tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == GroupStatus.ACTIVE,
               on_fail=group_not_found())
     changelog.record(tx, group, Group(*Group.key(group.GroupId), Name=name or group.Name),
