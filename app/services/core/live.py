@@ -7,7 +7,10 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
   its credential is verified, whatever the credential and whatever a cache remembers, so no
   warm instance serves the account once the mark is written. On a route under
   /groups/{groupId} that read is :func:`is_live_in_group`: the same BatchGetItem also reads
-  the group rows the request's authorization needs, so the check costs no call of its own;
+  the group rows the request's authorization needs, so the check costs no call of its own.
+  The cross-group reads (/users/me/people, /users/me/expenses, /users/me/groups,
+  /users/me/stats) fold it into their own first BatchGetItem instead (:func:`read_live_with`;
+  app.api.context.liveness_in_view makes sure every such request ends with the verdict);
 - every write that creates a row owned by a user holds :data:`LIVE` on that user's profile
   in the same transaction (:meth:`Transaction.require_live_account`) or, when the write
   updates the profile itself, in its own condition; a request that passed the read just
