@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import currency_locked, group_not_found, id_collision
+from app.errors import (DomainError, concurrent_update, currency_locked, group_not_found,
+                        id_collision)
 from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
@@ -70,8 +71,15 @@ def update_group(access: Access, *, name: Optional[str] = None,
                   on_fail=currency_locked())
     else:
         tx.update(Balance(*Balance.key(group.GroupId)), copy)
-    tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == GroupStatus.ACTIVE,
-              on_fail=group_not_found())
+    # The copy is whole, so the field this write leaves must still be what it copies: a
+    # concurrent rename or currency change makes one of the two writes retry (409), never
+    # leaves the balance row's copy behind the head.
+    condition = Group.Status == GroupStatus.ACTIVE
+    if name is None:
+        condition &= Group.Name == group.Name
+    if new_currency is None:
+        condition &= Group.Currency == group.Currency
+    tx.update(Group(*Group.key(group.GroupId)), actions, condition=condition, on_fail=_refused)
     changelog.record(tx, group, Group(*Group.key(group.GroupId), Name=name or group.Name),
                    actor=access.participant_id,
                    diff=changelog.diff_of({"name": group.Name, "currency": group.Currency},
@@ -82,3 +90,11 @@ def update_group(access: Access, *, name: Optional[str] = None,
     group.Currency = new_currency or group.Currency
     group.UpdatedAt = now
     return access
+
+
+def _refused(old: Optional[dict]) -> DomainError:
+    """Gone (not ACTIVE) or changed meanwhile, judged on the head as it was."""
+    head = Group.from_raw(old)
+    if head is None or head.Status != GroupStatus.ACTIVE:
+        return group_not_found()
+    return concurrent_update()
