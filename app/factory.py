@@ -121,10 +121,14 @@ def _group_read(view):
     if (group_id is None or getattr(view, "while_deleting", False)
             or not getattr(view, "group_read", True)):
         return None
-    keys: list = []  # app.api.context.prefetches: sort keys, or functions of the view's args
-    for declared in getattr(view, "group_prefetch", ()):
-        keys.extend(declared(request.view_args) if callable(declared) else (declared,))
-    return str(group_id), tuple(keys)
+    def keys() -> tuple:
+        # app.api.context.prefetches: sort keys, or functions of the view's args. Called once
+        # the credential is verified (a function may read, e.g. a /changes page's Query).
+        found: list = []
+        for declared in getattr(view, "group_prefetch", ()):
+            found.extend(declared(request.view_args) if callable(declared) else (declared,))
+        return tuple(found)
+    return str(group_id), keys
 
 
 _PREFLIGHT_HEADERS = {

@@ -17,16 +17,8 @@ IMPORT_FORMATS = tuple(IMPORT_SOURCES)
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 # POST /groups/{groupId}/reminders: one per sender, recipient and group in this many seconds.
 REMINDER_INTERVAL_SECONDS = 24 * 3600
-# An expense's text fields (a recurring template's expense part too): the most characters
-# each may hold. The REST schemas (app.schemas.expenses) and a chat draft's check
-# (app.services.chat.proposals) both read them; description and item names must also be
-# non-blank (at least 1 character).
-EXPENSE_DESCRIPTION_MAX = 200
-EXPENSE_CATEGORY_MAX = 50
-EXPENSE_NOTES_MAX = 500
-EXPENSE_ITEM_NAME_MAX = 200
-EXPENSE_TEXT_MAX = {"description": EXPENSE_DESCRIPTION_MAX, "category": EXPENSE_CATEGORY_MAX,
-                    "notes": EXPENSE_NOTES_MAX}
+# An expense's text fields' limits are declared with its fields, in
+# app.money.expense_input (TEXT_MAX, ITEM_NAME_MAX).
 
 # A receipt photo (app/services/receipts, app/schemas/receipts.py): 10 MB at most.
 MAX_RECEIPT_BYTES = 10 * 1024 * 1024

@@ -6,7 +6,6 @@ from typing import Iterator, Optional
 
 from pynamodb.attributes import (DiscriminatorAttribute, MapAttribute,
                                  NumberAttribute, UnicodeAttribute, UnicodeSetAttribute)
-from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
 from models.base import RawAccess, table
@@ -16,10 +15,12 @@ DEVICE_PREFIX = "DEVICE#"
 PREFS = "PREFS"
 NOTIF_PREFIX = "NOTIF#"
 EVENT_PREFIX = "EVENT#"
-EVENT_SK = "EVENT"
 PENDING = "PENDING"
-# The outbox index is sharded: one fixed PendingKey put every event of the platform in one
-# index partition (a throttle there fails the money transaction that writes the event).
+# Outbox rows live in PENDING_SHARDS partitions ("PENDING#<n>", by a stable hash of the event
+# id) until dispatch deletes them, so the sweep finds every undispatched event with one Query
+# per shard and no index (an index cost two GSI writes per event: its key set, then removed).
+# Sharded: one fixed partition would take every event of the platform (a throttle there fails
+# the money transaction that writes the event).
 PENDING_SHARDS = 16
 TOKEN_PREFIX = "TOKEN#"
 TOKEN_SK = "TOKEN"
@@ -33,17 +34,6 @@ EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_A
                "RECURRING_REMINDER", "REMINDER")
 
 
-class PendingEventsIndex(GlobalSecondaryIndex):
-    """Outbox events not yet dispatched, oldest first (sparse on PendingKey)."""
-
-    class Meta:
-        index_name = "PendingEventsIndex"
-        projection = AllProjection()
-
-    PendingKey = UnicodeAttribute(hash_key=True)
-    CreatedAt = UnicodeAttribute(range_key=True)
-
-
 @table("notifications")
 class NotificationItem(RawAccess, Model):
     """Every Notifications row."""
@@ -55,10 +45,7 @@ class NotificationItem(RawAccess, Model):
     SK = UnicodeAttribute(range_key=True)
     EntityType = DiscriminatorAttribute()
     CreatedAt = UnicodeAttribute(null=True)
-    PendingKey = UnicodeAttribute(null=True)
     ExpiresAt = NumberAttribute(null=True)  # TTL (unix seconds); reads check it too
-
-    pending_events = PendingEventsIndex()
 
 
 class Device(NotificationItem, discriminator="DEVICE"):
@@ -140,7 +127,8 @@ class Notification(NotificationItem, discriminator="NOTIF"):
 
 
 class Event(NotificationItem, discriminator="EVENT"):
-    """An outbox row, written in the same transaction as the change it describes."""
+    """An outbox row, written in the same transaction as the change it describes and deleted
+    once dispatched: what is left in the PENDING shards is what the sweep must deliver."""
 
     EventId = UnicodeAttribute()
     Type = UnicodeAttribute()
@@ -149,7 +137,6 @@ class Event(NotificationItem, discriminator="EVENT"):
     ResourceId = UnicodeAttribute()
     Payload = MapAttribute(null=True)
     Recipients = UnicodeSetAttribute(null=True)
-    DispatchedAt = UnicodeAttribute(null=True)
 
     @staticmethod
     def event_id(event_type: str, scope_id: str, resource_id: str,
@@ -160,13 +147,11 @@ class Event(NotificationItem, discriminator="EVENT"):
 
     @staticmethod
     def key(event_id: str) -> tuple:
-        return EVENT_PREFIX + event_id, EVENT_SK
-
-    @staticmethod
-    def pending_key(event_id: str) -> str:
-        """``PENDING#<0..15>`` by a stable hash of the event id (same shard on every retry)."""
+        """``PENDING#<0..15>`` by a stable hash of the event id (the same shard on every
+        retry, so the row's attribute_not_exists still refuses a second event), ``EVENT#<id>``."""
         digest = hashlib.sha256(event_id.encode()).digest()
-        return f"{PENDING}#{int.from_bytes(digest[:4], 'big') % PENDING_SHARDS}"
+        shard = int.from_bytes(digest[:4], "big") % PENDING_SHARDS
+        return f"{PENDING}#{shard}", EVENT_PREFIX + event_id
 
     @staticmethod
     def shards() -> list:
@@ -174,13 +159,10 @@ class Event(NotificationItem, discriminator="EVENT"):
 
     @classmethod
     def pending(cls, shard: str, created_before: str, **kwargs) -> Iterator["Event"]:
-        """Undispatched events of one shard created before ``created_before``, oldest first."""
-        return cls.pending_events.query(shard, cls.CreatedAt < created_before, **kwargs)
-
-    @classmethod
-    def dispatched_actions(cls, at: str) -> list:
-        """Leave the outbox index (REMOVE PendingKey) and say when."""
-        return [cls.PendingKey.remove(), cls.DispatchedAt.set(at)]
+        """Undispatched events of one shard created before ``created_before`` (in event-id
+        order; a Query of the shard, so it reads only what is still pending)."""
+        return cls.query(shard, cls.SK.startswith(EVENT_PREFIX),
+                         filter_condition=cls.CreatedAt < created_before, **kwargs)
 
 
 class SweepCursor(NotificationItem, discriminator="SWEEP_CURSOR"):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from app.auth.jwks import JwksCache
 from app.auth.principal import Principal, app_credential
@@ -68,13 +68,14 @@ class Authenticator:
         self._pat_verifier = verifier
 
     def authenticate(self, authorization: Optional[str],
-                     group: Optional[Tuple[str, tuple]] = None,
+                     group: Optional[Tuple[str, Any]] = None,
                      live_in_view: bool = False) -> Principal:
         """The caller, their account's liveness read on every call. ``group`` ((group id,
-        sort keys to prefetch)): the request is under /groups/{groupId}, so an app sign-in's
-        liveness read also reads the group rows its authorization will need (one call).
-        ``live_in_view``: the view reads it in a batch of its own and refuses a caller who is
-        not live (app.api.context.liveness_in_view), so an app sign-in reads nothing here."""
+        sort keys to prefetch, or a function giving them, called once the token is verified)):
+        the request is under /groups/{groupId}, so an app sign-in's liveness read also reads
+        the group rows its authorization will need (one call). ``live_in_view``: the view
+        reads it in a batch of its own and refuses a caller who is not live
+        (app.api.context.liveness_in_view), so an app sign-in reads nothing here."""
         scheme, _, credential = (authorization or "").partition(" ")
         credential = credential.strip()
         if scheme.lower() != "bearer" or not credential:
@@ -101,7 +102,7 @@ class Authenticator:
             raise account_deleting()
         return user_id
 
-    def _user_for(self, identity_key: str, group: Optional[Tuple[str, tuple]] = None,
+    def _user_for(self, identity_key: str, group: Optional[Tuple[str, Any]] = None,
                   live_in_view: bool = False) -> Tuple[str, bool]:
         """(UserId, whether the account is gone: being deleted, or its profile absent).
 
@@ -122,7 +123,9 @@ class Authenticator:
         if live_in_view:
             return user_id, False  # not known yet: the view's own batch reads it
         if group is not None:
-            return user_id, not is_live_in_group(user_id, *group)
+            group_id, prefetch = group
+            return user_id, not is_live_in_group(
+                user_id, group_id, prefetch() if callable(prefetch) else prefetch)
         return user_id, not is_live(user_id)
 
 

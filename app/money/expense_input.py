@@ -100,6 +100,12 @@ WIRE_NAMES = {"description": "description", "category": "category", "date": "dat
               "split_mode": "splitMode", "splits": "splits", "currency": "currency",
               "exchange_rate": "exchangeRate", "group_amount": "groupAmount",
               "rate_source": "rateSource", "rate_date": "rateDate"}
+# Each text field's most characters, declared here beside the field (description and item
+# names must also be non-blank): the REST schemas' Length validators (app.schemas.expenses)
+# and a chat or receipt draft's check (app.services.chat.proposals) both read them, and an
+# import cuts its texts to them.
+TEXT_MAX = {"description": 200, "category": 50, "notes": 500}
+ITEM_NAME_MAX = 200
 # The API names of a request body's expense fields (a template's expense part too).
 REQUEST_FIELDS = tuple(wire for wire in WIRE_NAMES.values()
                        if wire not in ("date", "rateSource", "rateDate"))

@@ -7,7 +7,7 @@ from marshmallow import ValidationError, fields, post_dump, post_load, validate,
 
 from app import blobs
 from app.money import expense_forms
-from app.money.expense_input import ExpenseInput, from_wire
+from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
 from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES
@@ -15,8 +15,7 @@ from app.schemas.common import (CURRENCY, DerivedList, DerivedNested, DerivedStr
                                 ExchangeRate, Id, Money, PageArgsSchema, Schema, Strict,
                                 StrictInteger, page_schema)
 from app.dates import is_calendar_date
-from app.limits import (EXPENSE_CATEGORY_MAX, EXPENSE_DESCRIPTION_MAX, EXPENSE_ITEM_NAME_MAX,
-                        EXPENSE_NOTES_MAX, MAX_PARTICIPANTS)
+from app.limits import MAX_PARTICIPANTS
 
 MAX_ITEMS = 50
 
@@ -37,7 +36,7 @@ def not_blank(value: str) -> None:
         raise ValidationError("Must not be blank.")
 
 
-TEXT = [validate.Length(min=1, max=EXPENSE_DESCRIPTION_MAX), not_blank]
+TEXT = [validate.Length(min=1, max=TEXT_MAX["description"]), not_blank]
 
 
 class PaymentSchema(Strict):
@@ -53,7 +52,7 @@ class SplitInSchema(Strict):
 
 
 class ItemInSchema(Strict):
-    name = fields.String(validate=validate.Length(min=1, max=EXPENSE_ITEM_NAME_MAX))
+    name = fields.String(validate=validate.Length(min=1, max=ITEM_NAME_MAX))
     amount = Money(required=True)
     splitMode = fields.String(required=True, validate=validate.OneOf(SPLIT_MODES))
     splits = fields.List(fields.Nested(SplitInSchema), required=True,
@@ -63,10 +62,11 @@ class ItemInSchema(Strict):
 class _ExpenseFields(Strict):
     description = fields.String(validate=TEXT)
     date = DateString()
-    category = fields.String(allow_none=True, validate=validate.Length(max=EXPENSE_CATEGORY_MAX))
-    notes = fields.String(allow_none=True, validate=validate.Length(max=EXPENSE_NOTES_MAX),
+    category = fields.String(allow_none=True, validate=validate.Length(max=TEXT_MAX["category"]))
+    notes = fields.String(allow_none=True, validate=validate.Length(max=TEXT_MAX["notes"]),
                           metadata={"description": "Optional free-text notes about the expense "
-                                                 "(at most 500 characters); null clears them"})
+                                                   f"(at most {TEXT_MAX['notes']} characters); "
+                                                   "null clears them"})
     payments = fields.List(fields.Nested(PaymentSchema),
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
     items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import uuid
 from typing import Iterator, Optional
 
-from pynamodb.attributes import (BinarySetAttribute, BooleanAttribute, ListAttribute,
+from pynamodb.attributes import (Attribute, BinarySetAttribute, BooleanAttribute, ListAttribute,
                                  MapAttribute, NumberAttribute, UnicodeAttribute,
                                  UnicodeSetAttribute)
 
@@ -42,23 +42,44 @@ class ItemMap(MapAttribute):
     Splits = ListAttribute(of=SplitMap, attr_name="s")
 
 
-class Expense(GroupItem, discriminator="EXPENSE"):
-    """An expense head; payments and itemised splits are nested on the row."""
+class ExpenseBodyAttributes:
+    """What an expense's body is stored as, declared once: an Expense row and a recurring
+    template's ``Template`` map (models.groups.recurring.ExpenseTemplateMap) both inherit
+    these, so a field added here is stored by both under the same name, and
+    app.services.ledger.expense_body.ExpenseBody takes its fields from ``BODY_ATTRIBUTES``.
+
+    A plain mixin, not a MapAttribute: a Model and a MapAttribute both collect inherited
+    attributes, and the stored names (and so a row's bytes) are the attributes' own."""
 
     Description = UnicodeAttribute()
     Category = UnicodeAttribute(null=True)
-    Notes = UnicodeAttribute(null=True)  # free text, at most app.limits.EXPENSE_NOTES_MAX
-    Date = UnicodeAttribute()
-    Currency = UnicodeAttribute()
+    Notes = UnicodeAttribute(null=True)  # free text (its limit: app.money.expense_input.TEXT_MAX)
     Amount = NumberAttribute()
     Payments = ListAttribute(of=PaymentMap)
     Items = ListAttribute(of=ItemMap)
-    # A converted row (in a currency other than the group's) records its rate: a decimal
-    # string, never a number, so it round-trips exactly.
+    # May be absent from a template's map (its reply then reads the row's Currency);
+    # an Expense requires it.
+    Currency = UnicodeAttribute(null=True)
+    # A converted body (in a currency other than the group's) records its rate: a decimal
+    # string, never a number, so it round-trips exactly ("auto" on a template: each
+    # occurrence's reference rate).
     ExchangeRate = UnicodeAttribute(null=True)
     RateSource = UnicodeAttribute(null=True)  # CLIENT | DERIVED | ECB
     RateDate = UnicodeAttribute(null=True)
     GroupAmount = NumberAttribute(null=True)
+
+
+# The body's attribute names, in declaration order (the order ExpenseBody's fields take).
+BODY_ATTRIBUTES = tuple(name for name, value in vars(ExpenseBodyAttributes).items()
+                        if isinstance(value, Attribute))
+
+
+class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):
+    """An expense head; its body (ExpenseBodyAttributes: payments and itemised splits
+    nested on the row), its date and its history."""
+
+    Date = UnicodeAttribute()
+    Currency = UnicodeAttribute()  # always recorded on an expense
     Version = NumberAttribute(default=1)
     CreatedBy = UnicodeAttribute(null=True)
     UpdatedBy = UnicodeAttribute(null=True)

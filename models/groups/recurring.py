@@ -4,26 +4,15 @@ from __future__ import annotations
 import hashlib
 from typing import Iterator, Optional
 
-from pynamodb.attributes import (BooleanAttribute, ListAttribute, MapAttribute, NumberAttribute,
-                                 UnicodeAttribute)
+from pynamodb.attributes import BooleanAttribute, MapAttribute, NumberAttribute, UnicodeAttribute
 
 from models.groups.base import GroupItem
 from models.groups.keys import DUE_BUCKETS, DUE_BUCKET_PREFIX, RECURRING_PREFIX
-from models.groups.ledger import ItemMap, PaymentMap
+from models.groups.ledger import ExpenseBodyAttributes
 
 
-class ExpenseTemplateMap(MapAttribute):
-    Description = UnicodeAttribute()
-    Category = UnicodeAttribute(null=True)
-    Notes = UnicodeAttribute(null=True)  # free text, at most app.limits.EXPENSE_NOTES_MAX
-    Amount = NumberAttribute()
-    Payments = ListAttribute(of=PaymentMap)
-    Items = ListAttribute(of=ItemMap)
-    Currency = UnicodeAttribute(null=True)
-    ExchangeRate = UnicodeAttribute(null=True)  # a rate string, or "auto": each occurrence's
-    RateSource = UnicodeAttribute(null=True)
-    RateDate = UnicodeAttribute(null=True)
-    GroupAmount = NumberAttribute(null=True)
+class ExpenseTemplateMap(ExpenseBodyAttributes, MapAttribute):
+    """A template's expense body: the expense's own attributes (ExpenseBodyAttributes)."""
 
 
 class RecurringExpense(GroupItem, discriminator="RECURRING_EXPENSE"):

@@ -185,7 +185,7 @@ def rows_naming(*needles: str) -> list:
         pages = client.get_paginator("scan").paginate(TableName=physical_name(logical))
         for page in pages:
             for item in page["Items"]:
-                if logical == "notifications" and item["PK"]["S"].startswith(OUTBOX_PREFIX):
+                if logical == "notifications" and item["SK"]["S"].startswith(OUTBOX_PREFIX):
                     continue
                 for path, text in _strings(item):
                     if not any(needle in text for needle in needles):

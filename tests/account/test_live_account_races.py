@@ -84,7 +84,7 @@ def _rows_naming(endpoint, needle):
     for logical in registered_tables():
         for page in client.get_paginator("scan").paginate(TableName=physical_name(logical)):
             for item in page["Items"]:
-                if logical == "notifications" and item["PK"]["S"].startswith(OUTBOX_PREFIX):
+                if logical == "notifications" and item["SK"]["S"].startswith(OUTBOX_PREFIX):
                     continue
                 for path, text in _strings(item):
                     if needle in text and not (path and path[0] in

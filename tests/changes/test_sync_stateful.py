@@ -145,8 +145,9 @@ class SyncMachine(RuleBasedStateMachine):
 
     def sync(self) -> None:
         while True:
+            rows = feed.page_for(self.gid, self.since, 3)
             page = ChangeFeedSchema().dump(feed.changes_since(
-                authorize(self.user, self.gid), self.since, limit=3))
+                authorize(self.user, self.gid, prefetch=rows.keys), self.since, rows))
             assert page["reset"] is False
             for change in page["changes"]:
                 table = self.replica.setdefault(change["kind"], {})

@@ -1,23 +1,15 @@
 """Fixtures for the chat assistant: a user in a group with Ann and Bo, the worker inline."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from app.services.chat import drafting
 from app.services.core import handoff
+from tests.support.trio import Trio
 
 
-@dataclass
-class Chat:
-    client: object
-    headers: dict
-    user_id: str
-    group_id: str
-    me: str
-    ann: str
-    bo: str
+class Chat(Trio):
+    """The trio's user talking to the assistant about its group."""
 
     def session(self, group_id: str | None = "group") -> str:
         body = {"groupId": self.group_id if group_id == "group" else group_id}
@@ -41,15 +33,7 @@ class Chat:
 
 
 def make_chat(client, sign_in, email="dana@example.com") -> Chat:
-    headers, user_id = sign_in(email, display_name="Dana")
-    group = client.post("/groups", json={"name": "Trip", "currency": "EUR"},
-                        headers=headers).get_json()
-    ids = []
-    for name in ("Ann", "Bo"):
-        reply = client.post(f"/groups/{group['groupId']}/participants",
-                            json={"displayName": name}, headers=headers)
-        ids.append(reply.get_json()["participantId"])
-    return Chat(client, headers, user_id, group["groupId"], group["myParticipantId"], *ids)
+    return Chat.signed_in(client, sign_in, email, "Dana")
 
 
 @pytest.fixture

@@ -150,7 +150,7 @@ def test_a_failed_stream_record_writes_the_line_its_metric_filter_counts():
         def emit(self, record):
             lines.append(json.loads(logger.registered_formatter.format(record)))
 
-    image = {"PK": {"S": "EVENT#x"}, "SK": {"S": "EVENT"}, "EntityType": {"S": "EVENT"}}
+    image = {"PK": {"S": "PENDING#0"}, "SK": {"S": "EVENT#x"}, "EntityType": {"S": "EVENT"}}
     record = {"eventID": "1", "eventName": "INSERT", "eventSource": "aws:dynamodb",
               "dynamodb": {"Keys": {"PK": image["PK"], "SK": image["SK"]}, "NewImage": image,
                            "SequenceNumber": "100", "StreamViewType": "NEW_IMAGE"},

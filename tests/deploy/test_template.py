@@ -52,7 +52,7 @@ TABLE_SHAPES = {
         "DirectoryIndex": (["DirKey", "DirSort"], "INCLUDE", {"EntityType", "UserId", "DisplayName", "Handle"}),
         "GroupInvitesIndex": (["GroupId", "InviteeUserId"], "ALL", None),
     }),
-    "notifications": (["PK", "SK"], {"PendingEventsIndex": (["PendingKey", "CreatedAt"], "ALL", None)}),
+    "notifications": (["PK", "SK"], {}),
     "rate-limits": (["Key"], {}),
     "fx-rates": (["Key"], {}),
 }

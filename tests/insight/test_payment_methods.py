@@ -99,19 +99,33 @@ def test_balances_transfers_carry_the_payees_links(group, client, sign_in):
             assert transfer["payTo"] == []
 
 
-def test_balances_read_payee_methods_in_one_batch_only_when_a_user_is_paid(group, client,
-                                                                           sign_in):
+def test_balances_read_the_roster_methods_with_the_access_check(group, client, sign_in):
     headers, bo = sign_in("bo@example.com")
+    put(client, headers, [{"type": "PAYPAL", "handle": "bojones"}])
     bo_pid = join_directly(group.group_id, bo, "MEMBER", "Bo")
     group.add_expense(900, payer=group.guests[0])  # only a guest is paid
-    with aws_calls.recorded() as calls:
+    with aws_calls.requests_made() as calls:
         group.get("/balances")
-    without_links = list(calls)
-    assert without_links.count("BatchGetItem") == 1  # the authorizing prefetch only
+    assert [op for op, _ in calls] == ["Query", "BatchGetItem"]
+    read = {key["SK"]["S"] for items in calls[1][1]["RequestItems"].values()
+            for key in items["Keys"]}
+    assert "PAYMENT_METHODS" in read  # the roster's accounts', read beside the check
     group.add_expense(5000, payer=bo_pid, among=[group.me, bo_pid])
     with aws_calls.recorded() as calls:
-        group.get("/balances")
-    assert calls == without_links + ["BatchGetItem"], (calls, without_links)
+        reply = group.get("/balances").get_json()
+    assert calls == ["Query", "BatchGetItem"]
+    (to_bo,) = [t for t in reply["transfers"] if t["toParticipantId"] == bo_pid]
+    assert to_bo["payTo"][0]["url"].startswith("https://paypal.me/bojones/")
+
+
+def test_a_stranger_gets_no_methods_from_the_balances_read(group, client, sign_in):
+    headers, bo = sign_in("bo@example.com")
+    put(client, headers, [{"type": "PAYPAL", "handle": "bojones"}])
+    bo_pid = join_directly(group.group_id, bo, "MEMBER", "Bo")
+    group.add_expense(5000, payer=bo_pid, among=[group.me, bo_pid])
+    stranger, _ = sign_in("eve@example.com")
+    reply = client.get(f"/groups/{group.group_id}/balances", headers=stranger)
+    assert reply.status_code == 404 and b"bojones" not in reply.data
 
 
 def test_account_deletion_removes_the_methods(client, sign_in):

@@ -40,15 +40,28 @@ def test_a_participant_without_activity_has_net_zero(group):
     assert nets == {pid: 0 for pid in group.everyone}
 
 
-def test_balances_are_three_calls_with_the_profile_read_and_never_read_expenses(group):
+def test_balances_are_two_calls_with_the_profile_read_and_never_read_expenses(group):
     group.add_expense(900)
     with aws_calls.requests_made() as calls:
         assert group.get("/balances").status_code == 200
-    # One BatchGetItem reads the caller's profile (the liveness check every request makes),
-    # authorizes and brings BALANCE#v1; the Query is the roster; the last BatchGetItem reads
-    # the paid users' payment methods for the transfers' payTo links (none when only guests
-    # are paid).
-    assert [op for op, _ in calls] == ["BatchGetItem", "Query", "BatchGetItem"]
+    # The Query is the roster; then one BatchGetItem reads the caller's profile (the liveness
+    # check every request makes), authorizes, brings BALANCE#v1 and the roster's accounts'
+    # payment methods for the transfers' payTo links.
+    assert [op for op, _ in calls] == ["Query", "BatchGetItem"]
+
+
+def test_a_participant_added_after_the_early_roster_read_is_read_again(group):
+    from app.services.core import request_reads
+    from app.services.core.access import authorize
+    early = balances.read_roster(group.group_id)  # GET balances reads it before the check
+    reply = group.post("/participants", {"displayName": "Late"})
+    late = reply.get_json()["participantId"]
+    group.add_expense(900, among=[group.me, late])
+    request_reads.hold(("roster", group.group_id), early)  # each request above forgot it
+    result = balances.group_balances(authorize(group.user_id, group.group_id,
+                                               prefetch=balances.BALANCES_PREFETCH))
+    assert {row.participant_id: row.display_name for row in result.rows}[late] == "Late"
+    assert sum(row.net for row in result.rows) == 0
 
 
 def test_net_of_folds_exactly_like_the_balances_route(group):

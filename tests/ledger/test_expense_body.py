@@ -75,7 +75,7 @@ def group(aws, monkeypatch):
 def test_every_field_has_a_stored_attribute_and_an_export_column_on_every_row_kind():
     fields = set(ExpenseBody._fields)
     assert set(expense_body.ATTRIBUTES) == fields
-    assert set(expense_body.EXPORT) == fields
+    assert set(export.EXPORT) == fields
     plain_fields = set(expense_input.PLAIN) - {"date"}
     assert plain_fields | set(expense_body.PARTICIPANT_FIELDS) <= fields
     assert set(expense_input.PLAIN.values()) - {"date"} <= set(expense_input.REQUEST_FIELDS)
@@ -84,6 +84,23 @@ def test_every_field_has_a_stored_attribute_and_an_export_column_on_every_row_ki
     assert fields <= set(ExpenseInput._fields)
     for model in (Expense, ExpenseTemplateMap):
         assert set(expense_body.ATTRIBUTES.values()) <= set(model.get_attributes()), model
+
+
+def test_an_expense_row_and_a_templates_map_store_the_body_alike():
+    """One declaration (ExpenseBodyAttributes): the body's stored form, names and values, is
+    the same on an Expense row and in a template's Template map."""
+    body = expense_input.build(full_body(("o", "a", "b"), currency="USD", exchangeRate="0.9"),
+                               "EUR").body
+    row = Expense("g", "s", Date="2026-11-28", **body.to_row_attributes()).serialize(
+        null_check=False)
+    template = RecurringExpense("g", "r", Template=ExpenseTemplateMap(
+        **body.to_template_attributes())).serialize(null_check=False)["Template"]["M"]
+    # Every field the body sets (a client's rate has no RateDate) and no other.
+    assert set(template) == {attribute for name, attribute in expense_body.ATTRIBUTES.items()
+                             if getattr(body, name) is not None}
+    assert {name: row[name] for name in template} == template
+    # The nested maps keep their one-letter names (models.groups.ledger, issue 33).
+    assert set(template["Payments"]["L"][0]["M"]) == {"p", "a", "g"}
 
 
 def test_no_service_rebuilds_the_body_attribute_by_attribute():
@@ -107,9 +124,9 @@ def test_create_stores_every_field_and_the_export_shows_them(group):
     table = list(csv.reader(io.StringIO(export.export_csv(access))))
     header, line = table[0], table[1]
     cells = dict(zip(header, line, strict=True))
-    assert set(expected.for_export()) == {c for c in expense_body.EXPORT.values() if c}
+    assert set(export.body_cells(expected)) == {c for c in export.EXPORT.values() if c}
     # Each exported field's cell shows the stored value (money in the group's currency).
-    for name, column in expense_body.EXPORT.items():
+    for name, column in export.EXPORT.items():
         if column and name in expense_body.RATE_FIELDS:
             assert column not in cells  # a one-currency group's export has no rate columns
         elif column:

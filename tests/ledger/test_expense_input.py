@@ -8,10 +8,10 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from app import limits
 from app.errors import Invalid
 from app.money.currencies import decimal_to_minor, exact_minor, format_minor, parse_minor
-from app.money.expense_input import ExpenseInput, ItemInput, PaymentInput, SplitInput, from_wire
+from app.money.expense_input import (TEXT_MAX, ExpenseInput, ItemInput, PaymentInput,
+                                     SplitInput, from_wire)
 from app.money.refusals import MoneyInvalid
 from app.schemas.expenses import ExpenseCreateSchema, ExpenseEdit, ExpensePatchSchema
 from app.services.chat import proposals
@@ -55,7 +55,7 @@ def test_an_import_row_becomes_an_input_with_its_notes():
     made = row.expense_input({"ines": A, "marc": B})
     assert made.payments == (PaymentInput(A, 6000),) and made.currency == "EUR"
     assert made.items[0].splits == (SplitInput(B, 2500), SplitInput("yuki", 3500))
-    assert made.notes == "n" * limits.EXPENSE_NOTES_MAX
+    assert made.notes == "n" * TEXT_MAX["notes"]
     assert expense_input.build(made).body.notes == made.notes
 
 
@@ -124,21 +124,23 @@ def test_notes_are_stored_returned_edited_cleared_and_exported(group):
 
 def test_notes_past_the_limit_are_400(group):
     reply = group.post("/expenses", {**equal_body(group.me, 900, group.everyone),
-                                     "notes": "x" * (limits.EXPENSE_NOTES_MAX + 1)})
+                                     "notes": "x" * (TEXT_MAX["notes"] + 1)})
     assert reply.status_code == 400 and "notes" in reply.get_json()["error"]["details"]
 
 
 # --- limits defined once -------------------------------------------------------------------
 
-def test_the_rest_schema_and_a_chat_draft_read_the_same_text_limits():
-    fields = ExpenseCreateSchema().fields
-    assert fields["description"].validators[0].max == limits.EXPENSE_DESCRIPTION_MAX
-    assert fields["category"].validators[0].max == limits.EXPENSE_CATEGORY_MAX
-    assert fields["notes"].validators[0].max == limits.EXPENSE_NOTES_MAX
-    body = {**equal_body(A, 900, [A]), "notes": "x" * (limits.EXPENSE_NOTES_MAX + 1)}
-    with pytest.raises(Invalid, match="notes"):
+@pytest.mark.parametrize("name", sorted(TEXT_MAX))
+def test_the_rest_schema_and_a_chat_draft_read_the_same_text_limits(name):
+    """Each text field's limit is declared once (ExpenseInput's TEXT_MAX): the REST schema's
+    Length validator and a chat draft's check both hold a field to it."""
+    [length] = [v for v in ExpenseCreateSchema().fields[name].validators if hasattr(v, "max")]
+    assert length.max == TEXT_MAX[name]
+    body = {**equal_body(A, 900, [A]), name: "x" * (TEXT_MAX[name] + 1)}
+    with pytest.raises(Invalid, match=name):
         proposals.validate_body(body, {A})
-    assert proposals.validate_body({**body, "notes": "ok"}, {A}).notes == "ok"
+    assert getattr(proposals.validate_body({**body, name: "x" * TEXT_MAX[name]}, {A}),
+                   name) == "x" * TEXT_MAX[name]
 
 
 # --- decimal <-> minor units, once ---------------------------------------------------------

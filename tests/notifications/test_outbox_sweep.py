@@ -30,8 +30,7 @@ def seed(count: int, recipients: int = 2) -> SimpleNamespace:
             event_id = Event.event_id("FRIEND_REQUEST", "actor", f"r{n:05d}")
             batch.save(Event(*Event.key(event_id), EventId=event_id, Type="FRIEND_REQUEST",
                              ActorUserId="actor", ResourceId=f"r{n:05d}",
-                             CreatedAt=old[:-4] + f"{n % 1000:03d}Z",
-                             PendingKey=Event.pending_key(event_id), Recipients=set(users)))
+                             CreatedAt=old[:-4] + f"{n % 1000:03d}Z", Recipients=set(users)))
     return SimpleNamespace(users=users, count=count)
 
 
@@ -112,7 +111,7 @@ def test_runs_side_by_side_each_take_their_own_shards(app, recorder):
     low = _handler().lambda_handler({"sweep": "outbox", "shards": list(range(8))}, _Context(300))
     left = pending()
     assert low["morePendingEvents"] is False and low["redispatchedEvents"] + left == backlog.count
-    assert all(int(event.PendingKey.split("#")[1]) >= 8
+    assert all(int(event.PK.split("#")[1]) >= 8
                for shard in Event.shards() for event in Event.pending(shard, "9999"))
     high = _handler().lambda_handler({"sweep": "outbox", "shards": list(range(8, 16))},
                                      _Context(300))

@@ -95,15 +95,14 @@ def test_a_batch_replayed_twice_writes_no_second_row_and_pushes_once(duo, delive
     assert [m.type for _, _, m in recorder.sent].count("EXPENSE_ADDED") == 1
 
 
-def test_dispatch_removes_the_sharded_pending_key(duo, deliver):
+def test_dispatch_deletes_the_row_from_its_pending_shard(duo, deliver):
     add_expense(duo)
     records = pending_records()
     event_id = records[-1]["dynamodb"]["NewImage"]["EventId"]["S"]
-    assert records[-1]["dynamodb"]["NewImage"]["PendingKey"]["S"] == Event.pending_key(event_id)
-    assert Event.pending_key(event_id) in Event.shards()
+    shard = records[-1]["dynamodb"]["NewImage"]["PK"]["S"]
+    assert shard in Event.shards() and Event.key(event_id)[0] == shard
     deliver()
-    row = NotificationItem.raw_get(*Event.key(event_id))
-    assert "PendingKey" not in row and "DispatchedAt" in row
+    assert NotificationItem.raw_get(*Event.key(event_id)) is None
     assert pending_records() == []
 
 

@@ -1,13 +1,12 @@
 """Fixtures for receipts: the bucket on in-process moto S3, a group of three, uploads."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 import boto3
 
 from app import blobs
+from tests.support.trio import Trio
 
 
 def s3():
@@ -15,15 +14,8 @@ def s3():
     return blobs.cached("tests", lambda: boto3.client("s3", **blobs.client_options()))
 
 
-@dataclass
-class Group:
-    client: object
-    headers: dict
-    user_id: str
-    group_id: str
-    me: str
-    ann: str
-    bo: str
+class Group(Trio):
+    """The trio's group with its receipts."""
 
     def start(self, content_type: str = "image/jpeg", size: int = 100_000):
         return self.client.post(f"/groups/{self.group_id}/receipts",
@@ -82,12 +74,4 @@ def objects(group_id: str = "") -> list:
 
 @pytest.fixture
 def group(client, sign_in, bucket) -> Group:
-    headers, user_id = sign_in("rita@example.com", display_name="Rita")
-    made = client.post("/groups", json={"name": "Trip", "currency": "EUR"},
-                       headers=headers).get_json()
-    ids = []
-    for name in ("Ann", "Bo"):
-        reply = client.post(f"/groups/{made['groupId']}/participants",
-                            json={"displayName": name}, headers=headers)
-        ids.append(reply.get_json()["participantId"])
-    return Group(client, headers, user_id, made["groupId"], made["myParticipantId"], *ids)
+    return Group.signed_in(client, sign_in, "rita@example.com", "Rita")

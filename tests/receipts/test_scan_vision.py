@@ -5,69 +5,33 @@ from __future__ import annotations
 
 import base64
 import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from app.config import Settings
 from app.services.receipts.scan import ScanError, ScanHints, scan_receipt
 from app.services.receipts.scan.engines import vision
+from tests.support.fake_openai import FakeOpenAI, completion, tool_call
 
 IMAGE = b"\xff\xd8\xff\xe0 receipt bytes"
 HINTS = ScanHints("EUR", date="2026-03-14", locale="de-DE")
 
 
-class FakeModel:
-    """Answers each POST /v1/chat/completions with the next queued (status, body, delay)."""
+class FakeModel(FakeOpenAI):
+    """The vision endpoint (tests.support.fake_openai), and the settings that name it."""
 
     def __init__(self) -> None:
-        self.requests: list = []
-        self.answers: list = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                owner.requests.append({"path": self.path, "headers": dict(self.headers),
-                                       "body": json.loads(body)})
-                status, answer, delay = owner.answers.pop(0)
-                time.sleep(delay)
-                data = answer if isinstance(answer, bytes) else json.dumps(answer).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client timed out and hung up (the timeout test)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
-        self.thread.start()
+        super().__init__()
         self.settings = Settings(
             receipt_scan_engine="openai", receipt_scan_timeout=2.0,
-            receipt_vision_base_url=f"http://127.0.0.1:{self.server.server_port}/v1",
-            receipt_vision_api_key="sk-local-test", receipt_vision_model="vision-mini")
+            receipt_vision_base_url=self.url, receipt_vision_api_key="sk-local-test",
+            receipt_vision_model="vision-mini")
 
     def answer(self, arguments=None, *, status=200, body=None, delay=0.0, message=None):
+        """Queue a report_receipt call with ``arguments`` (or ``message``, or a raw body)."""
         if body is None:
-            message = message or {"role": "assistant", "content": None, "tool_calls": [{
-                "id": "call_1", "type": "function",
-                "function": {"name": "report_receipt", "arguments": json.dumps(arguments)}}]}
-            body = {"id": "chatcmpl-1", "object": "chat.completion", "model": "vision-mini",
-                    "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}
-        self.answers.append((status, body, delay))
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+            body = completion(message or tool_call(vision.TOOL, arguments), model="vision-mini")
+        super().answer(body, status=status, delay=delay)
 
 
 @pytest.fixture

@@ -1,6 +1,8 @@
 """GET /groups/{groupId}/changes: what changed after a revision, each resource once per page
-with its current data, in one Query of the CHANGE rows and one BatchGetItem of the rows
-they name (plus the authorization read, which also gives the current revision).
+with its current data, in two calls: one Query of the CHANGE rows (:func:`read_page`, run
+once the credential is verified and before the access check), then the request's one
+BatchGetItem, which checks the caller's account and access, gives the current revision and
+reads the rows the page names (their sort keys are the view's prefetch).
 
 A page is complete only if it continues the log without a gap: the first row read must be
 ``since + 1``. A gap means rows expired (kept 90 days) or the group predates the log (its
@@ -11,13 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
-from app.services.core import changelog
+from app.services.core import changelog, request_reads
 from app.services.core.access import Access
 from app.services.ledger.settlements import GroupSettlement
 from app.services.recurring.templates import template_of
+from models.base import BATCH_GET_LIMIT
 from models.groups import Change, Group, GroupItem, RecurringExpense, Settlement
 
 MAX_PAGE = 100  # one BatchGetItem holds 100 keys, and a page names at most that many rows
+# The access check's BatchGetItem reads the profile, the head and the guard row: the rows of
+# a page naming more resources than fit beside them are read in a call of their own.
+PREFETCH_LIMIT = BATCH_GET_LIMIT - 3
 
 
 @dataclass(frozen=True)
@@ -42,24 +48,59 @@ class Feed:
     reset: bool
 
 
-def changes_since(access: Access, since: int, limit: Optional[int] = None) -> Feed:
-    """The changes after revision ``since`` (oldest first, at most ``limit`` CHANGE rows)."""
+@dataclass(frozen=True)
+class Page:
+    """A page of CHANGE rows after ``since``, and the sort keys of the rows it names (empty
+    when more than PREFETCH_LIMIT: they are read on their own)."""
+
+    rows: List[Change]
+    more: bool
+    keys: tuple
+
+
+def read_page(group_id: str, since: int, limit: Optional[int]) -> Page:
+    """The CHANGE rows after ``since``, kept for this request's view (:func:`page_for`): the
+    view's prefetch reads them before the access check."""
+    page = _query_page(group_id, since, limit)
+    request_reads.hold(("changes", group_id, since, limit), page)
+    return page
+
+
+def page_for(group_id: str, since: int, limit: Optional[int]) -> Page:
+    """The page the prefetch read, or a fresh read (a personal access token's request has no
+    prefetch; outside a request nothing is kept)."""
+    return (request_reads.take(("changes", group_id, since, limit))
+            or _query_page(group_id, since, limit))
+
+
+def _query_page(group_id: str, since: int, limit: Optional[int]) -> Page:
+    query = Change.after(group_id, since, limit=min(limit or MAX_PAGE, MAX_PAGE),
+                         consistent_read=True)
+    rows = list(query)
+    names = tuple(dict.fromkeys(row.ResourceKey for row in rows))
+    return Page(rows, query.last_evaluated_key is not None,
+                names if len(names) <= PREFETCH_LIMIT else ())
+
+
+def changes_since(access: Access, since: int, page: Page) -> Feed:
+    """The changes after revision ``since`` (oldest first), from ``page`` (:func:`read_page`,
+    read before ``access``: the head's revision covers every row it holds)."""
     current = changelog.revision_of(access.group)
-    if since == current:  # nothing new: the authorization read already told us
+    if since == current:  # nothing new (the page is empty)
         return Feed(current, [], since, False, False)
-    if since > current:
-        return Feed(current, [], current, False, True)
-    page = Change.after(access.group_id, since, limit=min(limit or MAX_PAGE, MAX_PAGE),
-                        consistent_read=True)
-    rows = list(page)
-    if not rows or int(rows[0].Revision) != since + 1:
+    rows = page.rows
+    if since > current or not rows or int(rows[0].Revision) != since + 1:
         return Feed(current, [], current, False, True)
     latest: Dict[tuple, Change] = {}
     for row in rows:  # oldest first: the last one of each resource wins
         latest.pop((row.Kind, row.ResourceId), None)
         latest[(row.Kind, row.ResourceId)] = row
-    found = GroupItem.raw_batch_get([(access.group_id, row.ResourceKey)
-                                     for row in latest.values()], consistent_read=True)
+    if page.keys:
+        found = {(access.group_id, sort_key): raw for sort_key, raw in access.prefetched.items()
+                 if raw is not None}
+    else:
+        found = GroupItem.raw_batch_get([(access.group_id, row.ResourceKey)
+                                         for row in latest.values()], consistent_read=True)
     changes = []
     for row in latest.values():
         raw = found.get((access.group_id, row.ResourceKey))
@@ -70,7 +111,7 @@ def changes_since(access: Access, since: int, limit: Optional[int] = None) -> Fe
                                    row.At, row.ActorParticipantId,
                                    _as_read(access, current_row)))
     last = int(rows[-1].Revision)
-    return Feed(max(current, last), changes, last, page.last_evaluated_key is not None, False)
+    return Feed(max(current, last), changes, last, page.more, False)
 
 
 def _as_read(access: Access, row) -> Any:

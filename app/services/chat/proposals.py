@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from app.errors import Invalid
-from app.limits import EXPENSE_ITEM_NAME_MAX, EXPENSE_TEXT_MAX
 from app.services.chat.drafters.base import Context, Proposal
-from app.money.expense_input import ExpenseInput, from_wire
+from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
 from app.services.ledger import expense_input
 
 MAX_REPLY = 2000
@@ -54,9 +53,9 @@ def check_roster(expense: ExpenseInput, roster_ids: set) -> None:
 
 
 def _text_limits(body: dict) -> None:
-    """The REST create's text limits (app.limits, which its schema reads): a model's draft
-    is held to them before it is stored."""
-    for name, limit in EXPENSE_TEXT_MAX.items():
+    """The REST create's text limits (ExpenseInput's TEXT_MAX, which its schema reads): a
+    model's draft is held to them before it is stored."""
+    for name, limit in TEXT_MAX.items():
         value = body.get(name)
         if value is not None and (not isinstance(value, str) or len(value) > limit
                                   or (name == "description" and not value.strip())):
@@ -64,9 +63,9 @@ def _text_limits(body: dict) -> None:
                           details={name: [f"Longer than {limit} or not text."]})
     for item in body.get("items") or []:
         name = item.get("name") if isinstance(item, dict) else None
-        if name is not None and (not isinstance(name, str) or len(name) > EXPENSE_ITEM_NAME_MAX):
-            raise Invalid(f"An item name must be at most {EXPENSE_ITEM_NAME_MAX} characters.",
-                          details={"items": [f"name longer than {EXPENSE_ITEM_NAME_MAX}."]})
+        if name is not None and (not isinstance(name, str) or len(name) > ITEM_NAME_MAX):
+            raise Invalid(f"An item name must be at most {ITEM_NAME_MAX} characters.",
+                          details={"items": [f"name longer than {ITEM_NAME_MAX}."]})
 
 
 def check(proposal: Proposal, context: Context) -> Checked:

@@ -52,15 +52,23 @@ def is_live(user_id: str) -> bool:
     return not profile.deleting
 
 
-def is_live_in_group(user_id: str, group_id: str, prefetch: Iterable[str] = ()) -> bool:
+def is_live_in_group(user_id: str, group_id: str, prefetch: Iterable = ()) -> bool:
     """:func:`is_live` joined with the group reads of a route under /groups/{groupId}: one
     strongly consistent BatchGetItem of the caller's profile, the group head, the caller's
-    guard row and ``prefetch`` (sort keys of the group). The group rows are kept for the
-    request's first authorization in that group (app.services.core.access.authorize)."""
-    sort_keys = (Group.key(group_id)[1], UserMember.sort_key(user_id), *prefetch)
+    guard row and ``prefetch`` (sort keys of the group, or (model, key) of another table's
+    rows). The group rows are kept for the request's first authorization in that group
+    (app.services.core.access.authorize), the others for whoever takes them
+    (request_reads.take_rows)."""
+    prefetch = tuple(prefetch)
+    others = [entry for entry in prefetch if not isinstance(entry, str)]
+    sort_keys = (Group.key(group_id)[1], UserMember.sort_key(user_id),
+                 *(entry for entry in prefetch if isinstance(entry, str)))
     profile_key = Profile.key(user_id)
-    keys = [(UserItem, profile_key)] + [(GroupItem, (group_id, sk)) for sk in sort_keys]
+    keys = ([(UserItem, profile_key)] + [(GroupItem, (group_id, sk)) for sk in sort_keys]
+            + others)
     rows = batch_get_across(keys, consistent_read=True)
+    for model, key in others:
+        request_reads.hold_rows(model.Meta.table_name, {key: rows.get((model, key))})
     raw = rows.get((UserItem, profile_key))
     profile = Profile.from_raw(raw)
     request_reads.remember_profile(user_id, profile)

@@ -6,7 +6,10 @@ request to reuse instead of reading again:
 - a route under /groups/{groupId}: the liveness read also read the group's head, the
   caller's guard row and the rows the view declared (one BatchGetItem,
   app.services.core.live.is_live_in_group); the request's first authorization in that group
-  uses them instead of reading again (once: a later one reads afresh).
+  uses them instead of reading again (once: a later one reads afresh);
+- a /changes page: its Query of the CHANGE rows runs before that BatchGetItem, so the
+  rows they name join it (:func:`hold`, app.services.changes.feed.read_page); balances:
+  the roster's Query runs first, so its users' payment methods join it (:func:`hold_rows`).
 
 Context variables, reset when each request starts (app.factory), so nothing read for one
 request is ever seen by another. No model import: the factory imports this at start-up."""
@@ -21,6 +24,7 @@ _live: ContextVar[Optional[Tuple[str, bool]]] = ContextVar("tailspend_request_li
 # (user id, group id, sort keys read, raw rows by (group id, sort key)) or None
 _group: ContextVar[Optional[Tuple[str, str, frozenset, Mapping]]] = ContextVar(
     "tailspend_request_group_rows", default=None)
+_held: ContextVar[Optional[Mapping]] = ContextVar("tailspend_request_held", default=None)
 
 
 def forget() -> None:
@@ -28,6 +32,7 @@ def forget() -> None:
     _profile.set(None)
     _live.set(None)
     _group.set(None)
+    _held.set(None)
 
 
 def remember_profile(user_id: str, profile: Optional[Any]) -> None:
@@ -60,3 +65,30 @@ def take_group_rows(user_id: str, group_id: str, sort_keys) -> Optional[Mapping]
         return None
     _group.set(None)
     return held[3]
+
+
+def hold(key: Tuple, value: Any) -> None:
+    """Keep a read under ``key`` for a later step of this request."""
+    _held.set({**(_held.get() or {}), key: value})
+
+
+def hold_rows(table: str, rows: Mapping) -> None:
+    """Raw rows of ``table`` read for this request, by key (None: read and absent)."""
+    key = ("rows", table)
+    hold(key, {**((_held.get() or {}).get(key) or {}), **rows})
+
+
+def take_rows(table: str, keys) -> Optional[Mapping]:
+    """The present rows among ``keys`` if this request read every one of them, else None."""
+    rows = (_held.get() or {}).get(("rows", table)) or {}
+    if not all(key in rows for key in keys):
+        return None
+    return {key: rows[key] for key in keys if rows[key] is not None}
+
+
+def take(key: Tuple) -> Optional[Any]:
+    """What :func:`hold` kept under ``key`` in this request, or None; handed out once."""
+    kept = dict(_held.get() or {})
+    value = kept.pop(key, None)
+    _held.set(kept)
+    return value

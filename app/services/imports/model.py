@@ -75,19 +75,19 @@ class Row:
     def expense_input(self, participant_ids: Dict[str, str], *,
                       exchange_rate: Optional[str] = None):
         """This expense row as the ledger's ExpenseInput, members named by participant id
-        (or by key), texts cut to the ledger's limits (app.limits)."""
-        from app.limits import EXPENSE_DESCRIPTION_MAX, EXPENSE_ITEM_NAME_MAX, EXPENSE_NOTES_MAX
-        from app.money.expense_input import ExpenseInput, ItemInput, PaymentInput, SplitInput
+        (or by key), texts cut to the REST limits (ExpenseInput's TEXT_MAX, ITEM_NAME_MAX)."""
+        from app.money.expense_input import (ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, ItemInput,
+                                             PaymentInput, SplitInput)
 
         def pid(key: str) -> str:
             return participant_ids.get(key, key)
 
         return ExpenseInput(
-            description=self.description[:EXPENSE_DESCRIPTION_MAX] or "Expense",
+            description=self.description[:TEXT_MAX["description"]] or "Expense",
             category=self.category, date=self.date,
-            notes=(self.notes or "")[:EXPENSE_NOTES_MAX] or None,
+            notes=(self.notes or "")[:TEXT_MAX["notes"]] or None,
             payments=tuple(PaymentInput(pid(key), amount) for key, amount in self.payments),
-            items=tuple(ItemInput((item.name or "Item")[:EXPENSE_ITEM_NAME_MAX], item.amount,
+            items=tuple(ItemInput((item.name or "Item")[:ITEM_NAME_MAX], item.amount,
                                   item.mode,
                                   tuple(SplitInput(pid(key), value) for key, value in item.splits))
                         for item in self.items),

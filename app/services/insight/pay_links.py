@@ -1,14 +1,34 @@
 """``payTo`` on settle-up transfers: how to pay each payee, built from their payment methods.
 
 The payees' methods come from one BatchGetItem (per 100 payees) for the whole reply, and
-none at all when no transfer is owed to a user (guests have no methods)."""
+none at all when no transfer is owed to a user (guests have no methods). GET balances reads
+the roster first and names its accounts' methods rows in the access check's BatchGetItem
+(:func:`prefetch`), so that call brings them and the route is two calls."""
 from __future__ import annotations
 
 import dataclasses
 from typing import Iterable, List, Mapping
 
 from app.services.insight.payment_methods import methods_of, pay_to
-from app.services.ledger.balances import Balances, Transfer
+from app.services.ledger import balances
+from app.services.ledger.balances import BALANCES_PREFETCH, Balances, Transfer
+from models.base import BATCH_GET_LIMIT
+from models.payment_methods import PaymentMethods
+
+# Beside the profile, the head, the guard row and BALANCES_PREFETCH in one BatchGetItem.
+PREFETCH_LIMIT = BATCH_GET_LIMIT - 3 - len(BALANCES_PREFETCH)
+
+
+def prefetch(group_id: str) -> tuple:
+    """(PaymentMethods, key) of every account on the roster (read now, one Query, kept for
+    the balances): the request's access check reads them in its BatchGetItem. Only after
+    that check passes is any of it used, and only as payees' payTo links. Nothing when the
+    roster has more accounts than fit beside the check (then read as payees, apart)."""
+    users = sorted({p.UserId for p in balances.read_roster(group_id)
+                    if p.Type == "USER" and p.UserId})
+    if len(users) > PREFETCH_LIMIT:
+        return ()
+    return tuple((PaymentMethods, PaymentMethods.key(uid)) for uid in users)
 
 
 def note_for(group_name: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from pynamodb.expressions.operand import Path
 
 from app.money.settle import settle_up
-from app.services.core import changelog
+from app.services.core import changelog, request_reads
 from app.services.core.access import Access
 from app.services.core.transactions import Transaction
 from app.services.ledger.expense_body import ExpenseBody
@@ -240,17 +240,38 @@ def plan(nets: Mapping[str, int]) -> List[Transfer]:
     return [Transfer(a, b, amount) for a, b, amount in settle_up(dict(nets))]
 
 
+def read_roster(group_id: str) -> List[Participant]:
+    """The roster (one consistent Query), kept for this request's :func:`group_balances`:
+    GET balances reads it before the access check, so the BatchGetItem that checks access
+    can also read the roster's payment methods (app.services.insight.pay_links.prefetch)."""
+    roster = list(Participant.roster(group_id, consistent_read=True))
+    request_reads.hold(("roster", group_id), roster)
+    return roster
+
+
+def _roster(group_id: str, all_nets: Mapping[str, int]) -> List[Participant]:
+    """The roster :func:`read_roster` kept, or a fresh read. Kept, it was read before the
+    balance row: if a net names a participant it lacks (added in between), read it again."""
+    roster = request_reads.take(("roster", group_id))
+    if roster is not None:
+        known = {p.ParticipantId for p in roster}
+        if all(key.rpartition(KEPT_SEPARATOR)[2] in known
+               for key, net in all_nets.items() if net):
+            return roster
+    return list(Participant.roster(group_id, consistent_read=True))
+
+
 def group_balances(access: Access) -> Balances:
     """Every roster participant's net (0 if absent) and a minimal settle-up plan.
 
     Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
-    DynamoDB calls in all (that BatchGetItem, then the roster)."""
+    DynamoDB calls in all (the roster, see :func:`read_roster`, and that BatchGetItem)."""
     if BALANCE in access.prefetched:
         all_nets, revision = served_nets(access.prefetched[BALANCE])
     else:
         all_nets, revision = group_nets(access.group_id)
     nets, kept = split_nets(all_nets)
-    roster = list(Participant.roster(access.group_id, consistent_read=True))
+    roster = _roster(access.group_id, all_nets)
     rows = [BalanceRow(p.ParticipantId, p.DisplayName, nets.get(p.ParticipantId, 0))
             for p in roster]
     known = {p.ParticipantId for p in roster}

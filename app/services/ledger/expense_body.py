@@ -2,12 +2,14 @@
 
 An expense row, a recurring template's ``Template`` map and the occurrences it records all
 carry the same body; create, edit, recurring materialisation, a participant transfer's
-rewrite and the export read and write it only through :class:`ExpenseBody`. Adding a field
-means adding it here: to the tuple, to ``ATTRIBUTES`` (its stored attribute, the same name
-on ``Expense`` and ``ExpenseTemplateMap``), to ``EXPORT`` (its CSV column, or why none), to
-``app.money.expense_input.ExpenseInput`` (what every door hands in), and either to
-``AS_SENT`` (a field recorded as sent: text such as the category or the notes) or to
-``build`` in expense_input.py, whose keyword construction fails until it does.
+rewrite and the export read and write it only through :class:`ExpenseBody`. Its fields are
+the stored attributes ``models.groups.ExpenseBodyAttributes`` declares (``ExchangeRate`` is
+the field ``exchange_rate``), which Expense and ExpenseTemplateMap both inherit. Adding a
+field means declaring its attribute there, adding it to
+``app.money.expense_input.ExpenseInput`` (what every door hands in) and to the export's
+``EXPORT`` (app.services.ledger.export: its CSV column, or why none). A field no money rule
+reads (text such as the category or the notes) is recorded as sent; one the ledger computes
+is named in ``BUILT`` and made by ``build`` in expense_input.py.
 tests/ledger/test_expense_body.py fails when any path drops a field.
 
 The currency is body: the body's amounts are minor units of it. A converted body (a
@@ -20,38 +22,26 @@ What is not body: the date (an occurrence's, a template's being its schedule), i
 versions, audit."""
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any, Dict, List, NamedTuple, Optional
 
-from models.groups import ItemMap, PaymentMap, SplitMap
+from models.groups import BODY_ATTRIBUTES, ItemMap, PaymentMap, SplitMap
 
-# Body field -> stored attribute (identical on Expense and ExpenseTemplateMap).
-ATTRIBUTES = {"description": "Description", "category": "Category", "notes": "Notes",
-              "amount": "Amount",
-              "payments": "Payments", "items": "Items", "currency": "Currency",
-              "exchange_rate": "ExchangeRate", "rate_source": "RateSource",
-              "rate_date": "RateDate", "group_amount": "GroupAmount"}
-# Body field -> its API name, where the two differ.
-API_NAMES = {"exchange_rate": "exchangeRate", "rate_source": "rateSource",
-             "rate_date": "rateDate", "group_amount": "groupAmount"}
-# Body field -> the CSV export's column; payments and items become the per-participant
-# net columns (balances.expense_nets), not a column of their own. Notes are in the JSON
-# export (the expense's reply schema) only: the CSV keeps the columns Splitwise exports.
-EXPORT = {"description": "Description", "category": "Category", "notes": None,
-          "amount": "Cost",
-          "payments": None, "items": None, "currency": "Currency",
-          "exchange_rate": "Exchange rate", "rate_source": "Rate source",
-          "rate_date": "Rate date", "group_amount": "Group cost"}
-# Fields recorded exactly as the door's ExpenseInput sends them (no money rule reads them):
-# the ledger's build, an edit's merge and a stored body read back as input copy them by
-# name, so a new one is added here and to ExpenseInput, and nowhere in the ledger's code.
-AS_SENT = ("category", "notes")
+# Body field -> stored attribute (models.groups.ExpenseBodyAttributes), in declaration order.
+ATTRIBUTES = {re.sub(r"(?<!^)(?=[A-Z])", "_", attribute).lower(): attribute
+              for attribute in BODY_ATTRIBUTES}
+# Fields the ledger's build computes (app.services.ledger.expense_input.build: the money,
+# its currency and the recorded conversion). Every other field is recorded exactly as the
+# door's ExpenseInput sends it: the build, an edit's merge and a stored body read back as
+# input copy those by name, so a new text field needs no ledger code.
+BUILT = ("description", "amount", "payments", "items", "currency", "exchange_rate",
+         "rate_source", "rate_date", "group_amount")
+AS_SENT = tuple(name for name in ATTRIBUTES if name not in BUILT)
 # The fields recording a conversion (absent on a kept or group-currency body).
 RATE_FIELDS = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 # Fields naming participants (what a transfer renames); every other field is kept as is.
 PARTICIPANT_FIELDS = ("payments", "items")
-# Categoryless expenses export under this category (Splitwise's default).
-DEFAULT_CATEGORY = "General"
 
 
 def _int(value) -> Optional[int]:
@@ -76,22 +66,14 @@ def _item(i) -> ItemMap:
                            for s in i.Splits or []])
 
 
-class ExpenseBody(NamedTuple):
+class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
     """A validated body; payments and items in their stored shapes, owed amounts resolved.
 
-    A NamedTuple, not a frozen dataclass: it is built on the API's cold-start path."""
+    Its fields are ``ATTRIBUTES``' (description, category, notes, amount, payments, items,
+    currency, exchange_rate, rate_source, rate_date, group_amount). A NamedTuple, not a
+    frozen dataclass: it is built on the API's cold-start path."""
 
-    description: str
-    category: Optional[str]
-    notes: Optional[str]  # free text (app.limits.EXPENSE_NOTES_MAX)
-    amount: int
-    payments: List[PaymentMap]
-    items: List[ItemMap]
-    currency: Optional[str]
-    exchange_rate: Optional[str]
-    rate_source: Optional[str]
-    rate_date: Optional[str]
-    group_amount: Optional[int]
+    __slots__ = ()
 
     # --- reading -------------------------------------------------------------------------
     @classmethod
@@ -126,12 +108,6 @@ class ExpenseBody(NamedTuple):
     def converted(self) -> bool:
         """Counts in the group currency at a recorded rate (each share has a GroupAmount)."""
         return self.group_amount is not None
-
-    def for_export(self) -> Dict[str, Any]:
-        """The CSV export's columns of this body (``EXPORT``)."""
-        cells = {column: getattr(self, name) for name, column in EXPORT.items() if column}
-        cells["Category"] = self.category or DEFAULT_CATEGORY
-        return {column: "" if value is None else value for column, value in cells.items()}
 
     # --- participants --------------------------------------------------------------------
     @property

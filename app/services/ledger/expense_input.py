@@ -139,8 +139,8 @@ def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: boo
     stored_payments, items = foreign_currency.apportioned(
         [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in payments], items,
         rate.group_amount)
-    # Keyword construction: a field added to ExpenseBody fails here until it is built
-    # (or named in AS_SENT, when the input holds it as the body records it).
+    # Keyword construction: a field the ledger computes (expense_body.BUILT) fails here until
+    # it is built; every other field (AS_SENT) is the input's, as sent.
     made = ExpenseBody(description=description, amount=total,
                        payments=stored_payments, items=items, currency=rate.currency,
                        exchange_rate=rate.exchange_rate, rate_source=rate.rate_source,

@@ -27,6 +27,17 @@ FIXED_COLUMNS = ["Date", "Description", "Category", "Cost", "Currency"]
 PAYER_COLUMN = "Paid by"
 # Last, and only when some row is in another currency than the group's.
 RATE_COLUMNS = ["Exchange rate", "Rate source", "Rate date", "Group cost"]
+# Every body field (app.services.ledger.expense_body.ATTRIBUTES) -> its CSV column, or None;
+# tests/ledger/test_expense_body.py fails until a new field is named here. Payments and items
+# become the per-participant net columns (balances.expense_nets), not a column of their own.
+# Notes are in the JSON export (the expense's reply schema) only: the CSV keeps the columns
+# Splitwise exports.
+EXPORT = {"description": "Description", "category": "Category", "notes": None,
+          "amount": "Cost", "payments": None, "items": None, "currency": "Currency",
+          "exchange_rate": "Exchange rate", "rate_source": "Rate source",
+          "rate_date": "Rate date", "group_amount": "Group cost"}
+# Categoryless expenses export under this category (Splitwise's default).
+DEFAULT_CATEGORY = "General"
 
 
 def safe_cell(value) -> str:
@@ -94,9 +105,16 @@ def _sides(nets: Dict[str, int]) -> tuple:
     return ({p: v for p, v in nets.items() if v > 0}, {p: -v for p, v in nets.items() if v < 0})
 
 
+def body_cells(body: ExpenseBody) -> Dict[str, object]:
+    """The CSV columns of an expense's body (``EXPORT``)."""
+    cells = {column: getattr(body, name) for name, column in EXPORT.items() if column}
+    cells["Category"] = body.category or DEFAULT_CATEGORY
+    return {column: "" if value is None else value for column, value in cells.items()}
+
+
 def _expense_line(e: Expense, main: str) -> _Line:
     body = ExpenseBody.from_row(e)
-    cells = body.for_export()
+    cells = body_cells(body)
     converted = bool(body.converted)
     kept = None if converted or body.currency in (None, main) else body.currency
 

@@ -14,12 +14,11 @@ from typing import Dict, Iterable, List, Optional
 
 from app.errors import DomainError
 from app.logs import logger
-from app.services.core.clock import now_iso
 from app.services.notifications import push
 from app.services.notifications.devices import remove_device
 from app.services.notifications.ids import notification_id
 from app.services.notifications.render import Context, render
-from app.services.core.conditional import put_if, update_if
+from app.services.core.conditional import put_if
 from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, GroupStatus, Participant
 from models.notifications import Device, Event, Notification, NotificationItem, Preferences
 from models.users import Profile
@@ -136,15 +135,14 @@ def _push(deliveries: List[push.Delivery], counts: dict) -> None:
 
 
 def _mark_dispatched(event: Event) -> None:
-    # A missing row expired by TTL: nothing left to mark.
-    update_if(Event(*Event.key(event.EventId)), Event.dispatched_actions(now_iso()),
-              Event.PK.exists())
+    """Take the event out of the outbox: delete its row (gone already: another attempt did).
+    By the row's own key, as the stream record or the sweep's Query carried it."""
+    Event(event.PK, event.SK).delete()
 
 
-def already_dispatched(event_id: str) -> bool:
-    """True when the row is marked dispatched, or gone (expired long after its dispatch)."""
-    raw = NotificationItem.raw_get(*Event.key(event_id))
-    return raw is None or "DispatchedAt" in raw
+def already_dispatched(event: Event) -> bool:
+    """True when the row is gone: dispatch deletes it (or TTL took a row never dispatched)."""
+    return NotificationItem.raw_get(event.PK, event.SK) is None
 
 
 def recipients_of(event: Event, group_users: List[str]) -> List[str]:
@@ -154,7 +152,7 @@ def recipients_of(event: Event, group_users: List[str]) -> List[str]:
 
 
 def dispatch(event: Event) -> dict:
-    """Deliver one event to everyone it concerns, then take it out of the outbox index."""
+    """Deliver one event to everyone it concerns, then take it out of the outbox."""
     ctx, group_users = _group_context(event.GroupId) if event.GroupId else (Context(), [])
     if event.ActorUserId not in ctx.user_names:
         name = _actor_name(event.ActorUserId)

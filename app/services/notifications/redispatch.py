@@ -1,9 +1,11 @@
 """The outbox sweep: deliver outbox events the stream worker never finished.
 
-Pages through every PendingEventsIndex shard for events still pending after STALE_SECONDS (the
-worker normally removes PendingKey within seconds), oldest first per shard, every shard at
-once, until the run's time budget or MAX_EVENTS is spent; whatever is left is the next run's
-(``morePendingEvents``). A run may take a subset of the shards (``shards``), so the schedule
+Pages through every outbox shard (``PENDING#<n>``: an event's row stays there until dispatch
+deletes it) for events still pending after STALE_SECONDS (the worker normally deletes them
+within seconds), every shard at once, until the run's time budget or MAX_EVENTS is spent;
+whatever is left is the next run's (``morePendingEvents``). In event-id order, not oldest
+first: a shard holds only what is pending, so a run that stops early leaves the rest
+for the next, and what it dispatched is gone from the shard. A run may take a subset of the shards (``shards``), so the schedule
 can start several runs side by side, each with its own CPU. Sized in
 bench/outbox_sweep_bench.py: after an hour's outage at ~1M users the backlog drains within
 the hour.
@@ -61,7 +63,7 @@ def _sweep_shard(run: _Run, shard: str, cutoff: str) -> None:
         if not run.take():
             return
         try:
-            if already_dispatched(event.EventId):  # the index lags; another run got there
+            if already_dispatched(event):  # another run or the worker got there
                 run.count("skipped")
                 continue
             dispatch(event)
@@ -76,7 +78,7 @@ def redispatch_pending(max_events: int = MAX_EVENTS, *, deadline: Optional[float
                        shards: Optional[Sequence[int]] = None) -> dict:
     """One sweep run. ``deadline`` (a ``time.monotonic()`` instant) is when to stop starting
     events; events already started finish (each is bounded: push.SEND_DEADLINE_S). ``shards``:
-    the PendingEventsIndex shard numbers to sweep (all when omitted)."""
+    the outbox shard numbers to sweep (all when omitted)."""
     if deadline is None:
         deadline = time.monotonic() + DEFAULT_BUDGET_S
     run, cutoff = _Run(deadline, max_events), iso_in(-STALE_SECONDS)

@@ -22,7 +22,7 @@ def parse_record(record: dict) -> Event:
 def handle_stream_record(record: dict) -> None:
     """Take one DynamoDB stream record (the filter admits only inserted EVENT rows)."""
     event = parse_record(record)
-    if already_dispatched(event.EventId):  # a redelivered batch, or the sweep got there first
+    if already_dispatched(event):  # a redelivered batch, or the sweep got there first
         logger.info("notification.already_dispatched", extra={"event_id": event.EventId})
         return
     dispatch(event)

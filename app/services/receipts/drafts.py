@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Optional
 
 from app.errors import Invalid
-from app.limits import EXPENSE_DESCRIPTION_MAX
-from app.money.expense_input import ExpenseInput
+from app.money.expense_input import TEXT_MAX, ExpenseInput
 from app.services.chat import proposals
 from app.services.groups.membership import roster
 from app.services.core.clock import today
 
-MAX_DESCRIPTION = EXPENSE_DESCRIPTION_MAX
+MAX_DESCRIPTION = TEXT_MAX["description"]
 
 
 def build(group, payer_participant_id: str, result) -> Optional[ExpenseInput]:

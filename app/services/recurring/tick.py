@@ -108,12 +108,16 @@ def create_reminders(bucket: str, moment: datetime) -> int:
                                   "description": row.Template.Description})
         tx.update(RecurringExpense(row.GroupId, row.SK),
                   [RecurringExpense.ReminderSlot.set(slot)],
-                  condition=RecurringExpense.NextSlot == slot)
+                  condition=(RecurringExpense.NextSlot == slot)
+                  & (RecurringExpense.ReminderSlot.does_not_exist()
+                     | (RecurringExpense.ReminderSlot != slot)))
         try:
             tx.commit()
             created += 1
         except Conflict:
-            pass  # already reminded (event id exists), or the template moved meanwhile
+            # already reminded (by ReminderSlot: the event row leaves at dispatch), or the
+            # template moved meanwhile
+            pass
     return created
 
 

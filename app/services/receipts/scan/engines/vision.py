@@ -14,10 +14,9 @@ import json
 import re
 from typing import List, Optional, Tuple
 
-import urllib3
-
 from app.dates import is_calendar_date
 from app.money.currencies import CODES, parse_minor
+from app.services.core import chat_completion
 from app.services.receipts.scan.parser import MAX_ITEMS, MAX_NAME, items_confidence, parse_lines
 from app.services.receipts.scan.result import ScanError, ScanHints, ScanResult
 from app.services.receipts.scan.text import clean
@@ -65,43 +64,20 @@ def _call(image_jpeg: bytes, hints: ScanHints, settings) -> dict:
     base, model = settings.receipt_vision_base_url, settings.receipt_vision_model
     if not base or not model:
         raise ScanError("UNAVAILABLE", "no vision endpoint configured")
-    body = {"model": model, "temperature": 0, "messages": _request(image_jpeg, hints),
-            "tools": [{"type": "function", "function": {
-                "name": TOOL, "description": "Report the fields read from the receipt.",
-                "parameters": SCHEMA}}],
-            "tool_choice": {"type": "function", "function": {"name": TOOL}}}
-    headers = {"Content-Type": "application/json"}
-    if settings.receipt_vision_api_key:
-        headers["Authorization"] = f"Bearer {settings.receipt_vision_api_key}"
+    body = chat_completion.forced_tool(model, _request(image_jpeg, hints), name=TOOL,
+                                       description="Report the fields read from the receipt.",
+                                       parameters=SCHEMA)
+    message = chat_completion.message(base, body, api_key=settings.receipt_vision_api_key,
+                                      timeout=settings.receipt_scan_timeout, error=ScanError)
+    function = chat_completion.tool_call(message, TOOL) or {}
+    arguments = function.get("arguments")
     try:
-        reply = urllib3.PoolManager(retries=False).request(
-            "POST", base.rstrip("/") + "/chat/completions", body=json.dumps(body).encode(),
-            headers=headers, timeout=urllib3.Timeout(total=settings.receipt_scan_timeout))
-    except urllib3.exceptions.TimeoutError:
-        raise ScanError("TIMEOUT") from None
-    except urllib3.exceptions.HTTPError:
-        raise ScanError("UNAVAILABLE") from None
-    if reply.status != 200:
-        raise ScanError("UNAVAILABLE", f"HTTP {reply.status}")
-    try:
-        message = json.loads(reply.data)["choices"][0]["message"]
-    except (ValueError, KeyError, IndexError, TypeError):
-        raise ScanError("MALFORMED", "not a chat completion") from None
-    if not isinstance(message, dict):
-        raise ScanError("MALFORMED", "not a chat completion")
-    if message.get("refusal"):
-        raise ScanError("REFUSED")
-    for call in message.get("tool_calls") or []:
-        function = call.get("function") if isinstance(call, dict) else None
-        if isinstance(function, dict) and function.get("name") == TOOL:
-            arguments = function.get("arguments")
-            try:
-                arguments = json.loads(arguments) if isinstance(arguments, str) else arguments
-            except ValueError:
-                raise ScanError("MALFORMED", "tool arguments are not JSON") from None
-            if isinstance(arguments, dict):
-                return arguments
-    raise ScanError("MALFORMED", f"no {TOOL} call")
+        arguments = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except ValueError:
+        raise ScanError("MALFORMED", "tool arguments are not JSON") from None
+    if not isinstance(arguments, dict):
+        raise ScanError("MALFORMED", f"no {TOOL} call")
+    return arguments
 
 
 def _text(value, limit: int) -> Optional[str]:
