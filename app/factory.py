@@ -106,8 +106,9 @@ def _authenticate() -> None:
             or request.method == "OPTIONS" or request.blueprint == "api-docs"):
         return
     runtime: Runtime = current_app.extensions["tailspend"]
-    g.principal = runtime.authenticator.authenticate(request.headers.get("Authorization"),
-                                                     _group_read(view))
+    g.principal = runtime.authenticator.authenticate(
+        request.headers.get("Authorization"), _group_read(view),
+        live_in_view=getattr(view, "live_in_view", False))
     if g.principal.deleting and not getattr(view, "while_deleting", False):
         raise account_deleting()
     bind_user(g.principal.user_id)

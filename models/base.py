@@ -222,11 +222,13 @@ class RawAccess:
                              keys[start:start + BATCH_WRITE_LIMIT], leftover)
 
 
-def batch_get_across(keys: Iterable[Tuple[type, tuple]], *,
-                     consistent_read: bool = False) -> Dict[Tuple[type, tuple], dict]:
+def batch_get_across(keys: Iterable[Tuple[type, tuple]], *, consistent_read: bool = False,
+                     consistent: Iterable[type] = ()) -> Dict[Tuple[type, tuple], dict]:
     """Raw items of up to 100 (model, (hash, range)) keys across tables in one BatchGetItem
     (a request's liveness read of the caller's profile joins its group rows); absent keys
-    are left out. The models' key attributes are strings."""
+    are left out. The models' key attributes are strings. ``consistent``: models whose
+    tables alone are read strongly consistent (ConsistentRead is per table)."""
+    strong = {model.Meta.table_name for model in consistent}
     keys = list(dict.fromkeys(keys))
     if len(keys) > BATCH_GET_LIMIT:
         raise ValueError(f"at most {BATCH_GET_LIMIT} keys in one batch")
@@ -249,8 +251,8 @@ def batch_get_across(keys: Iterable[Tuple[type, tuple]], *,
     request: Dict[str, dict] = {}
     for model, (hash_key, range_key) in keys:
         names = by_table[model.Meta.table_name][1]
-        entry = request.setdefault(model.Meta.table_name,
-                                   {"Keys": [], "ConsistentRead": consistent_read})
+        entry = request.setdefault(model.Meta.table_name, {
+            "Keys": [], "ConsistentRead": consistent_read or model.Meta.table_name in strong})
         entry["Keys"].append({names[0]: {"S": hash_key}, names[1]: {"S": range_key}})
     _until_processed(send, request, lambda reply: reply.get("UnprocessedKeys") or {})
     return found

@@ -1,6 +1,7 @@
 """Per-request context for views: the caller, the group access, the services' settings."""
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 from flask import current_app, g
@@ -8,7 +9,10 @@ from flask import current_app, g
 from app.api import conditional
 from app.auth.principal import Principal
 from app.config import Settings
+from app.errors import account_deleting
+from app.services.core import request_reads
 from app.services.core.access import Access, authorize
+from app.services.core.live import is_live
 
 
 def principal() -> Principal:
@@ -51,6 +55,33 @@ def outside_group(view):
     alone, no group row is read for it. Place right above the view."""
     view.group_read = False
     return view
+
+
+def liveness_in_view(view):
+    """A view whose service reads the caller's profile in a batch it makes anyway
+    (app.services.core.live.read_live_with) and refuses a caller who is not live: the
+    authenticator reads nothing for it (app.factory). Whatever the view does, it ends here
+    with that verdict: if its service did not read it (nothing to batch, an error first),
+    it is read now (one GetItem), so a deleting account is refused (401) and never served.
+    Place right above the view."""
+    @functools.wraps(view)
+    def checked(*args, **kwargs):
+        try:
+            reply = view(*args, **kwargs)
+        except Exception:
+            _require_live()
+            raise
+        _require_live()
+        return reply
+    checked.live_in_view = True
+    return checked
+
+
+def _require_live() -> None:
+    user_id = principal().user_id
+    live = request_reads.liveness_of(user_id)
+    if not (is_live(user_id) if live is None else live):
+        raise account_deleting()
 
 
 def settings() -> Settings:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import principal, scope
+from app.api.context import liveness_in_view, principal, scope
 from app.api.pat import pat_scope
 from app.api.spec import Blueprint
 from app.schemas.common import PageArgsSchema
@@ -23,6 +23,7 @@ blp = Blueprint("me", __name__, description="The caller's groups and requests ac
                      f"page holds at most {home.MAX_GROUPS_PER_PAGE} groups whatever the "
                      "limit, follow nextCursor for more.")
 @pat_scope("groups:read")
+@liveness_in_view
 def my_groups(args):
     """The home screen: each group with the caller's role, participant id and net."""
     return home.my_groups(principal().user_id, limit=args["limit"], cursor=args["cursor"],

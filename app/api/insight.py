@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, principal, scope
+from app.api.context import group_access, liveness_in_view, principal, scope
 from app.api.pat import pat_scope
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.insight import (METHODS_EXAMPLE, REMINDER_EXAMPLE, REMINDER_REQUEST_EXAMPLE,
@@ -60,6 +60,7 @@ def group_stats(args, group_id):
 @blp.response(200, MyStatsSchema)
 @errors(blp, (422, "RATE_UNAVAILABLE: no reference rate for displayCurrency today."))
 @pat_scope("groups:read")
+@liveness_in_view
 def my_stats(args):
     """The caller's own share across their groups, by category, month or group, one section
     per currency; ``displayCurrency`` adds the totals at today's reference rate."""
@@ -91,6 +92,7 @@ def send_reminder(body, group_id):
 @blp.route("/users/me/people")
 @blp.response(200, PeopleBalancesSchema, example=PEOPLE_EXAMPLE)
 @pat_scope("groups:read")
+@liveness_in_view
 def my_people():
     """Everyone I share a group with, by account (guests are not people): per currency the
     transfers between us in each group's settle-up plan, summed (``net`` > 0: they owe me),
@@ -104,6 +106,7 @@ def my_people():
 @blp.arguments(MyExpensesArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, MyExpensePageSchema, example=MY_EXPENSES_EXAMPLE)
 @pat_scope("groups:read")
+@liveness_in_view
 def list_my_expenses(args):
     """Expenses of all my groups that involve me (I pay or owe), newest first, each with
     ``groupId`` and ``groupName``; ``withUserId``: that account pays or owes too; ``q``:

@@ -68,11 +68,14 @@ class Authenticator:
         self._pat_verifier = verifier
 
     def authenticate(self, authorization: Optional[str],
-                     group: Optional[Tuple[str, Any]] = None) -> Principal:
+                     group: Optional[Tuple[str, Any]] = None,
+                     live_in_view: bool = False) -> Principal:
         """The caller, their account's liveness read on every call. ``group`` ((group id,
         sort keys to prefetch, or a function giving them, called once the token is verified)):
         the request is under /groups/{groupId}, so an app sign-in's liveness read also reads
-        the group rows its authorization will need (one call)."""
+        the group rows its authorization will need (one call). ``live_in_view``: the view
+        reads it in a batch of its own and refuses a caller who is not live
+        (app.api.context.liveness_in_view), so an app sign-in reads nothing here."""
         scheme, _, credential = (authorization or "").partition(" ")
         credential = credential.strip()
         if scheme.lower() != "bearer" or not credential:
@@ -84,7 +87,7 @@ class Authenticator:
         claims = verify_access_token(credential, jwks=self._jwks, issuer=self._issuer,
                                      client_id=self._client_id)
         identity_key = Identity.key(self._provider, claims["sub"])
-        user_id, deleting = self._user_for(identity_key, group)
+        user_id, deleting = self._user_for(identity_key, group, live_in_view)
         return Principal(user_id=user_id, identity_key=identity_key,
                          credential_id=app_credential(user_id),
                          is_admin=_in_group(claims, ADMIN_GROUP), deleting=deleting)
@@ -99,8 +102,8 @@ class Authenticator:
             raise account_deleting()
         return user_id
 
-    def _user_for(self, identity_key: str,
-                  group: Optional[Tuple[str, Any]] = None) -> Tuple[str, bool]:
+    def _user_for(self, identity_key: str, group: Optional[Tuple[str, Any]] = None,
+                  live_in_view: bool = False) -> Tuple[str, bool]:
         """(UserId, whether the account is gone: being deleted, or its profile absent).
 
         The cache holds only which user an identity names (an identity never changes
@@ -117,6 +120,8 @@ class Authenticator:
                 return identity.UserId, True
             user_id = identity.UserId
             self.identities.put(identity_key, user_id)
+        if live_in_view:
+            return user_id, False  # not known yet: the view's own batch reads it
         if group is not None:
             group_id, prefetch = group
             return user_id, not is_live_in_group(

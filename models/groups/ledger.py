@@ -199,10 +199,35 @@ class Balance(GroupItem, discriminator="BALANCE"):
     # is rewritten by every money write, and a map entry would take 75 bytes, not 32.
     # ADD/DELETE of one element is atomic and needs no parent attribute.
     Users = BinarySetAttribute(null=True, legacy_encoding=False)
+    # A copy of the head's Name and Currency, and its Status once DELETING (absent while the
+    # group is readable; an IMPORTING group has no member until its flip writes the copy), so
+    # the cross-group reads (/users/me/people, /users/me/expenses) read this row and not the
+    # head. Every head write that changes them writes the copy in its TransactWrite (create,
+    # rename, currency change, import flip, tombstone). Absent on rows older than the copy:
+    # those readers read the head instead (:meth:`head_copy_of` answers None).
+    Name = UnicodeAttribute(null=True)
+    Currency = UnicodeAttribute(null=True)
+    Status = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:
         return group_id, BALANCE
+
+    @classmethod
+    def copy_head(cls, name: str, currency: str) -> list:
+        """The update actions writing the head copy (both fields: a row older than the copy
+        gains all of it)."""
+        return [cls.Name.set(name), cls.Currency.set(currency)]
+
+    @classmethod
+    def head_copy_of(cls, raw_item: Optional[dict]) -> Optional[tuple]:
+        """(name, currency, status or None) copied from the head, or None without a copy."""
+        raw_item = raw_item or {}
+        name, currency = raw_item.get(cls.Name.attr_name), raw_item.get(cls.Currency.attr_name)
+        if name is None or currency is None:
+            return None
+        status = raw_item.get(cls.Status.attr_name)
+        return name["S"], currency["S"], status["S"] if status else None
 
     @staticmethod
     def user_pair(participant_id: str, user_id: str) -> bytes:

@@ -59,6 +59,10 @@ def _refused_everywhere_on(a, dora) -> dict:
         "read (app)": a.get("/users/me/groups", headers=dora["jwt"]).status_code,
         "read (PAT)": a.get("/users/me/groups", headers=dora["pat"]).status_code,
         "read (MCP)": _mcp_ping(a, dora["mcp"]),
+        # the routes whose own BatchGetItem reads the profile (no read at authentication)
+        "people (app)": a.get("/users/me/people", headers=dora["jwt"]).status_code,
+        "people (PAT)": a.get("/users/me/people", headers=dora["pat"]).status_code,
+        "my expenses (app)": a.get("/users/me/expenses", headers=dora["jwt"]).status_code,
         "token mint": a.post("/developer/tokens", headers=dora["jwt"], json={
             "name": "late", "scopes": ["groups:read"], "expiresInDays": 365}).status_code,
         "friend request": a.post("/people/me/friends", headers=dora["jwt"],
@@ -70,7 +74,8 @@ def _refused_everywhere_on(a, dora) -> dict:
     }
 
 
-ALL_401 = {name: 401 for name in ("read (app)", "read (PAT)", "read (MCP)", "token mint",
+ALL_401 = {name: 401 for name in ("read (app)", "read (PAT)", "read (MCP)", "people (app)",
+                                  "people (PAT)", "my expenses (app)", "token mint",
                                   "friend request", "join request", "expense (PAT)")}
 
 

@@ -80,10 +80,34 @@ def test_reads_no_roster_and_batches_the_balance_rows(group, client, sign_in):
     client.get("/users/me/people", headers=group.headers)  # warm-up
     with aws_calls.recorded() as made:
         assert client.get("/users/me/people", headers=group.headers).status_code == 200
-    # the account's liveness (every /users/me route), memberships, heads + balance rows,
-    # the people's profiles: never a roster Query
-    assert made.count("Query") == 1 and made.count("BatchGetItem") == 2, made
-    assert len(made) <= 4, made
+    # memberships; the balance rows with the caller's profile (the account check: no
+    # GetItem of its own; no head: the row carries its copy); the people's profiles.
+    # Never a roster Query.
+    assert made == ["Query", "BatchGetItem", "BatchGetItem"], made
+
+
+def test_an_account_being_deleted_is_refused_by_the_batched_reads(group, client, sign_in):
+    """The liveness check rides on the route's own BatchGetItem: a deleting account (only
+    the mark written) is refused, with groups and with none (a batch of the profile alone)."""
+    from app.services.account import deletion
+    bo_h, bo = sign_in("bo@example.com", display_name="Bo")
+    lone_h, lone = sign_in("lone@example.com", display_name="Lone")
+    join_directly(group.group_id, bo, "MEMBER", "Bo")
+    for headers, user_id in ((bo_h, bo), (lone_h, lone)):
+        for path in ("/users/me/people", "/users/me/expenses"):
+            assert client.get(path, headers=headers).status_code == 200
+        try:
+            deletion.delete_account(user_id, after_step=_stop_after_mark)
+        except RuntimeError:
+            pass
+        for path in ("/users/me/people", "/users/me/expenses"):
+            reply = client.get(path, headers=headers)
+            assert reply.status_code == 401, (path, reply.get_json())
+
+
+def _stop_after_mark(name):
+    if name == "mark":
+        raise RuntimeError("stopped after the mark")
 
 
 # --- property: people nets = the plans' transfers between each pair ----------------------

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from moto import mock_aws
 
 import models
+from app.errors import Invalid
 from app.services.core import filtered_pages
 from app.services.ledger import expense_search, expenses
 from tests.conftest import STAGE
@@ -68,16 +70,24 @@ def test_filtered_paging_visits_every_match_once_in_listing_order(specs, wanted,
 
         newest_first = sorted(created, key=lambda pair: pair[0].ExpenseSortKey, reverse=True)
         want = [row.ExpenseId for row, body in newest_first if expected(body)]
+        def search(cursor):
+            return expense_search.search_expenses(
+                access, date_from=None, date_to=None, text=wanted["text"],
+                category=wanted["category"],
+                participant_id=ids[wanted["who"]] if wanted["who"] is not None else None,
+                min_amount=wanted["min_amount"], max_amount=wanted["max_amount"],
+                limit=limit, cursor=cursor, scope="t")
+
+        if None not in (wanted["min_amount"], wanted["max_amount"]) \
+                and wanted["min_amount"] > wanted["max_amount"]:
+            with pytest.raises(Invalid):  # crossed bounds are refused, not an empty list
+                search(None)
+            return
         got, cursor, pages = [], None, 0
         old_reads, filtered_pages.MAX_READS = filtered_pages.MAX_READS, reads
         try:
             while True:
-                page = expense_search.search_expenses(
-                    access, date_from=None, date_to=None, text=wanted["text"],
-                    category=wanted["category"],
-                    participant_id=ids[wanted["who"]] if wanted["who"] is not None else None,
-                    min_amount=wanted["min_amount"], max_amount=wanted["max_amount"],
-                    limit=limit, cursor=cursor, scope="t")
+                page = search(cursor)
                 assert len(page["items"]) <= limit
                 got += [row.ExpenseId for row in page["items"]]
                 cursor, pages = page["nextCursor"], pages + 1

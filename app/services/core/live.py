@@ -7,7 +7,10 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
   its credential is verified, whatever the credential and whatever a cache remembers, so no
   warm instance serves the account once the mark is written. On a route under
   /groups/{groupId} that read is :func:`is_live_in_group`: the same BatchGetItem also reads
-  the group rows the request's authorization needs, so the check costs no call of its own;
+  the group rows the request's authorization needs, so the check costs no call of its own.
+  The cross-group reads (/users/me/people, /users/me/expenses, /users/me/groups,
+  /users/me/stats) fold it into their own first BatchGetItem instead (:func:`read_live_with`;
+  app.api.context.liveness_in_view makes sure every such request ends with the verdict);
 - every write that creates a row owned by a user holds :data:`LIVE` on that user's profile
   in the same transaction (:meth:`Transaction.require_live_account`) or, when the write
   updates the profile itself, in its own condition; a request that passed the read just
@@ -25,10 +28,11 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Dict, Iterable, Sequence
 
+from app.errors import account_deleting
 from app.services.core import request_reads
-from models.base import batch_get_across
+from models.base import BATCH_GET_LIMIT, batch_get_across
 from models.groups import Group, GroupItem, UserMember
 from models.users import Profile, UserItem
 
@@ -42,9 +46,9 @@ def is_live(user_id: str) -> bool:
     try:
         profile = Profile.get(*Profile.key(user_id), consistent_read=True)
     except Profile.DoesNotExist:
-        request_reads.remember_profile(None)
+        request_reads.remember_profile(user_id, None)
         return False
-    request_reads.remember_profile(profile)
+    request_reads.remember_profile(user_id, profile)
     return not profile.deleting
 
 
@@ -67,9 +71,35 @@ def is_live_in_group(user_id: str, group_id: str, prefetch: Iterable = ()) -> bo
         request_reads.hold_rows(model.Meta.table_name, {key: rows.get((model, key))})
     raw = rows.get((UserItem, profile_key))
     profile = Profile.from_raw(raw)
-    request_reads.remember_profile(profile)
+    request_reads.remember_profile(user_id, profile)
     request_reads.remember_group_rows(
         user_id, group_id, sort_keys,
         {(group_id, sk): rows[(GroupItem, (group_id, sk))] for sk in sort_keys
          if (GroupItem, (group_id, sk)) in rows})
     return profile is not None and not profile.deleting
+
+
+def read_live_with(user_id: str, model, keys: Sequence[tuple]) -> Dict[tuple, dict]:
+    """Raw rows of ``keys`` ((hash, range) of ``model``'s table, eventually consistent, 100 a
+    BatchGetItem) with :func:`is_live` folded into the first batch: the caller's profile,
+    strongly consistent (BatchGetItem sets ConsistentRead per table), so a route that reads
+    a batch anyway checks the account for no call of its own (the authenticator leaves it
+    to the route: app.api.context.liveness_in_view). A caller not live is refused (401);
+    a request that has read the profile already (a PAT's or MCP token's own check) does not
+    read it again. Absent keys are left out."""
+    keys = list(dict.fromkeys(keys))
+    if request_reads.liveness_of(user_id) is not None:
+        first, rest, rows = [], keys, {}
+    else:
+        first, rest = keys[:BATCH_GET_LIMIT - 1], keys[BATCH_GET_LIMIT - 1:]
+        profile_key = Profile.key(user_id)
+        found = batch_get_across([(UserItem, profile_key)] + [(model, key) for key in first],
+                                 consistent=(UserItem,))
+        request_reads.remember_profile(user_id, Profile.from_raw(found.get((UserItem,
+                                                                            profile_key))))
+        rows = {key: found[(model, key)] for key in first if (model, key) in found}
+    if not request_reads.liveness_of(user_id):
+        raise account_deleting()
+    if rest:
+        rows.update(model.raw_batch_get(rest))
+    return rows

@@ -1,6 +1,8 @@
 """Rows a request has already read strongly consistently, for a later step of the same
 request to reuse instead of reading again:
 - GET /users/me: the liveness read of the caller's profile is the profile the view returns;
+- whether that read found the account live, whichever call made it: a view that folds the
+  read into a batch of its own (app.api.context.liveness_in_view) asks here that it was made;
 - a route under /groups/{groupId}: the liveness read also read the group's head, the
   caller's guard row and the rows the view declared (one BatchGetItem,
   app.services.core.live.is_live_in_group); the request's first authorization in that group
@@ -17,6 +19,8 @@ from contextvars import ContextVar
 from typing import Any, Mapping, Optional, Tuple
 
 _profile: ContextVar[Optional[Any]] = ContextVar("tailspend_request_profile", default=None)
+# (user id, whether the account is live) once this request has read the caller's profile
+_live: ContextVar[Optional[Tuple[str, bool]]] = ContextVar("tailspend_request_live", default=None)
 # (user id, group id, sort keys read, raw rows by (group id, sort key)) or None
 _group: ContextVar[Optional[Tuple[str, str, frozenset, Mapping]]] = ContextVar(
     "tailspend_request_group_rows", default=None)
@@ -26,12 +30,21 @@ _held: ContextVar[Optional[Mapping]] = ContextVar("tailspend_request_held", defa
 def forget() -> None:
     """A request starts: nothing is known yet."""
     _profile.set(None)
+    _live.set(None)
     _group.set(None)
     _held.set(None)
 
 
-def remember_profile(profile: Optional[Any]) -> None:
+def remember_profile(user_id: str, profile: Optional[Any]) -> None:
+    """The caller's profile as the liveness read found it (None: absent)."""
     _profile.set(profile)
+    _live.set((user_id, profile is not None and not profile.deleting))
+
+
+def liveness_of(user_id: str) -> Optional[bool]:
+    """Whether this request found ``user_id``'s account live; None if it has not read it."""
+    held = _live.get()
+    return held[1] if held is not None and held[0] == user_id else None
 
 
 def profile_of(user_id: str) -> Optional[Any]:

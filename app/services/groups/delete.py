@@ -13,9 +13,10 @@ from app.errors import group_not_found
 from app.services.core.clock import iso_in, now_iso
 from app.logs import logger
 from app.services.core.conditional import delete_if, update_if
+from app.services.core.transactions import Transaction
 from app.services.receipts import cleanup as receipt_cleanup
 from models.base import UnprocessedItemsLeft
-from models.groups import DELETE_BUCKET, META, Group, GroupItem, GroupStatus
+from models.groups import DELETE_BUCKET, META, Balance, Group, GroupItem, GroupStatus
 
 DELETING = GroupStatus.DELETING
 # A request's own sweep normally finishes first; the maintenance job picks up the rest.
@@ -43,13 +44,18 @@ def tombstone(group_id: str, condition=None) -> None:
     read path treats it as gone.
 
     The same write files the head under the due index's GROUP_DELETE bucket, due a little
-    later: if this request's sweep does not finish, the maintenance job resumes it."""
-    update_if(Group(*Group.key(group_id)),
+    later: if this request's sweep does not finish, the maintenance job resumes it. The
+    balance row's head copy turns DELETING in the same TransactWrite (Balance.Status), so
+    the cross-group reads that read only that row drop the group at the same moment."""
+    tx = Transaction().without_change("a tombstone: the group is gone for every reader")
+    tx.update(Group(*Group.key(group_id)),
               [Group.Status.set(DELETING), Group.UpdatedAt.set(now_iso()),
                Group.DueBucket.set(DELETE_BUCKET),
                Group.NextRunAt.set(iso_in(RESUME_AFTER_SECONDS))],
-              Group.SK.exists() if condition is None else Group.SK.exists() & condition,
-              on_fail=group_not_found())
+              condition=Group.SK.exists() if condition is None
+              else Group.SK.exists() & condition, on_fail=group_not_found())
+    tx.update(Balance(*Balance.key(group_id)), [Balance.Status.set(DELETING)])
+    tx.commit()
 
 
 def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional[int] = None,

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import currency_locked, group_not_found, id_collision
+from app.errors import (DomainError, concurrent_update, currency_locked, group_not_found,
+                        id_collision)
 from app.services.core import changelog
 from app.services.core.access import Access
 from app.services.core.clock import new_id, now_iso
@@ -31,7 +32,8 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
                        Role="OWNER", CreatedAt=now)
     balance = Balance(*Balance.key(group_id), BalanceRevision=0, Initialized=True,
                       ExpenseCount=0, SettlementCount=0, CreatedAt=now,
-                      Users={Balance.user_pair(participant_id, user_id)})
+                      Users={Balance.user_pair(participant_id, user_id)},
+                      Name=name, Currency=currency)  # the head copy (Balance.Name)
     collision = id_collision()
     tx = Transaction().require_live_account(user_id)
     for row in (head, invite, owner, guard, balance):
@@ -47,7 +49,8 @@ def update_group(access: Access, *, name: Optional[str] = None,
     """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
 
     The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
-    update, so an expense created concurrently either lands first (409) or after the change."""
+    update, so an expense created concurrently either lands first (409) or after the change.
+    That TransactWrite also writes the balance row's copy of the name and currency."""
     group = access.group
     new_currency = currency if currency is not None and currency != group.Currency else None
     if name is None and new_currency is None:
@@ -57,13 +60,26 @@ def update_group(access: Access, *, name: Optional[str] = None,
     if name is not None:
         actions.append(Group.Name.set(name))
     tx = Transaction()
+    # The balance row's head copy moves with the head (Balance.Name): one item, so the money
+    # check of a currency change is that update's condition.
+    copy = Balance.copy_head(name if name is not None else group.Name,
+                             new_currency or group.Currency)
     if new_currency is not None:
         actions.append(Group.Currency.set(new_currency))
-        tx.check(Balance, *Balance.key(group.GroupId),
-                 condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
-                 on_fail=currency_locked())
-    tx.update(Group(*Group.key(group.GroupId)), actions, condition=Group.Status == GroupStatus.ACTIVE,
-              on_fail=group_not_found())
+        tx.update(Balance(*Balance.key(group.GroupId)), copy,
+                  condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
+                  on_fail=currency_locked())
+    else:
+        tx.update(Balance(*Balance.key(group.GroupId)), copy)
+    # The copy is whole, so the field this write leaves must still be what it copies: a
+    # concurrent rename or currency change makes one of the two writes retry (409), never
+    # leaves the balance row's copy behind the head.
+    condition = Group.Status == GroupStatus.ACTIVE
+    if name is None:
+        condition &= Group.Name == group.Name
+    if new_currency is None:
+        condition &= Group.Currency == group.Currency
+    tx.update(Group(*Group.key(group.GroupId)), actions, condition=condition, on_fail=_refused)
     changelog.record(tx, group, Group(*Group.key(group.GroupId), Name=name or group.Name),
                    actor=access.participant_id,
                    diff=changelog.diff_of({"name": group.Name, "currency": group.Currency},
@@ -74,3 +90,11 @@ def update_group(access: Access, *, name: Optional[str] = None,
     group.Currency = new_currency or group.Currency
     group.UpdatedAt = now
     return access
+
+
+def _refused(old: Optional[dict]) -> DomainError:
+    """Gone (not ACTIVE) or changed meanwhile, judged on the head as it was."""
+    head = Group.from_raw(old)
+    if head is None or head.Status != GroupStatus.ACTIVE:
+        return group_not_found()
+    return concurrent_update()

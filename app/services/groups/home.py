@@ -1,21 +1,23 @@
 """The home screen: the caller's groups with role, participant id and net balance.
 
 One query of UserParticipantsIndex (which projects Role and ParticipantId) and one
-BatchGetItem of the page's group heads and BALANCE#v1 rows, however many groups."""
+BatchGetItem of the page's group heads and BALANCE#v1 rows, however many groups; that batch
+also reads the caller's profile, the request's liveness check (a second BatchGetItem of one
+key on a full page of 50 groups). The head is read, not the balance row's copy of it
+(Balance.Name): the page shows the group's revision, which only the head carries."""
 from __future__ import annotations
 
-from typing import Dict, Iterable, Optional, Tuple
+from typing import Optional
 
 from app.services.core import changelog, paging
 from app.services.ledger import balances
 from app.services.core.access import is_live
+from app.services.core.live import read_live_with
 from models.groups import BALANCE, META, Group, GroupItem, Participant
 
 # Two keys per group and BatchGetItem takes 100 keys: at most 50 groups per page keeps a
 # page at one BatchGetItem. A larger ?limit= still pages through everything via nextCursor.
 MAX_GROUPS_PER_PAGE = 50
-
-Key = Tuple[str, str]
 
 
 def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
@@ -30,8 +32,9 @@ def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
     rows = Participant.memberships(user_id, limit=page_size,
                                    last_evaluated_key=paging.decode(cursor, scope))
     memberships = list(rows)
-    raw = batch_get_raw([key for m in memberships for key in ((m.GroupId, META),
-                                                               (m.GroupId, BALANCE))])
+    raw = read_live_with(user_id, GroupItem, [key for m in memberships
+                                              for key in ((m.GroupId, META),
+                                                          (m.GroupId, BALANCE))])
     items = []
     for membership in memberships:
         head_raw = raw.get((membership.GroupId, META))
@@ -51,10 +54,3 @@ def _nets(balance_raw: Optional[dict], participant_id: str) -> dict:
             "myOtherNets": [{"currency": currency, "net": other[currency].get(participant_id, 0)}
                             for currency in sorted(other)]}
 
-
-def batch_get_raw(keys: Iterable[Key]) -> Dict[Key, dict]:
-    """Raw GroupData items by (GroupId, SK), retrying UnprocessedKeys.
-
-    Raw, because BALANCE#v1 nets are dynamic ``Net_<participantId>`` attributes that a
-    model instance would drop."""
-    return GroupItem.raw_batch_get(keys)

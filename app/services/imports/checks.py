@@ -111,9 +111,15 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, tok
                         Type="USER", UserId=user_id, DisplayName=name, Role="OWNER",
                         ClaimedAt=now, CreatedAt=now, UpdatedAt=now)
     tx.put(owner, condition=Participant.SK.does_not_exist(), on_fail=gone)
-    # The imported roster is guests only: the owner is the group's one account.
+    # The imported roster is guests only: the owner is the group's one account. The head
+    # copy (Balance.Name) is written as the group becomes readable; the head is read for it
+    # (the worker holds no head, and nothing renames an IMPORTING group).
     pair = Balance.user_pair(owner_id, user_id)
-    tx.update(Balance(*Balance.key(group_id)), [Balance.Users.set({pair})])
+    head = Group.from_raw(GroupItem.raw_get(*Group.key(group_id), consistent_read=True))
+    if head is None:
+        raise gone
+    tx.update(Balance(*Balance.key(group_id)),
+              [Balance.Users.set({pair}), *Balance.copy_head(head.Name, head.Currency)])
     # The group's first logged changes: it appears (ACTIVE), with its owner. The rows the
     # worker wrote before are older than the log, so /changes from 0 answers reset (refetch).
     # Its subject names the source ("importedFrom": the job's format), so /activity reads

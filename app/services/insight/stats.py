@@ -13,6 +13,7 @@ from app.errors import Invalid
 from app.money import fx
 from app.money.stats import Tallies
 from app.services.core.access import Access, is_live
+from app.services.core.live import read_live_with
 from app.services.fx.rates import reference_rate
 from models.groups import META, Expense, Group, GroupItem, Participant
 
@@ -43,9 +44,10 @@ def group_stats(access: Access, *, by: str, date_from: Optional[str],
 
 def my_groups(user_id: str) -> List[dict]:
     """Every live group of the user with its head: [{group, participantId}] (one index
-    Query per page of memberships, one BatchGetItem per 100 heads)."""
+    Query per page of memberships, one BatchGetItem per 100 heads, the first also reading
+    the caller's profile: the request's liveness check)."""
     memberships = list(Participant.memberships(user_id))
-    heads = GroupItem.raw_batch_get([(m.GroupId, META) for m in memberships])
+    heads = read_live_with(user_id, GroupItem, [(m.GroupId, META) for m in memberships])
     out = []
     for membership in memberships:
         raw = heads.get((membership.GroupId, META))

@@ -3,7 +3,7 @@
 Access pattern: a bounded fan-out over my groups with a merged cursor (no index row per user,
 so expense writes cost nothing extra). A page is:
 - my live groups and their balance rows (app.services.people.shared_groups: one Query and
-  one BatchGetItem per 50 groups); ``withUserId`` keeps only the groups where that account
+  one BatchGetItem per 100 groups, which also checks my account); ``withUserId`` keeps only the groups where that account
   has a participant (the balance row's ``Users`` map), and names it there;
 - one GroupExpensesIndex Query per kept group, each reading at most
   ``min(10 x limit, 1,000) / groups`` rows (at least 1) below the cursor, newest first;
@@ -82,7 +82,7 @@ def my_expenses(user_id: str, *, with_user_id: Optional[str], text: Optional[str
     frontiers: List[str] = []
     for group, wanted in groups:
         rows = Expense.group_expenses.query(
-            group.head.GroupId, _condition(date_from, date_to, below), scan_index_forward=False,
+            group.group_id, _condition(date_from, date_to, below), scan_index_forward=False,
             limit=per_group + extra, page_size=per_group + extra)
         last = None
         for row in rows:
@@ -90,7 +90,7 @@ def my_expenses(user_id: str, *, with_user_id: Optional[str], text: Optional[str
             if row.ExpenseSortKey == below:
                 continue
             if set(wanted) <= expense_participants(row) and matches(row, words):
-                row.group_name = group.head.Name
+                row.group_name = group.name
                 found.append((row.ExpenseSortKey, row.GroupId, row))
         if rows.last_evaluated_key is not None and last is not None:
             frontiers.append(last)

@@ -7,9 +7,11 @@ Summed per currency over the groups; ``net`` > 0 means they owe me.
 
 Reads, however many expenses the groups hold:
 - the caller's memberships: one UserParticipantsIndex Query (per 1 MB page);
-- each group's head and BALANCE#v1 row: one BatchGetItem per 50 groups. The balance row
-  carries the ``Users`` map (USER participantId -> userId, kept by every roster change that
-  binds or unbinds an account), so no roster is read and guests are never taken for people;
+- each group's BALANCE#v1 row: one BatchGetItem per 100 groups, the first also reading the
+  caller's profile (the request's liveness check: app.services.people.shared_groups). The
+  row carries the head's name and currency (no head is read) and the ``Users`` map (USER
+  participantId -> userId, kept by every roster change that binds or unbinds an account),
+  so no roster is read and guests are never taken for people;
 - the people's profiles, and the payment methods of those the caller owes (``payTo``): one
   BatchGetItem of the Users table per 100 keys."""
 from __future__ import annotations
@@ -54,18 +56,18 @@ def group_sections(main_currency: str, balance_raw: Optional[dict]) -> List[Tupl
 
 
 def _add_group(people: Dict[str, Person], group: SharedGroup, caller: str) -> None:
-    head, me = group.head, group.participant_id
-    sections = group_sections(head.Currency, group.balance_raw)
+    me = group.participant_id
+    sections = group_sections(group.currency, group.balance_raw)
     for pid, user_id in group.users.items():
         if user_id == caller or pid == me:
             continue
         person = people.setdefault(user_id, Person(user_id))
         for currency, transfers in sections:
             net = pair_net(transfers, me, pid)
-            if net == 0 and currency != head.Currency:
+            if net == 0 and currency != group.currency:
                 continue  # a kept section between us only when something is owed in it
             person.nets[currency] = person.nets.get(currency, 0) + net
-            person.groups.append({"groupId": head.GroupId, "name": head.Name,
+            person.groups.append({"groupId": group.group_id, "name": group.name,
                                   "currency": currency, "net": net})
 
 

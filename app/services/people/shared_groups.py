@@ -1,19 +1,29 @@
-"""The caller's live groups with their heads and BALANCE#v1 rows, for the cross-group reads
-(/users/me/people, /users/me/expenses): one UserParticipantsIndex Query per 1 MB page of
-memberships, then one BatchGetItem per 50 groups (two keys each). The balance row's
-``Users`` map tells which participants are accounts without reading any roster."""
+"""The caller's live groups with their BALANCE#v1 rows, for the cross-group reads
+(/users/me/people, /users/me/expenses):
+- one UserParticipantsIndex Query per 1 MB page of memberships;
+- one BatchGetItem per 100 groups of their balance rows (one key each), the first also
+  reading the caller's profile strongly consistent: the request's liveness check
+  (app.services.core.live.read_live_with), no call of its own.
+
+No head is read: the balance row carries the head's name and currency, and DELETING once
+the group is tombstoned (Balance.Name), and its ``Users`` map tells which participants are
+accounts without reading any roster. A balance row older than that copy (or absent) has
+its head read as before, in one more BatchGetItem per 100 such groups."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from app.services.core.access import is_live
-from models.groups import BALANCE, META, Balance, Group, GroupItem, Participant
+from app.services.core.access import UNREADABLE, is_live
+from app.services.core.live import read_live_with
+from models.groups import Balance, Group, GroupItem, Participant
 
 
 @dataclass(frozen=True)
 class SharedGroup:
-    head: Group
+    group_id: str
+    name: str
+    currency: str  # the main one
     participant_id: str  # the caller's
     balance_raw: Optional[dict]
 
@@ -28,13 +38,20 @@ class SharedGroup:
 
 def shared_groups(user_id: str) -> List[SharedGroup]:
     memberships = list(Participant.memberships(user_id))
-    raw = GroupItem.raw_batch_get([key for m in memberships
-                                   for key in ((m.GroupId, META), (m.GroupId, BALANCE))])
+    balances = read_live_with(user_id, GroupItem,
+                              [Balance.key(m.GroupId) for m in memberships])
+    copies = {m.GroupId: Balance.head_copy_of(balances.get(Balance.key(m.GroupId)))
+              for m in memberships}
+    heads = GroupItem.raw_batch_get([Group.key(gid) for gid, copy in copies.items()
+                                     if copy is None])
     out = []
     for membership in memberships:
-        head_raw = raw.get((membership.GroupId, META))
-        head = GroupItem.from_raw_data(head_raw) if head_raw else None
-        if isinstance(head, Group) and is_live(head):
-            out.append(SharedGroup(head, membership.ParticipantId,
-                                   raw.get((membership.GroupId, BALANCE))))
+        group_id = membership.GroupId
+        copy = copies[group_id]
+        if copy is None:  # no copy yet: the head says
+            head = Group.from_raw(heads.get(Group.key(group_id)))
+            copy = (head.Name, head.Currency, head.Status) if is_live(head) else None
+        if copy is not None and copy[2] not in UNREADABLE:
+            out.append(SharedGroup(group_id, copy[0], copy[1], membership.ParticipantId,
+                                   balances.get(Balance.key(group_id))))
     return out
