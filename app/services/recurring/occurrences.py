@@ -7,7 +7,9 @@ Per slot, two DynamoDB calls:
 2. materialise: one TransactWrite of the expense (ExpenseId derived from (recurringId, slot),
    attribute_not_exists), its BALANCE#v1 delta, the EXPENSE_ADDED event, checks on the group
    head and every participant, and the template moved to its next slot (conditioned on the
-   lease and ClaimedSlot, so only the claimant can release it).
+   lease and ClaimedSlot, so only the claimant can release it). The head's check becomes the
+   change log's revision update, numbered from the head the tick read for this template
+   (tick.py: one BatchGetItem per 100 templates), so no slot reads the head on its own.
 
 Notifications: a template with several slots due in one run (catch-up after a start in
 the past or a tick outage) must not notify every member once per slot. Only the last slot a
@@ -102,11 +104,13 @@ def _add_summary(tx: Transaction, row: RecurringExpense, expense_id: str, slot: 
 
 
 def materialise(row: RecurringExpense, slot: str, lease: str, following: Optional[date],
-                next_run_at: Optional[str], summary: Optional[list] = None) -> str:
+                next_run_at: Optional[str], summary: Optional[list] = None,
+                head: Optional[Group] = None) -> str:
     """Record the occurrence and release the slot in one TransactWrite; returns the expense id.
 
     ``summary`` (the slots this run recorded before, oldest first) makes it the run's last
-    occurrence, which carries the run's one EXPENSE_ADDED; None records it silently."""
+    occurrence, which carries the run's one EXPENSE_ADDED; None records it silently.
+    ``head``: the group head as the tick read it (see :func:`_logged_as`)."""
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
     body = expense_input.occurrence_body(ExpenseBody.from_template(row), row.Currency, slot)
     expense = Expense(row.GroupId, Expense.sort_key(expense_id), ExpenseId=expense_id,
@@ -128,21 +132,29 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     tx.update(RecurringExpense(row.GroupId, row.SK),
               _advance_actions(row, slot, following, next_run_at), condition=_held(slot, lease),
               on_fail=_TemplateChanged("The template changed during the claim."))
-    changelog.record(tx, row.GroupId, expense, changelog.CREATE)
-    changelog.record(tx, row.GroupId, row)
+    changelog.record(tx, _logged_as(row, head), expense, changelog.CREATE)
+    changelog.record(tx, _logged_as(row, head), row)
     tx.commit()
     return expense_id
 
 
+def _logged_as(row: RecurringExpense, head: Optional[Group]):
+    """What the change log numbers this template's changes from: the head the tick read
+    (its Revision is the one expected; a head another writer moved since is renumbered by
+    the commit from the refused item's old image, and every commit of ours updates it), or,
+    without one, the group id (the change log then reads the head: one GetItem a slot)."""
+    return row.GroupId if head is None else head
+
+
 def release(row: RecurringExpense, slot: str, lease: str, following: Optional[date],
-            next_run_at: Optional[str]) -> bool:
+            next_run_at: Optional[str], head: Optional[Group] = None) -> bool:
     """Move on to the next slot without recording this one; False if the claim is lost.
 
     The template's next and last dates move, which its reads show: a change like any other."""
     tx = Transaction().update(RecurringExpense(row.GroupId, row.SK),
                               _advance_actions(row, slot, following, next_run_at),
                               condition=_held(slot, lease))
-    changelog.record(tx, row.GroupId, row)
+    changelog.record(tx, _logged_as(row, head), row)
     try:
         tx.commit()
         return True
@@ -169,15 +181,18 @@ class _Run:
     notified: bool = False
 
 
-def run_slots(row: RecurringExpense, now: datetime, counts: Counter, budget: int) -> int:
+def run_slots(row: RecurringExpense, now: datetime, counts: Counter, budget: int,
+              head: Optional[Group] = None) -> int:
     """Record the due slots of one template read in the snapshot, oldest first: at most
-    MAX_SLOTS_PER_TEMPLATE_RUN of them, with one EXPENSE_ADDED for the lot.
+    MAX_SLOTS_PER_TEMPLATE_RUN of them, with one EXPENSE_ADDED for the lot. ``head``: its
+    group's head as the tick read it (None: each slot's change log reads it).
 
     Returns how many slots it used of ``budget``. After each of our own conditioned writes
     the row's state is known exactly, so later slots need no re-read."""
     run = _Run()
     try:
-        return _record_due(row, now, counts, min(budget, MAX_SLOTS_PER_TEMPLATE_RUN), run)
+        return _record_due(row, now, counts, min(budget, MAX_SLOTS_PER_TEMPLATE_RUN), run,
+                           head)
     finally:
         if run.recorded and not run.notified:
             _summary_after(row, run.recorded)
@@ -196,7 +211,7 @@ def _summary_after(row: RecurringExpense, recorded: List[Tuple[str, str]]) -> No
 
 
 def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: int,
-                run: _Run) -> int:
+                run: _Run, head: Optional[Group]) -> int:
     schedule = schedule_of(row)
     now_text, lease = iso(now), iso(now + LEASE)
     prev, slot, used = row.NextRunAt, row.ClaimedSlot or row.NextSlot, 0
@@ -211,7 +226,7 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
         last = used == budget or not next_run_at or next_run_at > now_text
         try:
             expense_id = materialise(row, slot, lease, following, next_run_at,
-                                     [s for s, _ in run.recorded] if last else None)
+                                     [s for s, _ in run.recorded] if last else None, head)
             run.recorded.append((slot, expense_id))
             run.notified = last
             counts["created"] += 1
@@ -231,7 +246,7 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
                                    "slot": slot, "reason": "participant transfer"})
                 return used
             already = isinstance(error, _AlreadyRecorded) or error.code == "DUPLICATE_EVENT"
-            if not release(row, slot, lease, following, next_run_at):
+            if not release(row, slot, lease, following, next_run_at, head):
                 counts["skipped"] += 1
                 return used
             if already:

@@ -8,12 +8,18 @@ Per bucket: read a bounded snapshot of the due rows (a few pages) before mutatin
 them — claims move rows within the index being paged, which could skip or revisit rows —
 process it serially, and repeat until nothing is due or the per-run bound is reached. Each
 template is worked once per run, for at most occurrences.MAX_SLOTS_PER_TEMPLATE_RUN slots.
+
+Each occurrence changes its group, so its TransactWrite updates the head's Revision and
+numbers its CHANGE rows from the one expected (app.services.core.changelog). The heads are
+read as the run reaches their templates, one BatchGetItem per 100 templates (a GetItem per
+slot otherwise): read just before use, a head is rarely stale, and one that another writer
+moved meanwhile is renumbered by the commit, so the log's guarantees do not rest on it.
 """
 from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timedelta, timezone
-from typing import List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from aws_lambda_powertools import Metrics
 from aws_lambda_powertools.metrics import MetricUnit
@@ -25,7 +31,8 @@ from app.services.core.transactions import Transaction
 from app.services.recurring import fanout
 from app.services.recurring.occurrences import run_slots
 from app.services.recurring.schedule import iso, parse_instant
-from models.groups import RecurringExpense
+from models.base import BATCH_GET_LIMIT
+from models.groups import Group, RecurringExpense
 
 SNAPSHOT_PAGE = 100
 SNAPSHOT_PAGES = 5
@@ -56,6 +63,21 @@ def _snapshot(bucket: str, until: str,
     return rows, start
 
 
+def _with_heads(rows: List[RecurringExpense]) -> Iterator[Tuple[RecurringExpense,
+                                                               Optional[Group]]]:
+    """Each row with its group's head (None if absent), read strongly consistent for the
+    next BATCH_GET_LIMIT rows when the run reaches them (a run cut short reads no more).
+    A group's templates share one head, which each commit tells its new Revision."""
+    for start in range(0, len(rows), BATCH_GET_LIMIT):
+        chunk = rows[start:start + BATCH_GET_LIMIT]
+        keys = [Group.key(gid) for gid in dict.fromkeys(row.GroupId for row in chunk)]
+        found = Group.raw_batch_get(keys, consistent_read=True)
+        held: Dict[str, Optional[Group]] = {key[0]: Group.from_raw(found.get(key))
+                                            for key in keys}
+        for row in chunk:
+            yield row, held[row.GroupId]
+
+
 def run_bucket(bucket: str, now: Optional[str] = None, *,
                max_slots: int = MAX_SLOTS_PER_RUN) -> dict:
     """Record the due slots of one bucket (bounded), then its reminders; returns counts.
@@ -76,9 +98,9 @@ def run_bucket(bucket: str, now: Optional[str] = None, *,
             snapshot, resume = _snapshot(bucket, until, resume)
             snapshot = [row for row in snapshot if (row.GroupId, row.SK) not in worked]
             counts["due"] += len(snapshot)
-            for row in snapshot:
+            for row, head in _with_heads(snapshot):
                 worked.add((row.GroupId, row.SK))
-                budget -= run_slots(row, moment, counts, budget)
+                budget -= run_slots(row, moment, counts, budget, head)
                 if budget <= 0:
                     logger.warning("recurring.run_bound_reached",
                                    extra={"bucket": bucket, "bound": max_slots})
