@@ -46,7 +46,7 @@ def after_restore() -> None:
 
     import models
     from app.auth import jwks
-    models.configure()  # same stage/region/endpoint, fresh connections (and botocore sessions)
+    models.reconnect()  # same stage/region/endpoint, fresh connections (and botocore sessions)
     jwks.clear_all()
 
 

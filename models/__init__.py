@@ -14,9 +14,9 @@ from typing import Dict, Type
 from pynamodb.models import Model
 
 from models import base
-from models.base import configure, connection, physical_name
+from models.base import configure, connection, physical_name, reconnect
 
-__all__ = ["configure", "connection", "physical_name", "registered_tables"]
+__all__ = ["configure", "connection", "physical_name", "reconnect", "registered_tables"]
 
 
 def registered_tables() -> Dict[str, Type[Model]]:

@@ -46,13 +46,25 @@ def table(logical_name: str):
 
 def configure(*, stage: Optional[str] = None, region: Optional[str] = None,
               host: Optional[str] = "") -> None:
-    """Point every model at a stage and endpoint (``host=None`` means real AWS/moto)."""
+    """Point every model at a stage and endpoint (``host=None`` means real AWS/moto).
+
+    Connections are dropped only when the stage, region or endpoint changes: each new one
+    builds a botocore client (tens of ms), and the tests point the models at the same moto
+    before every test."""
+    before = dict(_settings)
     if stage is not None:
         _settings["stage"] = stage
     if region is not None:
         _settings["region"] = region
     if host != "":
         _settings["host"] = host
+    if _settings != before:
+        reconnect()
+
+
+def reconnect() -> None:
+    """Drop every cached connection: the next call builds a new client (and botocore session)
+    from the models' current settings (after a SnapStart restore, or :func:`configure`)."""
     for name, model in _tables.items():
         model.Meta.table_name = physical_name(name)
         model.Meta.region = _settings["region"]
