@@ -46,7 +46,9 @@ def _is_content(op: str, body: dict) -> bool:
         return False
     if sk.startswith(CONTENT_PREFIXES):
         return op != "Update" or not _names(body) <= INVISIBLE
-    return sk == "META" and op != "Update" or (op == "Update" and bool(
+    # The head's rows only: the balance row's copy of Name/Currency rides in the head's own
+    # (logged) transaction.
+    return sk == "META" and (op != "Update" or bool(
         _names(body) & {"Name", "Currency", "OwnerCount", "ParticipantCount"}))
 
 
