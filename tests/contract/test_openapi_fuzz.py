@@ -12,7 +12,6 @@ import tempfile
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.generation.meta import CoverageScenario
 
 from app import create_app
 from app.config import Settings
