@@ -1,4 +1,5 @@
-"""app/local/engine.py patches four moto functions; this fails loudly when moto changes them.
+"""app/local/engine.py patches six moto functions and copies the rules of a few more; this
+fails loudly when moto changes any of them.
 
 engine.py's transaction body is a copy of moto's with only the backup/rollback replaced, and
 its Query and stream hooks wrap moto's own: after a moto upgrade that changes any of them, the
@@ -20,6 +21,18 @@ PATCHED = {
     ("moto.dynamodb.models.table", "Table", "query"): "7c7c449c0d26f159",
     ("moto.dynamodb.models.table", "Table", "all_items"): "98389d15573959bc",
     ("moto.dynamodb.models.table", "StreamShard", "add"): "498b08ea3de09288",
+    # The AttributeValue writer replaces the first and reproduces the rest's rules.
+    ("moto.core.serialize", "BaseJSONSerializer", "_serialize_type_structure"): "97fbd7964ee699f2",
+    ("moto.core.serialize", "ResponseSerializer", "_serialize_type_structure"): "9ce02dd992df84a3",
+    ("moto.core.serialize", "ResponseSerializer", "_serialize_structure_member"):
+        "be021c9a914475d1",
+    ("moto.core.serialize", "BaseJSONSerializer", "_serialize_type_map"): "c12fb175badd11b1",
+    ("moto.core.serialize", "BaseJSONSerializer", "_serialize_type_list"): "f91ec0c582abc650",
+    ("moto.core.serialize", "BaseJSONSerializer", "_serialize_type_string"): "8f5ae0962db58b73",
+    ("moto.core.serialize", "ResponseSerializer", "_serialize_type_blob"): "f7aef6c1bfa08af0",
+    # The kept condition parse wraps parse and rebuilds the parser from __init__'s arguments.
+    ("moto.dynamodb.comparisons", "ConditionExpressionParser", "parse"): "3634b2bc002a08a9",
+    ("moto.dynamodb.comparisons", "ConditionExpressionParser", "__init__"): "895f351cc1ed0615",
 }
 MOTO_VERSION = "5.2.5"
 

@@ -1,0 +1,130 @@
+"""app.local.engine's two per-call cuts give moto's own answers.
+
+The AttributeValue writer must produce, byte for byte, what moto's shape-driven serializer
+makes of the same result; the condition parse kept by text, names and values must evaluate and
+validate as a fresh parse would."""
+from __future__ import annotations
+
+import boto3
+import botocore.exceptions
+import pytest
+from hypothesis import given, settings, strategies as st
+from moto import mock_aws
+
+from app.local import engine
+
+engine.install()
+
+_text = st.text(max_size=8)
+_number = st.integers(-10**6, 10**6).map(str)
+_blob = st.binary(max_size=8)
+_scalar = st.one_of(
+    st.builds(lambda v: {"S": v}, _text), st.builds(lambda v: {"N": v}, _number),
+    st.builds(lambda v: {"B": v}, _blob), st.builds(lambda v: {"BOOL": v}, st.booleans()),
+    st.just({"NULL": True}),
+    st.builds(lambda v: {"SS": v}, st.lists(_text, min_size=1, max_size=3, unique=True)),
+    st.builds(lambda v: {"NS": v}, st.lists(_number, min_size=1, max_size=3, unique=True)),
+    st.builds(lambda v: {"BS": v}, st.lists(_blob, min_size=1, max_size=3, unique=True)))
+attribute_value = st.recursive(_scalar, lambda inner: st.one_of(
+    st.builds(lambda v: {"M": v}, st.dictionaries(_text, st.one_of(inner, st.none()),
+                                                  max_size=3)),
+    st.builds(lambda v: {"L": v}, st.lists(st.one_of(inner, st.none()), max_size=3))),
+    max_leaves=8)
+item = st.dictionaries(st.text(min_size=1, max_size=6), attribute_value, max_size=5)
+
+
+def _serialize(operation: str, result: dict, *, fast: bool) -> str:
+    from moto.core.responses import ActionContext, ActionResult, BaseResponse
+    from moto.core.serialize import BaseJSONSerializer, get_serializer_class
+    from moto.core.utils import get_service_model
+
+    model = get_service_model("dynamodb")
+    context = ActionContext(model, model.operation_model(operation),
+                            get_serializer_class("dynamodb", "json"), BaseResponse("dynamodb"))
+    patched = BaseJSONSerializer._serialize_type_structure
+    if not fast:
+        BaseJSONSerializer._serialize_type_structure = engine._originals["structure"]
+    try:
+        return ActionResult(result).execute_result(context)[2]
+    finally:
+        BaseJSONSerializer._serialize_type_structure = patched
+
+
+@settings(max_examples=150, deadline=None)
+@given(items=st.lists(item, max_size=3), key=item)
+def test_items_are_written_out_exactly_as_motos_serializer_writes_them(items, key):
+    results = {
+        "GetItem": {"Item": items[0] if items else key},
+        "Query": {"Items": items, "Count": len(items), "ScannedCount": len(items),
+                  "LastEvaluatedKey": key},
+        "BatchGetItem": {"Responses": {"t": items}, "UnprocessedKeys": {"t": {"Keys": [key]}}},
+        "TransactGetItems": {"Responses": [{"Item": one} for one in items]},
+        "UpdateItem": {"Attributes": key},
+    }
+    for operation, result in results.items():
+        assert _serialize(operation, result, fast=True) == _serialize(operation, result,
+                                                                      fast=False), operation
+
+
+def test_the_fast_writer_is_the_one_installed():
+    from moto.core.serialize import BaseJSONSerializer
+
+    assert BaseJSONSerializer._serialize_type_structure is engine._serialize_type_structure
+
+
+@pytest.fixture
+def ddb():
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name="us-east-1")
+        client.create_table(
+            TableName="t", BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}])
+        yield client
+
+
+def test_every_attribute_type_comes_back_through_boto3(ddb):
+    stored = {"PK": {"S": "a"}, "s": {"S": ""}, "n": {"N": "-1.5"}, "b": {"B": b"\x00\xff"},
+              "ss": {"SS": ["x", "y"]}, "ns": {"NS": ["1", "2"]}, "bs": {"BS": [b"\x01", b"\x02"]},
+              "m": {"M": {"k": {"L": [{"NULL": True}, {"BOOL": False}, {"B": b"z"}]}}}}
+    ddb.put_item(TableName="t", Item=stored)
+    got = ddb.get_item(TableName="t", Key={"PK": {"S": "a"}}, ConsistentRead=True)["Item"]
+    assert {name: value for name, value in got.items()} == {
+        **stored, "ss": {"SS": ["x", "y"]}, "ns": {"NS": ["1", "2"]}}
+
+
+def _put_if_below(ddb, limit: int) -> bool:
+    try:
+        ddb.update_item(TableName="t", Key={"PK": {"S": "c"}}, UpdateExpression="ADD #n :one",
+                        ConditionExpression="attribute_not_exists(#n) OR #n < :limit",
+                        ExpressionAttributeNames={"#n": "Count"},
+                        ExpressionAttributeValues={":one": {"N": "1"},
+                                                   ":limit": {"N": str(limit)}})
+        return True
+    except botocore.exceptions.ClientError as error:
+        assert error.response["Error"]["Code"] == "ConditionalCheckFailedException"
+        return False
+
+
+def test_a_kept_parse_evaluates_each_request_with_its_own_values(ddb):
+    assert [_put_if_below(ddb, 2) for _ in range(4)] == [True, True, False, False]
+    assert _put_if_below(ddb, 3) and not _put_if_below(ddb, 3)
+    assert ddb.get_item(TableName="t", Key={"PK": {"S": "c"}})["Item"]["Count"] == {"N": "3"}
+
+
+def test_a_kept_parse_still_refuses_a_name_the_request_does_not_use(ddb):
+    for _ in range(2):  # the second parse comes from the cache
+        with pytest.raises(botocore.exceptions.ClientError, match="unused"):
+            ddb.put_item(TableName="t", Item={"PK": {"S": "d"}},
+                         ConditionExpression="attribute_not_exists(#k)",
+                         ExpressionAttributeNames={"#k": "PK", "#spare": "X"})
+
+
+def test_a_kept_parse_does_not_share_the_requests_dicts():
+    from moto.dynamodb.comparisons import ConditionExpressionParser
+
+    values = {":v": {"S": "first"}}
+    op = ConditionExpressionParser("#a = :v", {"#a": "A"}, values).parse()
+    values[":v"]["S"] = "changed"  # a caller reusing its dict after the call
+    again = ConditionExpressionParser("#a = :v", {"#a": "A"}, {":v": {"S": "first"}}).parse()
+    assert again is op and op.rhs.value == "first"
