@@ -1,19 +1,8 @@
 """The change feed, the activity feed, revisions on the home screen and conditional reads."""
 from __future__ import annotations
 
-import pytest
-
-from tests.ledger.conftest import make_group_ctx
+from tests.changes.conftest import current_revision
 from tests.ledger.helpers import equal_body
-
-
-@pytest.fixture
-def group(client, sign_in):
-    return make_group_ctx(client, sign_in, "ann@example.com", guests=2)
-
-
-def _revision(group) -> int:
-    return group.get("/changes", query_string={"since": 10 ** 6}).get_json()["revision"]
 
 
 def test_a_new_group_logs_every_change_from_revision_one(group):
@@ -28,18 +17,18 @@ def test_a_new_group_logs_every_change_from_revision_one(group):
 
 
 def test_every_write_raises_the_revision_by_exactly_one(group):
-    before = _revision(group)
+    before = current_revision(group)
     expense = group.add_expense(3000, description="Pizza")
-    assert _revision(group) == before + 1
+    assert current_revision(group) == before + 1
     group.patch(f"/expenses/{expense['expenseId']}", {"version": 1, "description": "Pasta"})
     comment = group.post(f"/expenses/{expense['expenseId']}/comments", {"body": "yum"})
     assert comment.status_code == 201
     group.delete(f"/expenses/{expense['expenseId']}")
-    assert _revision(group) == before + 4
+    assert current_revision(group) == before + 4
 
 
 def test_a_page_names_each_id_once_with_its_current_data(group):
-    since = _revision(group)
+    since = current_revision(group)
     expense = group.add_expense(3000, description="Pizza")
     group.patch(f"/expenses/{expense['expenseId']}", {"version": 1, "description": "Pasta"})
     feed = group.get("/changes", query_string={"since": since}).get_json()
@@ -53,7 +42,7 @@ def test_a_page_names_each_id_once_with_its_current_data(group):
 
 def test_a_deleted_resource_comes_back_as_delete_with_null_data(group):
     expense = group.add_expense(3000)
-    since = _revision(group)
+    since = current_revision(group)
     group.delete(f"/expenses/{expense['expenseId']}")
     feed = group.get("/changes", query_string={"since": since}).get_json()
     assert [(c["kind"], c["op"], c["data"]) for c in feed["changes"]] == [("EXPENSE", "DELETE",
@@ -99,7 +88,7 @@ def test_an_edit_of_the_money_lists_amount_and_splits(group):
     assert {"amount", "payments", "items"} <= fields
 
 
-def test_home_items_carry_the_revision(group):
+def test_home_items_carry_thecurrent_revision(group):
     group.add_expense(3000)
     items = group.client.get("/users/me/groups", headers=group.headers).get_json()["items"]
     assert [item["revision"] for item in items] == [5]
@@ -173,7 +162,7 @@ def test_one_expense_read_is_conditional_too(group):
 
 
 def test_removing_a_guest_reads_as_a_delete_and_a_sentence(group):
-    since = _revision(group)
+    since = current_revision(group)
     assert group.delete(f"/participants/{group.guests[1]}").status_code == 204
     feed = group.get("/changes", query_string={"since": since}).get_json()
     assert [(c["kind"], c["id"], c["op"], c["data"]) for c in feed["changes"]] == [

@@ -2,23 +2,12 @@
 BatchGetItem that checks the caller's account and access and reads the rows they name."""
 from __future__ import annotations
 
-import pytest
-
-from tests.ledger.conftest import make_group_ctx
+from tests.changes.conftest import current_revision
 from tests.support import aws_calls
 
 
-@pytest.fixture
-def group(client, sign_in):
-    return make_group_ctx(client, sign_in, "ann@example.com", guests=2)
-
-
-def _revision(group) -> int:
-    return group.get("/changes", query_string={"since": 10 ** 6}).get_json()["revision"]
-
-
 def test_a_page_is_one_query_and_one_batch_get_with_the_access_check(group):
-    since = _revision(group)
+    since = current_revision(group)
     expense = group.add_expense(3000, description="Pizza")
     group.patch(f"/expenses/{expense['expenseId']}", {"version": 1, "description": "Pasta"})
     with aws_calls.requests_made() as calls:
@@ -31,7 +20,7 @@ def test_a_page_is_one_query_and_one_batch_get_with_the_access_check(group):
 
 
 def test_nothing_new_is_two_calls_too(group):
-    since = _revision(group)
+    since = current_revision(group)
     with aws_calls.requests_made() as calls:
         feed = group.get("/changes", query_string={"since": since}).get_json()
     assert feed["changes"] == [] and feed["reset"] is False
@@ -53,7 +42,7 @@ def test_a_bad_token_reads_no_page(group, client):
 
 
 def test_a_page_naming_more_rows_than_fit_beside_the_check_reads_them_apart(group):
-    since = _revision(group)
+    since = current_revision(group)
     made = [group.add_expense(100 + n)["expenseId"] for n in range(98)]
     with aws_calls.requests_made() as calls:
         feed = group.get("/changes", query_string={"since": since}).get_json()
