@@ -45,19 +45,23 @@ negative_data_rejection = schemathesis.checks.negative_data_rejection
 # draws any code), stays.
 ENUM_VALUES = 12
 ODD_EXPONENTS = {"JPY", "KRW", "BHD", "KWD", "CLF", "UYW"}
-# schemathesis names such a case "Object with valid '<property>' value: Enum value" (for a
-# query parameter too); test_the_enum_sample_sees_the_coverage_phase fails if that changes.
+# schemathesis names a body property's case "Object with valid '<property>' value: Enum value",
+# and a parameter's case scenario "enum_value" with the parameter named;
+# test_the_enum_sample_sees_the_coverage_phase fails if either changes.
 ENUM_CASE = re.compile(r"valid '([^']+)' value: Enum value$")
 enum_cases = collections.Counter()
 
 
 @schema.hook
 def filter_case(context, case):
-    description = getattr(getattr(case.meta, "phase", None), "data", None)
-    match = ENUM_CASE.search(getattr(description, "description", "") or "")
-    if match is None:
+    data = getattr(getattr(case.meta, "phase", None), "data", None)
+    match = ENUM_CASE.search(getattr(data, "description", "") or "")
+    if match is not None:
+        name = match.group(1)
+    elif str(getattr(data, "scenario", "")) == "enum_value" and getattr(data, "parameter", None):
+        name = data.parameter  # a query or path parameter's enum: "Enum value" alone
+    else:
         return True
-    name = match.group(1)
     enum_cases[(case.operation.label, name)] += 1
     named = [part.get(name) for part in (case.body, case.query) if isinstance(part, dict)]
     return enum_cases[(case.operation.label, name)] <= ENUM_VALUES or \
@@ -67,6 +71,7 @@ def filter_case(context, case):
 def test_the_enum_sample_sees_the_coverage_phase():
     """Collecting this module built every operation's coverage cases through the hook above."""
     assert enum_cases[("POST /groups", "currency")] > 100  # one per ISO 4217 code
+    assert enum_cases[("GET /fx/rates", "base")] > 100
 
 
 @pytest.fixture
