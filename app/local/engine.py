@@ -15,25 +15,20 @@ keeps the partition asked for. Both grow with all the data ever written. Here:
   moto keeps every stream record forever, which grows a long-running server's memory without
   bound (local mode reads no streams; sequence numbers stay monotonic).
 
-Two more cut moto's per-call cost, which every request pays several times over (measured over
-the test suite: 13% of all CPU in moto's response serializer, 7% parsing conditions):
+- ``app/local/engine_wire.py`` (installed from here) cuts moto's cost per call: the response
+  serializer's work on attribute values, and repeated condition parses.
 
-- an item's attribute values are written out directly instead of through moto's shape-driven
-  serializer, which asks its attribute picker for each of an AttributeValue's ten members by
-  several spellings. The output is the serializer's own (tests/local/test_engine.py compares
-  both over every attribute type); anything else still goes the serializer's way.
-- a condition expression's parse is kept (bounded LRU) by its text, names and values: moto
-  parses each condition at least twice per request, and the app sends the same few shapes.
-
-``install()`` is idempotent and process-wide. This is the one module that patches moto;
-tests/local/test_engine_shape.py fails when a moto upgrade changes a function patched here."""
+``install()`` is idempotent and process-wide. This module and engine_wire.py are the only ones
+that patch moto; tests/local/test_engine_shape.py fails when a moto upgrade changes a function
+patched (or copied) here."""
 from __future__ import annotations
 
 import bisect
-import collections
 import copy
 import threading
 from typing import Any, Optional
+
+from app.local import engine_wire
 
 _installed = False
 _retention: Optional[int] = None
@@ -49,18 +44,12 @@ def install(*, stream_retention: Optional[int] = None) -> None:
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.models.table import StreamShard, Table
 
-    from moto.core.serialize import BaseJSONSerializer
-    from moto.dynamodb.comparisons import ConditionExpressionParser
-
-    _originals.update(query=Table.query, all_items=Table.all_items, add=StreamShard.add,
-                      structure=BaseJSONSerializer._serialize_type_structure,
-                      parse=ConditionExpressionParser.parse)
+    _originals.update(query=Table.query, all_items=Table.all_items, add=StreamShard.add)
     DynamoDBBackend.transact_write_items = _transact_write_items
     Table.query = _query
     Table.all_items = _all_items
     StreamShard.add = _stream_add
-    BaseJSONSerializer._serialize_type_structure = _serialize_type_structure
-    ConditionExpressionParser.parse = _parse_condition
+    engine_wire.install()
     _installed = True
 
 
@@ -137,112 +126,6 @@ def _bounds(keys: list, comparison: str, values: list) -> tuple[int, int]:
             high += 1
         return low, high
     return first, end
-
-
-# --- response serialization -----------------------------------------------------------------
-
-# AttributeValue's members in the order of its botocore shape (the serializer's order).
-_ATTRIBUTE_MEMBERS = ("S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL", "BOOL")
-_MEMBER_SET = frozenset(_ATTRIBUTE_MEMBERS)
-
-
-def _serialize_type_structure(self, serialized, value, shape, key):
-    if (key and shape.name == "AttributeValue" and type(value) is dict
-            and value.keys() <= _MEMBER_SET
-            and not getattr(self._value_picker, "response_transformers", None)):
-        try:
-            serialized[self.get_serialized_name(shape, key)] = _attribute_value(self, value)
-            return
-        except _Unusual:
-            pass
-    _originals["structure"](self, serialized, value, shape, key)
-
-
-def _text(value):
-    # BaseJSONSerializer._serialize_type_string's rule, for S, N and the members of SS/NS.
-    return str(value) if value not in (None, {}, []) else value
-
-
-def _attribute_value(serializer, value: dict) -> dict:
-    """What moto's serializer makes of one AttributeValue: members in shape order, None ones
-    left out; strings through the string rule, blobs base64, maps and lists recursively (a
-    None map value is dropped, a None list element kept), NULL/BOOL as they are."""
-    out = {}
-    for member in _ATTRIBUTE_MEMBERS:
-        if member not in value:
-            continue
-        member_value = value[member]
-        if member_value is None:
-            continue
-        if member in ("S", "N"):
-            out[member] = _text(member_value)
-        elif member == "B":
-            out[member] = serializer._base64(member_value)
-        elif member in ("SS", "NS"):
-            out[member] = [_text(element) for element in member_value]
-        elif member == "BS":
-            out[member] = [serializer._base64(element) for element in member_value]
-        elif member == "M":
-            if "" in member_value:
-                raise _Unusual  # moto writes an empty name's members into the map itself
-            out[member] = {name: _attribute_value_or_shape(serializer, element)
-                           for name, element in member_value.items() if element is not None}
-        elif member == "L":
-            out[member] = [None if element is None else
-                           _attribute_value_or_shape(serializer, element)
-                           for element in member_value]
-        else:
-            out[member] = member_value
-    return out
-
-
-def _attribute_value_or_shape(serializer, value):
-    if type(value) is dict and value.keys() <= _MEMBER_SET:
-        return _attribute_value(serializer, value)
-    raise _Unusual  # something moto's picker would treat otherwise: let the serializer do it
-
-
-class _Unusual(Exception):
-    pass
-
-
-# --- condition expressions -------------------------------------------------------------------
-
-_PARSED_MAX = 4096
-_parsed: "collections.OrderedDict[tuple, tuple]" = collections.OrderedDict()
-_parsed_lock = threading.Lock()
-
-
-def _parse_condition(self):
-    """moto's parse, kept by (expression, names, values): the parse depends on nothing else,
-    and its result (an operator tree evaluated against items) is never changed by its users.
-    Expressions moto refuses raise as before and are not kept; an expression that fails only
-    its caller's later checks (unused names) is the same tree, and the caller still sees the
-    names and values it used."""
-    try:
-        key = (self.condition_expression, repr(self.expression_attribute_names),
-               repr(self.expression_attribute_values))
-    except Exception:  # noqa: BLE001 — an unprintable value: parse as moto would
-        return _originals["parse"](self)
-    with _parsed_lock:
-        hit = _parsed.get(key)
-        if hit is not None:
-            _parsed.move_to_end(key)
-    if hit is None:
-        # Parsed from copies: the kept tree must not share the request's dicts.
-        fresh = type(self)(self.condition_expression,
-                           copy.deepcopy(self.expression_attribute_names),
-                           copy.deepcopy(self.expression_attribute_values))
-        op = _originals["parse"](fresh)
-        hit = (op, tuple(fresh.expr_attr_names_found), tuple(fresh.expr_attr_values_found))
-        with _parsed_lock:
-            _parsed[key] = hit
-            if len(_parsed) > _PARSED_MAX:
-                _parsed.popitem(last=False)
-    op, names, values = hit
-    self.expr_attr_names_found.extend(names)
-    self.expr_attr_values_found.extend(values)
-    return op
 
 
 # --- streams ---------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
-"""app.local.engine's two per-call cuts give moto's own answers.
+"""app.local.engine_wire's two per-call cuts give moto's own answers.
 
 The AttributeValue writer must produce, byte for byte, what moto's shape-driven serializer
 makes of the same result; the condition parse kept by text, names and values must evaluate and
 validate as a fresh parse would."""
 from __future__ import annotations
+
+import contextlib
 
 import boto3
 import botocore.exceptions
@@ -11,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from moto import mock_aws
 
-from app.local import engine
+from app.local import engine, engine_wire
 
 engine.install()
 
@@ -35,19 +37,14 @@ item = st.dictionaries(st.text(min_size=1, max_size=6), attribute_value, max_siz
 
 def _serialize(operation: str, result: dict, *, fast: bool) -> str:
     from moto.core.responses import ActionContext, ActionResult, BaseResponse
-    from moto.core.serialize import BaseJSONSerializer, get_serializer_class
+    from moto.core.serialize import get_serializer_class
     from moto.core.utils import get_service_model
 
     model = get_service_model("dynamodb")
     context = ActionContext(model, model.operation_model(operation),
                             get_serializer_class("dynamodb", "json"), BaseResponse("dynamodb"))
-    patched = BaseJSONSerializer._serialize_type_structure
-    if not fast:
-        BaseJSONSerializer._serialize_type_structure = engine._originals["structure"]
-    try:
+    with contextlib.nullcontext() if fast else engine_wire.serializer_only():
         return ActionResult(result).execute_result(context)[2]
-    finally:
-        BaseJSONSerializer._serialize_type_structure = patched
 
 
 @settings(max_examples=150, deadline=None)
@@ -69,7 +66,7 @@ def test_items_are_written_out_exactly_as_motos_serializer_writes_them(items, ke
 def test_the_fast_writer_is_the_one_installed():
     from moto.core.serialize import BaseJSONSerializer
 
-    assert BaseJSONSerializer._serialize_type_structure is engine._serialize_type_structure
+    assert BaseJSONSerializer._serialize_type_structure is engine_wire._serialize_type_structure
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""app/local/engine.py patches six moto functions and copies the rules of a few more; this
+"""app/local/engine.py and engine_wire.py patch six moto functions and copy the rules of more; this
 fails loudly when moto changes any of them.
 
 engine.py's transaction body is a copy of moto's with only the backup/rollback replaced, and
