@@ -3,28 +3,12 @@ from __future__ import annotations
 
 import copy
 
-import boto3
 import botocore.exceptions
 import pytest
-from moto import mock_aws
 
 from app.local import engine
 
 engine.install()
-
-
-@pytest.fixture
-def ddb():
-    with mock_aws():
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        client.create_table(
-            TableName="t", BillingMode="PAY_PER_REQUEST",
-            KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"},
-                       {"AttributeName": "SK", "KeyType": "RANGE"}],
-            AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
-                                  {"AttributeName": "SK", "AttributeType": "S"}],
-            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
-        yield client
 
 
 def _fill(client, pk, sks, **attrs):

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import contextlib
 
-import boto3
 import botocore.exceptions
 import pytest
 from hypothesis import given, settings, strategies as st
-from moto import mock_aws
 
 from app.local import engine, engine_wire
 
@@ -69,30 +67,23 @@ def test_the_fast_writer_is_the_one_installed():
     assert BaseJSONSerializer._serialize_type_structure is engine_wire._serialize_type_structure
 
 
-@pytest.fixture
-def ddb():
-    with mock_aws():
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        client.create_table(
-            TableName="t", BillingMode="PAY_PER_REQUEST",
-            KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}])
-        yield client
-
-
 def test_every_attribute_type_comes_back_through_boto3(ddb):
-    stored = {"PK": {"S": "a"}, "s": {"S": ""}, "n": {"N": "-1.5"}, "b": {"B": b"\x00\xff"},
+    stored = {"PK": {"S": "a"}, "SK": {"S": "a"}, "s": {"S": ""}, "n": {"N": "-1.5"},
+              "b": {"B": b"\x00\xff"},
               "ss": {"SS": ["x", "y"]}, "ns": {"NS": ["1", "2"]}, "bs": {"BS": [b"\x01", b"\x02"]},
               "m": {"M": {"k": {"L": [{"NULL": True}, {"BOOL": False}, {"B": b"z"}]}}}}
     ddb.put_item(TableName="t", Item=stored)
-    got = ddb.get_item(TableName="t", Key={"PK": {"S": "a"}}, ConsistentRead=True)["Item"]
-    assert {name: value for name, value in got.items()} == {
-        **stored, "ss": {"SS": ["x", "y"]}, "ns": {"NS": ["1", "2"]}}
+    got = ddb.get_item(TableName="t", Key={"PK": {"S": "a"}, "SK": {"S": "a"}},
+                       ConsistentRead=True)["Item"]
+    assert got == stored
+
+
+COUNTER = {"PK": {"S": "c"}, "SK": {"S": "c"}}
 
 
 def _put_if_below(ddb, limit: int) -> bool:
     try:
-        ddb.update_item(TableName="t", Key={"PK": {"S": "c"}}, UpdateExpression="ADD #n :one",
+        ddb.update_item(TableName="t", Key=COUNTER, UpdateExpression="ADD #n :one",
                         ConditionExpression="attribute_not_exists(#n) OR #n < :limit",
                         ExpressionAttributeNames={"#n": "Count"},
                         ExpressionAttributeValues={":one": {"N": "1"},
@@ -106,13 +97,13 @@ def _put_if_below(ddb, limit: int) -> bool:
 def test_a_kept_parse_evaluates_each_request_with_its_own_values(ddb):
     assert [_put_if_below(ddb, 2) for _ in range(4)] == [True, True, False, False]
     assert _put_if_below(ddb, 3) and not _put_if_below(ddb, 3)
-    assert ddb.get_item(TableName="t", Key={"PK": {"S": "c"}})["Item"]["Count"] == {"N": "3"}
+    assert ddb.get_item(TableName="t", Key=COUNTER)["Item"]["Count"] == {"N": "3"}
 
 
 def test_a_kept_parse_still_refuses_a_name_the_request_does_not_use(ddb):
     for _ in range(2):  # the second parse comes from the cache
         with pytest.raises(botocore.exceptions.ClientError, match="unused"):
-            ddb.put_item(TableName="t", Item={"PK": {"S": "d"}},
+            ddb.put_item(TableName="t", Item={"PK": {"S": "d"}, "SK": {"S": "d"}},
                          ConditionExpression="attribute_not_exists(#k)",
                          ExpressionAttributeNames={"#k": "PK", "#spare": "X"})
 
