@@ -23,7 +23,7 @@ from app.logs import logger
 
 HEADER = "X-Origin-Verify"
 _ENVIRON_KEY = "HTTP_X_ORIGIN_VERIFY"
-_VIEWER_ADDRESS = "HTTP_CLOUDFRONT_VIEWER_ADDRESS"
+VIEWER_ADDRESS = "HTTP_CLOUDFRONT_VIEWER_ADDRESS"  # as aws-wsgi names it (see app.api.lambda_adapter)
 VERIFIED = "tailspend.via_edge"  # environ flag: the request came through CloudFront
 REREAD_SECONDS = 60.0  # a mismatch re-reads the secret at most this often (a rotation's new value)
 
@@ -119,6 +119,6 @@ def viewer_ip(environ) -> Optional[str]:
     request came through CloudFront; else None (the caller falls back to the gateway's)."""
     if not environ.get(VERIFIED):
         return None
-    address = environ.get(_VIEWER_ADDRESS) or ""
+    address = environ.get(VIEWER_ADDRESS) or ""
     host, _, port = address.rpartition(":")
     return host if host and port.isdigit() else None
