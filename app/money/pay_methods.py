@@ -4,7 +4,10 @@ Pure: the character rules of each service's handle, the IBAN check (schwifty, wh
 every country's IBAN length and format and the mod-97 checksum) and the links a settle-up
 transfer carries (``payTo``). Amounts in links are decimal strings in the currency's own
 exponent (JPY 0, EUR 2, KWD 3); every part that comes from a user is percent-encoded, so a
-handle or a note can never add a path segment or a query parameter."""
+handle or a note can never add a path segment or a query parameter. No field of a method may
+hold a control, format or line/paragraph separator character (the rule of names,
+app.names): such a character is invisible where the method is shown and, in the SEPA QR text,
+would start a line of the payee's choosing (app.money.epc_qr checks every field it writes)."""
 from __future__ import annotations
 
 import re
@@ -15,7 +18,9 @@ from urllib.parse import quote
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 
+from app.money import epc_qr
 from app.money.currencies import exponent
+from app.names import refused_character
 
 MAX_METHODS = 5
 TYPES = ("PAYPAL", "VENMO", "REVOLUT", "MONZO", "UPI", "SEPA")
@@ -35,13 +40,11 @@ HANDLE_RULES: Dict[str, tuple] = {
     "UPI": (re.compile(r"[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}"),
             "a VPA such as name@bank"),
 }
-# EPC069-12: the beneficiary name is at most 70 characters, the remittance text 140.
-MAX_HOLDER_NAME = 70
-MAX_EPC_TEXT = 140
+MAX_HOLDER_NAME = epc_qr.MAX_NAME  # the QR's limit, for every holder name alike
+TEXT_FIELDS = ("handle", "iban", "name")
 # Which transfers a service can be asked to fill in: None = any currency.
 LINK_CURRENCY = {"PAYPAL": None, "VENMO": "USD", "REVOLUT": None, "MONZO": "GBP",
                  "UPI": "INR", "SEPA": "EUR"}
-EPC_MAX_CENTS = 99_999_999_999  # EPC069-12 amount: at most 999999999.99 EUR
 
 
 @dataclass(frozen=True)
@@ -82,17 +85,35 @@ def checked(methods: Sequence[Mapping]) -> tuple:
             errors[where + "handle"] = [f"A {kind} handle is {rule}."]
         name = _name(raw.get("name"), where, errors, required=False) if kind == "UPI" else None
         out.append(Method(kind, handle=handle, name=name))
+    for index, raw in enumerate(methods):
+        _refuse_invisible(raw, f"methods.{index}.", errors)
     return out, errors
 
 
-def _name(value, where: str, errors: dict, *, required: bool) -> Optional[str]:
+def _refuse_invisible(raw: Mapping, where: str, errors: dict) -> None:
+    """Checked on the value as sent: the handle's strip() would otherwise quietly drop a
+    U+2028 or U+0085 at either end, and the IBAN's parser its own choice of blanks."""
+    for field in TEXT_FIELDS:
+        value = raw.get(field)
+        bad = refused_character(value) if isinstance(value, str) else None
+        if bad is not None:
+            errors[where + field] = [f"No control, format or line separator characters "
+                                     f"(found U+{ord(bad):04X})."]
+
+
+def _name(value, where: str, errors: dict, *, required: bool, sepa: bool = False) -> Optional[str]:
     name = (value or "").strip()
     if not name:
         if required:
             errors[where + "name"] = ["The account holder's name is required."]
         return None
-    if len(name) > MAX_HOLDER_NAME or any(ord(ch) < 32 for ch in name):
-        errors[where + "name"] = [f"At most {MAX_HOLDER_NAME} printable characters."]
+    if len(name) > MAX_HOLDER_NAME:
+        errors[where + "name"] = [f"At most {MAX_HOLDER_NAME} characters."]
+    elif sepa and epc_qr.holder_name(name) is None:
+        # Refused now rather than a QR quietly missing later: the name goes into it.
+        errors[where + "name"] = [f"A SEPA holder name is written in the payment QR: Latin "
+                                  f"letters (accents allowed), {epc_qr.CHARSET}, at most "
+                                  f"{MAX_HOLDER_NAME} once accents are dropped."]
     return name
 
 
@@ -104,7 +125,8 @@ def _sepa(raw: Mapping, where: str, errors: dict) -> Method:
         iban = IBAN(raw.get("iban") or "").compact
     except (SchwiftyException, ValueError, TypeError) as error:
         errors[where + "iban"] = [f"Not a valid IBAN ({error})."]
-    return Method("SEPA", iban=iban, name=_name(raw.get("name"), where, errors, required=True))
+    return Method("SEPA", iban=iban,
+                  name=_name(raw.get("name"), where, errors, required=True, sepa=True))
 
 
 def decimal_amount(amount: int, currency: str) -> str:
@@ -141,19 +163,15 @@ def links(methods: Sequence[Method], *, amount: int, currency: str,
             url = (f"upi://pay?pa={_part(method.handle)}&pn={_part(method.name or '')}"
                    f"&am={_part(value)}&cu=INR&tn={_part(note)}")
         else:
-            if amount > EPC_MAX_CENTS:
-                continue
-            out.append({"type": "SEPA", "epcQr": epc_qr(method, amount, note)})
+            qr = epc_text(method, amount, note)
+            if qr is not None:  # a field EPC069-12 cannot carry: no QR rather than a wrong one
+                out.append({"type": "SEPA", "epcQr": qr})
             continue
         out.append({"type": method.type, "url": url})
     return out
 
 
-def epc_qr(method: Method, cents: int, note: str) -> str:
-    """The EPC069-12 (version 002, UTF-8, SCT) text a banking app scans: BIC left empty
-    (optional in the EEA since version 002), the amount as ``EUR<units>.<cents>``, the note
-    as unstructured remittance information."""
-    text = " ".join(note.split())[:MAX_EPC_TEXT]
-    lines = ["BCD", "002", "1", "SCT", "", (method.name or "")[:MAX_HOLDER_NAME], method.iban,
-             "EUR" + decimal_amount(cents, "EUR"), "", "", text]
-    return "\n".join(lines)
+def epc_text(method: Method, cents: int, note: str) -> Optional[str]:
+    """The EPC069-12 text paying ``cents`` EUR to a SEPA method, or None (app.money.epc_qr)."""
+    return epc_qr.text(name=method.name or "", iban=method.iban or "",
+                       amount=decimal_amount(cents, "EUR"), note=note)

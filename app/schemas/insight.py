@@ -21,7 +21,10 @@ class PaymentMethodSchema(Strict):
     iban = fields.String(validate=validate.Length(min=5, max=64), metadata={
         "description": "SEPA: the IBAN (spaces allowed; checked by its checksum)"})
     name = fields.String(validate=validate.Length(min=1, max=200), metadata={
-        "description": "SEPA (required): the account holder; UPI (optional): the payee name"})
+        "description": "SEPA (required): the account holder, in Latin letters (accents "
+                       "allowed), digits, space and / - ? : ( ) . , ' + & (the EPC QR's set); "
+                       "UPI (optional): the payee name. No control, format or line separator "
+                       "characters in any field"})
 
 
 class PaymentMethodsSchema(Strict):

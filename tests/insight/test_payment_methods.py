@@ -48,6 +48,45 @@ def test_refused_shapes_name_the_field(client, sign_in, method, field):
     assert body["code"] == "VALIDATION_ERROR" and field in body["details"], body
 
 
+INVISIBLE = ["\u2028", "\u2029", "\x85", "\x0b", "\u200b", "\u202e", "\ufeff", "\u2066"]
+
+
+@pytest.mark.parametrize("char", INVISIBLE)
+@pytest.mark.parametrize("method, field", [
+    ({"type": "SEPA", "iban": "DE89370400440532013000", "name": "Bo{c}EUR9999.00"}, "name"),
+    ({"type": "SEPA", "iban": "DE89370400440532013000{c}", "name": "Bo"}, "iban"),
+    ({"type": "PAYPAL", "handle": "bojones{c}"}, "handle"),
+    ({"type": "UPI", "handle": "{c}bo@okaxis"}, "handle"),
+    ({"type": "UPI", "handle": "bo@okaxis", "name": "Bo{c}"}, "name"),
+])
+def test_separators_and_invisible_characters_are_refused_in_every_field(client, sign_in, char,
+                                                                        method, field):
+    """A line or paragraph separator, a control or a format character, even at an end where
+    a strip() would have dropped it: 400 naming the field, nothing stored."""
+    headers, _ = sign_in("bo@example.com")
+    sent = {key: value.replace("{c}", char) for key, value in method.items()}
+    reply = put(client, headers, [sent])
+    assert reply.status_code == 400, reply.get_json()
+    body = reply.get_json()["error"]
+    assert body["code"] == "VALIDATION_ERROR" and f"methods.0.{field}" in body["details"], body
+    assert client.get("/users/me/payment-methods", headers=headers).get_json() == {"methods": []}
+
+
+@pytest.mark.parametrize("name, accepted", [("Jürgen Müller-Straße", True),
+                                            ("Æsa Løvaas & Søn", True),
+                                            ("Поездка", False), ("Bo 🏖", False)])
+def test_a_sepa_holder_name_must_fit_the_qr(client, sign_in, name, accepted):
+    """Latin letters with accents fold into the QR's character set (stored as typed); a name
+    the QR cannot carry is refused when saved, not silently left out of the QR later."""
+    headers, _ = sign_in("bo@example.com")
+    reply = put(client, headers, [dict(SEPA, name=name)])
+    if accepted:
+        assert reply.status_code == 200 and reply.get_json()["methods"][0]["name"] == name
+    else:
+        assert reply.status_code == 400
+        assert "methods.0.name" in reply.get_json()["error"]["details"]
+
+
 def test_at_most_five_methods(client, sign_in):
     headers, _ = sign_in("bo@example.com")
     reply = put(client, headers, [{"type": "PAYPAL", "handle": f"bo{i}"} for i in range(6)])
