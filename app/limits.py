@@ -22,3 +22,8 @@ REMINDER_INTERVAL_SECONDS = 24 * 3600
 
 # A receipt photo (app/services/receipts, app/schemas/receipts.py): 10 MB at most.
 MAX_RECEIPT_BYTES = 10 * 1024 * 1024
+# A receipt JPEG's scans (SOS markers), counted before decoding. Decoding costs a pass over
+# the picture per scan and a scan can be a dozen bytes, so the scan count, not the file size,
+# bounds the work. Cameras and phones write 1 (baseline) or about 10 (libjpeg's default
+# progressive script; its scripts stay far under 100); more is TOO_COMPLEX.
+MAX_JPEG_SCANS = 100

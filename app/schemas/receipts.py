@@ -94,7 +94,8 @@ class ReceiptSchema(OmitNone, Schema):
                                                     "FAILED")))
     reason = fields.String(attribute="Reason", allow_none=True, metadata={
         "description": "FAILED: TOO_LARGE, EMPTY, NOT_UPLOADED, UPLOAD_EXPIRED, "
-                       "PDF_UNSUPPORTED, UNSUPPORTED_TYPE, TOO_MANY_PIXELS or CORRUPT"})
+                       "PDF_UNSUPPORTED, UNSUPPORTED_TYPE, TOO_MANY_PIXELS, TOO_COMPLEX "
+                       "(a JPEG of more than 100 scans, or too slow to decode) or CORRUPT"})
     reasonMessage = fields.String(attribute="ReasonText", allow_none=True)
     expenseId = fields.String(attribute="AttachedExpenseId", allow_none=True)
     imageUrl = DerivedString(_url(blobs.IMAGE), allow_none=True)

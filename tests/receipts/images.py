@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -32,7 +33,8 @@ def exif_with_gps(orientation: int = 1) -> Image.Exif:
     return exif
 
 
-def receipt(lines=LINES, *, fmt: str = "JPEG", orientation: int = 1, size=(700, 900)) -> bytes:
+def receipt(lines=LINES, *, fmt: str = "JPEG", orientation: int = 1, size=(700, 900),
+            progressive: bool = False) -> bytes:
     """A white receipt with black text; EXIF with GPS in formats that carry it."""
     image = Image.new("RGB", size, "white")
     draw = ImageDraw.Draw(image)
@@ -45,7 +47,8 @@ def receipt(lines=LINES, *, fmt: str = "JPEG", orientation: int = 1, size=(700, 
         image = image.transpose(Image.Transpose.ROTATE_90)
     out = io.BytesIO()
     if fmt in ("JPEG", "PNG", "WEBP"):
-        image.save(out, fmt, exif=exif_with_gps(orientation).tobytes())
+        options = {"progressive": True} if progressive else {}
+        image.save(out, fmt, exif=exif_with_gps(orientation).tobytes(), **options)
     else:
         image.save(out, fmt)
     return out.getvalue()
@@ -54,3 +57,19 @@ def receipt(lines=LINES, *, fmt: str = "JPEG", orientation: int = 1, size=(700, 
 def has_exif(data: bytes) -> bool:
     with Image.open(io.BytesIO(data)) as image:
         return bool(image.getexif()) or "exif" in image.info
+
+
+def progressive(size=(2000, 2000), *, copies: int = 0, scan: int = -1) -> bytes:
+    """A plain progressive JPEG (Pillow writes 10 scans) with ``copies`` more copies of its
+    scan number ``scan`` right after it: each copy is a few bytes and one more pass over
+    every block of the picture for the decoder (a "scan bomb")."""
+    out = io.BytesIO()
+    Image.new("RGB", size, "white").save(out, "JPEG", progressive=True)
+    data = out.getvalue()
+    # Scan data never holds FF DA (a data byte FF is followed by 00) and this picture's tables
+    # hold none (ten found: Pillow's ten scans). A scan runs to the next one (tables between
+    # scans included) or to EOI.
+    starts = [found.start() for found in re.finditer(rb"\xff\xda", data)]
+    assert len(starts) == 10, len(starts)
+    start, end = starts[scan], (starts[1:] + [len(data) - 2])[scan]
+    return data[:end] + data[start:end] * copies + data[end:]

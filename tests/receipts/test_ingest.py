@@ -3,6 +3,7 @@ nothing of them kept, completing twice harmless."""
 from __future__ import annotations
 
 import io
+import time
 
 from PIL import Image
 
@@ -77,6 +78,41 @@ def test_a_decompression_bomb_fails_and_never_crashes(group):
     Image.new("1", (12_000, 12_000)).save(bomb, "PNG")  # 144 MP in ~20 KB
     assert len(bomb.getvalue()) < 100_000
     assert _failed(group, bomb.getvalue(), "image/png")["reason"] == "TOO_MANY_PIXELS"
+
+
+def test_a_scan_bomb_is_refused_before_it_is_decoded(group):
+    """4,000 copies of a few-byte refinement scan: each is a pass over 4 MP for the decoder
+    (seconds of CPU in all), so a refusal that costs this thread under a second of CPU, the
+    upload, the complete and moto included, was made without decoding."""
+    bomb = images.progressive(copies=4000)
+    assert len(bomb) < 100_000
+    receipt_id = group.upload(bomb)
+    spent = time.thread_time()
+    assert group.complete(receipt_id).status_code == 202  # ingest runs inline in tests
+    spent = time.thread_time() - spent
+    body = group.get(receipt_id)
+    assert body["status"] == "FAILED" and body["reason"] == "TOO_COMPLEX", body
+    assert "100 scans" in body["reasonMessage"]
+    assert objects(receipt_id) == []
+    assert spent < 1.0, spent
+
+
+def test_a_decode_past_its_cpu_budget_fails_cleanly(group, monkeypatch):
+    """Under the scan cap (10 + 90 scans) but over a budget lowered to 20 ms: the reader
+    that feeds the decoder refuses once the budget is spent, and the receipt fails."""
+    monkeypatch.setattr(receipt_images, "DECODE_CPU_SECONDS", 0.02)
+    # The copies come before the picture's 11 KB DC refinement scan: the decoder asks for
+    # more input after spending ~0.2 s on them.
+    body = _failed(group, images.progressive(copies=90, scan=5))
+    assert body["reason"] == "TOO_COMPLEX" and "to decode" in body["reasonMessage"], body
+
+
+def test_progressive_photos_still_ingest(group):
+    """Pillow's own progressive JPEG (10 scans) and one at the cap (100 scans)."""
+    for photo in (images.receipt(progressive=True), images.progressive(copies=90)):
+        receipt_id = group.upload(photo)
+        group.complete(receipt_id)
+        assert group.get(receipt_id)["status"] == "READY"
 
 
 def test_a_truncated_image_is_corrupt(group):

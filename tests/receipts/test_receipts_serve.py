@@ -77,3 +77,23 @@ def test_a_photo_is_uploaded_cleaned_scanned_and_confirmed_once(served_app):
     assert status == 409 and replay["error"]["code"] == "RECEIPT_CONFIRMED", replay
     status, listed = served_app.call("GET", f"/groups/{gid}/expenses", token=token)
     assert [e["expenseId"] for e in listed["items"]] == [expense["expenseId"]]
+
+
+def test_local_modes_worker_thread_refuses_a_scan_bomb(served_app):
+    """The same refusal in `serve`'s receipt worker thread as in the Lambda's."""
+    token, _ = served_app.sign_in("receipt-bomb@example.com", "Bea")
+    status, group = served_app.call("POST", "/groups", {"name": "Bombs", "currency": "EUR"},
+                                    token=token)
+    assert status == 201, group
+    bomb = images.progressive(copies=4000)
+    status, started = served_app.call("POST", f"/groups/{group['groupId']}/receipts",
+                                      {"contentType": "image/jpeg", "size": len(bomb)},
+                                      token=token)
+    assert status == 201, started
+    posted = requests.post(started["upload"]["url"], data=started["upload"]["fields"],
+                           files={"file": ("bomb.jpg", bomb, "image/jpeg")}, timeout=30)
+    assert posted.status_code in (200, 201, 204), posted.text
+    path = f"/groups/{group['groupId']}/receipts/{started['receiptId']}"
+    assert served_app.call("POST", path + "/complete", token=token)[0] == 202
+    receipt = _until(served_app, path, token, lambda b: b["status"] in ("READY", "FAILED"))
+    assert (receipt["status"], receipt.get("reason")) == ("FAILED", "TOO_COMPLEX"), receipt

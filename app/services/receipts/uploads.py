@@ -21,7 +21,8 @@ from app.services.receipts import limits, work
 from models.groups.receipts import PROCESSING, UPLOADING, Receipt
 
 CONTENT_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf")
-# A PROCESSING receipt whose hand-off was lost is handed off again by a later complete.
+# A PROCESSING receipt whose hand-off was lost is handed off again by a later complete, at
+# most once per this many seconds (the hand-off stamps UpdatedAt).
 REDRIVE_SECONDS = 60
 # An upload never completed: its row goes with the table's TTL a day after it began (the
 # bucket's lifecycle takes its object after the same day).
@@ -90,8 +91,19 @@ def complete(access: Access, receipt_id: str) -> Receipt:
             _hand_off(access.group_id, receipt_id)
         return load_receipt(access.group_id, receipt_id)
     if receipt.Status == PROCESSING and (receipt.UpdatedAt or "") < _ago(REDRIVE_SECONDS):
-        _hand_off(access.group_id, receipt_id)
+        _redrive(receipt)
     return receipt
+
+
+def _redrive(receipt: Receipt) -> None:
+    """Hand the ingest off again if the last hand-off is still REDRIVE_SECONDS old when this
+    write lands. The stamp moves in the same conditional write, so of the completes that read
+    a stale stamp (duplicates, concurrent calls) one wins and queues: one more decode per
+    window, not one per call."""
+    stale = Receipt.UpdatedAt.does_not_exist() | (Receipt.UpdatedAt < _ago(REDRIVE_SECONDS))
+    if update_if(receipt, [Receipt.UpdatedAt.set(now_iso()), Receipt.Version.add(1)],
+                 (Receipt.Status == PROCESSING) & stale):
+        _hand_off(receipt.GroupId, receipt.ReceiptId)
 
 
 def _hand_off(group_id: str, receipt_id: str) -> None:
