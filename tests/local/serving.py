@@ -38,9 +38,10 @@ class Server:
     """One `python -m app serve` (or `db`) process; ports are chosen by the OS (port 0)."""
 
     def __init__(self, data_dir: Path, command: str = "serve", env: dict | None = None,
-                 log: Path | None = None) -> None:
+                 log: Path | None = None, port: int = 0) -> None:
         """`log`: a file for the process's output (a long-lived server must not fill a pipe
-        nobody reads); by default a pipe, read by output() once the process has stopped."""
+        nobody reads); by default a pipe, read by output() once the process has stopped.
+        `port`: serve's --port (0: the OS picks)."""
         self.data_dir = Path(data_dir)
         self.log = Path(log) if log else None
         info = self.data_dir / "server.json"
@@ -49,7 +50,7 @@ class Server:
         argv = [sys.executable, "-m", "app", command, "--db-port", "0",
                 "--data-dir", str(data_dir)]
         if command == "serve":
-            argv += ["--port", "0"]
+            argv += ["--port", str(port)]
         out = open(self.log, "ab") if self.log else subprocess.PIPE
         try:
             self.process = subprocess.Popen(argv, cwd=ROOT, env=child_env(**(env or {})),
