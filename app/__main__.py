@@ -18,7 +18,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=3000)
     serve.add_argument("--realtime-port", type=int, default=None,
-                       help="the live-updates WebSocket server (default: --port + 1; 0 picks one)")
+                       help="the live-updates WebSocket server (default: --port + 1, or any "
+                            "free port when that one is taken; 0 picks one)")
     db = sub.add_parser("db", help="only the embedded DynamoDB endpoint (for sam local)")
     db.add_argument("--host", default="127.0.0.1",
                     help="0.0.0.0 lets sam local's containers reach it")
@@ -80,7 +81,8 @@ def _answers(url: str) -> bool:
 
 
 class Refused(Exception):
-    """A one-shot command that must not guess which database to write to."""
+    """What a command will not do, said in one line (a one-shot command that must not guess
+    which database to write to; a port the user asked for that is taken)."""
 
 
 def _running_server(args):
@@ -156,6 +158,14 @@ def serve(args) -> int:
     _ensure_receipts_bucket()
     http = make_server(args.host, args.port, app, threaded=True)
     port = http.server_port
+    try:
+        realtime = _realtime_server(args, port)
+    except Refused as refusal:
+        http.server_close()
+        if db:
+            db.stop()
+        print(f"serve: {refusal}", file=sys.stderr, flush=True)
+        return 2
     scheduler = Scheduler()
     scheduler.on_the_hour(run_hourly_tick, "hourly-tick")
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
@@ -168,7 +178,7 @@ def serve(args) -> int:
     scheduler.every(300, run_chat_reconcile, "chat-reconcile")
     scheduler.every(300, run_receipt_reconcile, "receipt-reconcile")
     poller = start_notifications_poller(endpoint)
-    realtime, realtime_pollers = _start_realtime(args, endpoint, port)
+    realtime_pollers = _start_realtime(realtime, endpoint)
     # Recorded before the first request is answered: whoever sees /health answer finds the
     # server.json of this process (the socket already listens; connections wait in its queue).
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
@@ -204,19 +214,37 @@ def _ensure_receipts_bucket() -> None:
     ensure_bucket()
 
 
-def _start_realtime(args, endpoint: str, api_port: int):
+def _realtime_server(args, api_port: int):
+    """The live-updates WebSocket server, started: on --realtime-port (Refused when that
+    port cannot be had), else on --port + 1, else (that one taken, or --port 0) any free
+    port. A side server must not take the API down over a port nobody asked for (a web dev
+    server on 3001); the port chosen is printed, and /realtime/token names it."""
+    from app.local.realtime_server import RealtimeServer
+
+    if args.realtime_port is not None:
+        try:
+            return RealtimeServer(args.host, args.realtime_port).start()
+        except OSError as error:
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            raise Refused(f"--realtime-port {args.realtime_port} cannot be used ({reason}); "
+                          "pass a free port, or 0 to pick one.") from None
+    if args.port and api_port < 65535:
+        try:
+            return RealtimeServer(args.host, api_port + 1).start()
+        except OSError:
+            pass
+    return RealtimeServer(args.host, 0).start()
+
+
+def _start_realtime(realtime, endpoint: str):
     """Live updates: the WebSocket server speaking AppSync Events' protocol, the publisher's
     transport, fed by pollers on the groups and notifications tables' streams
     (docs/realtime.md)."""
-    from app.local.realtime_server import RealtimeServer
     from app import config
     from app.local.stream_poller import (start_realtime_notifications_poller,
                                          start_realtime_poller)
     from app.services.realtime import publisher
 
-    port = args.realtime_port if args.realtime_port is not None else (api_port + 1 if args.port
-                                                                      else 0)
-    realtime = RealtimeServer(args.host, port).start()
     publisher.use_transport(realtime)
     # Known only now (the port may be any free one): tokens minted from here on name it, and
     # so does every handler this process loads later (each reads its settings at start).
@@ -226,8 +254,7 @@ def _start_realtime(args, endpoint: str, api_port: int):
                                              realtime_http_endpoint=realtime.endpoint,
                                              realtime_scheme="ws"))
     print(f"Live updates on ws://{realtime.endpoint}/event/realtime", flush=True)
-    return realtime, (start_realtime_poller(endpoint),
-                      start_realtime_notifications_poller(endpoint))
+    return start_realtime_poller(endpoint), start_realtime_notifications_poller(endpoint)
 
 
 def db_only(args) -> int:

@@ -73,8 +73,10 @@ def my_stats(args):
 @blp.arguments(ReminderCreateSchema, example=REMINDER_REQUEST_EXAMPLE)
 @blp.response(202, ReminderSchema, example=REMINDER_EXAMPLE)
 @errors(blp, FORBIDDEN, NOT_FOUND,
-        (409, "NOTHING_OWED: the participant is a guest, or pays the caller nothing in the "
-              "group's settle-up plan."),
+        (409, "PARTICIPANT_UNAVAILABLE (details.participantId: no such participant in this "
+              "group, as the expense and settlement writers answer); NOTHING_OWED: the "
+              "participant is a guest, or pays the caller nothing in the group's settle-up "
+              "plan."),
         (429, "REMINDER_TOO_SOON: this caller reminded this user in this group less than 24 h "
               "ago (Retry-After: seconds until the next is allowed); or RATE_LIMITED."))
 @pat_scope("settlements:write")

@@ -216,16 +216,28 @@ class RealtimeServer:
             await self._stopped.wait()
 
     def start(self) -> "RealtimeServer":
+        """Serve on a thread; raises what stopped it from starting (OSError: the port)."""
+        failed: List[BaseException] = []
+
         def run() -> None:
             try:
                 asyncio.run(self._main())
-            except Exception:
-                log.exception("local.realtime_failed")
+            except Exception as error:  # start() raises it, or the log keeps it
+                if self._loop is None:
+                    failed.append(error)
+                else:
+                    log.exception("local.realtime_failed")
+            finally:
                 self._ready.set()
 
         self._thread = threading.Thread(target=run, name="realtime-ws", daemon=True)
         self._thread.start()
-        if not self._ready.wait(10) or self._loop is None:
+        # No deadline: binding takes what a loaded machine gives it, and the thread sets
+        # ready whichever way it ends.
+        self._ready.wait()
+        if failed:
+            raise failed[0]
+        if self._loop is None:
             raise RuntimeError("the realtime server did not start")
         return self
 

@@ -1,8 +1,6 @@
 """`python -m app serve`: the chat worker runs on a thread through its handler (local mode)."""
 from __future__ import annotations
 
-import time
-
 from tests.local.serving import call, sign_in
 
 
@@ -21,11 +19,11 @@ def test_serve_drafts_a_message_on_the_worker_thread(served_app):
     status, admitted = call("POST", url + "/messages",
                             {"text": "I paid 42.50 for dinner with Ann"}, token)
     assert status == 202 and admitted["status"] == "PENDING"
-    deadline = time.monotonic() + 20
-    while True:
-        status, read = call("GET", url, token=token)
-        if read["messages"][0]["status"] != "PENDING" or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
+
+    def drafted():
+        read = call("GET", url, token=token)[1]
+        return read if read["messages"][0]["status"] != "PENDING" else None
+
+    read = server.until(drafted, "the message stayed PENDING")
     assert read["messages"][0]["status"] == "DONE", server.output()
     assert read["drafts"][0]["expense"]["items"][0]["amount"] == 4250

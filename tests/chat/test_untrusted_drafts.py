@@ -115,3 +115,46 @@ def test_the_data_block_is_fenced_as_untrusted(chat, settings):
     assert turn.startswith("DATA:\nBEGIN UNTRUSTED DATA")
     assert turn.split("\n").count("END UNTRUSTED DATA") == 1  # the user can't close it
     assert turn.split("\n")[-1] == "END UNTRUSTED DATA"
+
+
+def test_a_refused_model_draft_shows_the_servers_words_not_the_models(chat, settings):
+    """Issue 42 item 7: the model (a real chat-completions endpoint, through the
+    OpenAI-compatible drafter) proposes a draft the server refuses (a 5,000-character
+    description, past REST's 200); its reply spoke of a draft that was never stored. The
+    message says why there is none instead, in the server's words."""
+    from app.services.chat.drafters.openai_compat import OpenAICompatibleDrafter
+    from tests.support.fake_openai import FakeOpenAI, completion, tool_call
+
+    model_says = "Coffee: 3.00 EUR paid by you, split between you. Confirm to save it."
+    endpoint = FakeOpenAI()
+    try:
+        endpoint.answer(completion(tool_call("propose_expense", {
+            "reply": model_says, "groupId": chat.group_id, "description": "x" * 5000,
+            "amount": "3.00", "splitMode": "EQUAL",
+            "splits": [{"participantId": chat.me}]})))
+        _with_model(settings, OpenAICompatibleDrafter(base_url=endpoint.url, api_key="sk",
+                                                      model="local", timeout=10))
+        sid = chat.session()
+        assert chat.say(sid, "coffee 3").status_code == 202
+        session = chat.read(sid)
+    finally:
+        endpoint.close()
+    assert len(endpoint.requests) == 1  # the model was asked, and answered
+    assert session["drafts"] == []
+    reply = session["messages"][1]
+    assert reply["status"] == "DONE"
+    assert "Coffee" not in reply["text"] and "Confirm" not in reply["text"], reply["text"]
+    assert "description must be text of at most 200 characters" in reply["text"]
+    assert all("Confirm" not in question for question in reply["questions"])
+
+
+def test_a_model_draft_for_a_group_not_the_callers_shows_no_model_text(chat, settings):
+    _with_model(settings, _Model(reply="Coffee: 3.00 EUR. Confirm to save it.",
+                                 groupId="00000000-0000-4000-8000-000000000000",
+                                 description="Coffee", amount="3.00"))
+    sid = chat.session()
+    chat.say(sid, "coffee")
+    session = chat.read(sid)
+    assert session["drafts"] == []
+    text = session["messages"][1]["text"]
+    assert "Confirm" not in text and "Which of your groups" in text, text

@@ -61,6 +61,9 @@ MALFORMED = [
     ("tailspend-items-not-objects", "tailspend-json", json.dumps(
         {"participants": [{"participantId": "p1", "displayName": "Ana"}],
          "expenses": [{"date": "2026-01-01", "currency": "EUR", "items": [1]}]}), 1),
+    ("tailspend-participant-role-unknown", "tailspend-json", json.dumps(
+        {"participants": [{"participantId": "p1", "displayName": "Ana", "role": "VIEWER"},
+                          {"participantId": "p2", "displayName": "Bo", "role": {"a": 1}}]}), 2),
     ("spliit-json-name-object", "spliit-json", json.dumps(
         {"name": ["x"], "participants": [{"id": "a", "name": "Ana"}], "expenses": []}), 1),
     ("spliit-json-category-text", "spliit-json", json.dumps(

@@ -1,8 +1,6 @@
 """`python -m app serve` runs imports on a thread through the worker's handler."""
 from __future__ import annotations
 
-import time
-
 from tests.imports.conftest import fixture_text
 from tests.local.serving import call, sign_in
 
@@ -14,13 +12,12 @@ def test_serve_runs_an_import_to_done_on_its_worker_thread(served_app):
         "format": "splitwise-csv", "content": fixture_text("splitwise_group_en.csv"),
         "me": "Ana"}, token=token)
     assert status == 202, started
-    deadline = time.monotonic() + 60
-    while True:
-        status, state = call("GET", f"{server.url}/imports/{started['importId']}",
-                             token=token)
-        if state["status"] != "RUNNING" or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
+
+    def finished():
+        state = call("GET", f"{server.url}/imports/{started['importId']}", token=token)[1]
+        return state if state["status"] != "RUNNING" else None
+
+    state = server.until(finished, "the import stayed RUNNING")
     assert state["status"] == "DONE", state
     status, balances = call("GET", f"{server.url}/groups/{started['groupId']}/balances",
                             token=token)

@@ -75,6 +75,18 @@ def test_a_guest_or_someone_owing_nothing_is_409(group, client, debt, sign_in):
     assert remind(group, group.me).status_code == 409  # not oneself either
 
 
+def test_an_unknown_participant_is_409_as_for_every_other_writer(group, debt, other_group):
+    """Expenses and settlements answer a participantId that is not in the group with 409
+    PARTICIPANT_UNAVAILABLE; a reminder answered 404, which the stateful fuzz (ST302) saw
+    as one body field refused two ways."""
+    for unknown in (other_group.me, "00000000-0000-4000-8000-000000000000"):
+        reply = remind(group, unknown)
+        assert reply.status_code == 409, reply.get_json()
+        error = reply.get_json()["error"]
+        assert error["code"] == "PARTICIPANT_UNAVAILABLE"
+        assert error["details"] == {"participantId": unknown}
+
+
 def test_a_second_reminder_within_24h_is_429_with_retry_after(group, debt):
     _, bo_pid = debt
     assert remind(group, bo_pid).status_code == 202

@@ -27,6 +27,28 @@ def call(method, url, body=None, token=None, timeout=30):
         return error.code, json.loads(error.read() or b"null")
 
 
+def wait_for(process: subprocess.Popen, ready, what: str, poll: float = 0.1):
+    """``ready()``'s first truthy value, asked every ``poll`` seconds for as long as
+    ``process`` runs; AssertionError as soon as it has exited.
+
+    No wall-clock deadline of its own: on a loaded machine (two `make test` at once on one
+    2-core box) a start-up takes what the machine gives it, which no fixed figure bounds;
+    a process that dies fails at once, and pytest-timeout (pytest.ini) ends a real hang.
+    Whatever ends the wait early (that timeout, Ctrl-C) stops the process with it, so no
+    server outlives its test."""
+    try:
+        while process.poll() is None:
+            value = ready()
+            if value:
+                return value
+            time.sleep(poll)
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    raise AssertionError(f"{what}: the process exited ({process.returncode}) first")
+
+
 def child_env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items()
            if k != "DYNAMODB_ENDPOINT" and not k.startswith("TAILSPEND_")}
@@ -38,9 +60,10 @@ class Server:
     """One `python -m app serve` (or `db`) process; ports are chosen by the OS (port 0)."""
 
     def __init__(self, data_dir: Path, command: str = "serve", env: dict | None = None,
-                 log: Path | None = None) -> None:
+                 log: Path | None = None, port: int = 0) -> None:
         """`log`: a file for the process's output (a long-lived server must not fill a pipe
-        nobody reads); by default a pipe, read by output() once the process has stopped."""
+        nobody reads); by default a pipe, read by output() once the process has stopped.
+        `port`: serve's --port (0: the OS picks)."""
         self.data_dir = Path(data_dir)
         self.log = Path(log) if log else None
         info = self.data_dir / "server.json"
@@ -49,7 +72,7 @@ class Server:
         argv = [sys.executable, "-m", "app", command, "--db-port", "0",
                 "--data-dir", str(data_dir)]
         if command == "serve":
-            argv += ["--port", "0"]
+            argv += ["--port", str(port)]
         out = open(self.log, "ab") if self.log else subprocess.PIPE
         try:
             self.process = subprocess.Popen(argv, cwd=ROOT, env=child_env(**(env or {})),
@@ -57,17 +80,14 @@ class Server:
         finally:
             if self.log:
                 out.close()  # the child has its own copy
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and self.process.poll() is None:
-            if info.exists():
-                self.info = json.loads(info.read_text())
-                self.url = f"http://127.0.0.1:{self.info.get('apiPort')}"
-                self.db_url = f"http://127.0.0.1:{self.info['dbPort']}"
-                return
-            time.sleep(0.1)
-        self.process.kill()
-        self.process.wait()
-        raise AssertionError(f"{command} did not come up: " + self.output())
+        try:
+            # server.json is the process's own "ready": written once it listens (server_info)
+            self.info = wait_for(self.process, lambda: info.exists() and
+                                 json.loads(info.read_text()), f"{command} did not come up")
+        except AssertionError as error:
+            raise AssertionError(f"{error}: " + self.output()) from None
+        self.url = f"http://127.0.0.1:{self.info.get('apiPort')}"
+        self.db_url = f"http://127.0.0.1:{self.info['dbPort']}"
 
     def stop(self, sig=signal.SIGINT, timeout: float = 30) -> int:
         self.process.send_signal(sig)

@@ -55,6 +55,18 @@ class ServedApp:
     log_file: Path
     cert_file: Path
     key_file: Path
+    pid: int
+
+    def until(self, ready, what: str, poll: float = 0.2):
+        """``ready()``'s first truthy value, asked for as long as the shared server runs: a
+        worker's work (a chat draft, an import) takes what a loaded machine gives it, so no
+        fixed deadline; pytest-timeout ends a hang (as tests.local.serving.wait_for)."""
+        while _running(self.pid):
+            value = ready()
+            if value:
+                return value
+            time.sleep(poll)
+        raise AssertionError(f"{what}: the shared server exited:\n" + self.output())
 
     def call(self, method: str, path: str, body=None, token: Optional[str] = None,
              timeout: float = 30):
@@ -166,7 +178,7 @@ def shared_server(tmp_path_factory) -> Iterator[ServedApp]:
     try:
         yield ServedApp(url=state["url"], db_url=state["dbUrl"], data_dir=Path(state["dataDir"]),
                         log_file=Path(state["log"]), cert_file=Path(state["cert"]),
-                        key_file=Path(state["key"]))
+                        key_file=Path(state["key"]), pid=state["pid"])
     finally:
         with _locked(root) as path:
             state = json.loads(path.read_text())

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from app.errors import Invalid
-from app.services.chat.drafters.base import Context, Proposal
+from app.services.chat.drafters.base import WHICH_GROUP, Context, Proposal
 from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
 from app.services.ledger import expense_input
 
@@ -22,7 +22,8 @@ BODY_FIELDS = set(expense_input.REQUEST_FIELDS) | {"date"}
 
 @dataclass
 class Checked:
-    """What is shown: the reply, the questions, and a valid draft body (or None)."""
+    """What is shown: the reply, the questions, and a valid draft body (or None). Beside a
+    draft the reply is its summary; a refused proposal's is the refusal."""
 
     reply: str
     questions: List[str] = field(default_factory=list)
@@ -76,19 +77,24 @@ def check(proposal: Proposal, context: Context) -> Checked:
         return result
     group = context.group(proposal.group_id)
     if group is None:
-        result.questions.append("Which of your groups is this for?")
-        return result
+        return _refused(result, WHICH_GROUP)
     roster = dict(group.participants)
     try:
         body = validate_body(proposal.expense, set(roster))
     except Invalid as error:
-        result.questions.append(f"I couldn't make a valid expense of that ({error.message}) "
+        return _refused(result, f"I couldn't make a valid expense of that ({error.message}) "
                                 "— could you say it another way?")
-        return result
     result.group_id, result.expense = group.group_id, body
     result.participants = [(pid, roster[pid]) for pid in sorted(body.participant_ids,
                                                                 key=list(roster).index)]
     result.reply = summary(body, group)  # never the model's own words about the money
+    return result
+
+
+def _refused(result: Checked, question: str) -> Checked:
+    """No draft: the drafter's reply and questions were about the draft it proposed (a model
+    says "Confirm to save it"), so the user reads only why there is none."""
+    result.reply, result.questions = question, [question]
     return result
 
 

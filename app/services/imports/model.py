@@ -109,6 +109,8 @@ class Parsed:
     warnings: List[Tuple[Optional[int], str]] = field(default_factory=list)
     skipped: int = 0
     # Only our own export carries these (formats/tailspend_json.py).
+    # member key -> the role its guest holds (MEMBER without one)
+    roles: Dict[str, str] = field(default_factory=dict)
     comments: List[CommentRow] = field(default_factory=list)
     templates: List[TemplateRow] = field(default_factory=list)
 

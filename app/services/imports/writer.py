@@ -96,7 +96,8 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
             if key != owner_key:
                 batch.save(Participant(group_id, Participant.sort_key(ids[key]),
                                        ParticipantId=ids[key], Type="GUEST",
-                                       DisplayName=display_name(name), Role=GUEST_ROLE,
+                                       DisplayName=display_name(name),
+                                       Role=parsed.roles.get(key, GUEST_ROLE),
                                        CreatedAt=now, UpdatedAt=now))
         expense_ids: Dict[int, str] = {}
         for index, (row, stamp) in enumerate(zip(parsed.rows, stamps, strict=False)):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional
 
-from app.errors import nothing_owed, not_found, reminder_too_soon
+from app.errors import nothing_owed, participant_unavailable, reminder_too_soon
 from app.limits import REMINDER_INTERVAL_SECONDS
 from app.services.core import outbox
 from app.services.core.access import Access
@@ -57,10 +57,13 @@ def _retry_after(old: Optional[dict], now: int) -> int:
 
 
 def send_reminder(access: Access, participant_id: str) -> Reminder:
-    """Write the marker and the REMINDER event, or refuse (404, 409 NOTHING_OWED, 429)."""
+    """Write the marker and the REMINDER event, or refuse (409 PARTICIPANT_UNAVAILABLE,
+    409 NOTHING_OWED, 429)."""
     result = with_pay_to(balances.group_balances(access), group_name=access.group.Name)
     if participant_id not in {row.participant_id for row in result.rows}:
-        raise not_found("Participant")
+        # As the expense and settlement writers answer a body's unknown participantId: the
+        # group exists (404 would say it does not), one of the body's ids is not in it.
+        raise participant_unavailable(participant_id)
     recipient = result.user_ids.get(participant_id)
     owed = owed_to_caller(result, participant_id, access.participant_id) if recipient else []
     if not owed or recipient == access.user_id:

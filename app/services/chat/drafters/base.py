@@ -5,6 +5,10 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Protocol
 
 
+# The server's question when a proposal names none of the caller's groups.
+WHICH_GROUP = "Which of your groups is this for?"
+
+
 @dataclass(frozen=True)
 class GroupContext:
     """One of the caller's own groups, with its roster (nothing of anyone else's groups)."""

@@ -7,7 +7,7 @@ import json
 import re
 from decimal import Decimal, InvalidOperation
 
-from app.services.chat.drafters.base import Context, DrafterError, Proposal
+from app.services.chat.drafters.base import WHICH_GROUP, Context, DrafterError, Proposal
 
 NAME = "propose_expense"
 DESCRIPTION = ("Propose one draft expense from the user's message, or ask questions when "
@@ -73,7 +73,9 @@ def proposal_of(arguments, context: Context) -> Proposal:
         return proposal
     group = context.group(proposal.group_id)
     if group is None:
-        return proposal  # checked (and asked about) by app.services.chat.proposals
+        # A draft for none of the caller's groups: refused, so the model's reply (about that
+        # draft) is not shown; the server asks.
+        return Proposal(reply=WHICH_GROUP, questions=[WHICH_GROUP], group_id=proposal.group_id)
     from app.money.currencies import exact_minor
 
     currency = arguments.get("currency") or group.currency

@@ -27,15 +27,16 @@ def parse(text: str) -> Parsed:
     group = document.get("group") or {}
     require(isinstance(group, dict), 1, "group must be an object.")
     check_members(len(document["participants"]), 1)
-    members = {}
+    members, roles = {}, {}
     for position, person in enumerate(document["participants"], start=1):
         require(isinstance(person, dict) and isinstance(person.get("participantId"), str)
                 and person.get("displayName"), position,
                 "A participant needs a participantId and a displayName.")
         members[person["participantId"]] = text_field(person["displayName"], position,
                                                       "displayName")
+        roles[person["participantId"]] = _guest_role(person.get("role"), position)
     currency = currency_code(group.get("currency"), 1) if group.get("currency") else None
-    parsed = Parsed(format=FORMAT, members=members, rows=[],
+    parsed = Parsed(format=FORMAT, members=members, rows=[], roles=roles,
                     name=text_field(group.get("name"), 1, "The group's name") or None,
                     currency=currency)
     expenses = _objects(document.get("expenses"), 1, "expenses")
@@ -63,6 +64,14 @@ def parse(text: str) -> Parsed:
                         currency)
         parsed.templates.append(tailspend_threads.template(position, template, body))
     return parsed
+
+
+def _guest_role(role: Any, line: int) -> str:
+    """The role the participant's guest holds: a VIEWER stays one; an OWNER (or an export
+    without roles) comes back a MEMBER, since a guest cannot own the group."""
+    require(role in (None, "OWNER", "MEMBER", "VIEWER"), line,
+            "A participant's role must be OWNER, MEMBER or VIEWER.")
+    return "VIEWER" if role == "VIEWER" else "MEMBER"
 
 
 def _entries(expense: dict) -> int:
