@@ -10,9 +10,14 @@ clients use, on ``ws://<host>:<port>/event/realtime``, built on the ``websockets
 - ``connection_init`` -> ``connection_ack`` (with ``connectionTimeoutMs``), then ``ka`` every
   KEEP_ALIVE_S.
 - ``subscribe`` {id, channel, authorization} -> ``subscribe_success`` or ``subscribe_error``
-  (UnauthorizedException: the same token and channel checks as the AWS authorizer,
-  app/services/realtime/channels.py); ``unsubscribe`` {id} -> ``unsubscribe_success``.
+  (UnauthorizedException: the same token, account and membership checks as the AWS
+  authorizer, app/services/realtime/admission.py; connect makes them too);
+  ``unsubscribe`` {id} -> ``unsubscribe_success``.
 - Each published event reaches every subscription on its channel as ``data`` {id, event}.
+- Nothing outlives its token: a subscription ends at its token's expiry with a
+  ``subscribe_error`` {id, errors} naming it, and the connection closes (4401) at its
+  own token's. A REVOKED poke ends the member's subscriptions to that group the same way
+  before it is delivered (AppSync Events has no such hook: docs/realtime.md).
 - A client ``publish`` {id, ...} gets ``publish_error`` {id, errors: [UnauthorizedException]}:
   what AppSync answers when the Lambda authorizer refuses EVENT_PUBLISH, as ours always does.
 
@@ -27,6 +32,7 @@ import binascii
 import json
 import logging
 import threading
+import time
 from typing import Dict, List, Optional, Set, Tuple
 
 from websockets.asyncio.server import ServerConnection, serve
@@ -34,8 +40,9 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
-from app.services.realtime.channels import ChannelRefused, check_subscribe
-from app.services.realtime.tokens import Grant, TokenRefused, verify
+from app.services.realtime import admission
+from app.services.realtime.channels import ChannelRefused, group_channel
+from app.services.realtime.pokes import revocation
 
 log = logging.getLogger("tailspend.local.realtime")
 PATH = "/event/realtime"
@@ -44,6 +51,8 @@ KEEP_ALIVE_S = 60.0
 CONNECTION_TIMEOUT_MS = 300_000
 CONNECTION_INIT_WAIT_S = 15.0  # Amplify waits as long for the handshake answer
 PUBLISH_WAIT_S = 5.0
+EXPIRED = "The token has expired: ask POST /realtime/token for a new one."
+REVOKED = "You are no longer a member of this group."
 
 
 def header_auth(offered) -> dict:
@@ -71,6 +80,19 @@ def _error(kind: str, message: str, **extra) -> str:
                        "errors": [{"errorType": "UnauthorizedException", "message": message}]})
 
 
+def _delay(expires_at: int) -> float:
+    return max(0.0, expires_at - time.time())
+
+
+class _Session:
+    """One open connection: whose it is, and its subscriptions with their expiry timers."""
+
+    def __init__(self, connection: ServerConnection, user_id: str, expires_at: int) -> None:
+        self.connection, self.user_id, self.expires_at = connection, user_id, expires_at
+        self.channels: Dict[str, str] = {}  # subscription id -> channel
+        self.timers: Dict[str, asyncio.TimerHandle] = {}
+
+
 class RealtimeServer:
     def __init__(self, host: str = "127.0.0.1", port: int = 0,
                  keep_alive_s: float = KEEP_ALIVE_S) -> None:
@@ -81,6 +103,10 @@ class RealtimeServer:
         self._thread: Optional[threading.Thread] = None
         # channel -> {(connection, subscription id)}
         self._subscribers: Dict[str, Set[Tuple[ServerConnection, str]]] = {}
+        self._sessions: Dict[ServerConnection, _Session] = {}
+        # (user id, group id) -> REVOKED pokes seen: a subscribe whose membership read
+        # straddles one is refused, since the read may predate the removal
+        self._revocations: Dict[Tuple[str, str], int] = {}
 
     @property
     def endpoint(self) -> str:
@@ -103,12 +129,16 @@ class RealtimeServer:
     async def _handle(self, connection: ServerConnection) -> None:
         offered = [p.strip() for p in
                    (connection.request.headers.get("Sec-WebSocket-Protocol") or "").split(",")]
-        try:
-            grant = verify(_token(header_auth(offered)))
-        except TokenRefused as refusal:
+        try:  # a blocking read of the account and memberships: off the event loop
+            admitted = await asyncio.to_thread(admission.connect, _token(header_auth(offered)))
+        except admission.REFUSED as refusal:
             await self._refuse_connection(connection, str(refusal))
             return
-        mine: Dict[str, str] = {}  # subscription id -> channel
+        session = self._sessions[connection] = _Session(connection, admitted.user_id,
+                                                             admitted.expires_at)
+        expiry = asyncio.get_running_loop().call_later(
+            _delay(admitted.expires_at),
+            lambda: asyncio.ensure_future(connection.close(4401, "The token has expired")))
         keep_alive = None
         try:
             async for text in connection:
@@ -123,20 +153,18 @@ class RealtimeServer:
                     if keep_alive is None:
                         keep_alive = asyncio.ensure_future(self._keep_alive(connection))
                 elif kind == "subscribe":
-                    await self._subscribe(connection, grant, message, mine)
+                    await self._subscribe(session, message)
                 elif kind == "publish":
                     await connection.send(_error(
                         "publish_error", "Only the publisher may publish.", id=message.get("id")))
                 elif kind == "unsubscribe":
                     sub_id = message.get("id")
-                    channel = mine.pop(sub_id, None) if isinstance(sub_id, str) else None
-                    if channel is None:
+                    if not isinstance(sub_id, str) or not self._forget(session, sub_id):
                         await connection.send(json.dumps({
                             "type": "unsubscribe_error", "id": sub_id, "errors": [{
                                 "errorType": "UnknownOperationError",
                                 "message": "No such subscription."}]}))
                         continue
-                    self._subscribers.get(channel, set()).discard((connection, sub_id))
                     await connection.send(json.dumps({"type": "unsubscribe_success",
                                                       "id": sub_id}))
                 else:
@@ -146,10 +174,12 @@ class RealtimeServer:
         except ConnectionClosed:
             pass
         finally:
+            expiry.cancel()
             if keep_alive is not None:
                 keep_alive.cancel()
-            for sub_id, channel in mine.items():
-                self._subscribers.get(channel, set()).discard((connection, sub_id))
+            for sub_id in list(session.channels):
+                self._forget(session, sub_id)
+            self._sessions.pop(connection, None)
 
     async def _refuse_connection(self, connection: ServerConnection, reason: str) -> None:
         """The handshake's answer to a bad token: connection_error to the client's first
@@ -161,27 +191,70 @@ class RealtimeServer:
             pass
         await connection.close(4401, "Unauthorized")
 
-    async def _subscribe(self, connection, grant: Grant, message: dict, mine: dict) -> None:
-        sub_id = message.get("id")
-        if not isinstance(sub_id, str) or not sub_id or sub_id in mine:
+    async def _subscribe(self, session: _Session, message: dict) -> None:
+        connection, sub_id = session.connection, message.get("id")
+        if not isinstance(sub_id, str) or not sub_id or sub_id in session.channels:
             await connection.send(_error("subscribe_error", "A subscribe needs a new id.",
                                          id=sub_id))
             return
+        channel = message.get("channel")
+        group_id = (channel[len(admission.GROUP_PREFIX):] if isinstance(channel, str)
+                    and channel.startswith(admission.GROUP_PREFIX) else None)
+        revoked = (session.user_id, group_id)
+        seen = self._revocations.get(revoked, 0)
         try:
             # Each subscribe carries its own authorization, checked like the AWS authorizer.
-            token_grant = verify(_token(message.get("authorization")))
-            if token_grant.user_id != grant.user_id:
-                raise TokenRefused("The token is not this connection's.")
-            channel = check_subscribe(token_grant.channels, message.get("channel"))
-        except (TokenRefused, ChannelRefused) as refusal:
+            admitted = await asyncio.to_thread(
+                admission.subscribe, _token(message.get("authorization")), channel,
+                user_id=session.user_id)
+            if self._revocations.get(revoked, 0) != seen:
+                raise ChannelRefused(REVOKED)
+        except admission.REFUSED as refusal:
             await connection.send(_error("subscribe_error", str(refusal), id=sub_id))
             return
-        mine[sub_id] = channel
+        if connection not in self._sessions:
+            return  # closed while its subscribe was being checked
+        channel = admitted.channels[0]
+        session.channels[sub_id] = channel
+        if admitted.expires_at < session.expires_at:  # else the connection's close ends it
+            session.timers[sub_id] = asyncio.get_running_loop().call_later(
+                _delay(admitted.expires_at),
+                lambda: asyncio.ensure_future(self._end(session, sub_id, EXPIRED)))
         self._subscribers.setdefault(channel, set()).add((connection, sub_id))
         await connection.send(json.dumps({"type": "subscribe_success", "id": sub_id}))
 
+    def _forget(self, session: _Session, sub_id: str) -> bool:
+        """Stop delivering to a subscription; False when the connection has no such one."""
+        channel = session.channels.pop(sub_id, None)
+        timer = session.timers.pop(sub_id, None)
+        if timer is not None:
+            timer.cancel()
+        if channel is None:
+            return False
+        self._subscribers.get(channel, set()).discard((session.connection, sub_id))
+        return True
+
+    async def _end(self, session: _Session, sub_id: str, reason: str) -> None:
+        """End a subscription the server no longer allows, and tell its client why."""
+        if self._forget(session, sub_id):
+            try:
+                await session.connection.send(_error("subscribe_error", reason, id=sub_id))
+            except ConnectionClosed:
+                pass
+
+    async def _revoke(self, user_id: str, group_id: str) -> None:
+        self._revocations[(user_id, group_id)] = self._revocations.get((user_id, group_id), 0) + 1
+        channel = group_channel(group_id)
+        for session in [s for s in self._sessions.values() if s.user_id == user_id]:
+            for sub_id in [i for i, c in session.channels.items() if c == channel]:
+                await self._end(session, sub_id, REVOKED)
+
     # --- the publisher's transport ---------------------------------------------------------
     async def _fan_out(self, channel: str, events: List[str]) -> None:
+        for event in events:
+            revoked = revocation(channel, event)
+            if revoked is not None:  # before the poke goes out: the client may act on it
+                await self._revoke(*revoked)
         targets = list(self._subscribers.get(channel, ()))
 
         async def send(connection: ServerConnection, sub_id: str) -> None:

@@ -98,9 +98,6 @@ NEVER_IN_AWS = {
                              "the Transaction helper names the group row kinds that must carry a "
                              "change row (an isinstance check); the trigger writes only profiles "
                              "and identities"),
-    "RealtimeAuthorizerFunction": ({"tables": {"groups"}},
-                                   "tokens.py mints (the API's job: it reads memberships) and "
-                                   "verifies in one module; the authorizer only verifies"),
     "RealtimePublisherFunction": ({"tables": {"groups", "notifications"}},
                                   "pokes.py takes the CHANGE and USERMEMBER key prefixes from the "
                                   "groups models and the NOTIF/PREFS keys and stored attribute "

@@ -56,6 +56,31 @@ def test_the_canned_batch_pokes_the_group_then_revokes_the_member():
             {"groupId": group, "revision": None, "kind": "REVOKED", "id": group}])]
 
 
+def test_a_revocation_goes_out_before_the_groups_later_pokes_in_the_same_batch():
+    # The removal and a change after it in one batch: the removed member's server drops their
+    # subscription on the REVOKED poke, so it must not come after the later change's poke.
+    revoke = copy.deepcopy(CANNED["Records"][2])
+    group, user = "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70", "9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0"
+    revoke["dynamodb"]["SequenceNumber"] = f"{2:021d}"
+    via = Recording()
+    records = [_change(1, group, 7), revoke, _change(3, group, 8), _change(4, "gb", 1)]
+    assert publish_batch(records, via) == {"batchItemFailures": []}
+    assert [(channel, [e["revision"] for e in events]) for channel, events in via.sent] == [
+        (f"/groups/{group}", [7]), (f"/users/{user}", [None]), (f"/groups/{group}", [8]),
+        ("/groups/gb", [1])]
+
+
+def test_a_channel_that_failed_before_a_revocation_stays_stopped_after_it():
+    revoke = copy.deepcopy(CANNED["Records"][2])
+    revoke["dynamodb"]["SequenceNumber"] = f"{2:021d}"
+    group = "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
+    via = Recording(failing={f"/groups/{group}"})
+    result = publish_batch([_change(1, group, 7), revoke, _change(3, group, 8)], via)
+    assert result == {"batchItemFailures": [{"itemIdentifier": f"{1:021d}"}]}
+    assert [channel for channel, _ in via.sent] == [
+        "/users/9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0"]
+
+
 def test_pokes_keep_revision_order_per_group_in_chunks_of_five():
     records, seq = [], 0
     for revision in range(1, 13):  # two groups interleaved, as one shard delivers them

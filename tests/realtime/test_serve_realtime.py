@@ -198,3 +198,86 @@ def test_a_new_notification_and_marking_it_read_poke_the_users_channel(server):
                                            "kind": "NOTIFICATION_SETTINGS", "id": owner_id}
     finally:
         client.close()
+
+
+def _until_poke(client, wanted, timeout: float = 15.0) -> list:
+    """Every message up to and including the data message whose poke ``wanted`` accepts."""
+    seen = []
+    while True:
+        message = client.receive(timeout)
+        seen.append(message)
+        if message["type"] == "data" and wanted(json.loads(message["event"])):
+            return seen
+
+
+def test_a_removed_members_open_subscription_stops_and_their_old_token_is_refused(server):
+    owner, _ = sign_in(server, "rt-i@example.com")
+    member, member_id = sign_in(server, "rt-j@example.com")
+    group, member_pid = _two_member_group(server, owner, member, "rt-j@example.com")
+    gid, channel = group["groupId"], f"/groups/{group['groupId']}"
+    old = _token(server, member)  # minted while a member
+    theirs, ours = Client(old), Client(_token(server, owner))
+    try:
+        theirs.init()
+        ours.init()
+        sub = theirs.subscribe(channel)
+        assert sub["type"] == "subscribe_success"
+        assert theirs.subscribe(f"/users/{member_id}")["type"] == "subscribe_success"
+        assert ours.subscribe(channel)["type"] == "subscribe_success"
+        status, _ = call("DELETE", f"{server.url}/groups/{gid}/participants/{member_pid}",
+                         token=owner)
+        assert status == 204
+        seen = _until_poke(theirs, lambda p: p["kind"] == "REVOKED" and p["groupId"] == gid)
+        # the group's subscription was ended (and said so) before the REVOKED poke came
+        assert {"type": "subscribe_error", "id": sub["id"], "errors": [{
+            "errorType": "UnauthorizedException",
+            "message": "You are no longer a member of this group."}]} in seen[:-1]
+        status, expense = call("POST", f"{server.url}/groups/{gid}/expenses", equal_body(
+            group["myParticipantId"], 800, [group["myParticipantId"]], description="Later"),
+            owner)
+        assert status == 201, expense
+        _until_poke(ours, lambda p: p["id"] == expense["expenseId"])
+        # A later poke of the member's own channel: the group's, had it been sent to them,
+        # would have come first on the socket.
+        status, _ = call("POST", f"{server.url}/notifications/read", {"all": True}, member)
+        assert status in (200, 204)
+        after = _until_poke(theirs, lambda p: p["kind"] == "NOTIFICATION_SETTINGS")
+        assert [m for m in after if m.get("id") == sub["id"]] == []
+        # the token still lists the group; the server no longer takes it
+        refused = theirs.subscribe(channel, token=old["token"])
+        assert refused["type"] == "subscribe_error"
+        assert refused["errors"][0]["errorType"] == "UnauthorizedException"
+    finally:
+        theirs.close()
+        ours.close()
+    again = Client(old)  # a new connection with the old token: the group is refused there too
+    try:
+        assert again.init()["type"] == "connection_ack"
+        assert again.subscribe(channel)["type"] == "subscribe_error"
+    finally:
+        again.close()
+
+
+def test_a_token_minted_before_account_deletion_is_refused(server):
+    user, user_id = sign_in(server, "rt-k@example.com")
+    _, group = call("POST", server.url + "/groups", {"name": "Solo", "currency": "EUR"}, user)
+    issued = _token(server, user)
+    open_before = Client(issued)
+    try:
+        open_before.init()
+        status, _ = call("DELETE", server.url + "/users/me", token=user)
+        assert status == 204
+        for channel in (f"/groups/{group['groupId']}", f"/users/{user_id}"):
+            reply = open_before.subscribe(channel)
+            while reply["type"] == "data":  # the group's creation, poked late
+                reply = open_before.receive()
+            assert reply["type"] == "subscribe_error", channel
+    finally:
+        open_before.close()
+    client = Client(issued)
+    message = client.init()
+    assert message["type"] == "connection_error"
+    assert message["errors"][0] == {"errorType": "UnauthorizedException",
+                                    "message": "The account is deleted or being deleted."}
+    with pytest.raises(ConnectionClosed):
+        client.receive()

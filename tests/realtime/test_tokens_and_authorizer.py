@@ -169,3 +169,63 @@ def test_the_canned_connect_and_subscribe_get_documented_replies(client, sign_in
         assert all(isinstance(v, str) for v in reply.get("handlerContext", {}).values())
     assert [r["isAuthorized"] for r in replies] == [True, True, False, False, False]
     assert connect["handlerContext"] == {"userId": mine.user_id}
+
+
+# A token lists the groups of the moment it was minted: connect and subscribe read the
+# account and the membership again, so what changed since bites at once.
+def _member(client, sign_in, owner, email: str):
+    """(token, user id, participant id) of a user who joined ``owner``'s group."""
+    headers, user_id = sign_in(email)
+    gid = owner.group_id
+    code = client.get(f"/groups/{gid}/invite", headers=owner.headers).get_json()["code"]
+    request = client.post(f"/groups/{gid}/join-requests", json={"code": code, "mode": "NEW"},
+                          headers=headers).get_json()
+    approved = client.post(f"/groups/{gid}/join-requests/{request['requestId']}/approve",
+                           json={"role": "MEMBER"}, headers=owner.headers)
+    assert approved.status_code == 200, approved.get_json()
+    token = client.post("/realtime/token", headers=headers).get_json()["token"]
+    return token, user_id, approved.get_json()["participant"]["participantId"]
+
+
+def _authorized(name: str, token: str, channel: str | None = None) -> bool:
+    event = _canned(name, token)
+    if channel is not None:
+        event["requestContext"]["channel"] = channel
+    reply = realtime_authorizer.lambda_handler(event, None)
+    assert reply["ttlOverride"] == 0
+    return reply["isAuthorized"]
+
+
+def test_a_token_minted_before_a_removal_no_longer_subscribes_to_that_group(client, sign_in):
+    owner = make_group_ctx(client, sign_in, "olive@example.com", guests=0)
+    token, user_id, pid = _member(client, sign_in, owner, "mia@example.com")
+    group, mine = f"/groups/{owner.group_id}", f"/users/{user_id}"
+    assert _authorized("realtime_authorizer_subscribe.json", token, group)
+    assert client.delete(f"/groups/{owner.group_id}/participants/{pid}",
+                         headers=owner.headers).status_code == 204
+    assert not _authorized("realtime_authorizer_subscribe.json", token, group)
+    # still a live account: it connects and hears its own channel (its REVOKED poke)
+    assert _authorized("realtime_authorizer_connect.json", token)
+    assert _authorized("realtime_authorizer_subscribe.json", token, mine)
+
+
+def test_a_token_minted_before_account_deletion_neither_connects_nor_subscribes(client,
+                                                                                sign_in):
+    mine = make_group_ctx(client, sign_in, "dora@example.com", guests=0)
+    token = client.post("/realtime/token", headers=mine.headers).get_json()["token"]
+    channels = (f"/groups/{mine.group_id}", f"/users/{mine.user_id}")
+    assert _authorized("realtime_authorizer_connect.json", token)
+    assert client.delete("/users/me", headers=mine.headers).status_code == 204
+    assert not _authorized("realtime_authorizer_connect.json", token)
+    for channel in channels:
+        assert not _authorized("realtime_authorizer_subscribe.json", token, channel), channel
+
+
+def test_a_deleted_groups_channel_is_refused_to_a_token_that_lists_it(client, sign_in):
+    mine = make_group_ctx(client, sign_in, "gil@example.com", guests=0)
+    token = client.post("/realtime/token", headers=mine.headers).get_json()["token"]
+    group = f"/groups/{mine.group_id}"
+    assert _authorized("realtime_authorizer_subscribe.json", token, group)
+    assert client.delete(f"/groups/{mine.group_id}",
+                         headers=mine.headers).status_code in (202, 204)
+    assert not _authorized("realtime_authorizer_subscribe.json", token, group)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import uuid
+from collections import deque
 
 from websockets.sync.client import connect
 
@@ -21,8 +22,11 @@ class Client:
             "aws-appsync-event-ws", header_protocol(issued["host"], self.token)],
             open_timeout=10)
         self.ws = self._connection.__enter__()  # the documented context-manager use
+        self._backlog: deque = deque()  # messages read past while waiting for a reply
 
     def receive(self, timeout: float = 10.0) -> dict:
+        if self._backlog:
+            return self._backlog.popleft()
         while True:
             message = json.loads(self.ws.recv(timeout=timeout))
             if message["type"] != "ka":
@@ -37,7 +41,12 @@ class Client:
         self.ws.send(json.dumps({"type": "subscribe", "id": sub_id, "channel": channel,
                                  "authorization": {"host": self.issued["host"],
                                                    "Authorization": token or self.token}}))
+        passed = []
         reply = self.receive()
+        while reply["type"] == "data" and reply["id"] != sub_id:  # a poke of an earlier one
+            passed.append(reply)
+            reply = self.receive()
+        self._backlog.extendleft(reversed(passed))  # kept in the order they came
         assert reply["id"] == sub_id
         return reply
 

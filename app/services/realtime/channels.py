@@ -1,7 +1,7 @@
 """Which channels a token opens, and the one check every subscribe passes.
 
-Shared by the AWS Lambda authorizer (app/handlers/realtime_authorizer.py) and local mode's
-server (app/local/realtime_server.py), so the two refuse the same things: a channel the token
+Every subscribe passes it (app/services/realtime/admission.py: the AWS Lambda authorizer's and
+local mode's server's one check), so the two refuse the same things: a channel the token
 does not list, any wildcard (the seed's named gap: AppSync accepts ``/groups/*`` as a
 subscription, which would hear every group), a malformed path, an expired or forged token."""
 from __future__ import annotations

@@ -6,7 +6,8 @@ A poke is ``{groupId, revision, kind, id}``, never data: the client reads
 - an inserted USERMEMBER row (the caller joined, or was added) -> ``/users/{userId}``, kind
   HOME: the home screen has a new group (a new token lists its channel);
 - a removed USERMEMBER row (a removal, a leave, a deleted group) -> ``/users/{userId}``,
-  kind REVOKED: stop listening to that group (its channel refuses the next connect);
+  kind REVOKED: stop listening to that group (its channel refuses the next subscribe, and
+  local mode's server ends the user's subscriptions to it: :func:`revocation`);
 - from the notifications table: an inserted or modified NOTIF row (a new history entry, one
   marked read) -> ``/users/{userId}``, kind NOTIFICATION, the notification's id and group;
   an inserted or modified PREFS row (read-all watermark, preferences, mutes) -> the same
@@ -15,9 +16,9 @@ Every other record is none of a client's business (the template's filters keep t
 from __future__ import annotations
 
 import json
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Tuple
 
-from app.services.realtime.channels import group_channel, user_channel
+from app.services.realtime.channels import USERS, group_channel, user_channel
 from models.groups import CHANGE_PREFIX, USERMEMBER_PREFIX, Change
 from models.notifications import NOTIF_PREFIX, PREFS, USER_PREFIX, Notification
 
@@ -36,6 +37,21 @@ class Poke(NamedTuple):
         """The event as AppSync wants it: a JSON document in a string."""
         return json.dumps({"groupId": self.group_id, "revision": self.revision,
                            "kind": self.kind, "id": self.id}, separators=(",", ":"))
+
+
+def revocation(channel: str, event: str) -> Optional[Tuple[str, str]]:
+    """(user id, group id) when ``event`` on ``channel`` is a REVOKED poke, else None: the
+    member's subscriptions to that group end with it (local mode's server)."""
+    if not channel.startswith(f"/{USERS}/"):
+        return None
+    try:
+        poke = json.loads(event)
+    except ValueError:
+        return None
+    if not isinstance(poke, dict) or poke.get("kind") != REVOKED \
+            or not isinstance(poke.get("groupId"), str):
+        return None
+    return channel[len(f"/{USERS}/"):], poke["groupId"]
 
 
 def _change(image: Optional[dict]) -> Change:

@@ -11,15 +11,19 @@ channel stops for this batch and the chunk's first record is reported failed; a 
 record is reported failed too. Lambda then retries from the lowest reported record
 (ReportBatchItemFailures), so every later poke is sent again: at least once, and a channel
 never sees a revision before an earlier one that was lost. Bisect, retries and the failure
-queue come from the event source mapping (template.yaml)."""
+queue come from the event source mapping (template.yaml).
+
+A REVOKED poke splits the batch: the pokes of the records before it are sent first, then it,
+then the rest. Local mode's server ends the member's subscriptions to the group on it, so a
+change made after the removal never reaches the removed member, even in the same batch."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Dict, List, Optional, Protocol, Tuple
+from typing import Dict, List, Optional, Protocol, Set, Tuple
 
 from app import config
 from app.logs import logger
-from app.services.realtime.pokes import Poke, pokes_for
+from app.services.realtime.pokes import REVOKED, Poke, pokes_for
 
 MAX_EVENTS = 5  # AppSync Events: at most five events per publish request
 
@@ -55,7 +59,9 @@ def publish_batch(records: List[dict], via: Optional[Transport] = None) -> dict:
     """Lambda's partial batch response for ``records`` (a DynamoDB stream batch)."""
     via = via or transport()
     failed: List[str] = []
-    by_channel: Dict[str, List[Tuple[Poke, str]]] = OrderedDict()
+    stopped: Set[str] = set()
+    segment: Dict[str, List[Tuple[Poke, str]]] = OrderedDict()
+    published = 0
     for record in records:
         try:
             pokes = pokes_for(record)
@@ -64,9 +70,24 @@ def publish_batch(records: List[dict], via: Optional[Transport] = None) -> dict:
             failed.append(_sequence(record))
             continue
         for poke in pokes:
-            by_channel.setdefault(poke.channel, []).append((poke, _sequence(record)))
+            segment.setdefault(poke.channel, []).append((poke, _sequence(record)))
+        if any(poke.kind == REVOKED for poke in pokes):
+            # What came before the revocation goes out before it, and what came after, after:
+            # local mode's server ends the member's subscription on it (module doc).
+            published += _publish(via, segment, stopped, failed)
+            segment = OrderedDict()
+    published += _publish(via, segment, stopped, failed)
+    logger.info("realtime.published", extra={"pokes": published, "records": len(records)})
+    return {"batchItemFailures": [{"itemIdentifier": seq} for seq in dict.fromkeys(failed)]}
+
+
+def _publish(via: Transport, by_channel: Dict[str, List[Tuple[Poke, str]]], stopped: Set[str],
+             failed: List[str]) -> int:
+    """Send each channel's pokes in chunks; a channel that fails stops for the whole batch."""
     published = 0
     for channel, entries in by_channel.items():
+        if channel in stopped:
+            continue
         for start in range(0, len(entries), MAX_EVENTS):
             chunk = entries[start:start + MAX_EVENTS]
             try:
@@ -76,7 +97,7 @@ def publish_batch(records: List[dict], via: Optional[Transport] = None) -> dict:
                                  extra={"channel_namespace": channel.split("/")[1],
                                         "sequence": chunk[0][1]})
                 failed.append(chunk[0][1])
+                stopped.add(channel)
                 break
             published += len(chunk)
-    logger.info("realtime.published", extra={"pokes": published, "records": len(records)})
-    return {"batchItemFailures": [{"itemIdentifier": seq} for seq in dict.fromkeys(failed)]}
+    return published

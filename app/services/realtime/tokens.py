@@ -1,8 +1,9 @@
 """The realtime subscribe token: an HS256 JWT listing the caller's channels, valid 15 minutes.
 
 ``POST /realtime/token`` mints it with the caller's groups as they are now (one index query);
-a group joined later needs a new token, a group left is refused at the next connect, and the
-REVOKED poke tells an open client at once. Its audience and ``typ`` keep it out of every
+a group joined later needs a new token, a group left is refused at the next subscribe (the
+membership is read again: app/services/realtime/admission.py), and the REVOKED poke tells an
+open client at once. Its audience and ``typ`` keep it out of every
 other verifier (the API's authenticator never accepts an HS256 token)."""
 from __future__ import annotations
 
