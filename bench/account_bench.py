@@ -10,9 +10,15 @@ check was added (it rides on reads those requests already make).
 Run: .venv/bin/python bench/account_bench.py"""
 from __future__ import annotations
 
-from support import bench_app, count_dynamodb_calls, report
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.support import bench_app, count_dynamodb_calls, report
 
 SIZES = (1, 5, 20)
+ROUTE_GROUPS = 5  # the account DELETE /users/me deletes through the route
 
 
 def _account_in_groups(client, sign_in, tag: str, groups: int):
@@ -38,12 +44,14 @@ def _account_in_groups(client, sign_in, tag: str, groups: int):
     return leaver, leaver_id
 
 
-def main() -> None:
+def measure(sizes=SIZES, through_route: bool = True) -> dict:
+    """The deletion's calls at each size, the calls of GET /users/me and home just before the
+    last deletion and, ``through_route``, the status DELETE /users/me answered."""
     from app.services.account import deletion
 
-    results, statuses = {}, {}
+    results, statuses = {}, {"api": None}
     with bench_app() as (client, sign_in):
-        for size in SIZES:
+        for size in sizes:
             headers, user_id = _account_in_groups(client, sign_in, str(size), size)
             client.get("/users/me", headers=headers, buffered=True)  # identity cached
             with count_dynamodb_calls() as me:
@@ -60,23 +68,38 @@ def main() -> None:
         # Through the route: 204 when every step finished within the request's budget, else
         # 202 and the queue worker finishes (docs/account-deletion.md; a loaded machine can
         # take 202). Either is right.
-        headers, _ = _account_in_groups(client, sign_in, "api", SIZES[1])
-        reply = client.delete("/users/me", headers=headers)
-        assert reply.status_code in (202, 204), reply.get_json()
-        statuses["api"] = reply.status_code
-    for size, calls in results.items():
-        print(f"account deletion in {size:>2} groups: {calls}")
-    print(f"DELETE /users/me in {SIZES[1]} groups answered {statuses['api']}")
-    print(f"GET /users/me (identity cached): {me}; GET /users/me/groups: {home}")
-    per_group = (results[SIZES[-1]].total - results[SIZES[0]].total) / (SIZES[-1] - SIZES[0])
-    report("account_bench", [(
+        if through_route:
+            headers, _ = _account_in_groups(client, sign_in, "api", ROUTE_GROUPS)
+            reply = client.delete("/users/me", headers=headers)
+            assert reply.status_code in (202, 204), reply.get_json()
+            statuses["api"] = reply.status_code
+    return {"deletion": results, "api": statuses["api"], "me": me, "home": home}
+
+
+def report_rows(measured: dict) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() counted."""
+    results = measured["deletion"]
+    sizes = list(results)
+    per_group = (results[sizes[-1]].total - results[sizes[0]].total) / (sizes[-1] - sizes[0])
+    return [(
         "delete_account_calls",
         "account deletion (DELETE /users/me, finished by the queue worker when the request's "
-        "budget runs out), DynamoDB calls in all for an account in 1 / 5 / 20 groups shared "
-        "with another user (one expense each)",
-        " / ".join(str(results[size].total) for size in SIZES)
-        + f": {per_group:.1f} per additional group, {results[SIZES[0]].total - per_group:.0f} "
-        "fixed")])
+        "budget runs out), DynamoDB calls in all for an account in "
+        + " / ".join(str(size) for size in sizes) + " groups shared with another user (one "
+        "expense each)",
+        " / ".join(str(results[size].total) for size in sizes)
+        + f": {per_group:.1f} per additional group, {results[sizes[0]].total - per_group:.0f} "
+        "fixed")]
+
+
+def main() -> None:
+    measured = measure()
+    results, me, home = measured["deletion"], measured["me"], measured["home"]
+    for size, calls in results.items():
+        print(f"account deletion in {size:>2} groups: {calls}")
+    print(f"DELETE /users/me in {ROUTE_GROUPS} groups answered {measured['api']}")
+    print(f"GET /users/me (identity cached): {me}; GET /users/me/groups: {home}")
+    report("account_bench", report_rows(measured))
 
 
 if __name__ == "__main__":

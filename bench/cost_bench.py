@@ -59,8 +59,9 @@ MIX = {
 
 
 class Bench:
-    def __init__(self, client, sign_in, meter: Meter) -> None:
+    def __init__(self, client, sign_in, meter: Meter, expenses: int = EXPENSES) -> None:
         self.client, self.sign_in, self.meter = client, sign_in, meter
+        self.expenses = expenses
         self.events: dict = {}
 
     def group(self) -> None:
@@ -83,7 +84,7 @@ class Bench:
             self.pids.append(reply["participant"]["participantId"])
             c.post("/notifications/devices", json={"platform": "IOS", "token": f"t{index}"},
                    headers=member)
-        for index in range(EXPENSES):
+        for index in range(self.expenses):
             self.post_expense(100 + index)
         kept = {**self.body(700), "currency": "USD"}  # a kept currency: its own balances
         assert c.post(f"{self.base}/expenses", json=kept, headers=self.owner).status_code == 201
@@ -245,7 +246,13 @@ def main() -> None:
     parser.add_argument("--api", choices=("rest", "http"), default=_deployed_api())
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    report(measure(args.repeat), args.api)
 
+
+def measure(repeat: int = 3, expenses: int = EXPENSES) -> dict:
+    """Per operation of the mix: (request Bill, worker Bill, events), on a group of MEMBERS
+    holding ``expenses`` expenses (the calls and the units of a write do not depend on how
+    many; the list and /changes pages' read units do)."""
     import boto3
 
     import models
@@ -268,14 +275,13 @@ def main() -> None:
 
             meter = Meter(boto3.client("dynamodb", endpoint_url=db.endpoint,
                                        region_name="us-east-1"))
-            bench = Bench(client, sign_in, meter)
+            bench = Bench(client, sign_in, meter, expenses)
             bench.events_seen = 0
             bench.group()
             meter.hook_models()
-            results = bench.measure(args.repeat)
+            return bench.measure(repeat)
         finally:
             db.stop()
-    report(results, args.api)
 
 
 def _deployed_api() -> str:
@@ -331,20 +337,27 @@ def _results(results: dict, totals: dict) -> None:
     """The figures docs/benchmarks.md's generated table shows (bench.support.report)."""
     from bench.support import report
 
+    report("cost_bench", report_rows(results, totals))
+
+
+def report_rows(results: dict, totals: "dict | None" = None) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() metered; the mix's
+    total only with ``totals`` ($ per 1M requests by API edge)."""
     create, worker, events = results["POST expense (6-way)"]
-    rows = [("cost_total", "issue-33 mix, $ per 1M requests (6 members, 100 expenses; "
-                           "API Gateway REST / HTTP API)",
-             f"{totals['rest']:.2f} / {totals['http']:.2f} (goal <= 10.00)"),
-            ("cost_create_wru", "6-way POST expense, write units (of them condition checks) "
-                                "/ notification event with 5 recipients",
-             f"{create.wru:.0f} ({create.check_wru:.0f}) / "
-             f"{(worker.wru / events if events else 0):.0f} (goals <= 20 / <= 10); hot group "
-             f"{1000 / create.wru:.0f} creates/s in 1,000 WRU/s")]
+    rows = []
+    if totals is not None:
+        rows.append(("cost_total", "issue-33 mix, $ per 1M requests (6 members, 100 expenses; "
+                                   "API Gateway REST / HTTP API)",
+                     f"{totals['rest']:.2f} / {totals['http']:.2f} (goal <= 10.00)"))
+    rows.append(("cost_create_wru", "6-way POST expense, write units (of them condition "
+                                    "checks) / notification event with 5 recipients",
+                 f"{create.wru:.0f} ({create.check_wru:.0f}) / "
+                 f"{(worker.wru / events if events else 0):.0f} (goals <= 20 / <= 10); hot "
+                 f"group {1000 / create.wru:.0f} creates/s in 1,000 WRU/s"))
     calls = "; ".join(f"{name} {results[name][0].total_calls:.0f}" for name in CALL_GOALS)
     rows.append(("cost_calls", "DynamoDB calls per request (app sign-in, identity cached)",
                  calls))
-    report("cost_bench", rows)
-
+    return rows
 
 if __name__ == "__main__":
     main()

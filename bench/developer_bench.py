@@ -12,12 +12,19 @@ token the LastUsedAt conditional update.
 Run: .venv/bin/python bench/developer_bench.py"""
 from __future__ import annotations
 
-from support import bench_app, count_dynamodb_calls, report
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.support import bench_app, count_dynamodb_calls, report
 
 PATH = "/users/me/groups"
 
 
-def main() -> None:
+def measure() -> dict:
+    """The calls of the route for an app sign-in, a PAT warm and cold, and an app sign-in
+    with the per-minute window on."""
     with bench_app() as (client, sign_in):
         headers, _ = sign_in("bench@example.com")
         client.post("/groups", headers=headers, json={"name": "Bench", "currency": "EUR"})
@@ -37,13 +44,16 @@ def main() -> None:
             assert client.get(PATH, headers=pat, buffered=True).status_code == 200
 
     assert "UpdateItem" not in app_warm.calls, app_warm  # no window of its own by default
-    limited = _app_request_with_limit()
-    print(f"GET {PATH} DynamoDB calls, app sign-in (identity cached): {app_warm}")
-    print(f"GET {PATH} DynamoDB calls, PAT warm (token cached):       {pat_warm}")
-    print(f"GET {PATH} DynamoDB calls, PAT cold (token fetched):      {pat_cold}")
-    print(f"GET {PATH} DynamoDB calls, app sign-in, RATE_LIMIT_APP_PER_MINUTE set: {limited}")
+    return {"app_warm": app_warm, "pat_warm": pat_warm, "pat_cold": pat_cold,
+            "limited": _app_request_with_limit()}
+
+
+def report_rows(measured: dict) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() counted."""
+    app_warm, pat_warm, pat_cold, limited = (
+        measured[name] for name in ("app_warm", "pat_warm", "pat_cold", "limited"))
     added = limited.calls - app_warm.calls
-    report("developer_bench", [(
+    return [(
         "app_rate_limit_calls",
         "rate limit per request (app sign-in), DynamoDB calls added",
         "0 by default (API Gateway's stage throttle limits app users); "
@@ -55,7 +65,18 @@ def main() -> None:
         "(token cached <= 5 s) / PAT cold",
         f"{app_warm.total} / {pat_warm.total} / {pat_cold.total}: a PAT adds "
         f"+{pat_warm.total - app_warm.total} warm, +{pat_cold.total - app_warm.total} cold "
-        f"(PAT warm: {pat_warm})")])
+        f"(PAT warm: {pat_warm})")]
+
+
+def main() -> None:
+    measured = measure()
+    app_warm, pat_warm, pat_cold, limited = (
+        measured[name] for name in ("app_warm", "pat_warm", "pat_cold", "limited"))
+    print(f"GET {PATH} DynamoDB calls, app sign-in (identity cached): {app_warm}")
+    print(f"GET {PATH} DynamoDB calls, PAT warm (token cached):       {pat_warm}")
+    print(f"GET {PATH} DynamoDB calls, PAT cold (token fetched):      {pat_cold}")
+    print(f"GET {PATH} DynamoDB calls, app sign-in, RATE_LIMIT_APP_PER_MINUTE set: {limited}")
+    report("developer_bench", report_rows(measured))
 
 
 def _app_request_with_limit():

@@ -2,8 +2,9 @@
 
 A tools/call pays, beyond its service's own calls: one TransactWrite (the connection's
 per-minute window and the owner's daily developer budget together, as a PAT request does) and
-one TransactWrite of the usage row when the reply closes; a group tool also reads the profile
-(GetItem), which a REST group route folds into its authorizing BatchGetItem. The grant status read (one consistent
+one TransactWrite of the usage row when the reply closes; and the token check reads the profile
+(GetItem), which the REST routes fold into a BatchGetItem of their own (a group route's
+authorizing one, home's batch of heads): +3 for every tool. The grant status read (one consistent
 GetItem) is cached for up to 5 s per process, so warm calls skip it; "cold" shows it.
 initialize, ping and tools/list touch DynamoDB only for that grant read. get_group also reads
 the roster (one Query), which REST serves from a second route (/participants).
@@ -11,14 +12,19 @@ the roster (one Query), which REST serves from a second route (/participants).
 Run: .venv/bin/python bench/mcp_bench.py"""
 from __future__ import annotations
 
+import sys
 import uuid
+from pathlib import Path
 
-from support import bench_app, count_dynamodb_calls, report
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.support import bench_app, count_dynamodb_calls, report
 
 ACCEPT = "application/json, text/event-stream"
 
 
-def main() -> None:
+def measure() -> tuple:
+    """([(tool, REST route, REST calls, warm tools/call calls)], cold get_balances calls)."""
     from app.services.mcp import access_tokens
     from models.users import McpGrant
 
@@ -68,21 +74,32 @@ def main() -> None:
         access_tokens.grant_cache.clear()
         with count_dynamodb_calls() as cold:
             tool("get_balances", {"groupId": gid})
+    return rows, cold
 
-    for name, route, rest, warm in rows:
-        print(f"tools/call {name:<14} {warm}")
-        print(f"  REST {route:<33} {rest}  (extra for MCP: {warm.total - rest.total})")
-    print(f"tools/call get_balances, grant not cached: {cold}")
+
+def report_rows(measured: tuple) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() counted."""
+    rows, cold = measured
     extra = {name: warm.total - rest.total for name, _route, rest, warm in rows}
     balances_rest = next(rest for name, _route, rest, _warm in rows if name == "get_balances")
-    report("mcp_bench", [(
+    return [(
         "mcp_extra_calls",
         "MCP tools/call vs its REST route, DynamoDB calls added, warm (grant cached <= 5 s) / "
         "grant not cached",
         ", ".join(f"{name} +{n}" for name, n in extra.items())
         + f" / get_balances +{cold.total - balances_rest.total} (window+budget and usage "
-        "TransactWrites; a group tool's profile GetItem; get_group's roster Query; cold adds "
-        "the grant GetItem)")])
+        "TransactWrites; the profile GetItem the REST routes fold into a batch; get_group's "
+        "roster Query; cold adds the grant GetItem)")]
+
+
+def main() -> None:
+    measured = measure()
+    rows, cold = measured
+    for name, route, rest, warm in rows:
+        print(f"tools/call {name:<14} {warm}")
+        print(f"  REST {route:<33} {rest}  (extra for MCP: {warm.total - rest.total})")
+    print(f"tools/call get_balances, grant not cached: {cold}")
+    report("mcp_bench", report_rows(measured))
 
 
 if __name__ == "__main__":

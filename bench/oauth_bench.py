@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import collections
 import re
+import sys
+from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from support import bench_app, count_dynamodb_calls, report
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.support import bench_app, count_dynamodb_calls, report
 
 REDIRECT = "http://127.0.0.1:33418/cb"
 VERIFIER = "b" * 64
 
 
-def main() -> None:
+def measure() -> dict:
+    """The calls of each step of the flow and of the two token checks, by step name."""
     from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
     from app.services.mcp import access_tokens
@@ -62,18 +67,18 @@ def main() -> None:
             access_tokens.verify_access_token(tokens["access_token"], resource=resource)
         with count_dynamodb_calls() as warm:
             access_tokens.verify_access_token(tokens["access_token"], resource=resource)
+    return {"authorize": authorize, "approve": approve, "exchange": exchange,
+            "refresh": refresh, "cold": cold, "warm": warm}
 
-    print(f"GET /oauth/authorize (registered client):      {authorize}")
-    print(f"POST /oauth/consent approve (grant + code):     {approve}")
-    print(f"POST /oauth/token authorization_code:           {exchange}")
-    print(f"POST /oauth/token refresh_token:                {refresh}")
-    print(f"access-token check, grant not cached:           {cold}")
-    print(f"access-token check, grant cached (<= 5 s):      {warm}")
-    steps = (authorize, approve, exchange, refresh)
+
+def report_rows(measured: dict) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() counted."""
+    steps = tuple(measured[step] for step in ("authorize", "approve", "exchange", "refresh"))
+    cold, warm = measured["cold"], measured["warm"]
     # Each of these requests carries no bearer token: its UpdateItem is the per-address window.
     assert all(step.calls["UpdateItem"] == 1 for step in steps), steps
     beyond = [step.calls - collections.Counter(UpdateItem=1) for step in steps]
-    report("oauth_bench", [
+    return [
         ("oauth_flow_calls",
          "MCP OAuth, DynamoDB calls beyond each anonymous request's rate-window UpdateItem: "
          "authorize / approve / code exchange / refresh",
@@ -84,7 +89,21 @@ def main() -> None:
          "MCP access-token check, DynamoDB calls: grant cached (<= 5 s) / not cached",
          f"{warm.total} / {cold.total} (cached: {warm}, the profile's liveness read; not "
          f"cached: {cold})"),
-    ])
+    ]
+
+
+def main() -> None:
+    measured = measure()
+    authorize, approve, exchange, refresh, cold, warm = (
+        measured[step] for step in ("authorize", "approve", "exchange", "refresh", "cold",
+                                    "warm"))
+    print(f"GET /oauth/authorize (registered client):      {authorize}")
+    print(f"POST /oauth/consent approve (grant + code):     {approve}")
+    print(f"POST /oauth/token authorization_code:           {exchange}")
+    print(f"POST /oauth/token refresh_token:                {refresh}")
+    print(f"access-token check, grant not cached:           {cold}")
+    print(f"access-token check, grant cached (<= 5 s):      {warm}")
+    report("oauth_bench", report_rows(measured))
 
 
 if __name__ == "__main__":

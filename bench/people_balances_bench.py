@@ -103,7 +103,9 @@ def _write_units(client, meter, sign_in) -> dict:
     return units
 
 
-def main() -> None:
+def measure(group_counts=GROUP_COUNTS) -> dict:
+    """The bills of the three cross-group reads at each of ``group_counts``, the balance
+    row's bytes and the write units of the writes on it."""
     import boto3
 
     import models
@@ -111,7 +113,6 @@ def main() -> None:
     from app.config import Settings
     from app.local.dynamodb import EmbeddedDynamoDB
 
-    rows = []
     with tempfile.TemporaryDirectory() as data_dir:
         db = EmbeddedDynamoDB(port=0, stage="bench", data_dir=None).start()
         try:
@@ -127,7 +128,7 @@ def main() -> None:
             meter = Meter(boto3.client("dynamodb", endpoint_url=db.endpoint,
                                        region_name="us-east-1"))
             people, listing, home = [], [], []
-            for groups, accounts in GROUP_COUNTS:
+            for groups, accounts in group_counts:
                 headers = _setup(client, sign_in, groups, str(groups), accounts)
                 meter.hook_models()
                 people.append(_measure(client, meter, headers, "/users/me/people",
@@ -140,30 +141,57 @@ def main() -> None:
             units = _write_units(client, meter, sign_in)
         finally:
             db.stop()
-    points = "at 1 / 50 groups (one other account each) / 150 groups (10 other accounts)"
+    return {"group_counts": tuple(group_counts), "people": people, "listing": listing,
+            "home": home, "row_bytes": row_bytes, "map_bytes": map_bytes,
+            "copy_bytes": copy_bytes, "units": units}
+
+
+def _points(group_counts) -> str:
+    """"at 1 / 50 groups (one other account each) / 150 groups (10 other accounts)"."""
+    parts, run = [], []
+    for index, (groups, accounts) in enumerate(group_counts):
+        run.append(str(groups))
+        following = group_counts[index + 1][1] if index + 1 < len(group_counts) else "end"
+        if following != accounts:
+            kind = f"{accounts} other accounts" if accounts else "one other account each"
+            parts.append(" / ".join(run) + f" groups ({kind})")
+            run = []
+    return "at " + " / ".join(parts)
+
+
+def report_rows(measured: dict) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() measured."""
+    group_counts = measured["group_counts"]
+    points, last = _points(group_counts), group_counts[-1][0]
+    units = measured["units"]
 
     def calls(bills, note):
         return (" / ".join(str(b.total_calls) for b in bills) + f" ({bills[-1].calls_text()}"
-                f" at 150{note}; RRU " + " / ".join(f"{b.rru:g}" for b in bills) + ")")
+                f" at {last}{note}; RRU " + " / ".join(f"{b.rru:g}" for b in bills) + ")")
 
-    rows.append(("people_calls", f"GET /users/me/people, DynamoDB calls {points}",
-                 calls(people, "")))
-    rows.append(("my_expenses_calls", "GET /users/me/expenses first page (limit 25), DynamoDB "
-                 f"calls {points}", calls(listing, "; one Query per group")))
-    rows.append(("home_calls", f"GET /users/me/groups?limit=50 (home) first page, DynamoDB calls {points}",
-                 calls(home, "; a page holds 50 groups")))
-    rows.append(("users_map_bytes", "WRU added per expense write: index rows / the balance "
-                 "row's Users set (6 accounts)",
-                 f"0 (no index row) / {map_bytes} B of a {row_bytes} B balance row, "
-                 f"{(map_bytes - 5) // 6} B per account: each money write's balance update "
-                 f"costs 2 more WRU only once the row passes 1 KB"))
-    rows.append(("head_copy_wru", "The balance row's copy of the head (group \"Six\", 6 "
-                 "accounts): its bytes; WRU of a 6-way POST expense / rename / currency change "
-                 "/ DELETE group",
-                 f"{copy_bytes} B of a {row_bytes} B row; {units['expense']:g} / "
-                 f"{units['rename']:g} / {units['currency']:g} / {units['delete']:g} WRU"))
-    report("people_balances_bench", rows)
+    return [
+        ("people_calls", f"GET /users/me/people, DynamoDB calls {points}",
+         calls(measured["people"], "")),
+        ("my_expenses_calls", "GET /users/me/expenses first page (limit 25), DynamoDB "
+         f"calls {points}", calls(measured["listing"], "; one Query per group")),
+        ("home_calls", f"GET /users/me/groups?limit=50 (home) first page, DynamoDB calls {points}",
+         calls(measured["home"], "; a page holds 50 groups")),
+        ("users_map_bytes", "WRU added per expense write: index rows / the balance "
+         "row's Users set (6 accounts)",
+         f"0 (no index row) / {measured['map_bytes']} B of a {measured['row_bytes']} B balance "
+         f"row, {(measured['map_bytes'] - 5) // 6} B per account: each money write's balance "
+         "update costs 2 more WRU only once the row passes 1 KB"),
+        ("head_copy_wru", "The balance row's copy of the head (group \"Six\", 6 "
+         "accounts): its bytes; WRU of a 6-way POST expense / rename / currency change "
+         "/ DELETE group",
+         f"{measured['copy_bytes']} B of a {measured['row_bytes']} B row; "
+         f"{units['expense']:g} / {units['rename']:g} / {units['currency']:g} / "
+         f"{units['delete']:g} WRU"),
+    ]
 
+
+def main() -> None:
+    report("people_balances_bench", report_rows(measure()))
 
 if __name__ == "__main__":
     main()

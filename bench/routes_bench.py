@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.support import bench_app, count_dynamodb_calls, report
 
 
-def measure(rows: list, label: str, call) -> dict:
+def warm(rows: list, label: str, call) -> dict:
     call()  # warm: identity cache, lazily built schemas
     with count_dynamodb_calls() as counter:
         reply = call()
@@ -50,19 +50,19 @@ def group_views(rows: list, client, sign_in) -> None:
                            headers=owner).get_json()["participantId"]
 
     gus, tim = guest("Gus"), guest("Tim")
-    measure(rows, "GET /groups/{id}", lambda: client.get(base, headers=owner))
-    measure(rows, "PATCH /groups/{id}", lambda: client.patch(base, json={"name": "Views"},
+    warm(rows, "GET /groups/{id}", lambda: client.get(base, headers=owner))
+    warm(rows, "PATCH /groups/{id}", lambda: client.patch(base, json={"name": "Views"},
                                                              headers=owner))
-    measure(rows, "GET /groups/{id}/participants",
+    warm(rows, "GET /groups/{id}/participants",
             lambda: client.get(f"{base}/participants", headers=owner))
-    measure(rows, "PATCH /groups/{id}/participants/{pid}", lambda: client.patch(
+    warm(rows, "PATCH /groups/{id}/participants/{pid}", lambda: client.patch(
         f"{base}/participants/{gus}", json={"displayName": "Gus"}, headers=owner))
-    measure(rows, "GET /groups/{id}/invite", lambda: client.get(f"{base}/invite", headers=owner))
-    measure(rows, "PATCH /groups/{id}/invite", lambda: client.patch(
+    warm(rows, "GET /groups/{id}/invite", lambda: client.get(f"{base}/invite", headers=owner))
+    warm(rows, "PATCH /groups/{id}/invite", lambda: client.patch(
         f"{base}/invite", json={"enabled": True}, headers=owner))
-    code = measure(rows, "POST /groups/{id}/invite/rotate", lambda: client.post(
+    code = warm(rows, "POST /groups/{id}/invite/rotate", lambda: client.post(
         f"{base}/invite/rotate", headers=owner))["code"]
-    measure(rows, "GET /groups/{id}/join-requests",
+    warm(rows, "GET /groups/{id}/join-requests",
             lambda: client.get(f"{base}/join-requests", headers=owner))
     request_id = client.post(f"{base}/join-requests", json={"code": code, "mode": "NEW"},
                              headers=guest_user).get_json()["requestId"]
@@ -72,7 +72,7 @@ def group_views(rows: list, client, sign_in) -> None:
                              headers=guest_user).get_json()["requestId"]
     once(rows, "POST /groups/{id}/join-requests/{rid}/approve", lambda: client.post(
         f"{base}/join-requests/{request_id}/approve", json={"role": "MEMBER"}, headers=owner))
-    measure(rows, "GET /groups/{id}/invitations",
+    warm(rows, "GET /groups/{id}/invitations",
             lambda: client.get(f"{base}/invitations", headers=owner))
 
     spend = {"description": "Taxi", "amount": 900, "splitMode": "EQUAL",
@@ -81,31 +81,31 @@ def group_views(rows: list, client, sign_in) -> None:
     expense = once(rows, "POST /groups/{id}/expenses (Idempotency-Key)", lambda: client.post(
         f"{base}/expenses", json=spend, headers={**owner, "Idempotency-Key": "views-1"}))
     one = f"{base}/expenses/{expense['expenseId']}"
-    measure(rows, "GET /groups/{id}/expenses", lambda: client.get(f"{base}/expenses",
+    warm(rows, "GET /groups/{id}/expenses", lambda: client.get(f"{base}/expenses",
                                                                  headers=owner))
-    measure(rows, "GET /groups/{id}/expenses/{eid}", lambda: client.get(one, headers=owner))
+    warm(rows, "GET /groups/{id}/expenses/{eid}", lambda: client.get(one, headers=owner))
     once(rows, "PATCH /groups/{id}/expenses/{eid}", lambda: client.patch(
         one, json={"description": "Cab", "version": expense["version"]}, headers=owner))
     comment = client.post(f"{one}/comments", json={"body": "hi"}, headers=owner).get_json()
-    measure(rows, "GET /groups/{id}/expenses/{eid}/comments",
+    warm(rows, "GET /groups/{id}/expenses/{eid}/comments",
             lambda: client.get(f"{one}/comments", headers=owner))
-    measure(rows, "PATCH /groups/{id}/expenses/{eid}/comments/{cid}", lambda: client.patch(
+    warm(rows, "PATCH /groups/{id}/expenses/{eid}/comments/{cid}", lambda: client.patch(
         f"{one}/comments/{comment['commentId']}", json={"body": "hey"}, headers=owner))
     once(rows, "DELETE /groups/{id}/expenses/{eid}/comments/{cid}", lambda: client.delete(
         f"{one}/comments/{comment['commentId']}", headers=owner))
     settlement = client.post(f"{base}/settlements", headers=owner, json={
         "payerId": gus, "payeeId": me, "amount": 450}).get_json()
     paid = f"{base}/settlements/{settlement['settlementId']}"
-    measure(rows, "GET /groups/{id}/settlements",
+    warm(rows, "GET /groups/{id}/settlements",
             lambda: client.get(f"{base}/settlements", headers=owner))
-    measure(rows, "GET /groups/{id}/settlements/{sid}", lambda: client.get(paid, headers=owner))
+    warm(rows, "GET /groups/{id}/settlements/{sid}", lambda: client.get(paid, headers=owner))
     once(rows, "PATCH /groups/{id}/settlements/{sid}", lambda: client.patch(
         paid, json={"note": "cash", "version": settlement["version"]}, headers=owner))
-    measure(rows, "GET /groups/{id}/balances", lambda: client.get(f"{base}/balances",
+    warm(rows, "GET /groups/{id}/balances", lambda: client.get(f"{base}/balances",
                                                                  headers=owner))
-    measure(rows, "GET /groups/{id}/export?format=csv",
+    warm(rows, "GET /groups/{id}/export?format=csv",
             lambda: client.get(f"{base}/export?format=csv", headers=owner))
-    measure(rows, "GET /groups/{id}/export?format=json",
+    warm(rows, "GET /groups/{id}/export?format=json",
             lambda: client.get(f"{base}/export?format=json", headers=owner))
     once(rows, "DELETE /groups/{id}/settlements/{sid}", lambda: client.delete(paid,
                                                                               headers=owner))
@@ -120,34 +120,41 @@ def group_views(rows: list, client, sign_in) -> None:
     once(rows, "DELETE /groups/{id}", lambda: client.delete(base, headers=owner))
 
 
-def main() -> None:
+def measure(reported_only: bool = False) -> list:
+    """(label, calls) of every route measured, in order; ``reported_only``: only the routes
+    report_rows() shows."""
     rows: list = []
     with bench_app() as (client, sign_in):
         ada, ada_id = sign_in("ada@example.com")
-        me = measure(rows, "GET /users/me", lambda: client.get("/users/me", headers=ada))
+        me = warm(rows, "GET /users/me", lambda: client.get("/users/me", headers=ada))
         assert me["userId"] == ada_id
         client.application.extensions["tailspend"].authenticator.identities.clear()
         once(rows, "GET /users/me (identity not cached)",
              lambda: client.get("/users/me", headers=ada))
+        preferences = ("PATCH /notifications/preferences",
+                       lambda: client.patch("/notifications/preferences",
+                                            json={"types": {"EXPENSE_ADDED": False}},
+                                            headers=ada))
+        if reported_only:
+            warm(rows, *preferences)
+            return rows
         bob, bob_id = sign_in("bob@example.com")
         group = client.post("/groups", json={"name": "Bench", "currency": "EUR"},
                             headers=ada).get_json()
         gid, pid = group["groupId"], group["myParticipantId"]
         base = f"/groups/{gid}"
 
-        measure(rows, "GET /notifications", lambda: client.get("/notifications", headers=ada))
-        measure(rows, "POST /notifications/read {all}",
+        warm(rows, "GET /notifications", lambda: client.get("/notifications", headers=ada))
+        warm(rows, "POST /notifications/read {all}",
                 lambda: client.post("/notifications/read", json={"all": True}, headers=ada))
-        measure(rows, "GET /notifications/preferences",
+        warm(rows, "GET /notifications/preferences",
                 lambda: client.get("/notifications/preferences", headers=ada))
-        measure(rows, "PATCH /notifications/preferences",
-                lambda: client.patch("/notifications/preferences",
-                                     json={"types": {"EXPENSE_ADDED": False}}, headers=ada))
-        measure(rows, "PUT /notifications/mutes/{groupId}",
+        warm(rows, *preferences)
+        warm(rows, "PUT /notifications/mutes/{groupId}",
                 lambda: client.put(f"/notifications/mutes/{gid}", headers=ada))
-        measure(rows, "DELETE /notifications/mutes/{groupId}",
+        warm(rows, "DELETE /notifications/mutes/{groupId}",
                 lambda: client.delete(f"/notifications/mutes/{gid}", headers=ada))
-        device = measure(rows, "POST /notifications/devices",
+        device = warm(rows, "POST /notifications/devices",
                          lambda: client.post("/notifications/devices", headers=ada,
                                              json={"platform": "IOS", "token": "ada-phone"}))
         once(rows, "DELETE /notifications/devices/{deviceId}",
@@ -159,9 +166,9 @@ def main() -> None:
         made = once(rows, "POST /groups/{id}/recurring",
                     lambda: client.post(f"{base}/recurring", json=body, headers=ada))
         one = f"{base}/recurring/{made['recurringId']}"
-        measure(rows, "GET /groups/{id}/recurring", lambda: client.get(f"{base}/recurring",
+        warm(rows, "GET /groups/{id}/recurring", lambda: client.get(f"{base}/recurring",
                                                                       headers=ada))
-        measure(rows, "GET /groups/{id}/recurring/{rid}", lambda: client.get(one, headers=ada))
+        warm(rows, "GET /groups/{id}/recurring/{rid}", lambda: client.get(one, headers=ada))
         once(rows, "PATCH /groups/{id}/recurring/{rid} (pause)",
              lambda: client.patch(one, json={"paused": True, "updatedAt": made["updatedAt"]},
                                   headers=ada))
@@ -171,25 +178,33 @@ def main() -> None:
             "/people/me/friends", json={"userId": bob_id}, headers=ada))
         once(rows, "POST /people/me/friends/{id}/accept", lambda: client.post(
             f"/people/me/friends/{ada_id}/accept", headers=bob))
-        measure(rows, "GET /people/me/friends", lambda: client.get("/people/me/friends",
+        warm(rows, "GET /people/me/friends", lambda: client.get("/people/me/friends",
                                                                    headers=ada))
         once(rows, "DELETE /people/me/friends/{id}", lambda: client.delete(
             f"/people/me/friends/{bob_id}", headers=ada))
 
         group_views(rows, client, sign_in)
+    return rows
 
-    width = max(len(label) for label, _ in rows)
-    print(f"{'route':<{width}} | DynamoDB calls (warm)")
-    for label, counter in rows:
-        print(f"{label:<{width}} | {counter}")
+
+def report_rows(rows: list) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() counted."""
     calls = dict(rows)
-    report("routes_bench", [
+    return [
         ("users_me_calls", "GET /users/me, DynamoDB calls (identity cached / not cached)",
          f"{calls['GET /users/me'].total} / {calls['GET /users/me (identity not cached)'].total}"
          f" ({calls['GET /users/me (identity not cached)']} uncached)"),
         ("preferences_patch_calls", "PATCH /notifications/preferences, DynamoDB calls",
-         str(calls["PATCH /notifications/preferences"]))])
+         str(calls["PATCH /notifications/preferences"]))]
 
+
+def main() -> None:
+    rows = measure()
+    width = max(len(label) for label, _ in rows)
+    print(f"{'route':<{width}} | DynamoDB calls (warm)")
+    for label, counter in rows:
+        print(f"{label:<{width}} | {counter}")
+    report("routes_bench", report_rows(rows))
 
 if __name__ == "__main__":
     main()

@@ -44,7 +44,7 @@ def _seed(client, headers, gid: str, among: list, count: int) -> None:
         assert reply.status_code == 201, reply.get_json()
 
 
-def measure(client, headers, count: int, bystanders: int = 0):
+def _transfer(client, headers, count: int, bystanders: int = 0):
     gid, (owner, source, target) = _group(client, headers)
     _seed(client, headers, gid, [source, owner, target], count)
     if bystanders:
@@ -64,44 +64,56 @@ def measure(client, headers, count: int, bystanders: int = 0):
     return calls, elapsed
 
 
-def main() -> None:
+def measure(sizes=SIZES, extras: bool = True) -> dict:
+    """(calls, wall s) of the transfer at each size; with ``extras``, also at 100 expenses
+    beside BYSTANDERS that do not name the source, and at 100 with BATCH_ROWS = 1."""
     from app.services.groups import transfer
+    measured: dict = {"sizes": {}}
     with bench_app() as (client, sign_in):
         headers, _ = sign_in("bench@example.com")
-        measure(client, headers, 1)  # warm-up
-        print(f"{'transfer of a guest named by':<34}  calls  per expense  wall ms  by operation",
-              flush=True)
+        _transfer(client, headers, 1)  # warm-up
+        for count in sizes:
+            measured["sizes"][count] = _transfer(client, headers, count)
+        if extras:
+            measured["bystanders"] = _transfer(client, headers, 100, BYSTANDERS)
+            batch, transfer.BATCH_ROWS = transfer.BATCH_ROWS, 1
+            try:
+                measured["unbatched"] = _transfer(client, headers, 100)
+            finally:
+                transfer.BATCH_ROWS = batch
+    return measured
 
-        def row(label: str, count: int, calls, elapsed: float) -> None:
-            detail = ", ".join(f"{name} {n}" for name, n in sorted(calls.calls.items()))
-            print(f"{label:<34}  {calls.total:>5}  {calls.total / count:>11.2f}  "
-                  f"{elapsed * 1000:>7.0f}  {detail}", flush=True)
 
-        totals = {}
-        for count in SIZES:
-            calls, elapsed = measure(client, headers, count)
-            row(f"{count} expenses", count, calls, elapsed)
-            totals[count] = calls.total
-        calls, elapsed = measure(client, headers, 100, BYSTANDERS)
-        row(f"100 expenses + {BYSTANDERS} not naming it", 100, calls, elapsed)
-        bystanders = calls.total - totals[100]
-        batch, transfer.BATCH_ROWS = transfer.BATCH_ROWS, 1
-        try:
-            calls, elapsed = measure(client, headers, 100)
-            row("100 expenses, BATCH_ROWS=1", 100, calls, elapsed)
-            unbatched = calls.total / 100
-        finally:
-            transfer.BATCH_ROWS = batch
-    sizes = ", ".join(f"{totals[n]} for {n}" for n in SIZES)
-    report("transfer_bench", [(
+def report_rows(measured: dict) -> list:
+    """The report rows (docs/benchmarks.md's table) of what measure() counted."""
+    totals = {count: calls.total for count, (calls, _) in measured["sizes"].items()}
+    figure = ", ".join(f"{total} for {count}" for count, total in totals.items()) + " expenses"
+    if "bystanders" in measured:
+        figure += (f": {totals[100] / 100:.2f} per transferred expense at 100, "
+                   f"{totals[300] / 300:.2f} at 300; {BYSTANDERS} expenses that do not name "
+                   f"the source add {measured['bystanders'][0].total - totals[100]}; one row "
+                   "per transaction (BATCH_ROWS=1) would be "
+                   f"{measured['unbatched'][0].total / 100:.2f} per expense")
+    return [(
         "transfer_calls",
         "participant transfer, DynamoDB calls for a guest named by N expenses (every one a "
-        "merge), POST .../transfer",
-        f"{sizes} expenses: {totals[100] / 100:.2f} per transferred expense at 100, "
-        f"{totals[300] / 300:.2f} at 300; {BYSTANDERS} expenses that do not name the source "
-        f"add {bystanders}; one row per transaction (BATCH_ROWS=1) would be {unbatched:.2f} "
-        "per expense")])
+        "merge), POST .../transfer", figure)]
 
+
+def main() -> None:
+    measured = measure()
+    print(f"{'transfer of a guest named by':<34}  calls  per expense  wall ms  by operation")
+
+    def row(label: str, count: int, calls, elapsed: float) -> None:
+        detail = ", ".join(f"{name} {n}" for name, n in sorted(calls.calls.items()))
+        print(f"{label:<34}  {calls.total:>5}  {calls.total / count:>11.2f}  "
+              f"{elapsed * 1000:>7.0f}  {detail}")
+
+    for count, (calls, elapsed) in measured["sizes"].items():
+        row(f"{count} expenses", count, calls, elapsed)
+    row(f"100 expenses + {BYSTANDERS} not naming it", 100, *measured["bystanders"])
+    row("100 expenses, BATCH_ROWS=1", 100, *measured["unbatched"])
+    report("transfer_bench", report_rows(measured))
 
 if __name__ == "__main__":
     main()

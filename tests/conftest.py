@@ -46,7 +46,8 @@ LONGEST = ("tests/contract/test_generated_clients.py",
            "tests/contract/test_stateful_fuzz.py",
            "tests/mcp/test_mcp_ts_sdk_e2e.py",
            "tests/developer/test_pat_fuzz.py",
-           "tests/local/test_readme_tour.py")
+           "tests/local/test_docs_examples.py",
+           "tests/platform/test_bench_counts.py")
 
 
 def pytest_collection_modifyitems(items):

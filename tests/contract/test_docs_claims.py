@@ -6,7 +6,9 @@ its path serves other methods). A claim that names no route cannot be checked, s
 too: say what is missing by its route, or take the claim out once it is built. Then the three
 claims this page once made falsely are checked against the server: personal access tokens,
 415 for a body that is not JSON, and 409 GROUP_FULL (tests/groups/test_participant_cap.py
-proves the cap itself; here, that the page says it)."""
+proves the cap itself; here, that the page says it). Then claims that once drifted from the
+code: the MCP tools api.md lists, the CLI options local-mode.md lists, and currencies.md's
+/fx/rates example."""
 from __future__ import annotations
 
 import re
@@ -60,3 +62,37 @@ def test_the_claims_the_api_page_once_got_wrong_are_true_now(client, sign_in):
     assert not_json.status_code == 415
     assert "415 `UNSUPPORTED_MEDIA_TYPE`" in page
     assert "409 `GROUP_FULL`" in page
+
+
+def test_the_api_page_names_every_mcp_tool():
+    from app.api.mcp import registry
+
+    row = next(line for line in (ROOT / "docs" / "api.md").read_text().splitlines()
+               if line.startswith("| POST /mcp |"))
+    assert [name for name in registry.TOOLS if f"`{name}`" not in row] == []
+
+
+def test_the_local_mode_page_names_every_cli_option():
+    from app.__main__ import _parser
+
+    page = (ROOT / "docs" / "local-mode.md").read_text()
+    commands = next(action for action in _parser()._actions
+                    if action.dest == "command").choices
+    missing = [f"{name} {option}" for name, command in commands.items()
+               for action in command._actions for option in action.option_strings
+               if option.startswith("--") and option != "--help"
+               and not re.search(rf"`python -m app {name} [^`]*\[{option}[ \]]", page)
+               and not re.search(rf"on each of them `[^`]*\[{option}[ \]]", page)]
+    assert missing == []
+
+
+def test_the_reference_rates_example_is_what_the_server_answers(client, sign_in):
+    headers, _ = sign_in("claims@example.com")
+    page = (ROOT / "docs" / "currencies.md").read_text()
+    example = re.search(r"`GET (/fx/rates\?[^`]+)` \(any signed-in user\) →\n"
+                        r"`\{base, date: \"([\d-]+)\", requestedDate, source: \"ECB\", "
+                        r"rates: \{\"USD\": \"([\d.]+)\"", page)
+    assert example, "docs/currencies.md's /fx/rates example changed shape"
+    path, date, usd = example.groups()
+    reply = client.get(path, headers=headers).get_json()
+    assert (reply["date"], reply["rates"]["USD"]) == (date, usd)

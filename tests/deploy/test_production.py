@@ -495,6 +495,8 @@ def test_readme_deploy_section_counts_the_functions_and_links_the_deploy_doc():
 
     assert f"{words[len(_resources('AWS::Serverless::Function'))]} functions" in section
     assert "docs/deploy.md" in section
+    deploy = (REPO / "docs" / "deploy.md").read_text()
+    assert f"The {words[len(_resources('AWS::Serverless::Function'))]} function builds" in deploy
     assert "authorizer" not in section.lower() or "no gateway authorizer" in section.lower()
 
 

@@ -2,7 +2,7 @@
 
 Starting a server costs ~2 s of CPU (an interpreter, the app, the embedded DynamoDB and its
 tables), and the tests that only need *a* running server (chat, imports, the MCP SDKs, the
-stateful fuzz, the README tour, the client generators) each started their own. The
+stateful fuzz, the docs examples, the client generators) each started their own. The
 session fixture `served_app` (tests/conftest.py) hands them this one instead:
 
     def test_something(served_app):
