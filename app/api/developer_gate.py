@@ -147,7 +147,7 @@ def _check_caller() -> None:
     caller: Optional[Principal] = g.get("principal")
     if caller is None:
         return
-    pat.enforce(_view(), caller)
+    pat.enforce(needs.of(_view()).pat, caller)
     state = runtime()
     if caller.kind == "pat":
         state.limiter.spend_pat(caller.credential_id, caller.user_id, create=_is_create())

@@ -22,6 +22,8 @@ from typing import Callable, Optional, Tuple, Union
 
 from apispec import BasePlugin
 
+from app.api.pat import EXTENSION, REFUSED, SCHEME, SCOPES
+
 ROLES = ("VIEWER", "MEMBER", "OWNER")
 # A route outside any group, or one whose non-member callers are expected (a join request).
 NO_ROLE = None
@@ -89,7 +91,6 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
     if role is not None and role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
     if pat is not None:
-        from app.api.pat import SCOPES
         if pat not in SCOPES:
             raise ValueError(f"unknown PAT scope {pat!r}")
     record = Needs(public=public, metered=metered, client_limited=client_limited,
@@ -155,7 +156,6 @@ class DocumentPlugin(BasePlugin):
         self._app = app
 
     def init_spec(self, spec) -> None:
-        from app.api.pat import SCHEME
         super().init_spec(spec)
         spec.components.security_scheme(SCHEME, {
             "type": "http", "scheme": "bearer", "bearerFormat": "tsp_<tokenId>_<secret>",
@@ -164,7 +164,6 @@ class DocumentPlugin(BasePlugin):
 
     def operation_helper(self, path=None, operations=None, **kwargs) -> None:
         from app.api.conditional import NOT_MODIFIED
-        from app.api.pat import EXTENSION, REFUSED, SCHEME
         rule = kwargs.get("rule")
         if rule is None or not operations:
             return

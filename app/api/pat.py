@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.api import needs
 from app.auth.principal import Principal
 from app.errors import Forbidden
 
@@ -21,16 +20,11 @@ SCHEME = "personalAccessToken"
 EXTENSION = "x-pat-scope"
 
 
-def required_scope(view) -> Optional[str]:
-    """The scope a PAT needs for this view, or None when PATs are refused."""
-    return needs.of(view).pat
-
-
-def enforce(view, caller: Principal) -> None:
-    """403 unless the caller is not a PAT, or the view admits PATs and the token has the scope."""
+def enforce(scope: Optional[str], caller: Principal) -> None:
+    """403 unless the caller is not a PAT, or the view admits PATs (``scope``: its
+    ``@needs(pat=...)``, None when PATs are refused) and the token has the scope."""
     if caller.kind != "pat":
         return
-    scope = required_scope(view)
     if scope is None:
         raise Forbidden("Personal access tokens cannot call this operation.",
                         details={"reason": "PAT_NOT_ALLOWED"})
