@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from typing import Iterable, Optional
+from typing import Optional
 
 from flask import Flask, g, request
 
@@ -51,14 +51,10 @@ def start(settings: Optional[Settings] = None) -> Runtime:
     return Runtime(settings, authenticator, issuer, developer)
 
 
-def create_app(settings: Optional[Settings] = None, *, areas: Optional[Iterable[str]] = None,
-               runtime: Optional[Runtime] = None) -> Flask:
-    """Build the API for these settings (read from the environment when omitted).
-
-    ``areas``: the names of the areas it serves (app.api.routes.AREAS; those they need come
-    along). Omitted: every area and the OpenAPI document (/openapi.json, /docs), as local mode
-    and the tests run it; the deployed handler builds one app per area (app.api.dispatch), all
-    sharing one ``runtime``."""
+def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime] = None) -> Flask:
+    """Build the API for these settings (read from the environment when omitted): every
+    area's blueprint, the OpenAPI document (/openapi.json, /docs) and the per-request hooks.
+    The deployed handler, local mode and the tests all serve this one app."""
     runtime = runtime or start(settings)
     settings = runtime.settings
 
@@ -67,10 +63,14 @@ def create_app(settings: Optional[Settings] = None, *, areas: Optional[Iterable[
     app.json.sort_keys = False
     app.extensions["tailspend"] = runtime
 
-    from app.api import developer_gate, edge, errors, routes, spec
+    from app.api import developer_gate, edge, errors, spec
     errors.register(app)
-    api = spec.configure(app) if areas is None else None
-    routes.register(app, routes.served(settings.local_mode, areas), api)
+    api = spec.configure(app)
+    documented, pages = blueprints(settings.local_mode)
+    for blueprint in documented:
+        api.register_blueprint(blueprint)
+    for blueprint in pages:
+        app.register_blueprint(blueprint)
     app.url_value_preprocessor(_snake_case_path_ids)
     # First of all before_request hooks (Flask runs them in registration order): every reply,
     # even a 429 from the developer gate, has its ids and its latency.
@@ -83,6 +83,22 @@ def create_app(settings: Optional[Settings] = None, *, areas: Optional[Iterable[
     app.after_request(_cors)
     app.after_request(_log_request)
     return app
+
+
+def blueprints(local_mode: bool) -> tuple:
+    """Every blueprint the API serves: (those in /openapi.json, in the order its operations
+    appear there; the HTML pages of the MCP connector's consent flow, outside it)."""
+    from app.api import (balances, changes, chat, comments, developer, expenses, export, groups,
+                         health, home, imports, insight, invite, join_requests, mcp,
+                         notifications, oauth, oauth_cognito, oauth_ui, people, realtime,
+                         receipts, recurring, settlements, users)
+    documented = [health.blp, users.blp, home.blp, groups.blp, invite.blp, join_requests.blp,
+                  expenses.blp, receipts.blp, comments.blp, settlements.blp, balances.blp,
+                  insight.blp, changes.blp, export.blp, imports.blp, recurring.blp, people.blp,
+                  notifications.blp, developer.blp, oauth.blp, mcp.blp, chat.blp, realtime.blp]
+    if local_mode:
+        documented.append(health.local_blp)  # the local token issuer
+    return documented, [oauth_ui.bp, oauth_cognito.bp]
 
 
 def _snake_case_path_ids(endpoint, values) -> None:
@@ -100,35 +116,31 @@ def _begin_request() -> None:
 
 def _authenticate() -> None:
     from flask import current_app
+    from app.api import needs
     request_reads.forget()  # nothing one request read is seen by the next
     view = current_app.view_functions.get(request.endpoint or "")
-    if (view is None or getattr(view, "public", False) or getattr(view, "own_auth", False)
+    declared = needs.of(view)
+    if (view is None or declared.public or declared.own_auth
             or request.method == "OPTIONS" or request.blueprint == "api-docs"):
         return
     runtime: Runtime = current_app.extensions["tailspend"]
     g.principal = runtime.authenticator.authenticate(
-        request.headers.get("Authorization"), _group_read(view),
-        live_in_view=getattr(view, "live_in_view", False))
-    if g.principal.deleting and not getattr(view, "while_deleting", False):
+        request.headers.get("Authorization"), _group_read(declared),
+        live_in_view=declared.liveness_in_view)
+    if g.principal.deleting and not declared.while_deleting:
         raise account_deleting()
     bind_user(g.principal.user_id)
 
 
-def _group_read(view):
-    """(group id, sort keys the view prefetches) for a route under /groups/{groupId}: the
+def _group_read(declared):
+    """(group id, the rows the view prefetches) for a route under /groups/{groupId}: the
     liveness read joins that group's authorization read (app.services.core.request_reads)."""
+    from app.api import needs
     group_id = (request.view_args or {}).get("group_id")
-    if (group_id is None or getattr(view, "while_deleting", False)
-            or not getattr(view, "group_read", True)):
+    if group_id is None or declared.while_deleting or not declared.in_group:
         return None
-    def keys() -> tuple:
-        # app.api.context.prefetches: sort keys, or functions of the view's args. Called once
-        # the credential is verified (a function may read, e.g. a /changes page's Query).
-        found: list = []
-        for declared in getattr(view, "group_prefetch", ()):
-            found.extend(declared(request.view_args) if callable(declared) else (declared,))
-        return tuple(found)
-    return str(group_id), keys
+    # Called once the credential is verified (a function may read, e.g. a /changes page).
+    return str(group_id), lambda: needs.prefetch_keys(declared, request.view_args)
 
 
 _PREFLIGHT_HEADERS = {

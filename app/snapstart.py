@@ -1,11 +1,11 @@
 """Lambda SnapStart runtime hooks: load everything before the snapshot; after a restore, reset
 per-process state that must not be shared.
 
-Before the snapshot: the API builds the app of each area, its OpenAPI document and its table
-modules on first use, so that a plain cold start pays only for what its first request needs.
-With SnapStart init is paid once, when the version is published, so the hook loads all of it
-there: every restored environment then starts with it in memory instead of loading it on its
-first request.
+Before the snapshot: the API's init builds the whole app (every blueprint); its table modules
+and the developer gate's limiter and verifier load on first use. With SnapStart init is paid
+once, when the version is published, so the hook loads those too and serves the OpenAPI
+document once: every restored environment then starts with them in memory instead of loading
+them on its first request.
 
 After a restore: every execution environment restored from one snapshot starts with the same
 memory. Whatever was seeded or opened during init would be shared by all of them: the `random`
@@ -30,13 +30,12 @@ def _runtime_hooks() -> Optional[Tuple[Callable[..., object], Callable[..., obje
 
 
 def before_snapshot(app) -> None:
-    """Build the app of every area and of the OpenAPI document (``app``: the handler's
-    app.api.dispatch.AreaDispatcher), load every table module and the developer gate's rate
-    limiter and PAT verifier."""
+    """Load every table module and the developer gate's rate limiter and PAT verifier, and
+    render the OpenAPI document once (``app``: the handler's Flask app)."""
     import models
-    app.load_everything()
     models.registered_tables()
-    gate = app.runtime.developer
+    app.test_client().get("/openapi.json")
+    gate = app.extensions["tailspend"].developer
     gate.limiter, gate.verifier  # noqa: B018 - each loads on first read
 
 

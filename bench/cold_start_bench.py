@@ -1,12 +1,12 @@
 """Cold import of the API handler as a ratio to importing its libraries alone, in one run.
 
-A Lambda cold start pays for the import of ``app.handlers.api`` (which builds the dispatcher
-that builds each area's Flask app on its first request: app/api/dispatch.py).
+A Lambda cold start pays for the import of ``app.handlers.api``, which builds the whole Flask
+app: every area's blueprint, registered by ``create_app``.
 The floor is what its libraries cost by themselves; the ratio says what our own code adds.
 
 Each run is one fresh interpreter that imports in stages and notes the clock after each:
-the bare libraries, then flask-smorest/Powertools/aws-wsgi, then the handler, then the app of
-the one area a GET .../balances builds, then every other area's app. The handler's import
+the bare libraries, then flask-smorest/Powertools/aws-wsgi, then the handler, then the first
+read of the OpenAPI document (rendered on demand; SnapStart's hook renders it before the snapshot). The handler's import
 time is the time to the third mark (what ``import app.handlers.api`` costs from nothing: every module is imported once
 whichever order pulls it in). Ratios are taken within each run, where the bare libraries and
 the handler met the same machine load, then the median over runs is reported: on a shared VM
@@ -35,14 +35,10 @@ STAGES = (
      "import flask, pynamodb.models, marshmallow; from jwt.algorithms import RSAAlgorithm"),
     ("libraries", "+ flask-smorest, Powertools, aws-wsgi",
      "import flask_smorest, aws_lambda_powertools, awsgi"),
-    ("handler", "app.handlers.api (the area dispatcher): a cold start",
+    ("handler", "app.handlers.api (the whole app): a cold start",
      "import app.handlers.api as handler"),
-    # Each area's app is built on the first request to it (app/api/dispatch.py): what a cold
-    # start serving GET .../balances pays on top, and what every area's app costs.
-    ("balances", "  + the balances app (a cold start serving GET .../balances)",
-     "handler.app.app('balances')"),
-    ("every", "  + every area's app (~ one app of every area, no document)",
-     "from app.api import routes; [handler.app.app(a.name) for a in routes.served(False)]"),
+    ("document", "  + the first GET /openapi.json (the document rendered)",
+     "handler.app.test_client().get('/openapi.json')"),
 )
 PROBE = "\n".join(
     ["import json, time", "marks = {}", "start = time.perf_counter()"]

@@ -4,8 +4,8 @@ A PAT request pays, beyond the route's own calls: one TransactWrite (its per-min
 the owner's daily budget together) and one TransactWrite of the usage row when the reply closes
 (both hold the owner's account live); an app request pays one UpdateItem (its per-minute
 window) when that limit is on. Every request reads the caller's profile: a PAT's check is a
-GetItem; an app sign-in's, on this route, rides on the route's own BatchGetItem (app.api.context
-.liveness_in_view), so the app figure is the route alone.
+GetItem; an app sign-in's, on this route, rides on the route's own BatchGetItem (@needs(
+liveness_in_view=True)), so the app figure is the route alone.
 Cold (token not in the 5 s verification cache) adds the token GetItem, and once a minute per
 token the LastUsedAt conditional update.
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 from flask import request
 from marshmallow import RAISE
 
-from app.api import conditional
-from app.api.conditional import etagged
-from app.api.context import group_access, prefetches, principal, scope
+from app.api.context import principal, scope
 from app.api.expenses import CREATE_REFUSED
-from app.api.idempotency import idempotent
-from app.api.pat import pat_scope
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.balances import (BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
                                   ConversionSchema, RatesArgsSchema, RatesSchema)
@@ -33,19 +30,21 @@ def _payees(view_args) -> tuple:
     return pay_links.prefetch(str(view_args["group_id"]))
 
 
+def _same_rates() -> bool:
+    """A conditional read unless ``displayCurrency`` is asked: today's rate moves without
+    the group's revision."""
+    return not request.args.get("displayCurrency")
+
+
 @blp.route("/groups/<uuid:groupId>/balances")
+@needs(role="VIEWER", pat="groups:read", prefetch=(*balances.BALANCES_PREFETCH, _payees),
+       etag=_same_rates)
 @blp.arguments(BalancesArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, BalancesSchema)
 @errors(blp, NOT_FOUND, RATE_UNAVAILABLE)
-@pat_scope("groups:read")
-@etagged(blp)
-@prefetches(*balances.BALANCES_PREFETCH, _payees)
-def get_balances(args, group_id):
+def get_balances(args, access):
     """Every participant's net and the fewest payments that settle them, per currency
     (VIEWER+); ``displayCurrency`` adds the main nets shown in another currency."""
-    if args.get("displayCurrency"):
-        conditional.unconditional()  # today's rate moves without the group's revision
-    access = group_access(group_id, prefetch=balances.BALANCES_PREFETCH)
     result = pay_links.with_pay_to(balances.group_balances(access),
                                    group_name=access.group.Name)
     if args.get("displayCurrency"):
@@ -54,55 +53,51 @@ def get_balances(args, group_id):
 
 
 @blp.route("/groups/<uuid:groupId>/conversions", methods=["POST"])
-@idempotent(group_role="MEMBER")
+@needs(role="MEMBER", pat="settlements:write", idempotent=True)
 @blp.arguments(ConversionCreateSchema)
 @blp.response(201, ConversionSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
-@pat_scope("settlements:write")
-def create_conversion(body, group_id):
+def create_conversion(body, access):
     """Move every kept net of a currency into the main currency at one rate (MEMBER+)."""
-    access = group_access(group_id, "MEMBER")
     return conversions.convert_kept(access, body)
 
 
 @blp.route("/groups/<uuid:groupId>/conversions")
+@needs(role="VIEWER", pat="groups:read")
 @blp.arguments(PageArgsSchema, location="query")
 @blp.response(200, page_schema(ConversionSchema, "ConversionPage"))
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-def list_conversions(args, group_id):
+def list_conversions(args, access):
     """Newest first (VIEWER+)."""
-    access = group_access(group_id)
     return conversions.list_conversions(access, limit=args["limit"], cursor=args["cursor"],
                                         scope=scope(f"conversions:{access.group_id}"))
 
 
 @blp.route("/groups/<uuid:groupId>/conversions/<uuid:conversionId>")
+@needs(role="VIEWER", pat="groups:read")
 @blp.response(200, ConversionSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-def get_conversion(group_id, conversion_id):
+def get_conversion(access, conversion_id):
     """One conversion (VIEWER+)."""
-    return conversions.get_conversion(group_access(group_id), str(conversion_id))
+    return conversions.get_conversion(access, str(conversion_id))
 
 
 @blp.route("/groups/<uuid:groupId>/conversions/<uuid:conversionId>", methods=["DELETE"])
+@needs(role="MEMBER", pat="settlements:write")
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "PARTICIPANT_UNAVAILABLE (someone it names is "
                                          "mid-transfer) or CONCURRENT_UPDATE."))
-@pat_scope("settlements:write")
-def delete_conversion(group_id, conversion_id):
+def delete_conversion(access, conversion_id):
     """Undo a conversion (MEMBER+): its own kept nets come back and its converted nets go,
     exactly, in one transaction."""
-    access = group_access(group_id, "MEMBER")
     conversions.delete_conversion(access, str(conversion_id))
 
 
 @blp.route("/fx/rates")
+@needs(pat="groups:read")
 @blp.arguments(RatesArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, RatesSchema)
 @errors(blp, RATE_UNAVAILABLE)
-@pat_scope("groups:read")
 def get_rates(args):
     """ECB reference rates per 1 ``base`` (default EUR) on ``date`` (default today): the
     latest publication on or before it (weekends and holidays fall back)."""

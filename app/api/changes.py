@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import request
 from marshmallow import ValidationError
 
-from app.api.context import group_access, prefetches, scope
-from app.api.pat import pat_scope
+from app.api.context import scope
+from app.api.needs import needs
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.changes import (ActivityArgsSchema, ActivityPageSchema, ChangeFeedSchema,
                                  ChangesArgsSchema)
@@ -34,25 +34,23 @@ def _page_rows(view_args) -> tuple:
 
 
 @blp.route("/groups/<uuid:groupId>/changes")
+@needs(role="VIEWER", pat="groups:read", prefetch=(_page_rows,))
 @blp.arguments(ChangesArgsSchema, location="query")
 @blp.response(200, ChangeFeedSchema)
 @blp.doc(description=CHANGES_DESCRIPTION)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-@prefetches(_page_rows)
-def list_changes(args, group_id):
+def list_changes(args, access):
     """What changed since a revision (VIEWER+)."""
-    page = feed.page_for(str(group_id), args["since"], args["limit"])
-    return feed.changes_since(group_access(group_id, prefetch=page.keys), args["since"], page)
+    page = feed.page_for(access.group_id, args["since"], args["limit"])
+    return feed.changes_since(access, args["since"], page)
 
 
 @blp.route("/groups/<uuid:groupId>/activity")
+@needs(role="VIEWER", pat="groups:read")
 @blp.arguments(ActivityArgsSchema, location="query")
 @blp.response(200, ActivityPageSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-def list_activity(args, group_id):
+def list_activity(args, access):
     """Who changed what, newest first, with each edit's fields before and after (VIEWER+)."""
-    access = group_access(group_id)
     return activity.activity(access, limit=args["limit"], cursor=args["cursor"],
                              scope=scope(f"activity:{access.group_id}")).as_dict()

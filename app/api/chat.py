@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import request
 
 from app.api.context import principal, scope, settings
-from app.api.idempotency import idempotent
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.errors import Forbidden
 from app.schemas.chat import (AdmittedSchema, ConfirmSchema, CreditBalanceSchema,
@@ -28,7 +28,7 @@ def _session_group(**_) -> None:
 
 
 @blp.route("/chat/sessions", methods=["POST"])
-@idempotent(authorize=_session_group)
+@needs(idempotent=True, authorize=_session_group)
 @blp.arguments(SessionCreateSchema, required=False)
 @blp.response(201, SessionSchema)
 @errors(blp, NOT_FOUND)
@@ -38,6 +38,7 @@ def create_session(body):
 
 
 @blp.route("/chat/sessions")
+@needs()
 @blp.arguments(ListArgsSchema, location="query")
 @blp.response(200, SessionPageSchema)
 def list_sessions(args):
@@ -47,6 +48,7 @@ def list_sessions(args):
 
 
 @blp.route("/chat/sessions/<uuid:sessionId>")
+@needs()
 @blp.response(200, SessionDetailSchema)
 @errors(blp, SESSION_NOT_FOUND)
 def get_session(session_id):
@@ -55,6 +57,7 @@ def get_session(session_id):
 
 
 @blp.route("/chat/sessions/<uuid:sessionId>/messages", methods=["POST"])
+@needs()
 @blp.arguments(MessageCreateSchema)
 @blp.response(202, AdmittedSchema)
 @errors(blp, SESSION_NOT_FOUND,
@@ -82,7 +85,7 @@ def _admin_only(**_) -> None:
 
 
 @blp.route("/chat/sessions/<uuid:sessionId>/drafts/<uuid:draftId>/confirm", methods=["POST"])
-@idempotent(authorize=_may_confirm)
+@needs(idempotent=True, authorize=_may_confirm)
 @blp.arguments(ConfirmSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, SESSION_NOT_FOUND,
@@ -95,6 +98,7 @@ def confirm_draft(body, session_id, draft_id):
 
 
 @blp.route("/chat/sessions/<uuid:sessionId>/drafts/<uuid:draftId>/discard", methods=["POST"])
+@needs()
 @blp.response(204)
 @errors(blp, SESSION_NOT_FOUND, (409, "DRAFT_CONFIRMED: the draft was already saved."))
 def discard_draft(session_id, draft_id):
@@ -103,6 +107,7 @@ def discard_draft(session_id, draft_id):
 
 
 @blp.route("/users/me/credits")
+@needs()
 @blp.arguments(ListArgsSchema, location="query")
 @blp.response(200, CreditsSchema)
 def my_credits(args):
@@ -113,7 +118,7 @@ def my_credits(args):
 
 
 @blp.route("/admin/users/<uuid:userId>/credits", methods=["POST"])
-@idempotent(authorize=_admin_only)
+@needs(idempotent=True, authorize=_admin_only)
 @blp.arguments(CreditGrantSchema)
 @blp.response(201, CreditBalanceSchema)
 @errors(blp, FORBIDDEN, (404, "No such user."))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import wraps
+from typing import Callable, Optional
 from urllib.parse import urlencode
 
 from flask import current_app, g, request
@@ -54,27 +55,22 @@ def on_access(access: Access) -> None:
         raise NotModified()
 
 
-def unconditional() -> None:
-    """This read of an etagged view depends on more than the group's revision (a display in
-    another currency at today's rate): no ETag, never a 304."""
-    g.conditional_read = False
-    g.pop("etag", None)
+def conditional_read(view, when: Optional[Callable[[], bool]] = None):
+    """``@needs(etag=...)``: a group read answered 304 while the caller's tag matches (wraps
+    the authorization, which raises NotModified). ``when()`` False: this request depends on
+    more than the group's revision (a display in another currency at today's rate): no
+    ETag, never a 304."""
 
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        g.conditional_read = when is None or when()
+        try:
+            response = current_app.make_response(view(*args, **kwargs))
+        except NotModified:
+            return current_app.response_class(status=304,
+                                              headers={"ETag": g.etag, **CACHE_HEADERS})
+        response.headers.update({"ETag": g.etag, **CACHE_HEADERS} if g.get("etag")
+                                else CACHE_HEADERS)
+        return response
 
-def etagged(blueprint):
-    """Make a group read conditional: place under ``@blueprint.response``."""
-
-    def decorate(view):
-        @wraps(view)
-        def wrapper(*args, **kwargs):
-            g.conditional_read = True
-            try:
-                result = view(*args, **kwargs)
-            except NotModified:
-                return current_app.response_class(status=304,
-                                                  headers={"ETag": g.etag, **CACHE_HEADERS})
-            return result, {"ETag": g.etag, **CACHE_HEADERS} if g.get("etag") else CACHE_HEADERS
-
-        return blueprint.alt_response(304, description=NOT_MODIFIED)(wrapper)
-
-    return decorate
+    return wrapper

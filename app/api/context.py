@@ -38,32 +38,13 @@ def group_access(group_id, min_role: str = "VIEWER", *,
     return cache[key]
 
 
-def prefetches(*sort_keys):
-    """Declare the group rows a /groups/{groupId} view authorizes with (its ``prefetch``):
-    the request's liveness read reads them with the profile, in one BatchGetItem
-    (app.factory; app.services.core.request_reads). Each is a sort key, or a function of the
-    view's arguments returning sort keys (a path id). Place right above the view."""
-    def mark(view):
-        view.group_prefetch = tuple(sort_keys)
-        return view
-    return mark
-
-
-def outside_group(view):
-    """A /groups/{groupId} view whose caller is not (yet) a member, so it never authorizes
-    in the group (an invite preview, a join request): its liveness read is the profile
-    alone, no group row is read for it. Place right above the view."""
-    view.group_read = False
-    return view
-
-
-def liveness_in_view(view):
-    """A view whose service reads the caller's profile in a batch it makes anyway
-    (app.services.core.live.read_live_with) and refuses a caller who is not live: the
-    authenticator reads nothing for it (app.factory). Whatever the view does, it ends here
-    with that verdict: if its service did not read it (nothing to batch, an error first),
-    it is read now (one GetItem), so a deleting account is refused (401) and never served.
-    Place right above the view."""
+def checked_live(view):
+    """``@needs(liveness_in_view=True)``: the view's service reads the caller's profile in a
+    batch it makes anyway (app.services.core.live.read_live_with) and refuses a caller who is
+    not live: the authenticator reads nothing for it (app.factory). Whatever the view does,
+    it ends here with that verdict: if its service did not read it (nothing to batch, an
+    error first), it is read now (one GetItem), so a deleting account is refused (401) and
+    never served."""
     @functools.wraps(view)
     def checked(*args, **kwargs):
         try:
@@ -73,7 +54,6 @@ def liveness_in_view(view):
             raise
         _require_live()
         return reply
-    checked.live_in_view = True
     return checked
 
 

@@ -5,8 +5,7 @@ from datetime import datetime, timedelta, timezone
 
 from app.api.context import principal
 from app.api.developer_gate import runtime
-from app.api.idempotency import idempotent
-from app.api.pat import no_pat
+from app.api.needs import needs
 from app.api.spec import Blueprint, errors
 from app.errors import Invalid
 from app.schemas.developer import (TokenCreatedSchema, TokenCreateSchema, TokenListSchema,
@@ -20,11 +19,10 @@ DEFAULT_USAGE_DAYS = 30
 
 
 @blp.route("/developer/tokens", methods=["POST"])
-@idempotent(secret_fields=("token",))
+@needs(idempotent=True, secret_fields=("token",))
 @blp.arguments(TokenCreateSchema)
 @blp.response(201, TokenCreatedSchema)
 @errors(blp, PAT_REFUSED)
-@no_pat
 def create_token(body):
     """Mint a personal access token; ``token`` (the secret) is in this reply only.
 
@@ -37,18 +35,18 @@ def create_token(body):
 
 
 @blp.route("/developer/tokens")
+@needs()
 @blp.response(200, TokenListSchema)
 @errors(blp, PAT_REFUSED)
-@no_pat
 def list_tokens():
     """The caller's tokens, newest first; never a secret or its hash."""
     return {"items": tokens.list_tokens(principal().user_id), "nextCursor": None}
 
 
 @blp.route("/developer/tokens/<uuid:tokenId>", methods=["DELETE"])
+@needs()
 @blp.response(204)
 @errors(blp, PAT_REFUSED, (404, "No such token of the caller."))
-@no_pat
 def revoke_token(token_id):
     """Revoke: the token is refused from the next request (other instances: within 5 s)."""
     tokens.revoke_token(principal().user_id, str(token_id))
@@ -56,10 +54,10 @@ def revoke_token(token_id):
 
 
 @blp.route("/users/me/usage")
+@needs()
 @blp.arguments(UsageArgsSchema, location="query")
 @blp.response(200, UsageSchema)
 @errors(blp, PAT_REFUSED)
-@no_pat
 def my_usage(args):
     """Daily developer usage per token (``from``/``to`` inclusive, default the last 30 days)."""
     today = datetime.now(timezone.utc).date()

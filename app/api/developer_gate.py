@@ -2,8 +2,8 @@
 
 Order for every request:
 1. (before authentication) a request with no Authorization header, or to a public view, spends
-   from its source IP's window; except views marked ``unmetered`` (static documents) and
-   ``client_limited`` (the OAuth endpoints hosts call, which spend from their client's or
+   from its source IP's window; except views that need ``metered=False`` (static documents) or
+   ``client_limited=True`` (the OAuth endpoints hosts call, which spend from their client's or
    grant's window instead, app.api.oauth);
 2. (after authentication) the caller's PAT policy for the view (app.api.pat.enforce), then its
    own window: USER#<id> for app sign-ins, PAT#<tokenId> plus the owner's daily budget for PATs;
@@ -20,7 +20,7 @@ from typing import Optional
 from flask import Flask, current_app, g, request
 
 from app import config
-from app.api import pat
+from app.api import needs, pat
 from app.auth.principal import Principal
 from app.errors import RateLimited
 from app.services.developer import pepper
@@ -126,9 +126,10 @@ def _limit_anonymous() -> None:
     if request.method == "OPTIONS" or request.endpoint in _UNMETERED_ENDPOINTS:
         return
     view = _view()
-    if getattr(view, "unmetered", False) or getattr(view, "client_limited", False):
+    declared = needs.of(view)
+    if not declared.metered or declared.client_limited:
         return
-    if view is None or getattr(view, "public", False) or not request.headers.get("Authorization"):
+    if view is None or declared.public or not request.headers.get("Authorization"):
         g.ip_limited = True
         _spend_ip()
 
@@ -146,7 +147,7 @@ def _check_caller() -> None:
     caller: Optional[Principal] = g.get("principal")
     if caller is None:
         return
-    pat.enforce(_view(), caller)
+    pat.enforce(needs.of(_view()).pat, caller)
     state = runtime()
     if caller.kind == "pat":
         state.limiter.spend_pat(caller.credential_id, caller.user_id, create=_is_create())
@@ -157,7 +158,7 @@ def _check_caller() -> None:
 def _after(response):
     caller: Optional[Principal] = g.get("principal")
     if (response.status_code == 401 and caller is None and not g.get("ip_limited")
-            and not getattr(_view(), "client_limited", False)):  # OAuth invalid_client
+            and not needs.of(_view()).client_limited):  # OAuth invalid_client
         try:
             _spend_ip()
         except RateLimited as error:

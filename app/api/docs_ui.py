@@ -10,7 +10,8 @@ import functools
 
 from flask import Blueprint, redirect, send_from_directory
 
-from app.api.markers import public, unmetered
+from app.api.needs import needs
+
 
 # Relative to the page at /docs, so it also resolves under an API Gateway stage prefix.
 ASSETS_URL = "docs/assets/"
@@ -22,8 +23,7 @@ SWAGGER_UI_CONFIG = {"validatorUrl": None}
 
 
 @blp.route("/docs/")
-@public
-@unmetered
+@needs(public=True, metered=False)
 def trailing_slash():
     """/docs/ is /docs: the page's relative asset URLs resolve only from /docs itself, so a
     permanent redirect, relative so that it keeps an API Gateway stage prefix."""
@@ -31,8 +31,7 @@ def trailing_slash():
 
 
 @blp.route("/docs/assets/<path:filename>")
-@public
-@unmetered
+@needs(public=True, metered=False)
 def asset(filename: str):
     """One file of Swagger UI's distribution (404 outside it: send_from_directory refuses)."""
     return send_from_directory(_dist_dir(), filename, max_age=3600)

@@ -19,6 +19,7 @@ from webargs.core import is_json
 
 from werkzeug.exceptions import LengthRequired, RequestEntityTooLarge
 
+from app.api import needs
 from app.errors import Invalid, UnsupportedMediaType
 
 MAX_DEPTH = 32  # our deepest schema (expense -> items -> splits -> split) needs 5
@@ -76,10 +77,10 @@ def check_request() -> None:
                               details={_printable(name): [_NOT_UNICODE]})
     if request.method in BODYLESS_METHODS or not _has_body():
         return
-    view = current_app.view_functions.get(request.endpoint or "")
-    if getattr(view, "max_body_bytes", None):
-        request.max_content_length = view.max_body_bytes  # Flask 3.1: a per-request cap
-    if getattr(view, "form_body", False) and request.mimetype == FORM:
+    declared = needs.of(current_app.view_functions.get(request.endpoint or ""))
+    if declared.max_body_bytes:
+        request.max_content_length = declared.max_body_bytes  # Flask 3.1: a per-request cap
+    if declared.form_body and request.mimetype == FORM:
         return
     if not is_json(request.mimetype):
         raise UnsupportedMediaType("Send the body as JSON with Content-Type: application/json.",

@@ -1,10 +1,8 @@
 """Expenses: /groups/{groupId}/expenses and /expenses/{expenseId}."""
 from __future__ import annotations
 
-from app.api.conditional import etagged
-from app.api.context import group_access, principal, scope
-from app.api.idempotency import idempotent
-from app.api.pat import pat_scope
+from app.api.context import principal, scope
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.expenses import (ExpenseCreateSchema, ExpenseDetailSchema,
                                   ExpenseListArgsSchema, ExpensePageSchema, ExpensePatchSchema,
@@ -36,12 +34,11 @@ def expense_detail(access, expense_id: str) -> dict:
 
 
 @blp.route("/groups/<uuid:groupId>/expenses", methods=["POST"])
-@idempotent(group_role="MEMBER")
+@needs(role="MEMBER", pat="expenses:write", idempotent=True)
 @blp.arguments(ExpenseCreateSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
-@pat_scope("expenses:write")
-def create_expense(body, group_id):
+def create_expense(body, access):
     """Record an expense (MEMBER+); its balance delta and event land in the same write.
 
     Rounding: PERCENT, SHARES and EQUAL splits owe the floor of their ideal share, then the
@@ -49,23 +46,20 @@ def create_expense(body, group_id):
     fractional; every owed amount is within one minor unit of its ideal share and each
     item's owed amounts add up to its amount exactly. Payments must add up to the total.
     """
-    access = group_access(group_id, "MEMBER")
     return expenses.create_expense(access, body)
 
 
 @blp.route("/groups/<uuid:groupId>/expenses")
+@needs(role="VIEWER", pat="groups:read", etag=True)
 @blp.arguments(ExpenseListArgsSchema, location="query")
 @blp.response(200, ExpensePageSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-@etagged(blp)
-def list_expenses(args, group_id):
+def list_expenses(args, access):
     """Newest first by date then creation; ``from``/``to`` are inclusive dates.
 
     Filters (``q``, ``participantId``, ``category``, ``minAmount``/``maxAmount``) keep the
     order and the paging: a page reads at most 1,000 rows, so it may hold fewer than
     ``limit`` items (even none) with a ``nextCursor``; follow it for the rest."""
-    access = group_access(group_id)
     date_from, date_to = args.get("from_"), args.get("to")
     who = str(args["participantId"]) if args.get("participantId") else None
     filters = expense_search.Filters(args.get("q"), args.get("category"), who,
@@ -81,41 +75,37 @@ def list_expenses(args, group_id):
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>")
+@needs(role="VIEWER", pat="groups:read", etag=True)
 @blp.response(200, ExpenseDetailSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-@etagged(blp)
-def get_expense(group_id, expense_id):
+def get_expense(access, expense_id):
     """The expense with its comments (from one Query)."""
-    access = group_access(group_id)
     return expense_detail(access, str(expense_id))
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["PATCH"])
+@needs(role="MEMBER", pat="expenses:write")
 @blp.arguments(ExpensePatchSchema)
 @blp.response(200, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
-@pat_scope("expenses:write")
-def update_expense(body, group_id, expense_id):
+def update_expense(body, access, expense_id):
     """Full or partial edit of the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
-    access = group_access(group_id, "MEMBER")
     return expenses.update_expense(access, str(expense_id), body.version, body.changes)
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["DELETE"])
+@needs(role="MEMBER", pat="expenses:write")
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the expense kept changing."))
-@pat_scope("expenses:write")
-def delete_expense(group_id, expense_id):
+def delete_expense(access, expense_id):
     """Delete the expense and every comment (MEMBER+)."""
-    access = group_access(group_id, "MEMBER")
     expense_delete.delete_expense(access, str(expense_id))
 
 
 @blp.route("/expenses/<uuid:expenseId>")
+@needs(pat="groups:read")
 @blp.response(200, ExpenseDetailSchema)
 @errors(blp, (404, "No such expense, or the caller is not a participant of its group."))
-@pat_scope("groups:read")
 def get_expense_by_id(expense_id):
     """An expense by id alone; the caller must be a participant of its group (else 404)."""
     access = expenses.locate_for(principal().user_id, str(expense_id))

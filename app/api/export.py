@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from flask import current_app, jsonify
 
-from app.api.context import group_access
-from app.api.pat import pat_scope
+from app.api.needs import needs
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.balances import ExportArgsSchema, ExportSchema
 from app.services.ledger import export
@@ -21,14 +20,13 @@ _RESPONSES = {"200": {"description": "CSV in the shape Splitwise exports, or (fo
 
 
 @blp.route("/groups/<uuid:groupId>/export")
+@needs(role="VIEWER", pat="groups:read")
 @blp.arguments(ExportArgsSchema, location="query")
 @blp.doc(responses=_RESPONSES)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-def export_group(args, group_id):
+def export_group(args, access):
     """The group's expenses, settlements, balances, comments and recurring templates
     (VIEWER+)."""
-    access = group_access(group_id)
     if args["format"] == "json":
         return jsonify(ExportSchema().dump(export.export_json(access)))
     response = current_app.response_class(export.export_csv(access), mimetype="text/csv")

@@ -1,10 +1,8 @@
 """/groups, /groups/{groupId}/participants and /groups/{groupId}/leave."""
 from __future__ import annotations
 
-from app.api.conditional import etagged
-from app.api.context import group_access, principal
-from app.api.idempotency import idempotent
-from app.api.pat import no_pat, pat_scope
+from app.api.context import principal
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.groups import (GroupCreateSchema, GroupPatchSchema, GroupSchema,
                                 GuestCreateSchema, ParticipantListSchema,
@@ -28,102 +26,96 @@ DELETE_DESCRIPTION = (
 
 
 @blp.route("/groups", methods=["POST"])
-@idempotent
+@needs(pat="expenses:write", idempotent=True)  # the MCP create_group tool's scope too
 @blp.arguments(GroupCreateSchema)
 @blp.response(201, GroupSchema)
-@pat_scope("expenses:write")  # the MCP create_group tool's scope too
 def create_group(body):
     """Create a group with the caller as its first OWNER."""
     return groups.create_group(principal().user_id, name=body["name"], currency=body["currency"])
 
 
 @blp.route("/groups/<uuid:groupId>")
+@needs(role="VIEWER", pat="groups:read", etag=True)
 @blp.response(200, GroupSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-@etagged(blp)
-def get_group(group_id):
+def get_group(access):
     """The group, with the caller's role and participant id."""
-    access = group_access(group_id)
     return access
 
 
 @blp.route("/groups/<uuid:groupId>", methods=["PATCH"])
+@needs(role="OWNER")
 @blp.arguments(GroupPatchSchema)
 @blp.response(200, GroupSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CURRENCY_LOCKED: an expense or settlement exists."))
-def patch_group(body, group_id):
+def patch_group(body, access):
     """Rename the group or change its currency (OWNER); 409 CURRENCY_LOCKED once money exists."""
-    access = group_access(group_id, "OWNER")
     return groups.update_group(access, name=body.get("name"), currency=body.get("currency"))
 
 
 @blp.route("/groups/<uuid:groupId>", methods=["DELETE"])
+@needs(role="OWNER")
 @blp.response(204, description="The group and all its rows are deleted.")
 @blp.alt_response(202, description="The group is gone for every reader; the sweep continues "
                                    "in the background.")
 @blp.doc(description=DELETE_DESCRIPTION)
 @errors(blp, FORBIDDEN, NOT_FOUND)
-def delete_group(group_id):
+def delete_group(access):
     """Delete the group (OWNER)."""
-    access = group_access(group_id, "OWNER")
     return ("", 204) if group_delete.delete_group(access) else ("", 202)
 
 
 @blp.route("/groups/<uuid:groupId>/participants")
+@needs(role="VIEWER", pat="groups:read", etag=True)
 @blp.response(200, ParticipantListSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-@etagged(blp)
-def list_participants(group_id):
+def list_participants(access):
     """The roster."""
-    access = group_access(group_id)
     return {"items": participants.list_participants(access)}
 
 
 @blp.route("/groups/<uuid:groupId>/participants", methods=["POST"])
-@idempotent(group_role="MEMBER")
+# The add_guest tool's scope: guests are who expenses are shared with.
+@needs(role="MEMBER", pat="expenses:write", idempotent=True)
 @blp.arguments(GuestCreateSchema)
 @blp.response(201, ParticipantSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,
         (409, f"GROUP_FULL: the group already has {MAX_GROUP_PARTICIPANTS} participants "
               "(users and guests); IDEMPOTENCY_IN_PROGRESS."))
-@pat_scope("expenses:write")  # guests are who expenses are shared with (the add_guest tool's)
-def add_guest(body, group_id):
+def add_guest(body, access):
     """Add a guest (MEMBER+); 409 GROUP_FULL once the group is at its participant cap."""
-    access = group_access(group_id, "MEMBER")
     return participants.add_guest(access, display_name=body["displayName"], role=body["role"])
 
 
 @blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>", methods=["PATCH"])
+@needs(role="OWNER")
 @blp.arguments(ParticipantPatchSchema)
 @blp.response(200, ParticipantSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,
         (409, "LAST_OWNER (demoting the only owner) or CONCURRENT_UPDATE (retry)."))
-def patch_participant(body, group_id, participant_id):
+def patch_participant(body, access, participant_id):
     """Change a role or a guest's name (OWNER); demoting the last owner is 409 LAST_OWNER."""
-    access = group_access(group_id, "OWNER")
     return participants.update_participant(access, str(participant_id), role=body.get("role"),
                                            display_name=body.get("displayName"))
 
 
 @blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>", methods=["DELETE"])
+@needs(role="OWNER")
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, REMOVAL_REFUSED)
-def remove_participant(group_id, participant_id):
+def remove_participant(access, participant_id):
     """Remove a participant (OWNER): 409 PARTICIPANT_REFERENCED or LAST_OWNER when refused.
 
     Removing a guest cancels the pending TAKEOVER requests that target it."""
-    access = group_access(group_id, "OWNER")
     participants.remove_participant(access, str(participant_id))
 
 
 @blp.route("/groups/<uuid:groupId>/leave", methods=["POST"])
+@needs(role="VIEWER")
 @blp.response(204)
 @errors(blp, NOT_FOUND, REMOVAL_REFUSED)
-def leave_group(group_id):
+def leave_group(access):
     """Leave the group, under the same rules as a removal."""
-    access = group_access(group_id)
     participants.leave_group(access)
 
 
@@ -139,6 +131,7 @@ TRANSFER_DESCRIPTION = (
 
 @blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>/transfer",
            methods=["POST"])
+@needs(role="OWNER")
 @blp.arguments(ParticipantTransferSchema)
 @blp.response(200, ParticipantTransferResultSchema)
 @blp.doc(description=TRANSFER_DESCRIPTION)
@@ -146,9 +139,7 @@ TRANSFER_DESCRIPTION = (
         (409, "TRANSFER_IN_PROGRESS (the source is being transferred to someone else, or "
               "someone into it), PARTICIPANT_UNAVAILABLE (the target is missing or itself "
               "mid-transfer) or CONCURRENT_UPDATE (call again: it resumes)."))
-@no_pat
-def transfer_participant(body, group_id, participant_id):
+def transfer_participant(body, access, participant_id):
     """Transfer a participant's history to another participant (OWNER)."""
-    access = group_access(group_id, "OWNER")
     return transfer.transfer_participant(access, str(participant_id),
                                          body["targetParticipantId"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import current_app
 
 from app.api.context import settings
-from app.api.markers import public, unmetered
+from app.api.needs import needs
 from app.api.spec import Blueprint
 from app.schemas.users import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
 from app.services.users import local_auth
@@ -14,29 +14,28 @@ local_blp = Blueprint("local", __name__, description="Local mode only: token iss
 
 
 @blp.route("/health")
+@needs(public=True, metered=False)
 @blp.response(200, HealthSchema)
 @blp.doc(security=[])
-@public
-@unmetered
 def health():
     """The service is up."""
     return {"status": "ok"}
 
 
 @local_blp.route("/.well-known/jwks.json")
+@needs(public=True)
 @local_blp.response(200, JwksSchema)
 @local_blp.doc(security=[])
-@public
 def jwks():
     """The local issuer's public keys."""
     return current_app.extensions["tailspend"].issuer.jwks()
 
 
 @local_blp.route("/dev/tokens", methods=["POST"])
+@needs(public=True)
 @local_blp.arguments(DevTokenRequestSchema)
 @local_blp.response(201, DevTokenSchema)
 @local_blp.doc(security=[])
-@public
 def mint_dev_token(body):
     """Mint a local access token for any e-mail, provisioning the user on first use."""
     runtime = current_app.extensions["tailspend"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import liveness_in_view, principal, scope
-from app.api.pat import pat_scope
+from app.api.context import principal, scope
+from app.api.needs import needs
 from app.api.spec import Blueprint
 from app.schemas.common import PageArgsSchema
 from app.schemas.groups import HomeGroupPageSchema
@@ -17,13 +17,12 @@ blp = Blueprint("me", __name__, description="The caller's groups and requests ac
 
 
 @blp.route("/users/me/groups")
+@needs(pat="groups:read", liveness_in_view=True)
 @blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, HomeGroupPageSchema)
 @blp.doc(description="One index query and one batch read per page, however many groups; a "
                      f"page holds at most {home.MAX_GROUPS_PER_PAGE} groups whatever the "
                      "limit, follow nextCursor for more.")
-@pat_scope("groups:read")
-@liveness_in_view
 def my_groups(args):
     """The home screen: each group with the caller's role, participant id and net."""
     return home.my_groups(principal().user_id, limit=args["limit"], cursor=args["cursor"],
@@ -31,6 +30,7 @@ def my_groups(args):
 
 
 @blp.route("/users/me/join-requests")
+@needs()
 @blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, JoinRequestPageSchema)
 def my_join_requests(args):

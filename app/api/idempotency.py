@@ -7,7 +7,7 @@ from typing import Callable, Optional, Tuple
 
 from flask import current_app, request
 
-from app.api.context import group_access, principal
+from app.api.context import principal
 from app.errors import Invalid
 from app.services.core import idempotency
 
@@ -15,37 +15,26 @@ HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 
 
-# ``group_role`` left out: a route under /groups/{groupId} must name one (or None).
-_UNSET = object()
-
-
-def idempotent(view=None, *, group_role=_UNSET, authorize: Optional[Callable[..., None]] = None,
-               secret_fields: Tuple[str, ...] = ()):
-    """Replay the first 2xx response for a repeated key; a failed first attempt frees the key.
+def replayed(view, *, authorize: Optional[Callable[..., None]] = None,
+             secret_fields: Tuple[str, ...] = ()):
+    """Replay the first 2xx response for a repeated key; a failed first attempt frees the key
+    (``@needs(idempotent=True)``, app.api.needs).
 
     Authorization comes before any replay, so a replay never answers someone the route would
-    refuse now: the credential's scopes are checked before every view (developer gate); with
-    ``group_role`` the caller must hold that role in the route's group, so someone demoted
-    or removed since gets 403/404, never their old 201. A route under a group must say
-    which role it needs (``None`` only where non-members may call it, as a join request).
-    ``authorize(**kwargs)`` is the check of a route whose right lives elsewhere (a chat
-    draft's group, the admin claim): it runs before any replay too, and raises 403/404.
+    refuse now: the credential's scopes are checked before every view (developer gate), the
+    caller's role in the route's group by ``@needs(role=...)`` around this wrapper (someone
+    demoted or removed since gets 403/404, never their old 201). ``authorize(**kwargs)`` is
+    the check of a route whose right lives elsewhere (a chat draft's group, the admin claim):
+    it runs before any replay too, and raises 403/404.
 
     ``secret_fields`` are dropped from the stored reply (a token's secret exists only in
     its first reply): a replay returns the rest, with the first status."""
-    if view is None:
-        return lambda inner: idempotent(inner, group_role=group_role, authorize=authorize,
-                                        secret_fields=secret_fields)
 
     @wraps(view)
     def wrapper(*args, **kwargs):
-        if group_role is _UNSET and "group_id" in kwargs:
-            raise TypeError(f"{view.__name__}: an idempotent group route must name its role")
         key = request.headers.get(HEADER)
         if key is None:
             return view(*args, **kwargs)
-        if group_role not in (_UNSET, None):
-            group_access(kwargs["group_id"], group_role)
         if authorize is not None:
             authorize(**kwargs)
         if not 1 <= len(key) <= 128 or not key.isprintable():
@@ -64,8 +53,6 @@ def idempotent(view=None, *, group_role=_UNSET, authorize: Optional[Callable[...
             outcome.headers[REPLAYED] = "true"
         return outcome
 
-    wrapper.idempotent_role = None if group_role is _UNSET else group_role
-    wrapper.idempotent_authorize = authorize
     return wrapper
 
 

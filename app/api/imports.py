@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from app.api.context import principal
-from app.api.idempotency import idempotent
-from app.api.markers import body_limit
+from app.api.needs import needs
 from app.api.spec import Blueprint, errors
 from app.schemas.imports import ImportCreateSchema, ImportSchema, ImportStartedSchema
 from app.services.imports import jobs
@@ -26,8 +25,7 @@ START_DESCRIPTION = (
 
 
 @blp.route("/imports", methods=["POST"])
-@body_limit(MAX_IMPORT_BODY)
-@idempotent
+@needs(idempotent=True, max_body_bytes=MAX_IMPORT_BODY)
 @blp.arguments(ImportCreateSchema)
 @blp.response(202, ImportStartedSchema)
 @blp.doc(description=START_DESCRIPTION)
@@ -41,6 +39,7 @@ def start_import(body):
 
 
 @blp.route("/imports/<uuid:importId>")
+@needs()
 @blp.response(200, ImportSchema)
 @errors(blp, (404, "No import of the caller's with this id."))
 def get_import(import_id):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, liveness_in_view, principal, scope
-from app.api.pat import pat_scope
+from app.api.context import principal, scope
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.insight import (METHODS_EXAMPLE, REMINDER_EXAMPLE, REMINDER_REQUEST_EXAMPLE,
                                  STATS_EXAMPLE, GroupStatsSchema, MyStatsArgsSchema,
@@ -21,8 +21,8 @@ blp = Blueprint("insight", __name__, description="Insight and getting paid")
 
 
 @blp.route("/users/me/payment-methods")
+@needs(pat="profile:write")
 @blp.response(200, PaymentMethodsSchema, example=METHODS_EXAMPLE)
-@pat_scope("profile:write")
 def get_payment_methods():
     """The caller's payment methods (others see them only as ``payTo`` links on the
     settle-up transfers of groups they share with the caller)."""
@@ -30,9 +30,9 @@ def get_payment_methods():
 
 
 @blp.route("/users/me/payment-methods", methods=["PUT"])
+@needs(pat="profile:write")
 @blp.arguments(PaymentMethodsSchema, example=METHODS_EXAMPLE)
 @blp.response(200, PaymentMethodsSchema, example=METHODS_EXAMPLE)
-@pat_scope("profile:write")
 def put_payment_methods(body):
     """Replace the caller's payment methods (at most 5). Handles follow each service's own
     rules; a SEPA IBAN is checked by its checksum and needs the holder's name; a refused
@@ -41,26 +41,24 @@ def put_payment_methods(body):
 
 
 @blp.route("/groups/<uuid:groupId>/stats")
+@needs(role="VIEWER", pat="groups:read")
 @blp.arguments(StatsArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, GroupStatsSchema, example=STATS_EXAMPLE)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-def group_stats(args, group_id):
+def group_stats(args, access):
     """Spending by category, month or participant (VIEWER+): ``spent`` = owed shares,
     ``paid`` = payments; settlements and conversions are not spending; converted rows count
     by their groupAmounts, kept rows in their currency's section. One pass over the
     expense rows in the date range."""
-    access = group_access(group_id)
     return stats.group_stats(access, by=args["by"], date_from=args.get("from_"),
                              date_to=args.get("to"))
 
 
 @blp.route("/users/me/stats")
+@needs(pat="groups:read", liveness_in_view=True)
 @blp.arguments(MyStatsArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, MyStatsSchema)
 @errors(blp, (422, "RATE_UNAVAILABLE: no reference rate for displayCurrency today."))
-@pat_scope("groups:read")
-@liveness_in_view
 def my_stats(args):
     """The caller's own share across their groups, by category, month or group, one section
     per currency; ``displayCurrency`` adds the totals at today's reference rate."""
@@ -70,6 +68,7 @@ def my_stats(args):
 
 
 @blp.route("/groups/<uuid:groupId>/reminders", methods=["POST"])
+@needs(role="MEMBER", pat="settlements:write")
 @blp.arguments(ReminderCreateSchema, example=REMINDER_REQUEST_EXAMPLE)
 @blp.response(202, ReminderSchema, example=REMINDER_EXAMPLE)
 @errors(blp, FORBIDDEN, NOT_FOUND,
@@ -79,22 +78,19 @@ def my_stats(args):
               "plan."),
         (429, "REMINDER_TOO_SOON: this caller reminded this user in this group less than 24 h "
               "ago (Retry-After: seconds until the next is allowed); or RATE_LIMITED."))
-@pat_scope("settlements:write")
-def send_reminder(body, group_id):
+def send_reminder(body, access):
     """Remind a user who, in the settle-up plan, pays the caller (MEMBER+): a REMINDER
     notification (push and history, as the recipient's preferences and mutes allow) naming
     what they owe in each currency and the caller's payment links. One per sender,
     recipient and group per 24 h. No Idempotency-Key: a retry is refused as too soon and
     sends nothing twice. PAT scope ``settlements:write``: a reminder is about getting paid
     back, beside recording the settlement it asks for."""
-    access = group_access(group_id, "MEMBER")
     return reminders.send_reminder(access, str(body["participantId"]))
 
 
 @blp.route("/users/me/people")
+@needs(pat="groups:read", liveness_in_view=True)
 @blp.response(200, PeopleBalancesSchema, example=PEOPLE_EXAMPLE)
-@pat_scope("groups:read")
-@liveness_in_view
 def my_people():
     """Everyone I share a group with, by account (guests are not people): per currency the
     transfers between us in each group's settle-up plan, summed (``net`` > 0: they owe me),
@@ -105,10 +101,9 @@ def my_people():
 
 
 @blp.route("/users/me/expenses")
+@needs(pat="groups:read", liveness_in_view=True)
 @blp.arguments(MyExpensesArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, MyExpensePageSchema, example=MY_EXPENSES_EXAMPLE)
-@pat_scope("groups:read")
-@liveness_in_view
 def list_my_expenses(args):
     """Expenses of all my groups that involve me (I pay or owe), newest first, each with
     ``groupId`` and ``groupName``; ``withUserId``: that account pays or owes too; ``q``:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, outside_group, prefetches, principal, scope
-from app.api.idempotency import idempotent
+from app.api.context import principal, scope
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.join_requests import (ApprovalSchema, ApproveSchema, JoinRequestCreateSchema,
@@ -16,14 +16,14 @@ blp = Blueprint("join_requests", __name__, description="Join requests")
 
 
 @blp.route("/groups/<uuid:groupId>/join-requests", methods=["POST"])
-@idempotent(group_role=None)  # the requester is not a member yet; the code is checked inside
+# The requester is not a member yet (no role): the code is checked inside.
+@needs(idempotent=True, in_group=False)
 @blp.arguments(JoinRequestCreateSchema)
 @blp.response(201, JoinRequestSchema)
 @errors(blp, (404, "Wrong, rotated or disabled code; no such group or target participant."),
         (409, "ALREADY_MEMBER, REQUEST_PENDING, TARGET_NOT_GUEST (the guest is claimed, "
               "reserved or being transferred) or IDEMPOTENCY_IN_PROGRESS."),
         (422, "IDEMPOTENCY_KEY_REUSED: the key was used with another body."))
-@outside_group
 def submit(body, group_id):
     """Ask to join with the invite code: 404 bad code, 409 ALREADY_MEMBER / REQUEST_PENDING."""
     return join_requests.submit_join_request(
@@ -33,49 +33,50 @@ def submit(body, group_id):
 
 
 @blp.route("/groups/<uuid:groupId>/join-requests")
+@needs(role="OWNER")
 @blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, JoinRequestPageSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
-def list_pending(args, group_id):
+def list_pending(args, access):
     """The group's pending requests, oldest first (OWNER)."""
-    access = group_access(group_id, "OWNER")
     return join_requests.pending_requests(access, limit=args["limit"], cursor=args["cursor"],
-                                          scope=scope(f"join-requests:{group_id}")).as_dict()
+                                          scope=scope(f"join-requests:{access.group_id}")).as_dict()
+
+
+def _decision(view_args) -> tuple:
+    """The request row, read with the access check of an approve or deny."""
+    return join_requests.decision_prefetch(str(view_args["request_id"]))
 
 
 @blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>/approve",
            methods=["POST"])
+@needs(role="OWNER", prefetch=(_decision,))
 @blp.arguments(ApproveSchema)
 @blp.response(200, ApprovalSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING, TARGET_NOT_GUEST, ALREADY_MEMBER, or "
                                          f"GROUP_FULL (a NEW member would exceed "
                                          f"{MAX_GROUP_PARTICIPANTS} participants)."))
-@prefetches(lambda args: join_requests.decision_prefetch(str(args["request_id"])))
-def approve(body, group_id, request_id):
+def approve(body, access, request_id):
     """Approve (OWNER): TAKEOVER claims the guest keeping its id, NEW adds a participant.
 
     409 NOT_PENDING, TARGET_NOT_GUEST or ALREADY_MEMBER when the state moved on."""
-    access = group_access(group_id, "OWNER",
-                          prefetch=join_requests.decision_prefetch(str(request_id)))
     return join_requests.approve_join_request(access, str(request_id), role=body["role"])
 
 
 @blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>/deny", methods=["POST"])
+@needs(role="OWNER", prefetch=(_decision,))
 @blp.response(200, JoinRequestSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "NOT_PENDING: already decided or cancelled."))
-@prefetches(lambda args: join_requests.decision_prefetch(str(args["request_id"])))
-def deny(group_id, request_id):
+def deny(access, request_id):
     """Deny (OWNER); the applicant may only re-apply with the current valid code."""
-    access = group_access(group_id, "OWNER",
-                          prefetch=join_requests.decision_prefetch(str(request_id)))
     return join_requests.deny_join_request(access, str(request_id))
 
 
 @blp.route("/groups/<uuid:groupId>/join-requests/<uuid:requestId>", methods=["DELETE"])
+@needs(in_group=False)
 @blp.response(204)
 @errors(blp, (404, "No such request of the caller in this group."),
         (409, "NOT_PENDING: already decided or cancelled."))
-@outside_group
 def cancel(group_id, request_id):
     """The applicant withdraws their pending request."""
     join_requests.cancel_join_request(principal().user_id, str(group_id), str(request_id))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from app.api.context import principal, scope, settings
-from app.api.idempotency import idempotent
+from app.api.needs import needs
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.notifications import (DeviceCreateSchema, DeviceSchema, MarkReadSchema,
@@ -14,6 +14,7 @@ blp = Blueprint("notifications", __name__, description="Notifications")
 
 
 @blp.route("/notifications")
+@needs()
 @blp.arguments(PageArgsSchema, location="query")
 @blp.response(200, NotificationPageSchema)
 def list_notifications(args):
@@ -23,6 +24,7 @@ def list_notifications(args):
 
 
 @blp.route("/notifications/read", methods=["POST"])
+@needs()
 @blp.arguments(MarkReadSchema)
 @blp.response(200, UnreadSchema)
 def mark_read(body):
@@ -32,6 +34,7 @@ def mark_read(body):
 
 
 @blp.route("/notifications/preferences")
+@needs()
 @blp.response(200, PreferencesSchema)
 def get_preferences():
     """Per-type switches (absent means on) and muted groups."""
@@ -39,6 +42,7 @@ def get_preferences():
 
 
 @blp.route("/notifications/preferences", methods=["PATCH"])
+@needs()
 @blp.arguments(PreferencesPatchSchema)
 @blp.response(200, PreferencesSchema)
 @errors(blp, (404, "A muted group the caller is not a participant of."))
@@ -49,6 +53,7 @@ def patch_preferences(body):
 
 
 @blp.route("/notifications/mutes/<uuid:groupId>", methods=["PUT"])
+@needs()
 @blp.response(204)
 @errors(blp, NOT_FOUND)
 def mute(group_id):
@@ -57,6 +62,7 @@ def mute(group_id):
 
 
 @blp.route("/notifications/mutes/<uuid:groupId>", methods=["DELETE"])
+@needs()
 @blp.response(204)
 def unmute(group_id):
     """Unmute one group (atomic DELETE from the set); works after leaving the group too."""
@@ -64,7 +70,7 @@ def unmute(group_id):
 
 
 @blp.route("/notifications/devices", methods=["POST"])
-@idempotent
+@needs(idempotent=True)
 @blp.arguments(DeviceCreateSchema)
 @blp.response(201, DeviceSchema)
 @errors(blp, (409, "IDEMPOTENCY_IN_PROGRESS or CONCURRENT_UPDATE."),
@@ -76,6 +82,7 @@ def register_device(body):
 
 
 @blp.route("/notifications/web-push-key")
+@needs()
 @blp.response(200, WebPushKeySchema)
 @errors(blp, (404, "WEB_PUSH_DISABLED: this deployment sends no Web Push."))
 def web_push_key():
@@ -85,6 +92,7 @@ def web_push_key():
 
 
 @blp.route("/notifications/devices/<uuid:deviceId>", methods=["DELETE"])
+@needs()
 @blp.response(204)
 @errors(blp, (404, "No such device of the caller."))
 def unregister_device(device_id):

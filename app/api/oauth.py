@@ -7,8 +7,7 @@ from flask import jsonify, request
 
 from app.api import oauth_ui
 from app.api.context import principal, settings
-from app.api.markers import client_limited, form_body, public, unmetered
-from app.api.pat import no_pat
+from app.api.needs import needs
 from app.api.spec import Blueprint, errors
 from app.errors import OAuthError, oauth_invalid_client_metadata
 from app.schemas.oauth import (OAUTH_ERROR_JSON, AuthorizationServerSchema,
@@ -56,10 +55,9 @@ def _spend(subject: str) -> None:
 
 
 @blp.route("/.well-known/oauth-protected-resource")
+@needs(public=True, metered=False)
 @blp.response(200, ProtectedResourceSchema)
 @blp.doc(security=[])
-@public
-@unmetered  # a static document: hosts read it often, from shared addresses
 def protected_resource():
     """RFC 9728 metadata of the MCP endpoint."""
     return _resource_metadata()
@@ -73,20 +71,18 @@ def _resource_metadata() -> dict:
 
 
 @blp.route("/.well-known/oauth-protected-resource/mcp")
+@needs(public=True, metered=False)
 @blp.response(200, ProtectedResourceSchema)
 @blp.doc(security=[])
-@public
-@unmetered  # a static document: hosts read it often, from shared addresses
 def protected_resource_mcp():
     """The same metadata at the path-suffixed location RFC 9728 §3.1 derives from /mcp."""
     return _resource_metadata()
 
 
 @blp.route("/.well-known/oauth-authorization-server")
+@needs(public=True, metered=False)
 @blp.response(200, AuthorizationServerSchema)
 @blp.doc(security=[])
-@public
-@unmetered  # a static document: hosts read it often, from shared addresses
 def authorization_server():
     """RFC 8414 authorization-server metadata."""
     base = oauth_ui.base_url()
@@ -104,13 +100,12 @@ def authorization_server():
 
 
 @blp.route("/oauth/register", methods=["POST"])
+@needs(public=True, client_limited=True)
 @blp.doc(security=[], requestBody={"required": True, "content": {
     "application/json": {"schema": ClientRegistrationSchema}}})
 @blp.response(201, ClientRegisteredSchema)
 @_oauth_errors((400, "invalid_redirect_uri or invalid_client_metadata (RFC 7591 §3.2.2)."),
                (413, "The body is over 64 KiB."), TOO_MANY)
-@public
-@client_limited
 def register():
     """RFC 7591 registration of a public client (redirect URIs https, or http on loopback)."""
     body = request.get_json(silent=True)
@@ -128,6 +123,7 @@ def register():
 
 
 @blp.route("/oauth/authorize")
+@needs(public=True)
 @blp.doc(security=[], parameters=[
     {"in": "query", "name": name, "required": required, "schema": {"type": "string"}}
     for name, required in (("response_type", True), ("client_id", True),
@@ -142,7 +138,6 @@ def register():
                         "application/json": {"schema": ERROR_OR_OAUTH}}},
     "429": {"description": "too_many_requests: this address's window is full (Retry-After).",
             "content": {"application/json": {"schema": ERROR_OR_OAUTH}}}})
-@public
 def authorize():
     """Start an authorization: validate, store the request (10 minutes), sign the user in."""
     params = {k: v for k, v in request.args.items()}
@@ -163,6 +158,7 @@ def authorize():
 
 
 @blp.route("/oauth/token", methods=["POST"])
+@needs(public=True, client_limited=True, form_body=True)
 @_form_doc(OAuthTokenFormSchema)
 @blp.doc(security=[])
 @blp.response(200, OAuthTokenSchema)
@@ -171,9 +167,6 @@ def authorize():
                      "unsupported_grant_type, invalid_target, invalid_scope."),
                (401, "invalid_client."), (413, "The body is over 64 KiB."),
                (415, "Not form-encoded."), TOO_MANY)
-@form_body
-@public
-@client_limited
 def token():
     """Exchange a code (PKCE) or rotate a refresh token: a 1-hour access token for <base>/mcp."""
     if request.mimetype != "application/x-www-form-urlencoded":
@@ -184,14 +177,12 @@ def token():
 
 
 @blp.route("/oauth/revoke", methods=["POST"])
+@needs(public=True, client_limited=True, form_body=True)
 @_form_doc(OAuthRevokeFormSchema)
 @blp.doc(security=[])
 @blp.response(200)
 @_oauth_errors((400, "invalid_request: no token parameter, or not form-encoded."),
                (413, "The body is over 64 KiB."), (415, "Not form-encoded."), TOO_MANY)
-@form_body
-@public
-@client_limited
 def revoke():
     """RFC 7009: revoke a refresh or access token (its whole connection). Any token, ours or
     not, valid or not, is a 200; only a request without a token is malformed (§2.2.1)."""
@@ -203,19 +194,19 @@ def revoke():
 
 
 @blp.route("/users/me/connections")
+@needs()
 @blp.response(200, ConnectionListSchema)
 @errors(blp, (403, "Personal access tokens cannot manage connections."))
-@no_pat
 def list_connections():
     """The caller's MCP connections: client name, scopes, created and last used."""
     return {"items": grants.list_connections(principal().user_id), "nextCursor": None}
 
 
 @blp.route("/users/me/connections/<uuid:grantId>", methods=["DELETE"])
+@needs()
 @blp.response(204)
 @errors(blp, (403, "Personal access tokens cannot manage connections."),
         (404, "No such connection of the caller."))
-@no_pat
 def disconnect(grant_id):
     """Disconnect: the grant is REVOKED at once; its tokens and refreshes stop working."""
     grants.disconnect(principal().user_id, str(grant_id))

@@ -15,7 +15,7 @@ import urllib.request
 from flask import Blueprint, current_app, request
 
 from app.api.context import settings
-from app.api.markers import public
+from app.api.needs import needs
 from app.api.oauth_ui import base_url, error_page, signed_in
 from app.errors import DomainError
 from app.services.mcp import flow, sessions
@@ -36,7 +36,7 @@ def _exchange(code: str, request_id: str) -> str:
 
 
 @bp.route("/oauth/callback")
-@public
+@needs(public=True)
 def callback():
     if settings().local_mode or not settings().mcp_cognito_client_id:
         return error_page("Not found.", 404)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE
 
-from app.api.context import group_access, outside_group, principal, scope
-from app.api.idempotency import idempotent
+from app.api.context import principal, scope
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema
 from app.schemas.people import (AcceptedInvitationSchema, FriendPageSchema, FriendRequestSchema,
@@ -17,6 +17,7 @@ blp = Blueprint("people", __name__, description="People: handles, friends, invit
 
 
 @blp.route("/people/me/handle", methods=["PUT"])
+@needs()
 @blp.arguments(HandleSchema)
 @blp.response(200, HandleReplySchema)
 @errors(blp, (409, "HANDLE_TAKEN: someone else holds the handle."))
@@ -27,6 +28,7 @@ def put_handle(body):
 
 
 @blp.route("/people/search")
+@needs()
 @blp.arguments(SearchArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, PersonListSchema)
 def search(args):
@@ -36,6 +38,7 @@ def search(args):
 
 
 @blp.route("/people/me/friends")
+@needs()
 @blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, FriendPageSchema)
 def list_friends(args):
@@ -45,7 +48,7 @@ def list_friends(args):
 
 
 @blp.route("/people/me/friends", methods=["POST"])
-@idempotent
+@needs(idempotent=True)
 @blp.arguments(FriendRequestSchema)
 @blp.response(201, FriendSchema)
 @errors(blp, (404, "No such user."),
@@ -56,6 +59,7 @@ def request_friend(body):
 
 
 @blp.route("/people/me/friends/<uuid:userId>/accept", methods=["POST"])
+@needs()
 @blp.response(200, FriendSchema)
 @errors(blp, (404, "No incoming request from this user."), (409, "ALREADY_FRIENDS."))
 def accept_friend(user_id):
@@ -64,6 +68,7 @@ def accept_friend(user_id):
 
 
 @blp.route("/people/me/friends/<uuid:userId>", methods=["DELETE"])
+@needs()
 @blp.response(204)
 @errors(blp, (404, "No friendship or request with this user."))
 def remove_friend(user_id):
@@ -72,40 +77,40 @@ def remove_friend(user_id):
 
 
 @blp.route("/groups/<uuid:groupId>/invitations", methods=["POST"])
-@idempotent(group_role="OWNER")
+@needs(role="OWNER", idempotent=True)
 @blp.arguments(InvitationCreateSchema)
 @blp.response(201, InvitationSchema)
 @errors(blp, FORBIDDEN, (404, "No such group for the caller, or no such user visible to "
                               "them (a friend or a discoverable user), or no such guest."),
         (409, "ALREADY_MEMBER, INVITATION_PENDING or TARGET_NOT_GUEST."))
-def invite(body, group_id):
+def invite(body, access):
     """Invite a user (OWNER), reserving a guest slot for them."""
-    access = group_access(group_id, "OWNER")
     return invitations.invite(access, body["userId"], role=body["role"],
                               participant_id=body.get("participantId"))
 
 
 @blp.route("/groups/<uuid:groupId>/invitations")
+@needs(role="OWNER")
 @blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, InvitationPageSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
-def group_invitations(args, group_id):
+def group_invitations(args, access):
     """The group's pending invitations (OWNER)."""
-    access = group_access(group_id, "OWNER")
     return invitations.group_invitations(access, limit=args["limit"], cursor=args["cursor"],
-                                         scope=scope(f"invitations:{group_id}")).as_dict()
+                                         scope=scope(f"invitations:{access.group_id}")).as_dict()
 
 
 @blp.route("/groups/<uuid:groupId>/invitations/<uuid:userId>", methods=["DELETE"])
+@needs(role="OWNER")
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "INVITATION_CHANGED: accepted or replaced meanwhile."))
-def revoke(group_id, user_id):
+def revoke(access, user_id):
     """Revoke an invitation (OWNER); the guest and its history stay."""
-    access = group_access(group_id, "OWNER")
     invitations.revoke(access, str(user_id))
 
 
 @blp.route("/people/me/invitations")
+@needs()
 @blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
 @blp.response(200, InvitationPageSchema)
 def my_invitations(args):
@@ -116,20 +121,20 @@ def my_invitations(args):
 
 
 @blp.route("/people/me/invitations/<uuid:groupId>/accept", methods=["POST"])
+@needs(in_group=False)
 @blp.response(200, AcceptedInvitationSchema)
 @errors(blp, (404, "No invitation to this group."),
         (409, "INVITATION_EXPIRED, INVITATION_CHANGED or ALREADY_MEMBER."))
-@outside_group
 def accept(group_id):
     """Accept: claim the reserved guest (same participantId) as a member."""
     return invitations.accept(principal().user_id, str(group_id))
 
 
 @blp.route("/people/me/invitations/<uuid:groupId>/decline", methods=["POST"])
+@needs(in_group=False)
 @blp.response(204)
 @errors(blp, (404, "No invitation to this group."),
         (409, "INVITATION_CHANGED: accepted or replaced meanwhile."))
-@outside_group
 def decline(group_id):
     """Decline; the guest slot and its history stay in the group."""
     invitations.decline(principal().user_id, str(group_id))

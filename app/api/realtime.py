@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from app.api.context import principal
-from app.api.pat import pat_scope
+from app.api.needs import needs
 from app.api.spec import Blueprint
 from app.schemas.realtime import RealtimeTokenSchema
 from app.services.realtime import issue
@@ -11,12 +11,12 @@ blp = Blueprint("realtime", __name__, description="Live updates: a token to subs
 
 
 @blp.route("/realtime/token", methods=["POST"])
+@needs(pat="groups:read")
 @blp.response(200, RealtimeTokenSchema)
 @blp.doc(description="A 15-minute token listing /groups/{groupId} for each of the caller's "
                      "groups and /users/{userId}. Subscribe to those channels over the "
                      "AppSync Events WebSocket protocol; each poke {groupId, revision, kind, "
                      "id} says to read /groups/{groupId}/changes?since=.")
-@pat_scope("groups:read")
 def realtime_token():
     """Mint a realtime subscribe token with the caller's current groups."""
     return issue.issue(principal().user_id)

@@ -1,9 +1,8 @@
 """Receipts: /groups/{groupId}/receipts… and an expense's /receipt (docs/receipts.md)."""
 from __future__ import annotations
 
-from app.api.context import group_access, settings
-from app.api.idempotency import idempotent
-from app.api.pat import pat_scope
+from app.api.context import settings
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.expenses import ExpenseSchema
 from app.schemas.receipts import (AttachReceiptSchema, ConfirmReceiptSchema,
@@ -17,85 +16,77 @@ NOT_READY = "RECEIPT_NOT_READY (details.status): the receipt is not READY"
 
 
 @blp.route("/groups/<uuid:groupId>/receipts", methods=["POST"])
-@idempotent(group_role="MEMBER")
+@needs(role="MEMBER", pat="expenses:write", idempotent=True)
 @blp.arguments(ReceiptCreateSchema)
 @blp.response(201, ReceiptUploadSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, LIMITED)
-@pat_scope("expenses:write")
-def create_receipt(body, group_id):
+def create_receipt(body, access):
     """Start a receipt (MEMBER+): a presigned S3 POST valid 5 minutes, whose policy pins the
     key, the type and the size. POST the form's fields, then the file (field ``file``)."""
-    access = group_access(group_id, "MEMBER")
     return uploads.create_receipt(access, body["contentType"], body["size"])
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>/complete", methods=["POST"])
+@needs(role="MEMBER", pat="expenses:write")
 @blp.response(202, ReceiptSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
-@pat_scope("expenses:write")
-def complete_receipt(group_id, receipt_id):
+def complete_receipt(access, receipt_id):
     """The upload is done: ingest checks and cleans it (PROCESSING, then READY or FAILED
     with a reason). Again: harmless."""
-    access = group_access(group_id, "MEMBER")
     return uploads.complete(access, str(receipt_id))
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>")
+@needs(role="VIEWER", pat="groups:read")
 @blp.response(200, ReceiptSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-def get_receipt(group_id, receipt_id):
+def get_receipt(access, receipt_id):
     """The receipt, its presigned image and thumbnail URLs (15 minutes) and its scan."""
-    access = group_access(group_id)
     return uploads.load_receipt(access.group_id, str(receipt_id))
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>/scan", methods=["POST"])
+@needs(role="MEMBER", pat="expenses:write")
 @blp.response(202, ReceiptSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, LIMITED,
         (402, "INSUFFICIENT_CREDITS: a scan costs chat credits (details.balance, "
               "details.needed)."),
         (409, f"{NOT_READY}; RECEIPT_CONFIRMED."))
-@pat_scope("expenses:write")
-def scan_receipt(group_id, receipt_id):
+def scan_receipt(access, receipt_id):
     """Scan the receipt into a draft (MEMBER+, costs chat credits); asked while a scan is
     pending: charged once."""
-    access = group_access(group_id, "MEMBER")
     return scanning.request_scan(access, str(receipt_id), settings())
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>/confirm", methods=["POST"])
+@needs(role="MEMBER", pat="expenses:write")
 @blp.arguments(ConfirmReceiptSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,
         (409, f"RECEIPT_CONFIRMED (details.expenseId): a replay never creates a second "
               f"expense; {NOT_READY}; RECEIPT_ATTACHED; SCAN_NOT_DONE (no body and no "
               "draft); or an expense create's own conflicts."))
-@pat_scope("expenses:write")
-def confirm_receipt(body, group_id, receipt_id):
+def confirm_receipt(body, access, receipt_id):
     """Create the expense (the draft, edited or not) with the receipt attached (MEMBER+)."""
-    access = group_access(group_id, "MEMBER")
     return attaching.confirm(access, str(receipt_id), body.get("expense"))
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/receipt", methods=["PUT"])
+@needs(role="MEMBER", pat="expenses:write")
 @blp.arguments(AttachReceiptSchema)
 @blp.response(200, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,
         (409, f"{NOT_READY}; RECEIPT_ATTACHED, RECEIPT_CONFIRMED (the receipt is another "
               "expense's); EXPENSE_HAS_RECEIPT (detach it first); VERSION_CONFLICT."))
-@pat_scope("expenses:write")
-def attach_receipt(body, group_id, expense_id):
+def attach_receipt(body, access, expense_id):
     """Attach a READY receipt of this group (MEMBER+); the same one again: 200 as it is."""
-    access = group_access(group_id, "MEMBER")
     return attaching.attach(access, str(expense_id), str(body["receiptId"]))
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/receipt", methods=["DELETE"])
+@needs(role="MEMBER", pat="expenses:write")
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "VERSION_CONFLICT: the expense changed meanwhile."))
-@pat_scope("expenses:write")
-def detach_receipt(group_id, expense_id):
+def detach_receipt(access, expense_id):
     """Detach the expense's receipt and delete it, image and all (MEMBER+)."""
-    access = group_access(group_id, "MEMBER")
     attaching.detach(access, str(expense_id))

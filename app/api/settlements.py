@@ -1,11 +1,9 @@
 """Settlements: /groups/{groupId}/settlements."""
 from __future__ import annotations
 
-from app.api.conditional import etagged
-from app.api.context import group_access, scope
+from app.api.context import scope
 from app.api.expenses import CREATE_REFUSED, EDIT_REFUSED
-from app.api.idempotency import idempotent
-from app.api.pat import pat_scope
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.schemas.common import PageArgsSchema, page_schema
 from app.schemas.settlements import (SettlementCreateSchema, SettlementPatchSchema,
@@ -23,14 +21,12 @@ def listing_scope(group_id: str) -> str:
 
 
 @blp.route("/groups/<uuid:groupId>/settlements", methods=["POST"])
-@idempotent(group_role="MEMBER")
+@needs(role="MEMBER", pat="settlements:write", idempotent=True)
 @blp.arguments(SettlementCreateSchema)
 @blp.response(201, SettlementSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
-@pat_scope("settlements:write")
-def create_settlement(body, group_id):
+def create_settlement(body, access):
     """Record that the payer paid the payee back (MEMBER+)."""
-    access = group_access(group_id, "MEMBER")
     return settlements.create_settlement(access, payer_id=body["payerId"],
                                          payee_id=body["payeeId"], amount=body["amount"],
                                          date=body.get("date"), note=body.get("note"),
@@ -40,46 +36,40 @@ def create_settlement(body, group_id):
 
 
 @blp.route("/groups/<uuid:groupId>/settlements")
+@needs(role="VIEWER", pat="groups:read", etag=True)
 @blp.arguments(PageArgsSchema, location="query")
 @blp.response(200, page_schema(SettlementSchema, "SettlementPage"))
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-@etagged(blp)
-def list_settlements(args, group_id):
+def list_settlements(args, access):
     """Newest first (VIEWER+)."""
-    access = group_access(group_id)
     return settlements.list_settlements(access, limit=args["limit"], cursor=args["cursor"],
                                         scope=listing_scope(access.group_id))
 
 
 @blp.route(ONE)
+@needs(role="VIEWER", pat="groups:read", etag=True)
 @blp.response(200, SettlementSchema)
 @errors(blp, NOT_FOUND)
-@pat_scope("groups:read")
-@etagged(blp)
-def get_settlement(group_id, settlement_id):
+def get_settlement(access, settlement_id):
     """One settlement (VIEWER+)."""
-    access = group_access(group_id)
     return settlements.get_settlement(access, str(settlement_id))
 
 
 @blp.route(ONE, methods=["PATCH"])
+@needs(role="MEMBER", pat="settlements:write")
 @blp.arguments(SettlementPatchSchema)
 @blp.response(200, SettlementSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
-@pat_scope("settlements:write")
-def update_settlement(body, group_id, settlement_id):
+def update_settlement(body, access, settlement_id):
     """Edit the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
-    access = group_access(group_id, "MEMBER")
     version = body.pop("version")
     return settlements.update_settlement(access, str(settlement_id), version, body)
 
 
 @blp.route(ONE, methods=["DELETE"])
+@needs(role="MEMBER", pat="settlements:write")
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the settlement kept changing."))
-@pat_scope("settlements:write")
-def delete_settlement(group_id, settlement_id):
+def delete_settlement(access, settlement_id):
     """Delete a settlement (MEMBER+); its balance effect is reversed atomically."""
-    access = group_access(group_id, "MEMBER")
     settlements.delete_settlement(access, str(settlement_id))

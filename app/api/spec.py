@@ -1,17 +1,14 @@
-"""flask-smorest wiring: our error envelope in the document, bearer auth by default.
-
-Only an app that serves the OpenAPI document (``create_app`` with every area) has an Api;
-the deployed per-area apps (app.api.dispatch) register the same blueprints without one."""
+"""flask-smorest wiring: our error envelope in the document, bearer auth by default."""
 from __future__ import annotations
 
 from apispec import BasePlugin
-from flask import current_app, json
+from flask import json
 from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
 from app.api import docs_ui, openapi_links
 from app.api import errors as error_replies
-from app.api.pat import PatPolicyPlugin
+from app.api.needs import DocumentPlugin
 from app.schemas.common import ErrorEnvelopeSchema
 
 SPEC_OPTIONS = {
@@ -135,22 +132,6 @@ def default_in_words(self, field, ret, **kwargs) -> dict:
             else words}
 
 
-def finalize(document: dict) -> dict:
-    """The one place the finished OpenAPI document is changed before it is served."""
-    return document
-
-
-def serve_document(app, api: TailSpendApi) -> None:
-    """/openapi.json: flask-smorest's document as ``finalize`` leaves it (the same JSON text
-    as flask-smorest's own view writes)."""
-
-    @app.endpoint("api-docs.openapi_json")
-    def openapi_json():
-        return current_app.response_class(
-            json.dumps(finalize(api.spec.to_dict()), indent=2, sort_keys=False),
-            mimetype="application/json")
-
-
 class Blueprint(_Blueprint):
     """Validation failures are 400 in our contract (webargs defaults to 422), and unknown
     query parameters are refused as the document's additionalProperties: false says."""
@@ -174,10 +155,9 @@ def configure(app) -> TailSpendApi:
     )
     app.register_blueprint(docs_ui.blp)
     api = TailSpendApi(app, spec_kwargs={"extra_plugins": [ContractPlugin(),
-                                                            PatPolicyPlugin(app),
+                                                            DocumentPlugin(app),
                                                             openapi_links.LinksPlugin()]})
     # apispec's documented hook, run after its own attribute functions (field2nullable last).
     api.ma_plugin.converter.add_attribute_function(null_in_a_branch)
     api.ma_plugin.converter.add_attribute_function(default_in_words)
-    serve_document(app, api)
     return api

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import current_app
 
 from app.api.context import principal, scope, settings
-from app.api.pat import no_pat
+from app.api.needs import needs
 from app.api.spec import FORBIDDEN, Blueprint, errors
 from app.errors import Forbidden
 from app.schemas.users import (AccountDeletionSchema, AdminUserPageSchema, AdminUsersArgsSchema,
@@ -19,6 +19,7 @@ blp = Blueprint("users", __name__, description="The signed-in user")
 
 
 @blp.route("/users/me")
+@needs()
 @blp.response(200, ProfileSchema)
 @errors(blp, (404, "No profile for this account."))
 def get_me():
@@ -27,18 +28,13 @@ def get_me():
 
 
 @blp.route("/users/me", methods=["PATCH"])
+@needs()
 @blp.arguments(ProfilePatchSchema)
 @blp.response(200, ProfileSchema)
 def patch_me(body):
     """Change display name or default currency; a rename is mirrored onto group rosters."""
     return users.update_profile(principal().user_id, display_name=body.get("displayName"),
                                 default_currency=body.get("defaultCurrency"))
-
-
-def while_deleting(view):
-    """Admit a caller whose account is being deleted (only to finish the deletion)."""
-    view.while_deleting = True
-    return view
 
 
 DELETE_DESCRIPTION = (
@@ -51,6 +47,7 @@ DELETE_DESCRIPTION = (
 
 
 @blp.route("/users/me", methods=["DELETE"])
+@needs(while_deleting=True)
 @blp.response(204, description="The account and everything it left behind are deleted.")
 @blp.alt_response(202, schema=AccountDeletionSchema,
                   description="The account is gone for every request; the rest of the sweep "
@@ -59,8 +56,6 @@ DELETE_DESCRIPTION = (
 @errors(blp, (403, "FORBIDDEN: personal access tokens cannot delete an account."),
         (409, "SOLE_OWNER: the caller is the only owner of groups other users are in; "
               "details.groups lists them ({groupId, name})."))
-@no_pat
-@while_deleting
 def delete_me():
     """Delete the account: memberships turn back into guests (history kept), groups where the
     caller is the only user are deleted, everything else of the account is removed."""
@@ -78,6 +73,7 @@ def delete_me():
 
 
 @blp.route("/users/me/identities")
+@needs()
 @blp.response(200, IdentityListSchema)
 def list_identities():
     """Every sign-in linked to the caller."""
@@ -85,6 +81,7 @@ def list_identities():
 
 
 @blp.route("/users/me/identities", methods=["POST"])
+@needs()
 @blp.arguments(IdentityLinkSchema)
 @blp.response(201, IdentitySchema)
 @errors(blp, (409, "IDENTITY_LINKED: the identity belongs to another account."))
@@ -94,6 +91,7 @@ def link_identity(body):
 
 
 @blp.route("/admin/users")
+@needs()
 @blp.arguments(AdminUsersArgsSchema, location="query")
 @blp.response(200, AdminUserPageSchema)
 @errors(blp, FORBIDDEN)

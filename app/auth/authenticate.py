@@ -75,7 +75,7 @@ class Authenticator:
         the request is under /groups/{groupId}, so an app sign-in's liveness read also reads
         the group rows its authorization will need (one call). ``live_in_view``: the view
         reads it in a batch of its own and refuses a caller who is not live
-        (app.api.context.liveness_in_view), so an app sign-in reads nothing here."""
+        (app.api.needs: liveness_in_view), so an app sign-in reads nothing here."""
         scheme, _, credential = (authorization or "").partition(" ")
         credential = credential.strip()
         if scheme.lower() != "bearer" or not credential:

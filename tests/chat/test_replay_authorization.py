@@ -3,6 +3,7 @@ the routes are enumerated from the app's URL map, so a new idempotent route must
 authorizes before it can pass."""
 from __future__ import annotations
 
+from app.api import needs
 from app.api.idempotency import HEADER
 from tests.chat.conftest import make_chat
 
@@ -15,14 +16,14 @@ CALLERS_OWN = {"groups.create_group", "people.request_friend", "imports.start_im
 def _idempotent_views(app) -> dict:
     return {rule.endpoint: app.view_functions[rule.endpoint]
             for rule in app.url_map.iter_rules()
-            if hasattr(app.view_functions[rule.endpoint], "idempotent_role")}
+            if needs.of(app.view_functions[rule.endpoint]).idempotent}
 
 
 def test_every_idempotent_route_authorizes_before_its_replay(app):
     views = _idempotent_views(app)
     assert {"chat.confirm_draft", "chat.grant_credits", "chat.create_session"} <= set(views)
     unguarded = {endpoint for endpoint, view in views.items()
-                 if view.idempotent_role is None and view.idempotent_authorize is None}
+                 if needs.of(view).role is None and needs.of(view).authorize is None}
     # Group routes are walked in tests/groups/test_idempotent_replay_authorization.py.
     assert unguarded - {"join_requests.submit"} == CALLERS_OWN, unguarded
 

@@ -239,7 +239,7 @@ def test_the_walk_follows_lazy_imports_but_not_a_parent_packages_functions():
 
     # app/__init__ imports the Flask factory inside create_app, which only the API calls.
     assert "app.factory" not in provisioning and "app.factory" in api
-    # the API's blueprints are loaded by name (app/api/route_table.py)
+    # create_app imports every area's blueprint
     assert "app.api.groups" in api
     assert not [m for m in api | provisioning if m.startswith("app.local")]
 

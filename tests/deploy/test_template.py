@@ -596,11 +596,12 @@ def test_user_pool_tier_is_a_parameter_defaulting_to_lite():
     assert template["Resources"]["UserPool"]["Properties"]["UserPoolTier"] == {"Ref": "UserPoolTier"}
 
 
-def test_snapstart_is_a_parameter_off_by_default_applied_to_published_versions():
+def test_snapstart_is_a_parameter_on_by_default_applied_to_published_versions():
     template = load_template()
     api = template["Resources"]["ApiFunction"]["Properties"]
 
-    assert template["Parameters"]["EnableSnapStart"]["Default"] == "false"
+    # On by default: the eagerly built app's init is paid at publish, not per cold start.
+    assert template["Parameters"]["EnableSnapStart"]["Default"] == "true"
     assert template["Conditions"]["SnapStartEnabled"] == {"Fn::Equals": [{"Ref": "EnableSnapStart"}, "true"]}
     assert api["AutoPublishAlias"] == "live"
     assert api["SnapStart"] == {"Fn::If": ["SnapStartEnabled", {"ApplyOn": "PublishedVersions"},

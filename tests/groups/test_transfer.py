@@ -206,7 +206,7 @@ def test_a_failure_mid_rewrite_keeps_the_lock_and_the_same_call_resumes(client, 
 
 
 def test_an_owners_personal_access_token_cannot_transfer(client, owner, trio):
-    """Even with every scope: a transfer rewrites the group's history (app-only, @no_pat)."""
+    """Even with every scope: a transfer rewrites the group's history (app-only: no PAT scope in its @needs)."""
     source, target, _, _ = trio
     minted = client.post("/developer/tokens", headers=owner.headers, json={
         "name": "script", "scopes": ["groups:read", "expenses:write", "settlements:write"],

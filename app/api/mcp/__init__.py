@@ -7,8 +7,8 @@ from __future__ import annotations
 from flask import current_app
 from werkzeug.exceptions import HTTPException
 
-from app.api.markers import own_auth
 from app.api.mcp.jsonrpc import HttpRpcError
+from app.api.needs import needs
 from app.api.spec import Blueprint
 from app.errors import DomainError, RateLimited
 
@@ -58,8 +58,8 @@ DOC = {
 
 
 @blp.route("/mcp", methods=["POST"])
+@needs(own_auth=True)
 @blp.doc(**DOC)
-@own_auth
 def mcp():
     from app.api.mcp import server  # the protocol and the tools: loaded on first use
 

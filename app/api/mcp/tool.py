@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from app.api.mcp.json_schema import input_schema, output_schema
-from app.api.pat import required_scope
+from app.api import needs
 from app.auth.principal import Principal
 from app.schemas.mcp import PROPERTY_TEXT
 
@@ -29,7 +29,7 @@ class Tool:
 
     @property
     def scope(self) -> Optional[str]:
-        return required_scope(self.rest_view)
+        return needs.of(self.rest_view).pat
 
     def describe(self) -> dict:
         writes = self.writes or self.creates

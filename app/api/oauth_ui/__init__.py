@@ -18,7 +18,7 @@ from urllib.parse import urlencode, urlsplit
 from flask import Blueprint, make_response, redirect, render_template, request, send_from_directory
 
 from app.api.context import settings
-from app.api.markers import form_body, public
+from app.api.needs import needs
 from app.errors import DomainError
 from app.services.mcp import clients, flow, sessions
 from app.services.users import local_auth
@@ -93,7 +93,7 @@ def signed_in(request_id: str, user_id: str):
 
 
 @bp.route("/oauth/assets/consent.css")
-@public
+@needs(public=True)
 def stylesheet():
     response = send_from_directory(STATIC, "consent.css", mimetype="text/css", max_age=3600)
     response.headers["X-Content-Type-Options"] = "nosniff"
@@ -101,8 +101,7 @@ def stylesheet():
 
 
 @bp.route("/oauth/login", methods=["GET", "POST"])
-@form_body
-@public
+@needs(public=True, form_body=True)
 def login():
     if not settings().local_mode:
         return error_page("Not found.", 404)
@@ -128,8 +127,7 @@ def login():
 
 
 @bp.route("/oauth/consent", methods=["GET", "POST"])
-@form_body
-@public
+@needs(public=True, form_body=True)
 def consent():
     request_id = request.values.get("request") or ""
     user_id = sessions.user_of(request.cookies.get(COOKIE), request_id)

@@ -10,7 +10,7 @@ profile last. Two things make "deleted" take effect everywhere at that moment:
   the group rows the request's authorization needs, so the check costs no call of its own.
   The cross-group reads (/users/me/people, /users/me/expenses, /users/me/groups,
   /users/me/stats) fold it into their own first BatchGetItem instead (:func:`read_live_with`;
-  app.api.context.liveness_in_view makes sure every such request ends with the verdict);
+  app.api.needs: liveness_in_view makes sure every such request ends with the verdict);
 - every write that creates a row owned by a user holds :data:`LIVE` on that user's profile
   in the same transaction (:meth:`Transaction.require_live_account`) or, when the write
   updates the profile itself, in its own condition; a request that passed the read just
@@ -84,7 +84,7 @@ def read_live_with(user_id: str, model, keys: Sequence[tuple]) -> Dict[tuple, di
     BatchGetItem) with :func:`is_live` folded into the first batch: the caller's profile,
     strongly consistent (BatchGetItem sets ConsistentRead per table), so a route that reads
     a batch anyway checks the account for no call of its own (the authenticator leaves it
-    to the route: app.api.context.liveness_in_view). A caller not live is refused (401);
+    to the route: app.api.needs: liveness_in_view). A caller not live is refused (401);
     a request that has read the profile already (a PAT's or MCP token's own check) does not
     read it again. Absent keys are left out."""
     keys = list(dict.fromkeys(keys))

@@ -2,7 +2,7 @@
 request to reuse instead of reading again:
 - GET /users/me: the liveness read of the caller's profile is the profile the view returns;
 - whether that read found the account live, whichever call made it: a view that folds the
-  read into a batch of its own (app.api.context.liveness_in_view) asks here that it was made;
+  read into a batch of its own (app.api.needs: liveness_in_view) asks here that it was made;
 - a route under /groups/{groupId}: the liveness read also read the group's head, the
   caller's guard row and the rows the view declared (one BatchGetItem,
   app.services.core.live.is_live_in_group); the request's first authorization in that group
