@@ -243,7 +243,7 @@ def _start_realtime(realtime, endpoint: str):
     from app import config
     from app.local.stream_poller import (start_realtime_notifications_poller,
                                          start_realtime_poller)
-    from app.services.realtime import publisher
+    from app.realtime import publisher
 
     publisher.use_transport(realtime)
     # Known only now (the port may be any free one): tokens minted from here on name it, and
@@ -308,7 +308,7 @@ def _token_offline(running, args) -> dict:
     from app.auth.local_issuer import LocalIssuer
     from app.bootstrap import bootstrap
     from app.config import Settings
-    from app.services.users.local_auth import mint_token
+    from app.users.local_auth import mint_token
 
     if running:
         endpoint, db = f"http://127.0.0.1:{running['dbPort']}", None

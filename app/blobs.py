@@ -6,7 +6,7 @@ that carries a thumbnail URL makes no S3 call. Local mode points the client at t
 moto server (the same endpoint as DynamoDB), path-style. The client is built on first
 use (a cold start that serves no receipt never loads boto3's
 S3 model; the bucket is read from the environment then too). The calls that read, write and delete objects live with the code that makes
-them (app.services.receipts.objects and .cleanup), so each function's IAM grants follow
+them (app.receipts.objects and .cleanup), so each function's IAM grants follow
 from what it can call (tests/deploy/test_function_needs.py)."""
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from typing import Optional
 
 import models
 from app.config import Settings, install, secret_string
-from app.services.core import paging
+from app.core import paging
 
 
 def bootstrap(settings: Optional[Settings] = None) -> Settings:

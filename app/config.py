@@ -76,7 +76,7 @@ class Settings(NamedTuple):
     chat_message_credits: int = 1
     # Workers' queues (template.yaml sets each on the functions that send to it); unset, work
     # goes to a local runner on a thread (local mode) or the caller's fallback
-    # (app.services.core.handoff).
+    # (app.core.handoff).
     account_deletion_queue_url: Optional[str] = None
     chat_queue_url: Optional[str] = None
     import_queue_url: Optional[str] = None
@@ -103,7 +103,7 @@ class Settings(NamedTuple):
     sns_ios_application_arn: Optional[str] = None
     sns_android_application_arn: Optional[str] = None
     # Rate limits and developer budgets overridden by the environment, (Limits field, value)
-    # pairs (app.services.developer.quotas.Limits).
+    # pairs (app.developer.quotas.Limits).
     limit_overrides: tuple = ()
     # Receipts (docs/receipts.md): the bucket (unset: tailspend-<stage>-receipts), the S3
     # endpoint (local mode: the embedded server's), the worker's queue, a scan's credits.
@@ -111,7 +111,7 @@ class Settings(NamedTuple):
     s3_endpoint: Optional[str] = None
     receipt_queue_url: Optional[str] = None
     receipt_scan_credits: int = 1
-    # Receipt scanning (app/services/receipts/scan): textract | rapidocr | tesseract | openai;
+    # Receipt scanning (app/receipts/scan): textract | rapidocr | tesseract | openai;
     # unset, textract in AWS and rapidocr in local mode. The vision endpoint is opt-in.
     receipt_scan_engine: Optional[str] = None
     receipt_scan_timeout: float = 60.0

@@ -13,7 +13,7 @@ from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
 from app.config import Settings
 from app.errors import account_deleting
-from app.services.core import request_reads
+from app.core import request_reads
 from app.bootstrap import bootstrap
 from app.logs import (bind_request, bind_user, client_request_id, logger, platform_request_id,
                       unbind)
@@ -43,9 +43,9 @@ def start(settings: Optional[Settings] = None) -> Runtime:
     authenticator = Authenticator(jwks=jwks, issuer=settings.issuer,
                                   client_id=settings.client_id or "", identity_provider=provider,
                                   identities=IdentityCache())
-    from app.services.mcp import keys as mcp_keys  # signs MCP access tokens (see its doc)
+    from app.oauth import keys as mcp_keys  # signs MCP access tokens (see its doc)
     mcp_keys.configure(local_key=issuer.private_key if issuer else None)
-    from app.api import developer_gate  # PATs, scopes, rate limits, usage
+    from app.developer import gate as developer_gate  # PATs, scopes, rate limits, usage
     developer = developer_gate.start(
         authenticator, local_data_dir=settings.data_dir if settings.local_mode else None)
     return Runtime(settings, authenticator, issuer, developer)
@@ -63,7 +63,8 @@ def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime
     app.json.sort_keys = False
     app.extensions["tailspend"] = runtime
 
-    from app.api import developer_gate, edge, errors, spec
+    from app.developer import gate as developer_gate
+    from app.api import edge, errors, spec
     errors.register(app)
     api = spec.configure(app)
     documented, pages = blueprints(settings.local_mode)
@@ -88,17 +89,32 @@ def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime
 def blueprints(local_mode: bool) -> tuple:
     """Every blueprint the API serves: (those in /openapi.json, in the order its operations
     appear there; the HTML pages of the MCP connector's consent flow, outside it)."""
-    from app.api import (balances, changes, chat, comments, developer, expenses, export, groups,
-                         health, home, imports, insight, invite, join_requests, mcp,
-                         notifications, oauth, oauth_cognito, oauth_ui, people, realtime,
-                         receipts, recurring, settlements, users)
-    documented = [health.blp, users.blp, home.blp, groups.blp, invite.blp, join_requests.blp,
-                  expenses.blp, receipts.blp, comments.blp, settlements.blp, balances.blp,
-                  insight.blp, changes.blp, export.blp, imports.blp, recurring.blp, people.blp,
-                  notifications.blp, developer.blp, oauth.blp, mcp.blp, chat.blp, realtime.blp]
+    from app.changes import views as changes
+    from app.chat import views as chat
+    from app.developer import views as developer
+    from app.groups import views as groups
+    from app.health import views as health
+    from app.imports import views as imports
+    from app.insight import views as insight
+    from app.ledger import views as ledger
+    from app.mcp import views as mcp
+    from app.notifications import views as notifications
+    from app.oauth import views as oauth
+    from app.people import views as people
+    from app.realtime import views as realtime
+    from app.receipts import views as receipts
+    from app.recurring import views as recurring
+    from app.users import views as users
+    from app.oauth import cognito, ui
+    documented = [health.blp, users.blp, groups.home_blp, groups.groups_blp, groups.invite_blp,
+                  groups.join_requests_blp, ledger.expenses_blp, receipts.blp,
+                  ledger.comments_blp, ledger.settlements_blp, ledger.balances_blp, insight.blp,
+                  changes.blp, imports.export_blp, imports.imports_blp, recurring.blp,
+                  people.blp, notifications.blp, developer.blp, oauth.blp, mcp.blp, chat.blp,
+                  realtime.blp]
     if local_mode:
         documented.append(health.local_blp)  # the local token issuer
-    return documented, [oauth_ui.bp, oauth_cognito.bp]
+    return documented, [ui.bp, cognito.bp]
 
 
 def _snake_case_path_ids(endpoint, values) -> None:
@@ -134,7 +150,7 @@ def _authenticate() -> None:
 
 def _group_read(declared):
     """(group id, the rows the view prefetches) for a route under /groups/{groupId}: the
-    liveness read joins that group's authorization read (app.services.core.request_reads)."""
+    liveness read joins that group's authorization read (app.core.request_reads)."""
     from app.api import needs
     group_id = (request.view_args or {}).get("group_id")
     if group_id is None or declared.while_deleting or not declared.in_group:

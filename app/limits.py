@@ -6,7 +6,7 @@ MAX_PARTICIPANTS = 90
 # Participants (users and guests) one group may hold. Every roster, balances and settle-up
 # read stays one page of one query at this size; adding past it is 409 GROUP_FULL.
 MAX_GROUP_PARTICIPANTS = 200
-# POST /imports: the formats read (app/services/imports/parse.py has a parser for each) and
+# POST /imports: the formats read (app/imports/parse.py has a parser for each) and
 # the largest file, in bytes of its UTF-8 text (5 MB).
 # Import format -> the app whose export it is (the default group name "Imported from <app>"
 # for a file with no name): one table, so a new format cannot lack its default name.
@@ -20,7 +20,7 @@ REMINDER_INTERVAL_SECONDS = 24 * 3600
 # An expense's text fields' limits are declared with its fields, in
 # app.money.expense_input (TEXT_MAX, ITEM_NAME_MAX).
 
-# A receipt photo (app/services/receipts, app/schemas/receipts.py): 10 MB at most.
+# A receipt photo (app/receipts, app/receipts/schemas.py): 10 MB at most.
 MAX_RECEIPT_BYTES = 10 * 1024 * 1024
 # A receipt JPEG's scans (SOS markers), counted before decoding. Decoding costs a pass over
 # the picture per scan and a scan can be a dozen bytes, so the scan count, not the file size,

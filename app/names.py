@@ -102,7 +102,7 @@ def normalise(text: str) -> str:
 
 
 def validated(text: str, *, max_length: int = 100) -> str:
-    """The REST rule of a name field (app.schemas.common.DisplayName) as one function, for
+    """The REST rule of a name field (app.api.schemas.DisplayName) as one function, for
     the paths that store a name without a request schema (imports): ``text`` NFC-normalised,
     or ValueError saying why — a refused character, blank, or past ``max_length``."""
     normal = normalise(text)

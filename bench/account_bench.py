@@ -47,7 +47,7 @@ def _account_in_groups(client, sign_in, tag: str, groups: int):
 def measure(sizes=SIZES, through_route: bool = True) -> dict:
     """The deletion's calls at each size, the calls of GET /users/me and home just before the
     last deletion and, ``through_route``, the status DELETE /users/me answered."""
-    from app.services.account import deletion
+    from app.account import deletion
 
     results, statuses = {}, {"api": None}
     with bench_app() as (client, sign_in):

@@ -32,8 +32,8 @@ def captured_capacity():
 
 def main() -> None:
     from app.config import Settings
-    from app.services.chat import drafting
-    from app.services.core import handoff
+    from app.chat import drafting
+    from app.core import handoff
 
     settings = Settings()
     with bench_app() as (client, sign_in):

@@ -65,7 +65,7 @@ class Bench:
         self.events: dict = {}
 
     def group(self) -> None:
-        from app.services.notifications import push
+        from app.notifications import push
 
         self.pushes = push.use(push.RecordingProvider())
         c = self.client
@@ -114,7 +114,7 @@ class Bench:
                 for shard in Event.shards() for event in Event.pending(shard, "9999")]
 
     def drain_events(self) -> Bill:
-        from app.services.notifications.stream import handle_stream_record
+        from app.notifications.stream import handle_stream_record
 
         bill, sent = Bill(), len(self.pushes.sent)
         for image in self.pending_images():

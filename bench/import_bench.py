@@ -58,7 +58,7 @@ def splitwise_file(rows: int, seed: int = 7) -> str:
 def main() -> None:
     content = splitwise_file(ROWS)
     with embedded_app("imports", max_body_bytes=64 * 1024) as (client, headers):
-        from app.services.core import handoff
+        from app.core import handoff
 
         held = []
         handoff.use_local_runner("import", lambda m: held.append((m["groupId"], m["importId"])))
@@ -70,7 +70,7 @@ def main() -> None:
         posted = time.perf_counter() - start
         assert reply.status_code == 202, reply.get_json()
         ((group_id, import_id),) = held
-        from app.services.imports.worker import run_import
+        from app.imports.worker import run_import
 
         start = time.perf_counter()
         with count_dynamodb_calls() as worker_calls:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.support import embedded_app  # also: local credentials and quiet logs, as every bench
 
-from app.services.imports.formats.text import MAX_MEMBER_ENTRIES
+from app.imports.formats.text import MAX_MEMBER_ENTRIES
 
 LIMIT = 5 * 1024 * 1024 - 64 * 1024
 MAX_ROWS = 20_000
@@ -152,7 +152,7 @@ def refused(file_format: str) -> str:
 
 
 def main() -> None:
-    from app.services.core import handoff
+    from app.core import handoff
 
     with embedded_app("imports", max_body_bytes=64 * 1024) as (client, headers):
         handoff.use_local_runner("import", lambda m: None)  # the queue holds them

@@ -25,7 +25,7 @@ ACCEPT = "application/json, text/event-stream"
 
 def measure() -> tuple:
     """([(tool, REST route, REST calls, warm tools/call calls)], cold get_balances calls)."""
-    from app.services.mcp import access_tokens
+    from app.oauth import access_tokens
     from models.users import McpGrant
 
     with bench_app() as (client, sign_in):

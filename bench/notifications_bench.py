@@ -42,8 +42,8 @@ def pending_images() -> list:
 
 
 def main() -> None:
-    from app.services.notifications import push
-    from app.services.notifications.stream import handle_stream_record
+    from app.notifications import push
+    from app.notifications.stream import handle_stream_record
 
     push.use(push.RecordingProvider())
     print("recipients | worker DynamoDB calls for one EXPENSE_ADDED | replay of the record")

@@ -30,7 +30,7 @@ def measure() -> dict:
     """The calls of each step of the flow and of the two token checks, by step name."""
     from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-    from app.services.mcp import access_tokens
+    from app.oauth import access_tokens
 
     with bench_app() as (client, _sign_in):
         client_id = client.post("/oauth/register", json={"redirect_uris": [REDIRECT]}

@@ -36,14 +36,14 @@ DYNAMODB_CALL_MS = 10.0  # in-region p90-ish single-item call; DynamoDB's p50 is
 PUSH_WALL_MS = 250.0  # one event's pushes, sent together: the slowest of them (SNS ~2 calls)
 LAMBDA_VCPU = {512: 512 / 1769, 1024: 1024 / 1769, 1769: 1.0}  # Lambda: 1 vCPU at 1,769 MB
 RUN_EVERY_S = 300  # the OutboxRecovery schedule
-TIMEOUT_S, MARGIN_S = 300, 30  # the maintenance function's timeout; app.services.maintenance
+TIMEOUT_S, MARGIN_S = 300, 30  # the maintenance function's timeout; app.maintenance
 OLD_EVENTS_PER_RUN = 200
 
 
 def _seed(groups: int) -> list:
     """Groups of four USER participants (each with a live profile), three with a device; one
     event per group."""
-    from app.services.core.clock import iso_in
+    from app.core.clock import iso_in
     from models.groups import Group, GroupItem, Participant
     from models.notifications import Device, Event, NotificationItem
     from models.users import Profile, UserItem
@@ -87,8 +87,8 @@ def measure_dispatch(count: int) -> dict:
     import models
     from app.local.dynamodb import EmbeddedDynamoDB
     from app.local.template_tables import create_tables
-    from app.services.notifications import push
-    from app.services.notifications.dispatch import already_dispatched, dispatch
+    from app.notifications import push
+    from app.notifications.dispatch import already_dispatched, dispatch
     from models.notifications import Event
 
     push.use(push.RecordingProvider())
@@ -119,7 +119,7 @@ def measure_web_push_cpu(sends: int = 50) -> float:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    from app.services.notifications import push, vapid
+    from app.notifications import push, vapid
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
@@ -156,7 +156,7 @@ def measure_web_push_cpu(sends: int = 50) -> float:
 
 
 def model(measured: dict, web_push_cpu_ms: float) -> None:
-    from app.services.notifications.redispatch import SHARD_WORKERS
+    from app.notifications.redispatch import SHARD_WORKERS
     from models.notifications import PENDING_SHARDS
 
     backlog = USERS * EVENTS_PER_USER_PER_DAY * PEAK_HOUR_SHARE * OUTAGE_HOURS

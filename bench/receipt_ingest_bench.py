@@ -78,7 +78,7 @@ def _package_growth() -> tuple:
 
 
 def main() -> None:
-    from app.services.receipts import images
+    from app.receipts import images
 
     small = _photo((700, 900))
     phone = _photo((4032, 3024))
@@ -106,7 +106,7 @@ def _ingest_ms(data: bytes) -> float:
     import boto3
 
     from app import blobs
-    from app.services.receipts import ingest
+    from app.receipts import ingest
 
     with bench_app() as (client, sign_in):
         blobs.configure(bucket="bench-receipts", endpoint=None, region="us-east-1")
@@ -121,7 +121,7 @@ def _ingest_ms(data: bytes) -> float:
                                   json={"contentType": "image/jpeg", "size": len(data)})
             receipt = started.get_json()
             s3.put_object(Bucket=blobs.bucket(), Key=receipt["upload"]["fields"]["key"], Body=data)
-            from app.services.core.conditional import update_if
+            from app.core.conditional import update_if
             from models.groups.receipts import PROCESSING, Receipt
 
             row = Receipt.get(*Receipt.key(group, receipt["receiptId"]))

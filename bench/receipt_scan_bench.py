@@ -33,8 +33,8 @@ def _time(scan, image: bytes, expected_total: int, hints) -> float:
 
 def main() -> None:
     from app.config import Settings
-    from app.services.receipts.scan import ScanHints, scan_receipt
-    from app.services.receipts.scan.engines import tesseract
+    from app.receipts.scan import ScanHints, scan_receipt
+    from app.receipts.scan.engines import tesseract
     from tests.receipts.test_scan_local import BERLIN_CAFE, US_DINER, render_receipt
 
     images = [(render_receipt(BERLIN_CAFE), 760, ScanHints("EUR")),

@@ -22,7 +22,7 @@ NOW = "2026-02-01T00:30:00Z"
 
 def _seed(count: int) -> None:
     """Group heads, two participants each and one due template per group, in batch writes."""
-    from app.services.recurring.schedule import build
+    from app.recurring.schedule import build
     from models.groups import (ExpenseTemplateMap, Group, GroupItem, ItemMap, Participant,
                                PaymentMap, RecurringExpense, SplitMap)
 
@@ -66,7 +66,7 @@ def main(count: int) -> None:
     import models
     from app.local.dynamodb import EmbeddedDynamoDB
     from app.local.template_tables import create_tables
-    from app.services.recurring.tick import run_tick
+    from app.recurring.tick import run_tick
 
     server = EmbeddedDynamoDB(port=0, stage="bench", data_dir=None).start()
     try:

@@ -20,7 +20,7 @@ REPEAT = int(sys.argv[1]) if len(sys.argv) > 1 else 30  # medians of this many
 
 
 def main() -> None:
-    from app.schemas.expenses import ExpenseSchema
+    from app.ledger.schemas import ExpenseSchema
     from models.groups import Expense
 
     with bench_app("replybench") as (client, sign_in):
@@ -46,7 +46,7 @@ def main() -> None:
         stored = list(Expense.listing(group_id, None, None, limit=100))
         schema = ExpenseSchema(many=True)
         try:  # the tree before reply schemas took rows: a service view, then the schema
-            from app.services.ledger.expenses import expense_view
+            from app.ledger.expenses import expense_view
             dump = lambda: schema.dump([expense_view(e) for e in stored])  # noqa: E731
         except ImportError:
             dump = lambda: schema.dump(stored)  # noqa: E731

@@ -67,7 +67,7 @@ def _transfer(client, headers, count: int, bystanders: int = 0):
 def measure(sizes=SIZES, extras: bool = True) -> dict:
     """(calls, wall s) of the transfer at each size; with ``extras``, also at 100 expenses
     beside BYSTANDERS that do not name the source, and at 100 with BATCH_ROWS = 1."""
-    from app.services.groups import transfer
+    from app.groups import transfer
     measured: dict = {"sizes": {}}
     with bench_app() as (client, sign_in):
         headers, _ = sign_in("bench@example.com")

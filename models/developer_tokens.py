@@ -105,7 +105,7 @@ class TokenCount(DeveloperItem, discriminator="TOKEN_COUNT"):
     Token creation ADDs 1 on the condition ``Live < cap`` in the same transaction as the
     token's put, so parallel creates can never pass the cap; revoking a token that has not
     expired gives its slot back. Expired tokens are released by a recount (see
-    app.services.developer.tokens), guarded by the value it read."""
+    app.developer.tokens), guarded by the value it read."""
 
     Live = NumberAttribute(default=0)
 

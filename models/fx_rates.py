@@ -1,7 +1,7 @@
 """FxRates: reference-rate publications newer than the history shipped with the code.
 
 One row per publication day, ``ECB#<yyyy-mm-dd>`` -> that day's per-EUR rates as decimal
-strings. The Maintenance job writes them; rate lookups read them (app.services.fx)."""
+strings. The Maintenance job writes them; rate lookups read them (app.currencies)."""
 from __future__ import annotations
 
 from pynamodb.attributes import MapAttribute, UnicodeAttribute

@@ -16,7 +16,7 @@ IP_SUBJECT = "IP"
 # An OAuth client's requests (registration, code exchange) or one grant's refreshes: hosts
 # such as Claude and ChatGPT call from shared address ranges, so these are not per address.
 OAUTH_SUBJECT = "OAUTH"
-# Receipts: uploads per group per day, scans per user per day (app.services.receipts.limits).
+# Receipts: uploads per group per day, scans per user per day (app.receipts.limits).
 RECEIPT_UPLOAD_SUBJECT = "RECEIPTS"
 RECEIPT_SCAN_SUBJECT = "RECEIPTSCANS"
 

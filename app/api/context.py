@@ -10,9 +10,9 @@ from app.api import conditional
 from app.auth.principal import Principal
 from app.config import Settings
 from app.errors import account_deleting
-from app.services.core import request_reads
-from app.services.core.access import Access, authorize
-from app.services.core.live import is_live
+from app.core import request_reads
+from app.core.access import Access, authorize
+from app.core.live import is_live
 
 
 def principal() -> Principal:
@@ -40,7 +40,7 @@ def group_access(group_id, min_role: str = "VIEWER", *,
 
 def checked_live(view):
     """``@needs(liveness_in_view=True)``: the view's service reads the caller's profile in a
-    batch it makes anyway (app.services.core.live.read_live_with) and refuses a caller who is
+    batch it makes anyway (app.core.live.read_live_with) and refuses a caller who is
     not live: the authenticator reads nothing for it (app.factory). Whatever the view does,
     it ends here with that verdict: if its service did not read it (nothing to batch, an
     error first), it is read now (one GetItem), so a deleting account is refused (401) and

@@ -9,7 +9,7 @@ from flask import current_app, request
 
 from app.api.context import principal
 from app.errors import Invalid
-from app.services.core import idempotency
+from app.core import idempotency
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"

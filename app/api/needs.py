@@ -2,7 +2,7 @@
 
 One decorator's explicit arguments replace the markers the per-request hooks used to read off
 view functions. Every hook reads the same record (:func:`of`): authentication
-(app.factory), the rate windows and the PAT policy (app.api.developer_gate, app.api.pat),
+(app.factory), the rate windows and the PAT policy (app.developer.gate, app.api.pat),
 the body checks (app.api.edge) and the OpenAPI document's PAT security (app.api.pat's
 plugin). A view without it is a signed-in, metered, JSON, PAT-refused view (fail closed).
 
@@ -69,7 +69,7 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
     """Declare what the view needs.
 
     - ``role``: the caller's least role in the path's group ("VIEWER", "MEMBER", "OWNER");
-      the view takes ``access`` (app.services.core.access.Access) instead of ``group_id``.
+      the view takes ``access`` (app.core.access.Access) instead of ``group_id``.
     - ``pat``: the personal-access-token scope that opens the view; PATs are refused without.
     - ``idempotent``: a create route that honours ``Idempotency-Key`` (``secret_fields`` are
       left out of a replayed reply; ``authorize(**kwargs)`` is the check of a route whose

@@ -3,7 +3,7 @@ in one place.
 
 ``@needs(pat="groups:read")`` opens a view to PATs holding that scope. Every other view refuses
 PATs with 403 (fail closed: a new route is app-only until someone decides otherwise).
-:func:`enforce` is the only check, run for every request by app.api.developer_gate;
+:func:`enforce` is the only check, run for every request by app.developer.gate;
 app.api.needs's document plugin writes the same declaration into the OpenAPI document as
 security requirements, so document and enforcement cannot drift.
 """

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint as _Blueprint
 from app.api import docs_ui, openapi_links
 from app.api import errors as error_replies
 from app.api.needs import DocumentPlugin
-from app.schemas.common import ErrorEnvelopeSchema
+from app.api.schemas import ErrorEnvelopeSchema
 
 SPEC_OPTIONS = {
     "info": {"description": "TailSpend: group expenses, balances and settle-up. "

@@ -130,15 +130,15 @@ class Authenticator:
 
 
 def is_live(user_id: str) -> bool:
-    """app.services.core.live.is_live, imported on the first signed-in request: the users
+    """app.core.live.is_live, imported on the first signed-in request: the users
     table's model is not a start-up import (a public request never reads it)."""
-    from app.services.core.live import is_live as read_profile
+    from app.core.live import is_live as read_profile
     return read_profile(user_id)
 
 
 def is_live_in_group(user_id: str, group_id: str, prefetch: tuple) -> bool:
-    """app.services.core.live.is_live_in_group (imported late, as :func:`is_live`)."""
-    from app.services.core.live import is_live_in_group as read_with_group
+    """app.core.live.is_live_in_group (imported late, as :func:`is_live`)."""
+    from app.core.live import is_live_in_group as read_with_group
     return read_with_group(user_id, group_id, prefetch)
 
 

@@ -8,7 +8,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.services.account.worker import finish_deletion, run_schedule
+from app.account.worker import finish_deletion, run_schedule
 
 bootstrap()
 # Given our logger, the processor logs each failed record (the template counts those lines).

@@ -8,8 +8,8 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.services.chat.drafting import process
-from app.services.chat.worker import reconcile
+from app.chat.drafting import process
+from app.chat.worker import reconcile
 
 settings = bootstrap()
 processor = BatchProcessor(event_type=EventType.SQS, logger=logger,

@@ -5,7 +5,7 @@ scheduled for (later slots belong to later ticks)."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
-from app.services.recurring.tick import run_tick
+from app.recurring.tick import run_tick
 
 bootstrap()
 

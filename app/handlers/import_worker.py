@@ -8,7 +8,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.services.imports.worker import run_import
+from app.imports.worker import run_import
 
 bootstrap()
 # A run reports its own failure on the import (FAILED, first bad line) and answers normally;

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
-from app.services.maintenance import run_maintenance
+from app.maintenance import run_maintenance
 
 bootstrap()
 

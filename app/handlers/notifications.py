@@ -6,8 +6,8 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.services.notifications import push
-from app.services.notifications.stream import handle_stream_record
+from app.notifications import push
+from app.notifications.stream import handle_stream_record
 
 bootstrap()
 # Given our logger, the processor logs each failed record (the template counts those lines).

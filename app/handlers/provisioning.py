@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
-from app.services.users.provisioning import provision_from_cognito
+from app.users.provisioning import provision_from_cognito
 
 settings = bootstrap()
 

@@ -1,10 +1,10 @@
 """AppSync Events' Lambda authorizer: connect and subscribe with our realtime token, checked
-against the account and memberships as they are now (app/services/realtime/admission.py,
+against the account and memberships as they are now (app/realtime/admission.py,
 the same check local mode's server makes; docs/realtime.md)."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
-from app.services.realtime.admission import authorize
+from app.realtime.admission import authorize
 
 bootstrap()
 

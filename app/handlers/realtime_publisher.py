@@ -7,7 +7,7 @@ then sent to the failure queue, like the other stream consumers."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
-from app.services.realtime.publisher import publish_batch
+from app.realtime.publisher import publish_batch
 
 bootstrap()
 

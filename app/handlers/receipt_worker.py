@@ -8,7 +8,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.services.receipts import scanning, worker
+from app.receipts import scanning, worker
 
 settings = bootstrap()
 processor = BatchProcessor(event_type=EventType.SQS, logger=logger,

@@ -5,8 +5,8 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
                                                    process_partial_response)
 
 from app.bootstrap import bootstrap
-from app.services.recurring import fanout
-from app.services.recurring.tick import run_bucket_message
+from app.recurring import fanout
+from app.recurring.tick import run_bucket_message
 
 bootstrap()
 # The service logs a failed bucket itself (recurring.bucket_failed, which the template counts).

@@ -11,7 +11,7 @@ clients use, on ``ws://<host>:<port>/event/realtime``, built on the ``websockets
   KEEP_ALIVE_S.
 - ``subscribe`` {id, channel, authorization} -> ``subscribe_success`` or ``subscribe_error``
   (UnauthorizedException: the same token, account and membership checks as the AWS
-  authorizer, app/services/realtime/admission.py; connect makes them too);
+  authorizer, app/realtime/admission.py; connect makes them too);
   ``unsubscribe`` {id} -> ``unsubscribe_success``.
 - Each published event reaches every subscription on its channel as ``data`` {id, event}.
 - Nothing outlives its token: a subscription ends at its token's expiry with a
@@ -40,9 +40,9 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
-from app.services.realtime import admission
-from app.services.realtime.channels import ChannelRefused, group_channel
-from app.services.realtime.pokes import revocation
+from app.realtime import admission
+from app.realtime.channels import ChannelRefused, group_channel
+from app.realtime.pokes import revocation
 
 log = logging.getLogger("tailspend.local.realtime")
 PATH = "/event/realtime"

@@ -19,7 +19,7 @@ def canned_event(name: str) -> dict:
 def run_hourly_tick(now: Optional[str] = None) -> dict:
     """The hourly handler on the canned schedule event, stamped with ``now`` (default: now)."""
     from app.handlers import hourly
-    from app.services.core.clock import now_iso
+    from app.core.clock import now_iso
 
     event = canned_event("schedule_hourly.json")
     event["time"] = now or now_iso()
@@ -82,7 +82,7 @@ LOCAL_WORKERS = {
 
 
 def start_worker(queue: str, message: dict) -> threading.Thread:
-    """The worker of ``queue`` (a name in app.services.core.handoff) on a thread, fed
+    """The worker of ``queue`` (a name in app.core.handoff) on a thread, fed
     ``message`` as its queue would, after the API answered 202."""
     handler, canned, recovery = LOCAL_WORKERS[queue]
     return _queue_message_on_a_thread(handler, canned, message, queue, recovery)
@@ -90,7 +90,7 @@ def start_worker(queue: str, message: dict) -> threading.Thread:
 
 def install_local_workers() -> None:
     """Local mode: every queue's messages go to its worker on a thread."""
-    from app.services.core import handoff
+    from app.core import handoff
 
     for queue in LOCAL_WORKERS:
         handoff.use_local_runner(queue, lambda message, queue=queue: start_worker(queue, message))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from app.services.notifications.vapid import new_private_key
+from app.notifications.vapid import new_private_key
 
 FILE_NAME = "vapid-private-key"
 

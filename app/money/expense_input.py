@@ -1,10 +1,10 @@
 """ExpenseInput: what any door hands the ledger to record or edit an expense.
 
 Every way an expense comes in produces one: the REST schemas' post-load
-(app.schemas.expenses), the MCP tools (after their decimals became minor units), import
-rows (app.services.imports.model.Row.expense_input), chat drafts (stored as it, confirmed
+(app.ledger.schemas), the MCP tools (after their decimals became minor units), import
+rows (app.imports.model.Row.expense_input), chat drafts (stored as it, confirmed
 from it), recurring templates, and receipt drafts. The ledger's
-``app.services.ledger.expense_input.build`` is the only judge of its money rules; this
+``app.ledger.expense_input.build`` is the only judge of its money rules; this
 module only gives the input its shape.
 
 An input is immutable and in integer minor units of its ``currency`` (``group_amount`` in
@@ -101,8 +101,8 @@ WIRE_NAMES = {"description": "description", "category": "category", "date": "dat
               "exchange_rate": "exchangeRate", "group_amount": "groupAmount",
               "rate_source": "rateSource", "rate_date": "rateDate"}
 # Each text field's most characters, declared here beside the field (description and item
-# names must also be non-blank): the REST schemas' Length validators (app.schemas.expenses)
-# and a chat or receipt draft's check (app.services.chat.proposals) both read them, and an
+# names must also be non-blank): the REST schemas' Length validators (app.ledger.schemas)
+# and a chat or receipt draft's check (app.chat.proposals) both read them, and an
 # import cuts its texts to them.
 TEXT_MAX = {"description": 200, "category": 50, "notes": 500}
 ITEM_NAME_MAX = 200

@@ -1,7 +1,7 @@
 """Import rows: the status of one import and the staged chunks of its file.
 
 Both live in the new group's partition. While the head is IMPORTING the group is unreadable
-(app.services.core.access.is_live); the IMPORT row outlives a failed import so that
+(app.core.access.is_live); the IMPORT row outlives a failed import so that
 GET /imports/{importId} can say which line failed."""
 from __future__ import annotations
 

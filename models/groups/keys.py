@@ -36,6 +36,6 @@ DELETE_BUCKET = "GROUP_DELETE"
 # RUNNING imports, by when they are past any run's lease and the queue's redeliveries
 # (NextRunAt): the maintenance job fails the overdue ones with one query.
 IMPORT_BUCKET = "IMPORT_RUNNING"
-# A receipt photo's status row (app/services/receipts); its objects live in the receipts
+# A receipt photo's status row (app/receipts); its objects live in the receipts
 # bucket under the group and receipt ids only.
 RECEIPT_PREFIX = "RECEIPT#"

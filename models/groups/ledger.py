@@ -46,7 +46,7 @@ class ExpenseBodyAttributes:
     """What an expense's body is stored as, declared once: an Expense row and a recurring
     template's ``Template`` map (models.groups.recurring.ExpenseTemplateMap) both inherit
     these, so a field added here is stored by both under the same name, and
-    app.services.ledger.expense_body.ExpenseBody takes its fields from ``BODY_ATTRIBUTES``.
+    app.ledger.expense_body.ExpenseBody takes its fields from ``BODY_ATTRIBUTES``.
 
     A plain mixin, not a MapAttribute: a Model and a MapAttribute both collect inherited
     attributes, and the stored names (and so a row's bytes) are the attributes' own."""

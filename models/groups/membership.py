@@ -34,7 +34,7 @@ class Group(GroupItem, discriminator="GROUP"):
     ParticipantCount = NumberAttribute(null=True)
     Status = UnicodeAttribute(default=GroupStatus.ACTIVE)
     # The group's content revision: +1 per change, with its CHANGE row in the same
-    # transaction (app.services.core.changes). Absent on groups older than the log (0).
+    # transaction (app.core.changes). Absent on groups older than the log (0).
     Revision = NumberAttribute(null=True)
     # The roster's version: +1 by every change of who is in the group or may be named in
     # money (a participant added, removed, claimed, turned guest, locked for or freed from

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 import boto3
 import pytest
 
-from app.services.account import cognito
-from app.services.core.clock import now_iso
+from app.account import cognito
+from app.core.clock import now_iso
 from models import pynamodb_adapter, registered_tables
 from models.base import physical_name
 from models.notifications import Notification

@@ -4,7 +4,7 @@ from __future__ import annotations
 import boto3
 
 from app.config import Settings
-from app.services.account.cognito import CognitoAdmin, RecordingDirectory, for_settings
+from app.account.cognito import CognitoAdmin, RecordingDirectory, for_settings
 
 
 def test_cognito_admin_deletes_the_user_and_a_second_delete_is_fine(aws):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.account import deletion
-from app.services.core.clock import iso_in
-from app.services.maintenance import run_maintenance
+from app.account import deletion
+from app.core.clock import iso_in
+from app.maintenance import run_maintenance
 from app.auth.local_issuer import subject_for_email
 from models.groups import Group, GroupItem, Participant, UserMember
 from models.identities import Identity

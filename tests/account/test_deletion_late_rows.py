@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.account import deletion
-from app.services.core.clock import iso_in, now_iso
+from app.account import deletion
+from app.core.clock import iso_in, now_iso
 from models.developer_tokens import AccessToken, IdempotencyRecord
 from models.groups import JoinLock, JoinRequest
 from models.notifications import Device, DeviceToken, Notification

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import boto3
 
-from app.services.notifications.dispatch import dispatch
+from app.notifications.dispatch import dispatch
 from models import registered_tables
 from models.base import physical_name
 from models.notifications import Event

@@ -1,5 +1,5 @@
 """Money and comment writes hold the caller's guard row, not a PROFILE check (issue 33
-lever 1; app.services.core.live): a write that passed its checks after the deletion's mark
+lever 1; app.core.live): a write that passed its checks after the deletion's mark
 may land, as group history, and the deletion's re-sweep must still take its typed text
 out of the change log. The race is put at its worst place: after the groups step's first
 scrub of the user's changes and just before the conversion to a guest (the real conversion
@@ -11,10 +11,10 @@ import json
 import pytest
 
 from app.errors import DomainError
-from app.services.account import deletion
-from app.services.core.access import authorize
-from app.services.groups import departure
-from app.services.ledger import comments, expenses, settlements
+from app.account import deletion
+from app.core.access import authorize
+from app.groups import departure
+from app.ledger import comments, expenses, settlements
 from models.groups import Change, Participant
 from tests.account.conftest import _expense
 
@@ -61,7 +61,7 @@ def test_a_money_write_racing_the_conversion_is_scrubbed_and_a_later_one_refused
 def test_the_joined_liveness_read_refuses_a_marked_account_on_group_routes(
         client, make_world):
     """On /groups/{groupId} routes the liveness read is the group authorization's
-    BatchGetItem (app.services.core.live.is_live_in_group): a profile marked DELETING is
+    BatchGetItem (app.core.live.is_live_in_group): a profile marked DELETING is
     401 there at once, on reads and writes, before any group row is used."""
     from models.users import DELETING, Profile
 

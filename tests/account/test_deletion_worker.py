@@ -10,10 +10,10 @@ import json
 import pytest
 
 from app.local import triggers
-from app.services.account import deletion, worker
-from app.services.core import handoff
-from app.services.core.clock import iso_in
-from app.services.groups import delete as group_delete
+from app.account import deletion, worker
+from app.core import handoff
+from app.core.clock import iso_in
+from app.groups import delete as group_delete
 from models.people import HandleClaim
 from models.users import Profile
 from tests.account.test_deletion import _assert_all_gone

@@ -9,9 +9,9 @@ import pytest
 
 from app import create_app
 from app.config import Settings
-from app.services.account import deletion
-from app.services.developer.verify import TokenVerifier
-from app.services.mcp import access_tokens
+from app.account import deletion
+from app.developer.verify import TokenVerifier
+from app.oauth import access_tokens
 from models.developer_tokens import AccessToken
 from models.users import Profile
 from tests.mcp.mcp_client import grant_token

@@ -8,7 +8,7 @@ import threading
 import boto3
 import pytest
 
-from app.services.account import deletion
+from app.account import deletion
 from models import registered_tables
 from models.base import physical_name
 from tests.account.conftest import HISTORY_ATTRIBUTES, OUTBOX_PREFIX, _strings

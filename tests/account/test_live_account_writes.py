@@ -41,7 +41,7 @@ EXEMPT = {
     "receipts.attach_receipt": "group history, guarded by require_role (walked via create)",
 }
 # Writes that add the group's history (money, comments) and hold the caller's guard row
-# instead of a PROFILE check (issue 33 lever 1, app.services.core.live): after the mark
+# instead of a PROFILE check (issue 33 lever 1, app.core.live): after the mark
 # they may land; the deletion converts the participant to a guest, removes the guard and
 # scrubs the account's logged text again after that
 # (tests/account/test_deletion_money_race.py runs that race at its worst place).
@@ -104,8 +104,8 @@ def scene(client, sign_in):
           {"userId": dora, "role": "MEMBER"})
     # A chat session with a draft of Dora's (the worker inline, as local mode's thread).
     from app.config import Settings
-    from app.services.chat import drafting
-    from app.services.core import handoff
+    from app.chat import drafting
+    from app.core import handoff
 
     session = _post(client, "/chat/sessions", dora_h, {"groupId": gid})["sessionId"]
     handoff.use_local_runner("chat", lambda item: drafting.process(item, Settings()))
@@ -233,7 +233,7 @@ def _auth_read_says_live(monkeypatch) -> None:
     conditions stand between these requests and rows that would outlive the account. On a
     group route the read still fetches the group rows the authorization uses."""
     from app.auth import authenticate
-    from app.services.core import live
+    from app.core import live
 
     monkeypatch.setattr(authenticate, "is_live", lambda _user_id: True)
     monkeypatch.setattr(authenticate, "is_live_in_group",

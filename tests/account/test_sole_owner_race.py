@@ -13,11 +13,11 @@ from types import SimpleNamespace
 import pytest
 
 from app.errors import DomainError
-from app.services.account import deletion
-from app.services.core.access import authorize
-from app.services.core.clock import new_id
-from app.services.groups import groups
-from app.services.people import invitations
+from app.account import deletion
+from app.core.access import authorize
+from app.core.clock import new_id
+from app.groups import groups
+from app.people import invitations
 from models.groups import Group, UserMember
 from models.users import Profile
 from tests.groups.test_races import race

@@ -27,7 +27,7 @@ from app.auth.jwks import JwksCache
 from app.auth.local_issuer import subject_for_email
 from app.config import Settings
 from app.errors import Unauthenticated
-from app.services.users.provisioning import provision_user
+from app.users.provisioning import provision_user
 from models.identities import Identity
 from tests.support.tables import create_all_tables
 

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from app.services.core.transactions import Transaction
-from app.services.recurring.tick import run_tick
+from app.core.transactions import Transaction
+from app.recurring.tick import run_tick
 from models.groups import Change, Expense, Group
 from tests.groups.conftest import add_guest, join, owner, submit  # noqa: F401 — fixtures
 from tests.ledger.helpers import equal_body

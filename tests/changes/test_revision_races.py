@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.core.access import authorize
-from app.services.groups import participants
-from app.services.ledger import comments, expenses, settlements
+from app.core.access import authorize
+from app.groups import participants
+from app.ledger import comments, expenses, settlements
 from models.groups import Change, Group
 from tests.groups.test_races import codes, race
 from tests.ledger.helpers import equal_body, make_group, make_user

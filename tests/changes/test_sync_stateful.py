@@ -15,15 +15,15 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from moto import mock_aws
 
 import models
-from app.schemas.changes import ChangeFeedSchema
-from app.schemas.expenses import CommentSchema, ExpenseSchema
-from app.schemas.groups import ParticipantSchema
-from app.schemas.settlements import SettlementSchema
-from app.services.changes import feed
-from app.services.core.access import authorize
-from app.services.groups import participants, transfer
-from app.services.ledger import comments, expense_delete, expenses, settlements
-from app.services.ledger.settlements import GroupSettlement
+from app.changes.schemas import ChangeFeedSchema
+from app.ledger.schemas import CommentSchema, ExpenseSchema
+from app.groups.schemas import ParticipantSchema
+from app.ledger.schemas import SettlementSchema
+from app.changes import feed
+from app.core.access import authorize
+from app.groups import participants, transfer
+from app.ledger import comments, expense_delete, expenses, settlements
+from app.ledger.settlements import GroupSettlement
 from models.groups import EXPENSE_PREFIX, Comment, Expense, Participant, Settlement
 from tests.ledger.helpers import equal_body, make_group, make_user
 from tests.support.tables import create_all_tables

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.chat import drafting
-from app.services.core import handoff
+from app.chat import drafting
+from app.core import handoff
 from tests.support.trio import Trio
 
 

@@ -83,11 +83,11 @@ def test_credits_are_spent_granted_and_run_out(chat, sign_in, client, settings):
 
 
 def test_no_credit_is_402(chat, client, settings):
-    from app.services.chat import credits
+    from app.chat import credits
     from models.users import ChatBalance
 
     ChatBalance(*ChatBalance.key(chat.user_id), Free=0, Credits=0, Version=1,
-                Period=credits.period_of(__import__("app.services.core.clock",
+                Period=credits.period_of(__import__("app.core.clock",
                                                     fromlist=["now_iso"]).now_iso())).save()
     sid = chat.session()
     reply = chat.say(sid, "I paid 5 for snacks")
@@ -114,7 +114,7 @@ def test_sessions_are_listed_for_their_owner_only(chat, sign_in, client):
 
 
 def test_the_drafter_sees_only_the_caller_s_groups(chat, sign_in, client):
-    from app.services.chat import context
+    from app.chat import context
 
     other, _ = sign_in("eve@example.com", display_name="Eve")
     client.post("/groups", json={"name": "Eve's secret", "currency": "EUR"}, headers=other)

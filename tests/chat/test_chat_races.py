@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.chat import credits, drafting
-from app.services.core import handoff
-from app.services.core.clock import now_iso
+from app.chat import credits, drafting
+from app.core import handoff
+from app.core.clock import now_iso
 from models.users import ChatBalance
 from tests.chat.conftest import make_chat
 from tests.support.threads import live_app, together

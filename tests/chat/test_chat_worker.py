@@ -7,9 +7,9 @@ import json
 import pytest
 
 from app.local import triggers
-from app.services.chat import drafting, worker
-from app.services.core import handoff
-from app.services.chat.drafters.base import DrafterError
+from app.chat import drafting, worker
+from app.core import handoff
+from app.chat.drafters.base import DrafterError
 from models.users import (CHAT_PREFIX, ChatMessage, ChatWork, LEDGER_PREFIX, UserItem)
 from tests.chat.conftest import make_chat
 
@@ -132,7 +132,7 @@ def test_reconcile_redrives_lost_handoffs_and_drops_orphans(client, sign_in, set
 
 
 def test_maintenance_redrives_through_the_hand_off(client, sign_in, queued, monkeypatch):
-    from app.services.maintenance import run_maintenance
+    from app.maintenance import run_maintenance
 
     chat = make_chat(client, sign_in)
     sid = chat.session()

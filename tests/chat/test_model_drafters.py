@@ -8,11 +8,11 @@ import pytest
 from botocore.config import Config
 from botocore.stub import ANY, Stubber
 
-from app.services.chat.drafters import tool
-from app.services.chat.drafters.base import Context, DrafterError, GroupContext
-from app.services.chat.drafters.bedrock import BedrockDrafter
-from app.services.chat.drafters.openai_compat import OpenAICompatibleDrafter
-from app.services.chat.proposals import check
+from app.chat.drafters import tool
+from app.chat.drafters.base import Context, DrafterError, GroupContext
+from app.chat.drafters.bedrock import BedrockDrafter
+from app.chat.drafters.openai_compat import OpenAICompatibleDrafter
+from app.chat.proposals import check
 from tests.support.fake_openai import FakeOpenAI, completion, tool_call
 
 GROUP = GroupContext("g1", "Trip", "EUR", "me", (("me", "Dana"), ("ann", "Ann")))

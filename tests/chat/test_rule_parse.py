@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.chat.drafters.base import Context, GroupContext
-from app.services.chat.drafters.rules import RuleDrafter
+from app.chat.drafters.base import Context, GroupContext
+from app.chat.drafters.rules import RuleDrafter
 
 GROUP = GroupContext("g1", "Trip", "EUR", "me",
                      (("me", "Dana"), ("ann", "Ann Lee"), ("bo", "Bo"), ("zoe", "Zoë")))

@@ -47,7 +47,7 @@ class _Model:
         self.arguments, self.seen = arguments, []
 
     def draft(self, context):
-        from app.services.chat.drafters import tool
+        from app.chat.drafters import tool
 
         self.seen.append(tool.user_turn(context))
         group = context.groups[0]
@@ -57,8 +57,8 @@ class _Model:
 
 
 def _with_model(settings, model):
-    from app.services.chat import drafting
-    from app.services.core import handoff
+    from app.chat import drafting
+    from app.core import handoff
 
     handoff.use_local_runner("chat", lambda item: drafting.process(item, settings, drafter=model))
 
@@ -87,8 +87,8 @@ def test_a_model_draft_over_the_rest_limits_is_not_stored(chat, settings):
 def test_a_huge_exponent_amount_is_refused_at_once(chat, settings):
     import time
 
-    from app.services.chat.drafters import tool
-    from app.services.chat.drafters.base import Context, DrafterError, GroupContext
+    from app.chat.drafters import tool
+    from app.chat.drafters.base import Context, DrafterError, GroupContext
 
     context = Context(text="x", today="2026-12-01",
                       groups=(GroupContext("g", "Trip", "EUR", "me", (("me", "Dana"),)),))
@@ -122,7 +122,7 @@ def test_a_refused_model_draft_shows_the_servers_words_not_the_models(chat, sett
     OpenAI-compatible drafter) proposes a draft the server refuses (a 5,000-character
     description, past REST's 200); its reply spoke of a draft that was never stored. The
     message says why there is none instead, in the server's words."""
-    from app.services.chat.drafters.openai_compat import OpenAICompatibleDrafter
+    from app.chat.drafters.openai_compat import OpenAICompatibleDrafter
     from tests.support.fake_openai import FakeOpenAI, completion, tool_call
 
     model_says = "Coffee: 3.00 EUR paid by you, split between you. Confirm to save it."

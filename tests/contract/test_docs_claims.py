@@ -65,7 +65,7 @@ def test_the_claims_the_api_page_once_got_wrong_are_true_now(client, sign_in):
 
 
 def test_the_api_page_names_every_mcp_tool():
-    from app.api.mcp import registry
+    from app.mcp import registry
 
     row = next(line for line in (ROOT / "docs" / "api.md").read_text().splitlines()
                if line.startswith("| POST /mcp |"))

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from app import create_app
 from app.config import Settings
-from app.services.developer.limits import Limiter, Limits
+from app.developer.limits import Limiter, Limits
 from tests.conftest import STAGE
 
 # The schema is read at collection time (no database needed for /openapi.json); requests run

@@ -24,7 +24,7 @@ NOT_SET_IN_AWS = {
     "TOKEN_PEPPER": "tests and ad-hoc runs; AWS passes TOKEN_PEPPER_SECRET_ARN",
     "MCP_SIGNING_KEY": "tests and ad-hoc runs; AWS passes MCP_SIGNING_KEY_SECRET_ARN",
     "VAPID_PRIVATE_KEY": "local mode; AWS passes VAPID_PRIVATE_KEY_PARAMETER",
-    "RATE_LIMIT_APP_PER_MINUTE": "optional tuning (defaults in app/services/developer/quotas.py)",
+    "RATE_LIMIT_APP_PER_MINUTE": "optional tuning (defaults in app/developer/quotas.py)",
     "RATE_LIMIT_PAT_PER_MINUTE": "optional tuning",
     "RATE_LIMIT_IP_PER_MINUTE": "optional tuning",
     "RATE_LIMIT_OAUTH_PER_MINUTE": "optional tuning",
@@ -37,7 +37,7 @@ NOT_SET_IN_AWS = {
     "REALTIME_SCHEME": "local mode's ws://; AWS answers wss:// (AppSync Events)",
     "S3_ENDPOINT": "local mode's embedded S3 (the DynamoDB endpoint); AWS uses the regional one",
     "RECEIPT_SCAN_CREDITS": "optional tuning (a scan costs 1 chat credit)",
-    "RECEIPT_SCAN_ENGINE": "unset in AWS: Textract (app.services.receipts.scan.engine_name)",
+    "RECEIPT_SCAN_ENGINE": "unset in AWS: Textract (app.receipts.scan.engine_name)",
     "RECEIPT_SCAN_TIMEOUT": "optional tuning",
     "RECEIPT_TESSERACT_LANGS": "the Tesseract engine: self-hosted and local setups",
     "RECEIPT_VISION_BASE_URL": "the OpenAI-compatible vision engine: self-hosted setups",
@@ -55,7 +55,7 @@ API_ONLY_ACTIONS = {"secretsmanager:GetSecretValue"}  # what reading that key by
 OWN_SECRET_READERS = {"ApiFunction", "RealtimeAuthorizerFunction"}
 # AWS calls signed by hand (botocore's SigV4Auth, no boto3 client the walk can see), per
 # function: the module that signs them, the service it signs for, the IAM action.
-SIGNED_CALLS = {"RealtimePublisherFunction": ("app.services.realtime.appsync", "appsync",
+SIGNED_CALLS = {"RealtimePublisherFunction": ("app.realtime.appsync", "appsync",
                                               {"appsync:EventPublish"})}
 
 _PUSH_SETTINGS = {"VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT", "SNS_IOS_APPLICATION_ARN",
@@ -240,7 +240,7 @@ def test_the_walk_follows_lazy_imports_but_not_a_parent_packages_functions():
     # app/__init__ imports the Flask factory inside create_app, which only the API calls.
     assert "app.factory" not in provisioning and "app.factory" in api
     # create_app imports every area's blueprint
-    assert "app.api.groups" in api
+    assert "app.groups.views" in api
     assert not [m for m in api | provisioning if m.startswith("app.local")]
 
 

@@ -125,7 +125,7 @@ def test_the_lines_the_failure_filters_count_are_the_ones_the_workers_write():
     message = re.compile(r'\$\.message = "([^"]+)"')
 
     bucket = message.search(filters["RecurringBucketWorkerLogGroup"]).group(1)
-    assert f'logger.exception("{bucket}"' in (REPO / "app/services/recurring/tick.py").read_text()
+    assert f'logger.exception("{bucket}"' in (REPO / "app/recurring/tick.py").read_text()
     stream = message.search(filters["NotificationWorkerLogGroup"]).group(1)
     assert "logger=logger" in (REPO / "app/handlers/notifications.py").read_text()
     import aws_lambda_powertools.utilities.batch.base as batch
@@ -309,7 +309,7 @@ def test_the_outbox_schedules_split_the_shards_and_run_side_by_side():
 
 
 def test_a_stream_batch_fits_its_pushes_deadline():
-    from app.services.notifications.push import SEND_DEADLINE_S
+    from app.notifications.push import SEND_DEADLINE_S
 
     worker = _function("NotificationWorkerFunction")
     (stream,) = [e["Properties"] for e in worker["Events"].values() if e["Type"] == "DynamoDB"]
@@ -340,7 +340,7 @@ def test_create_platform_endpoint_names_the_two_platform_applications_only():
 
 
 def test_the_code_deletes_a_dead_endpoint():
-    push = (REPO / "app/services/notifications/push.py").read_text()
+    push = (REPO / "app/notifications/push.py").read_text()
     assert "delete_endpoint(EndpointArn=" in push and '"EndpointDisabled"' in push
 
 
@@ -386,7 +386,7 @@ def test_no_rest_only_resources_are_left():
     kinds = {r["Type"] for r in template["Resources"].values()}
 
     # Usage plans, API keys, the account's CloudWatch role, gateway responses: REST's. The
-    # developer platform's limits and budgets are in-app (app/services/developer).
+    # developer platform's limits and budgets are in-app (app/developer).
     assert not {k for k in kinds if k.startswith("AWS::ApiGateway::")}
     assert "AWS::Serverless::Api" not in kinds and "AWS::WAFv2::WebACLAssociation" not in kinds
     assert "ConfigureApiGatewayAccount" not in template["Parameters"]

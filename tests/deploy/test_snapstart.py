@@ -89,14 +89,14 @@ SNAPSHOT_PROBE = """
 import json, sys
 import app.handlers.api as handler
 from app import snapstart
-before = {"gate": "app.services.developer.limits" in sys.modules}
+before = {"gate": "app.developer.limits" in sys.modules}
 snapstart.before_snapshot(handler.app)
 reply = handler.app.test_client().get("/openapi.json")
 print(json.dumps({"before": before,
                   "tables_missing": [t for t in ("groups", "notifications", "people", "users")
                                      if "models." + t not in sys.modules],
-                  "gate_missing": [m for m in ("app.services.developer.limits",
-                                               "app.services.developer.verify")
+                  "gate_missing": [m for m in ("app.developer.limits",
+                                               "app.developer.verify")
                                    if m not in sys.modules],
                   "openapi": reply.status_code, "paths": len(reply.get_json()["paths"])}))
 """

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from app.services.developer.limits import Limiter, Limits
+from app.developer.limits import Limiter, Limits
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.services.developer import tokens
+from app.developer import tokens
 
 SECRET = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-",
                  min_size=43, max_size=43)

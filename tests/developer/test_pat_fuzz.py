@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 
 from app import create_app
 from app.config import Settings
-from app.services.developer.limits import Limiter, Limits
+from app.developer.limits import Limiter, Limits
 from tests.conftest import STAGE
 from tests.support.tables import shared_moto_tables
 

@@ -11,9 +11,9 @@ import pytest
 
 from app.config import Settings
 from app.errors import Unauthenticated
-from app.services.core import keyring
-from app.services.developer import pepper, tokens
-from app.services.developer.verify import TokenVerifier
+from app.core import keyring
+from app.developer import pepper, tokens
+from app.developer.verify import TokenVerifier
 from models.developer_tokens import AccessToken
 from models.users import Profile
 

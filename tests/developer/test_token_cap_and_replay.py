@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.services.developer import tokens
+from app.developer import tokens
 from models.developer_tokens import AccessToken, IdempotencyRecord, TokenCount
 from tests.edge.test_transactions import CONFLICT, dynamodb_answers, schedule  # noqa: F401
 

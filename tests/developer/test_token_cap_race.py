@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.developer import tokens
+from app.developer import tokens
 from models.developer_tokens import AccessToken
 from tests.support import threads
 

@@ -7,8 +7,8 @@ import pytest
 
 from app.config import Settings
 from app.errors import NotFound, Unauthenticated
-from app.services.developer import tokens
-from app.services.developer.verify import CACHE_SECONDS, TokenVerifier
+from app.developer import tokens
+from app.developer.verify import CACHE_SECONDS, TokenVerifier
 from models.developer_tokens import AccessToken
 from models.users import Profile
 
@@ -148,7 +148,7 @@ def test_an_app_built_without_a_pepper_source_keeps_the_loaded_pepper(app):
 
 def test_in_aws_the_pepper_comes_from_secrets_manager_once(app, aws):  # app: the session pepper to restore
     import boto3
-    from app.services.developer import pepper
+    from app.developer import pepper
     saved = pepper.get()
     arn = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
         Name="tailspend-test/token-pepper", SecretString="p" * 64)["ARN"]

@@ -1,12 +1,12 @@
-"""The one SSRF address rule (app.services.core.addresses), table-driven: IPv6 forms that
+"""The one SSRF address rule (app.core.addresses), table-driven: IPv6 forms that
 wrap an IPv4 address are judged by that address too (issue 20, item 12)."""
 from __future__ import annotations
 
 import pytest
 
 from app.errors import OAuthError
-from app.services.core import addresses
-from app.services.mcp import clients
+from app.core import addresses
+from app.oauth import clients
 
 NOT_PUBLIC = [
     "127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",

@@ -7,7 +7,7 @@ import json
 import pytest
 from flask import Flask
 
-from app.api.developer_gate import source_ip
+from app.developer.gate import source_ip
 from app.api.origin import VERIFIED, OriginSecret, require_origin_secret, viewer_ip
 
 

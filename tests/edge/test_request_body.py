@@ -10,7 +10,7 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from app.services.core import idempotency
+from app.core import idempotency
 
 JSON = {"Content-Type": "application/json"}
 DEEP = "[" * 1000 + "]" * 1000

@@ -10,8 +10,8 @@ import pytest
 from pynamodb.exceptions import TransactWriteError
 
 from app.errors import TooLarge
-from app.services.core import transactions
-from app.services.core.transactions import Transaction
+from app.core import transactions
+from app.core.transactions import Transaction
 from models.groups import Expense
 from tests.support import aws_calls
 

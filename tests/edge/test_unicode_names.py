@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 
 from app import names
-from app.services.users.provisioning import provision_user
+from app.users.provisioning import provision_user
 from models.users import Profile
 from tests.mcp.conftest import REDIRECT
 

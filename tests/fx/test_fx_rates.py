@@ -9,8 +9,8 @@ import pytest
 
 from app.errors import Unprocessable
 from app.money import ecb, fx
-from app.services.fx import daily, rates
-from app.services.maintenance import run_maintenance
+from app.currencies import daily, rates
+from app.maintenance import run_maintenance
 from tests.support.settings import installed
 
 DAILY = b"""<?xml version="1.0" encoding="UTF-8"?>

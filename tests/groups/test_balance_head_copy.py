@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from app.errors import Conflict
-from app.services.core.access import authorize
-from app.services.groups import delete
-from app.services.groups.groups import update_group
+from app.core.access import authorize
+from app.groups import delete
+from app.groups.groups import update_group
 from models.groups import Balance, Group
 from tests.support import aws_calls
 

@@ -6,7 +6,7 @@ from flask import g
 
 from app.api.context import group_access
 from app.auth.principal import Principal, app_credential
-from app.services.ledger.balances import BALANCE, BALANCES_PREFETCH
+from app.ledger.balances import BALANCE, BALANCES_PREFETCH
 from tests.support.aws_calls import recorded
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from models import base as model_base
 from models import pynamodb_adapter
-from app.services.groups import delete as group_delete
+from app.groups import delete as group_delete
 from models.groups import Comment, Group, GroupItem, Participant
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.api import needs
-from app.services.mcp import access_tokens
+from app.oauth import access_tokens
 from tests.mcp.mcp_client import ACCEPT, grant_token, tool_error
 
 

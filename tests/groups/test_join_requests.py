@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from app.errors import Conflict
-from app.services.groups import join_requests
-from app.services.core.access import authorize
+from app.groups import join_requests
+from app.core.access import authorize
 from models.groups import JoinLock, JoinRequest, Participant, UserMember
 from models.notifications import Event
 from tests.groups.conftest import participant

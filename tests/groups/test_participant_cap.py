@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.limits import MAX_GROUP_PARTICIPANTS
-from app.services.core.access import authorize
-from app.services.groups import participants
+from app.core.access import authorize
+from app.groups import participants
 from bench.support import count_dynamodb_calls
 from models.groups import Group
 

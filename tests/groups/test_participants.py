@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from app.errors import Conflict, Forbidden
-from app.services.groups import participants
-from app.services.core.access import authorize
+from app.groups import participants
+from app.core.access import authorize
 from models.groups import (Comment, Expense, Group, ItemMap, JoinLock, JoinRequest,
                            PaymentMap, RecurringExpense, ExpenseTemplateMap, Settlement, SplitMap,
                            UserMember)
@@ -294,7 +294,7 @@ def test_removing_a_guest_cancels_pending_takeovers_of_it(client, owner, add_gue
 
 def test_cascade_skips_a_request_an_owner_decided_meanwhile(owner, add_guest, sign_in, submit,
                                                             monkeypatch):
-    from app.services.groups import join_requests
+    from app.groups import join_requests
     guest = add_guest()
     headers, _ = sign_in("tess@example.com")
     request = submit(headers, mode="TAKEOVER", targetParticipantId=guest).get_json()

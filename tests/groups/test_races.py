@@ -20,9 +20,9 @@ import boto3
 import pytest
 
 from app.errors import DomainError
-from app.services.groups import groups, join_requests, participants
-from app.services.core.access import authorize
-from app.services.core.clock import new_id, now_iso
+from app.groups import groups, join_requests, participants
+from app.core.access import authorize
+from app.core.clock import new_id, now_iso
 from models.groups import Group, GroupItem, JoinLock, JoinRequest, Participant, UserMember
 from models.notifications import Event
 from models.users import Profile

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.groups import participants as participant_service, transfer
-from app.services.ledger import balances
+from app.groups import participants as participant_service, transfer
+from app.ledger import balances
 from tests.groups.conftest import participant
 from tests.ledger.helpers import assert_balance_matches_rows, stored_nets
 from tests.support.faults import transaction_dies_at
@@ -219,5 +219,5 @@ def test_an_owners_personal_access_token_cannot_transfer(client, owner, trio):
 
 
 def _owner_access(owner):
-    from app.services.core.access import authorize
+    from app.core.access import authorize
     return authorize(owner.user_id, owner.gid, "OWNER")

@@ -13,10 +13,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from app.money.splits import resolve_item
-from app.services.groups import participants, transfer
-from app.services.groups.transfer_merge import merge_item
-from app.services.core.access import authorize
-from app.services.ledger import expenses, settlements
+from app.groups import participants, transfer
+from app.groups.transfer_merge import merge_item
+from app.core.access import authorize
+from app.ledger import expenses, settlements
 from models.groups import Balance, ItemMap, SplitMap
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.property.test_splits import parts_summing_to

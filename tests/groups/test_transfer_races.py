@@ -27,10 +27,10 @@ import boto3
 import pytest
 
 from app.errors import DomainError
-from app.services.core.access import authorize
-from app.services.core.clock import new_id, now_iso
-from app.services.groups import groups, participants, transfer
-from app.services.ledger import balances, expense_input, expenses
+from app.core.access import authorize
+from app.core.clock import new_id, now_iso
+from app.groups import groups, participants, transfer
+from app.ledger import balances, expense_input, expenses
 from models.groups import Balance, Expense, Group, GroupItem, Participant
 from tests.groups.test_races import _delete_all, codes, guest_row, profile, put_all
 from tests.support.interleave import just_after, just_before

@@ -7,7 +7,7 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from app.services.core import handoff
+from app.core import handoff
 from models.groups import GroupItem
 from models.users import UserItem
 

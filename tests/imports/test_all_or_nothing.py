@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.services.imports import parse, worker
+from app.imports import parse, worker
 from models.groups import GroupItem, Invite
 from tests.imports.conftest import all_group_keys, fixture_text, group_rows, user_rows
 from tests.support.faults import transaction_dies_at

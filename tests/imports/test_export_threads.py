@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from app.services.imports import worker
+from app.imports import worker
 from models.groups import RECURRING_PREFIX, ImportJob, RecurringExpense
 from tests.contract.strict_document import reply_problems, strict_document
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.imports import reconstruct
-from app.services.imports.formats import spliit
-from app.services.imports.model import EXPENSE, SETTLEMENT, ImportFileError
-from app.services.imports.parse import parse_file
+from app.imports import reconstruct
+from app.imports.formats import spliit
+from app.imports.model import EXPENSE, SETTLEMENT, ImportFileError
+from app.imports.parse import parse_file
 
 
 def _nets(row) -> dict:
@@ -134,6 +134,6 @@ def test_ihatemoney_bills_without_a_currency_take_the_requested_one():
 
 def test_every_format_the_contract_names_has_a_parser():
     from app import limits
-    from app.services.imports import parse
+    from app.imports import parse
 
     assert set(parse.PARSERS) == set(limits.IMPORT_FORMATS)

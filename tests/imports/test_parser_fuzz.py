@@ -8,7 +8,7 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from app.services.imports.parse import FORMATS
+from app.imports.parse import FORMATS
 from tests.imports.test_hostile_files import COSPEND_BILLS, COSPEND_MEMBERS, SPLIIT_HEADER
 
 FUZZ = settings(max_examples=40, deadline=None, derandomize=True,

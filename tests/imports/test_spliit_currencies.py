@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.money import fx
-from app.services.imports.formats.spliit_currency import original_splits
-from app.services.imports.parse import parse_file
+from app.imports.formats.spliit_currency import original_splits
+from app.imports.parse import parse_file
 from tests.imports.conftest import fixture_text
 
 # Printed by spliit_currencies.mjs: getBalances' rule over getExpenseShares (edcf11e).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from types import SimpleNamespace
 
-from app.services.imports import worker
+from app.imports import worker
 from models.groups import ImportJob
 from tests.imports.conftest import fixture_text, group_rows
 from tests.imports.test_worker_handler import _event

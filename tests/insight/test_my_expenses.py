@@ -6,12 +6,12 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from moto import mock_aws
 
 import models
-from app.services.core.access import authorize
-from app.services.groups.groups import create_group
-from app.services.groups.participants import add_guest
-from app.services.ledger import expenses
-from app.services.ledger.balances import expense_participants
-from app.services.people.my_expenses import my_expenses
+from app.core.access import authorize
+from app.groups.groups import create_group
+from app.groups.participants import add_guest
+from app.ledger import expenses
+from app.ledger.balances import expense_participants
+from app.people.my_expenses import my_expenses
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_user
 from tests.support.tables import create_all_tables

@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from moto import mock_aws
 
 import models
-from app.services.core.access import authorize
-from app.services.groups.groups import create_group
-from app.services.groups.participants import add_guest
-from app.services.ledger import balances, expenses, settlements
-from app.services.people.people_balances import my_people
+from app.core.access import authorize
+from app.groups.groups import create_group
+from app.groups.participants import add_guest
+from app.ledger import balances, expenses, settlements
+from app.people.people_balances import my_people
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_user
 from tests.support import aws_calls
@@ -89,7 +89,7 @@ def test_reads_no_roster_and_batches_the_balance_rows(group, client, sign_in):
 def test_an_account_being_deleted_is_refused_by_the_batched_reads(group, client, sign_in):
     """The liveness check rides on the route's own BatchGetItem: a deleting account (only
     the mark written) is refused, with groups and with none (a batch of the profile alone)."""
-    from app.services.account import deletion
+    from app.account import deletion
     bo_h, bo = sign_in("bo@example.com", display_name="Bo")
     lone_h, lone = sign_in("lone@example.com", display_name="Lone")
     join_directly(group.group_id, bo, "MEMBER", "Bo")

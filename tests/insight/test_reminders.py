@@ -97,7 +97,7 @@ def test_a_second_reminder_within_24h_is_429_with_retry_after(group, debt):
 
 
 def test_an_expired_marker_allows_the_next_reminder(group, debt, monkeypatch):
-    from app.services.insight import reminders
+    from app.insight import reminders
     _, bo_pid = debt
     assert remind(group, bo_pid).status_code == 202
     later = reminders.epoch() + 24 * 3600

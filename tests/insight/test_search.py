@@ -10,8 +10,8 @@ from moto import mock_aws
 
 import models
 from app.errors import Invalid
-from app.services.core import filtered_pages
-from app.services.ledger import expense_search, expenses
+from app.core import filtered_pages
+from app.ledger import expense_search, expenses
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, make_group, make_user
 from tests.support.tables import create_all_tables

@@ -9,8 +9,8 @@ from moto import mock_aws
 
 import models
 from app.errors import Invalid
-from app.services.insight import stats
-from app.services.ledger import expenses, settlements
+from app.insight import stats
+from app.ledger import expenses, settlements
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_group, make_user
 from tests.support import aws_calls

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-from app.services.ledger import balances
-from app.services.core.access import Access, authorize
-from app.services.groups.groups import create_group
-from app.services.groups.participants import add_guest
-from app.services.users.provisioning import provision_user
+from app.ledger import balances
+from app.core.access import Access, authorize
+from app.groups.groups import create_group
+from app.groups.participants import add_guest
+from app.users.provisioning import provision_user
 from models.groups import Balance
 
 TEST_DOMAIN = "integ.example.test"
@@ -63,7 +63,7 @@ def ids_of(rows: Iterable[dict], key: str) -> List[str]:
 
 def join_directly(group_id: str, user_id: str, role: str, name: str = "Member") -> str:
     """Make ``user_id`` a USER participant with ``role`` by writing the rows (test setup only)."""
-    from app.services.core.clock import new_id, now_iso
+    from app.core.clock import new_id, now_iso
     from models.groups import Participant, UserMember
 
     participant_id, now = new_id(), now_iso()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from app.money.settle import greedy_plan
-from app.services.ledger import balances
+from app.ledger import balances
 from tests.support import aws_calls
 
 
@@ -51,8 +51,8 @@ def test_balances_are_two_calls_with_the_profile_read_and_never_read_expenses(gr
 
 
 def test_a_participant_added_after_the_early_roster_read_is_read_again(group):
-    from app.services.core import request_reads
-    from app.services.core.access import authorize
+    from app.core import request_reads
+    from app.core.access import authorize
     early = balances.read_roster(group.group_id)  # GET balances reads it before the check
     reply = group.post("/participants", {"displayName": "Late"})
     late = reply.get_json()["participantId"]

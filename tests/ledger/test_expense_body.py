@@ -18,12 +18,13 @@ import pytest
 from pynamodb.attributes import MapAttribute
 
 from app.money.currencies import format_minor
-from app.services.groups import transfer
-from app.services.ledger import expense_body, expense_input, expenses, export
+from app.groups import transfer
+from app.ledger import expense_body, expense_input, expenses
+from app.imports import export
 from app.money.expense_input import ExpenseInput
-from app.services.ledger.expense_body import ExpenseBody
-from app.services.recurring import schedule, templates
-from app.services.recurring.tick import run_bucket
+from app.ledger.expense_body import ExpenseBody
+from app.recurring import schedule, templates
+from app.recurring.tick import run_bucket
 from models.groups import (Expense, ExpenseTemplateMap, ItemMap, PaymentMap, RecurringExpense,
                            Settlement, SplitMap)
 from tests.ledger.helpers import make_group, make_user

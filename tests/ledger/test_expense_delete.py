@@ -5,8 +5,8 @@ import pytest
 
 from models import base as model_base
 from models import pynamodb_adapter
-from app.services.ledger import expense_delete
-from app.services.core.access import authorize
+from app.ledger import expense_delete
+from app.core.access import authorize
 from models.groups import Comment, GroupItem
 from models.notifications import Event
 from tests.ledger.helpers import assert_balance_matches_rows, stored_nets

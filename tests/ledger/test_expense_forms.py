@@ -13,8 +13,8 @@ from marshmallow import ValidationError
 
 from app.errors import Invalid
 from app.money import expense_forms
-from app.schemas.expenses import ExpenseCreateSchema, ExpensePatchSchema
-from app.services.ledger import expense_input
+from app.ledger.schemas import ExpenseCreateSchema, ExpensePatchSchema
+from app.ledger import expense_input
 
 PID = "11111111-1111-4111-8111-111111111111"
 NAMES = ("items", "amount", "splitMode", "splits")
@@ -79,7 +79,7 @@ def test_schema_and_service_apply_one_rule(sent):
 
 @pytest.fixture
 def documents(client, app):
-    from app.api.mcp import registry
+    from app.mcp import registry
 
     openapi = client.get("/openapi.json").get_json()
     # The body schema is a plain object (typed generators type it); the either/or is served
@@ -103,7 +103,7 @@ def test_the_json_schemas_state_the_same_rule(documents):
 
 @pytest.mark.parametrize("sent", SUBSETS, ids=lambda s: "+".join(sorted(s)) or "none")
 def test_the_tool_says_the_rule_and_its_server_applies_it(app, sent):
-    from app.api.mcp import registry, tools_write
+    from app.mcp import registry, tools_write
 
     with app.app_context():
         tool = next(t for t in registry.listing() if t["name"] == "add_expense")

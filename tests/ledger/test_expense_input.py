@@ -13,10 +13,10 @@ from app.money.currencies import decimal_to_minor, exact_minor, format_minor, pa
 from app.money.expense_input import (TEXT_MAX, ExpenseInput, ItemInput, PaymentInput,
                                      SplitInput, from_wire)
 from app.money.refusals import MoneyInvalid
-from app.schemas.expenses import ExpenseCreateSchema, ExpenseEdit, ExpensePatchSchema
-from app.services.chat import proposals
-from app.services.imports.model import EXPENSE, Item, Row
-from app.services.ledger import expense_input
+from app.ledger.schemas import ExpenseCreateSchema, ExpenseEdit, ExpensePatchSchema
+from app.chat import proposals
+from app.imports.model import EXPENSE, Item, Row
+from app.ledger import expense_input
 from tests.ledger.helpers import equal_body, stored_nets
 
 A, B = "3f1c2a9e-6b7d-4e8f-9a0b-1c2d3e4f5a6b", "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"

@@ -1,8 +1,8 @@
 """Expenses through the HTTP API: shapes, exact splits, validation, versions, listing."""
 from __future__ import annotations
 
-from app.services.core import access as access_service
-from app.services.ledger import expenses
+from app.core import access as access_service
+from app.ledger import expenses
 from models.groups import Balance, Group, Participant
 from tests.support import aws_calls
 from tests.ledger.helpers import assert_balance_matches_rows, equal_body, join_directly, stored_nets

@@ -5,7 +5,7 @@ import csv
 import io
 
 from app.money.currencies import format_minor
-from app.services.ledger.export import safe_cell
+from app.imports.export import safe_cell
 from tests.ledger.conftest import make_group_ctx
 
 

@@ -1,7 +1,7 @@
 """Idempotency-Key on POST /groups/{id}/expenses: replay, reuse, in flight, expiry."""
 from __future__ import annotations
 
-from app.services.core import idempotency
+from app.core import idempotency
 from models.developer_tokens import IdempotencyRecord
 from models.groups import Balance
 from tests.ledger.helpers import equal_body
@@ -104,4 +104,4 @@ def test_the_protocol_is_written_once():
     assert by_hand == []
     users = sorted(str(path.relative_to(root)) for path in root.rglob("*.py")
                    if "idempotency.once(" in path.read_text())
-    assert users == ["api/idempotency.py", "api/mcp/tools_write.py"]
+    assert users == ["api/idempotency.py", "mcp/tools_write.py"]

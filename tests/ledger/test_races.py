@@ -10,7 +10,7 @@ import models
 from app import create_app
 from app.config import Settings
 from app.errors import Conflict, NotFound
-from app.services.ledger import comments, expense_delete, expenses, settlements
+from app.ledger import comments, expense_delete, expenses, settlements
 from models.groups import GroupItem
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, make_group, make_user,
                                  stored_nets)

@@ -8,9 +8,9 @@ import pytest
 
 from app.errors import Conflict, DomainError
 from app.limits import MAX_GROUP_PARTICIPANTS
-from app.services.core.access import authorize
-from app.services.groups import participants
-from app.services.ledger import expenses, settlements
+from app.core.access import authorize
+from app.groups import participants
+from app.ledger import expenses, settlements
 from models.groups import Group
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, join_directly,
                                   make_group, make_user)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from app.errors import Conflict
-from app.services.core.access import authorize
-from app.services.groups import participants
-from app.services.ledger import expenses
+from app.core.access import authorize
+from app.groups import participants
+from app.ledger import expenses
 from models.groups import Expense, Group
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, make_group,
                                   make_user, stored_nets)

@@ -20,8 +20,7 @@ from moto import mock_aws
 import models
 from app.errors import Conflict, Invalid
 from app.money.splits import net_effects
-from app.services.ledger import (balances, comments, conversions, expense_delete, expenses,
-                                 settlements)
+from app.ledger import balances, comments, conversions, expense_delete, expenses, settlements
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.support.tables import create_all_tables
 

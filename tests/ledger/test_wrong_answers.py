@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from app.errors import NotFound
-from app.services.core.access import authorize
-from app.services.groups import participants
-from app.services.ledger import expense_delete, expenses, settlements
+from app.core.access import authorize
+from app.groups import participants
+from app.ledger import expense_delete, expenses, settlements
 from models.groups import Expense, GroupItem
 from tests.ledger.helpers import assert_balance_matches_rows, equal_body, join_directly
 from tests.support.interleave import just_before

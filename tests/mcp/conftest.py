@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from app.services.mcp import access_tokens, clients
+from app.oauth import access_tokens, clients
 
 BASE = "http://localhost"
 RESOURCE = f"{BASE}/mcp"

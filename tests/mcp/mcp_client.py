@@ -1,6 +1,6 @@
 """The MCP server tests' caller and fixture: a signed-in user with a group, and MCP tokens for them.
 
-Tokens are minted by the authorization server's own function (app.services.mcp.access_tokens)
+Tokens are minted by the authorization server's own function (app.oauth.access_tokens)
 for an ACTIVE grant row, exactly what the OAuth flow ends with; the flow itself is tested by
 the OAuth tests and end to end by test_mcp_sdk_e2e."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import List
 
 import pytest
 
-from app.services.mcp import access_tokens
+from app.oauth import access_tokens
 from models.users import McpGrant
 
 RESOURCE = "http://localhost/mcp"

@@ -13,8 +13,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from app.config import Settings
 from app.errors import Unauthenticated
-from app.services.mcp import access_tokens as at
-from app.services.mcp import keys
+from app.oauth import access_tokens as at
+from app.oauth import keys
 from tests.mcp.test_oauth_access_tokens import RESOURCE, _mint, grant  # noqa: F401
 
 

@@ -9,7 +9,7 @@ import pytest
 from moto import mock_aws
 
 import models
-from app.services.developer.limits import Limiter, Limits
+from app.developer.limits import Limiter, Limits
 from tests.conftest import STAGE
 from tests.mcp.conftest import RESOURCE
 from tests.mcp.mcp_client import ACCEPT, mcp, tool_error  # noqa: F401 — mcp is a fixture

@@ -16,7 +16,7 @@ from app.money.currencies import format_minor, parse_minor
 from moto import mock_aws
 from tests.conftest import STAGE
 from tests.support.tables import create_all_tables
-from app.services.developer.limits import Limiter, Limits
+from app.developer.limits import Limiter, Limits
 from tests.mcp.mcp_client import ACCEPT, grant_token, mcp, tool_error  # noqa: F401 — mcp is a fixture
 
 EXPECTED_TOOLS = {"list_groups", "get_group", "get_balances", "list_expenses", "get_expense",

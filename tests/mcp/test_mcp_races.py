@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.developer.limits import Limiter, Limits
-from app.services.mcp import access_tokens
+from app.developer.limits import Limiter, Limits
+from app.oauth import access_tokens
 from tests.mcp.mcp_client import ACCEPT, grant_token, tool_error
 from tests.support import threads
 

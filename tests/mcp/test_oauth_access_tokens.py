@@ -8,8 +8,8 @@ import pytest
 
 from app.config import Settings
 from app.errors import Unauthenticated
-from app.services.mcp import access_tokens as at
-from app.services.mcp import keys
+from app.oauth import access_tokens as at
+from app.oauth import keys
 from models.users import McpGrant, Profile
 
 RESOURCE = "http://localhost/mcp"

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from app.errors import OAuthError
-from app.services.mcp import clients
+from app.oauth import clients
 from tests.mcp.conftest import REDIRECT
 
 

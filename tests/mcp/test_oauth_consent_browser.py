@@ -14,7 +14,7 @@ import pytest
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 from werkzeug.serving import make_server
 
-from app.services.mcp import access_tokens
+from app.oauth import access_tokens
 from tests.contract.browser import INSTALL_HINT, Browser, chromium_path
 from tests.mcp.conftest import VERIFIER
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jwt
 
-from app.services.mcp.access_tokens import verify_access_token
+from app.oauth.access_tokens import verify_access_token
 from models.users import McpCleanupPointer, McpGrant, UserItem
 from tests.mcp.conftest import RESOURCE
 

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from app.services.mcp import sessions
+from app.oauth import sessions
 
 
 def _as_deployed(app, **changes):

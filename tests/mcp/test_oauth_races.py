@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.mcp import access_tokens
+from app.oauth import access_tokens
 from tests.mcp.conftest import Flow
 from tests.support import threads
 

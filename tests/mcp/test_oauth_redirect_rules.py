@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.mcp import clients
+from app.oauth import clients
 from tests.mcp.conftest import REDIRECT
 
 # Each is read by a browser differently from urlsplit, or hides its real host.
@@ -49,7 +49,7 @@ def test_ordinary_redirect_uris_still_register(client, app, uri):
 
 def test_authorize_refuses_a_stored_uri_a_browser_reads_differently(oauth, client):
     """A client stored before the strict rules (written directly here) gets a page."""
-    from app.services.core.clock import now_iso
+    from app.core.clock import now_iso
     from models.users import McpClient
     bad = "https://evil.example\\.bank.example/cb"
     McpClient(*McpClient.key(oauth.client_id), ClientName="Old", RedirectUris=[bad],

@@ -7,7 +7,7 @@ import jwt
 import pytest
 
 from app.errors import Unauthenticated
-from app.services.mcp.access_tokens import verify_access_token
+from app.oauth.access_tokens import verify_access_token
 from models.users import McpAuthRequest
 from tests.mcp.conftest import REDIRECT, RESOURCE, hidden
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.notifications import push
+from app.notifications import push
 from models.notifications import Event, NotificationItem
 
 

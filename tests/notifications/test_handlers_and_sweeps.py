@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 from app.local.triggers import canned_event
-from app.services.core.clock import today
-from app.services.notifications import redispatch
+from app.core.clock import today
+from app.notifications import redispatch
 from models.groups import Comment, Expense, GroupItem, JoinRequest
 from models.notifications import Event, NotificationItem
 from tests.notifications.conftest import pending_records, run_worker
@@ -90,7 +90,7 @@ def test_orphan_comments_are_swept_in_bounded_resumable_runs(duo):
     live = add_expense(duo, description="Live")
     duo.client.post(f"/groups/{duo.gid}/expenses/{live['expenseId']}/comments",
                     json={"body": "stays"}, headers=duo.olive_h)
-    from app.services.ledger.orphan_comments import sweep_orphan_comments
+    from app.ledger.orphan_comments import sweep_orphan_comments
     first = sweep_orphan_comments(max_pages=1, page_size=2)  # stops early, cursor saved
     total = first["orphanCommentsDeleted"]
     for _ in range(20):
@@ -103,7 +103,7 @@ def test_orphan_comments_are_swept_in_bounded_resumable_runs(duo):
 def test_decided_join_requests_older_than_90_days_are_pruned(duo):
     request = JoinRequest.get(duo.gid, JoinRequest.sort_key(duo.request_id))
     assert request.Status == "APPROVED"
-    from app.services.groups.join_request_prune import prune_decided_join_requests
+    from app.groups.join_request_prune import prune_decided_join_requests
     assert prune_decided_join_requests()["joinRequestsPruned"] == 0
     request.update(actions=[JoinRequest.UpdatedAt.set("2020-01-01T00:00:00.000Z")])
     assert maintenance()["joinRequestsPruned"] == 1

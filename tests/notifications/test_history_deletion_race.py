@@ -4,7 +4,7 @@ recipient marked for deletion before that read gets no row; one marked just afte
 its row, in the partition the deletion sweeps, and the deletion removes it."""
 from __future__ import annotations
 
-from app.services.account import cognito, deletion, steps
+from app.account import cognito, deletion, steps
 from models.notifications import Notification, NotificationItem
 from models.users import Profile
 from tests.notifications.conftest import pending_records, run_worker

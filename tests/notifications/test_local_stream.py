@@ -4,7 +4,7 @@ from __future__ import annotations
 # Imported before any fixture points the models somewhere: its bootstrap() reads the env.
 from app.handlers import notifications
 from app.local.stream_poller import StreamPoller
-from app.services.groups.join_requests import submit_join_request
+from app.groups.join_requests import submit_join_request
 from models.groups import Invite
 from models.notifications import Notification, NotificationItem
 from tests.ledger.helpers import make_group, make_user

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.services.core.clock import iso_in, new_id
-from app.services.notifications import push, redispatch
+from app.core.clock import iso_in, new_id
+from app.notifications import push, redispatch
 from models.notifications import Device, Event, Notification, NotificationItem
 from models.users import Profile
 from tests.support.threads import together
@@ -82,7 +82,7 @@ def test_a_run_stops_starting_events_at_its_deadline_and_the_next_resumes(app, r
 
 
 def redispatch_margin() -> float:
-    from app.services import maintenance
+    from app import maintenance
     return maintenance.DEADLINE_MARGIN_S
 
 

@@ -13,7 +13,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from app.services.notifications import push, vapid
+from app.notifications import push, vapid
 from tests.support.settings import installed
 from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_push_providers import _restore, _swap_provider, endpoints

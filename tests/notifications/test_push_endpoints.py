@@ -9,9 +9,9 @@ import socket
 import pytest
 
 from app.errors import Invalid
-from app.services.core import addresses
-from app.services.notifications import push
-from app.services.notifications.devices import check_token
+from app.core import addresses
+from app.notifications import push
+from app.notifications.devices import check_token
 from tests.notifications.test_web_push import PushService, web_push  # noqa: F401
 from tests.notifications.test_worker import duo  # noqa: F401
 

@@ -14,7 +14,7 @@ from moto.sns.models import sns_backends
 
 from app.local import vapid_key
 from app.config import Settings
-from app.services.notifications import push, vapid
+from app.notifications import push, vapid
 from tests.support.settings import installed
 from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_web_push import PushService, subscribe

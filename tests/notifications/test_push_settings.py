@@ -11,7 +11,7 @@ import boto3
 import pytest
 
 from app.config import Settings
-from app.services.notifications import push, redispatch
+from app.notifications import push, redispatch
 from tests.support.settings import cold_start
 from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_handlers_and_sweeps import maintenance
@@ -26,7 +26,7 @@ def deployed_push(app, monkeypatch):
     sns = boto3.client("sns", region_name="us-east-1")
     ios = sns.create_platform_application(Name="tailspend-ios", Platform="APNS",
                                           Attributes={})["PlatformApplicationArn"]
-    from app.services.notifications import vapid
+    from app.notifications import vapid
     boto3.client("ssm", region_name="us-east-1").put_parameter(
         Name="/tailspend/test/vapid", Value=vapid.new_private_key(), Type="SecureString")
     env = {"SNS_IOS_APPLICATION_ARN": ios, "VAPID_PRIVATE_KEY_PARAMETER": "/tailspend/test/vapid",

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.core.clock import new_id
-from app.services.notifications import preferences
+from app.core.clock import new_id
+from app.notifications import preferences
 from models.users import Profile
 from tests.groups.test_races import codes, race
 

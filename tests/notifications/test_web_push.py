@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid
 
-from app.services.notifications import push
+from app.notifications import push
 from tests.notifications.test_worker import add_expense, duo, history  # noqa: F401
 
 

@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.services.core import outbox
-from app.services.core.transactions import Transaction
+from app.core import outbox
+from app.core.transactions import Transaction
 from models.notifications import Event, NotificationItem
 from models.people import HandleClaim
 from tests.notifications.conftest import pending_records, run_worker
@@ -78,7 +78,7 @@ def test_amounts_use_the_group_currency_minor_units(client, sign_in, deliver):
     olive_h, _ = sign_in("olive@example.com", display_name="Olive")
     group = client.post("/groups", json={"name": "Tokyo", "currency": "JPY"},
                         headers=olive_h).get_json()
-    from app.services.notifications.render import Context, render
+    from app.notifications.render import Context, render
     title, body = render("EXPENSE_ADDED", "u", {"description": "Ramen", "amount": 1200},
                          Context(group_name=group["name"], currency="JPY", user_names={"u": "Olive"}))
     assert body == "Olive added \u201cRamen\u201d (1200 JPY)."

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.errors import Invalid
-from app.services.people import directory, handles
-from app.services.users import profiles
+from app.people import directory, handles
+from app.users import profiles
 from models.people import DirectoryEntry, fold
 from models.users import Profile
 

@@ -7,7 +7,7 @@ from models.groups import Expense, Participant, UserMember
 from models.notifications import Event
 from models.people import Friendship, GroupInvitation
 from models.users import SentInvitation
-from app.services.people import invitation_expiry
+from app.people import invitation_expiry
 
 
 def _befriend(client, a, b):

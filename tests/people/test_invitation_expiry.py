@@ -4,7 +4,7 @@ People)."""
 from __future__ import annotations
 
 
-from app.services.people import invitation_expiry
+from app.people import invitation_expiry
 from models.groups import Participant
 from models.people import GroupInvitation
 from models.users import SentInvitation

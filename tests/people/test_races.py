@@ -11,10 +11,10 @@ import time
 import pytest
 
 from app.errors import DomainError
-from app.services.core.access import authorize
-from app.services.core.clock import iso_in, new_id, now_iso
-from app.services.groups import join_requests
-from app.services.people import handles, invitations
+from app.core.access import authorize
+from app.core.clock import iso_in, new_id, now_iso
+from app.groups import join_requests
+from app.people import handles, invitations
 from models.groups import Expense, ItemMap, Participant, PaymentMap, SplitMap, UserMember
 from models.people import GroupInvitation, HandleClaim
 from models.users import Profile

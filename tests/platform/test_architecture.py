@@ -76,10 +76,10 @@ def test_project_modules_import_without_cycles():
 
 
 def test_the_cycle_detector_finds_a_planted_cycle(monkeypatch):
-    monkeypatch.setitem(GRAPH, "app.services.core.clock",
-                        GRAPH["app.services.core.clock"] | {"app.services.core.paging"})
-    monkeypatch.setitem(GRAPH, "app.services.core.paging",
-                        GRAPH["app.services.core.paging"] | {"app.services.core.clock"})
+    monkeypatch.setitem(GRAPH, "app.core.clock",
+                        GRAPH["app.core.clock"] | {"app.core.paging"})
+    monkeypatch.setitem(GRAPH, "app.core.paging",
+                        GRAPH["app.core.paging"] | {"app.core.clock"})
     assert _cycle()
 
 
@@ -93,14 +93,44 @@ def _third_party(path: Path) -> set:
     return roots
 
 
-SERVICES = {n: p for n, p in MODULES.items() if n.startswith("app.services.")}
+# The shared kernel; every other folder under app/ is an area (style.md).
+KERNEL = ("api", "core", "money", "auth", "local", "handlers")
+AREAS = sorted(p.name for p in (ROOT / "app").iterdir()
+               if p.is_dir() and (p / "__init__.py").exists() and p.name not in KERNEL)
+# An area's HTTP face: its views and schemas, and the few modules that are pages or protocol
+# servers rather than use cases (the OAuth consent pages, the developer gate's Flask hooks,
+# the MCP server).
+EDGE_PACKAGES = ("app.oauth.ui", "app.mcp")
+EDGE_MODULES = {"app.oauth.cognito", "app.developer.gate"}
+
+
+def _area(name: str):
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "app" and parts[1] in AREAS else None
+
+
+def _is_edge(name: str) -> bool:
+    return (name.rsplit(".", 1)[-1] in ("views", "schemas") or name in EDGE_MODULES
+            or any(name == p or name.startswith(p + ".") for p in EDGE_PACKAGES))
+
+
+# The use cases: every area module but its HTTP face, and the core.
+SERVICES = {n: p for n, p in MODULES.items()
+            if (_area(n) and not _is_edge(n)) or n.startswith("app.core.")}
+
+
+def test_the_layout_is_one_folder_per_area():
+    assert {"ledger", "groups", "people", "users", "account", "recurring", "notifications",
+            "currencies", "changes", "insight", "imports", "receipts", "chat", "realtime",
+            "developer", "oauth", "mcp"} <= set(AREAS)
+    assert len(SERVICES) > 150  # the checks below walk them all
 
 
 @pytest.mark.parametrize("name", sorted(SERVICES))
 def test_services_never_import_flask_or_the_http_layer(name):
     assert not _third_party(SERVICES[name]) & {"flask", "flask_smorest", "marshmallow", "werkzeug"}
-    assert not {m for m in GRAPH[name] if m.startswith(("app.api", "app.schemas", "app.handlers",
-                                                         "app.factory"))}
+    assert not {m for m in GRAPH[name] if m.startswith(("app.api", "app.handlers", "app.factory"))
+                or _is_edge(m)}
 
 
 def _environment_reads(source: str) -> list:
@@ -131,9 +161,9 @@ def test_the_environment_check_finds_each_way_to_read_it():
     assert not _environment_reads("settings = config.current()\nx = settings.environment")
 
 
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.schemas")))
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.endswith(".schemas")))
 def test_schemas_import_no_services(name):
-    assert not {m for m in GRAPH[name] if m.startswith("app.services")}
+    assert not {m for m in GRAPH[name] if m in SERVICES}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("models")))
@@ -141,10 +171,9 @@ def test_models_import_nothing_from_the_app(name):
     assert not {m for m in GRAPH[name] if m.startswith("app")}
 
 
-@pytest.mark.parametrize("name", sorted(n for n in SERVICES if n.startswith("app.services.core")))
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.core")))
 def test_core_uses_no_area(name):
-    assert {m for m in GRAPH[name] if m.startswith("app.services.")} <= {
-        m for m in MODULES if m.startswith("app.services.core")}
+    assert not {m for m in GRAPH[name] if _area(m)}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.handlers")))
@@ -198,7 +227,7 @@ def test_the_library_patch_check_finds_each_way_to_patch():
 
 def test_condition_failures_are_read_in_one_place():
     """Services name the error a failed condition means; core decides what failed."""
-    allowed = {"app.services.core.conditional", "app.services.core.transactions"}
+    allowed = {"app.core.conditional", "app.core.transactions"}
     offenders = [n for n, p in SERVICES.items()
                  if n not in allowed and "ConditionalCheckFailed" in p.read_text()]
     assert offenders == []
@@ -210,7 +239,7 @@ WRITE_ERRORS = re.compile(r"except\b[^:]*\b(PutError|UpdateError|DeleteError)\b"
 def test_single_item_write_failures_are_caught_only_in_core():
     """A bare ``except DeleteError`` swallows throttling as if the condition failed;
     services use core.conditional's put_if/update_if/delete_if instead."""
-    allowed = {"app.services.core.conditional", "app.services.core.transactions"}
+    allowed = {"app.core.conditional", "app.core.transactions"}
     offenders = [n for n, p in SERVICES.items()
                  if n not in allowed and WRITE_ERRORS.search(p.read_text())]
     assert offenders == []
@@ -224,7 +253,7 @@ def _view_builders(source: str) -> list:
 
 
 def test_services_leave_reply_shapes_to_the_response_schemas():
-    """Services return rows or small dataclasses; app/schemas maps them to the wire."""
+    """Services return rows or small dataclasses; each area's schemas.py maps them to the wire."""
     offenders = {n: _view_builders(p.read_text()) for n, p in SERVICES.items()}
     assert {n: names for n, names in offenders.items() if names} == {}
 
@@ -264,7 +293,7 @@ def test_the_event_type_check_finds_a_planted_list():
 
 
 def test_the_api_documents_exactly_the_outbox_event_types(client):
-    from app.services.core import outbox
+    from app.core import outbox
 
     schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
     assert schemas["Notification"]["properties"]["type"]["enum"] == list(outbox.EVENT_TYPES)
@@ -329,33 +358,35 @@ def test_app_credential_is_the_model_s():
 
 
 def _reaches_authorize(source: str) -> bool:
-    """Whether the module can call ``app.services.core.access.authorize`` itself: it imports
+    """Whether the module can call ``app.core.access.authorize`` itself: it imports
     the function, or the access module whose attribute it is."""
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.level == 0:
             names = {alias.name for alias in node.names}
-            if (node.module == "app.services.core.access" and "authorize" in names
-                    or node.module == "app.services.core" and "access" in names):
+            if (node.module == "app.core.access" and "authorize" in names
+                    or node.module == "app.core" and "access" in names):
                 return True
         if isinstance(node, ast.Import) and any(
-                alias.name == "app.services.core.access" for alias in node.names):
+                alias.name == "app.core.access" for alias in node.names):
             return True
     return False
 
 
-# Every view, the MCP tools under app/api/mcp included, reaches a group through
-# ``group_access``; none may call ``authorize`` by hand as the views once did.
+# Every view, the MCP tools under app/mcp included, reaches a group through
+# ``group_access`` (a view's ``@needs(role=...)`` calls it); none may call ``authorize`` by
+# hand as the views once did.
 def test_views_authorize_in_a_group_only_through_group_access():
     """One way: ``group_access`` (cached per request, shared with the idempotency guard),
     never a view's own ``authorize(...)`` that could read the guard row twice."""
-    offenders = [n for n, p in MODULES.items() if n.startswith("app.api.")
-                 and n != "app.api.context"
-                 and _reaches_authorize(p.read_text())]
+    edge = [n for n in MODULES if n.startswith("app.api.") or _is_edge(n)]
+    assert "app.ledger.views" in edge and "app.mcp.tools_read" in edge
+    offenders = [n for n in edge if n != "app.api.context"
+                 and _reaches_authorize(MODULES[n].read_text())]
     assert offenders == []
 
 
 def test_the_authorize_check_finds_each_way_to_reach_it():
-    assert _reaches_authorize("from app.services.core.access import Access, authorize\n")
-    assert _reaches_authorize("from app.services.core import access\n")
-    assert _reaches_authorize("import app.services.core.access\n")
+    assert _reaches_authorize("from app.core.access import Access, authorize\n")
+    assert _reaches_authorize("from app.core import access\n")
+    assert _reaches_authorize("import app.core.access\n")
     assert not _reaches_authorize("from app.api.context import group_access\n")

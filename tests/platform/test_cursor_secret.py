@@ -14,7 +14,7 @@ from moto import mock_aws
 from app import config
 from app.bootstrap import bootstrap
 from app.config import Settings
-from app.services.core import paging
+from app.core import paging
 from tests.support import aws_calls
 
 

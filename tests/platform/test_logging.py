@@ -46,7 +46,7 @@ def test_request_log_has_request_and_user_ids_and_no_token(client, sign_in):
 
 def test_unexpected_errors_are_never_returned_to_the_caller(client, sign_in, monkeypatch):
     headers, _ = sign_in("crash@example.com")
-    from app.services.users import profiles as users
+    from app.users import profiles as users
 
     def explode(*args, **kwargs):
         raise RuntimeError("secret internals")

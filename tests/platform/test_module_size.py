@@ -1,5 +1,6 @@
-"""Small modules (style.md): no module under app/ or models/ over 350 lines, and every
-Lambda handler a few lines of code (its logic lives in its area's services)."""
+"""Modules split by concept, not by a line cap (issue 43): no module under app/ or models/ over
+600 lines, a bound that only flags a file holding several concepts, and every Lambda handler
+a few lines of code (its logic lives in its area's services)."""
 from __future__ import annotations
 
 import ast
@@ -8,7 +9,7 @@ import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LIMIT = 350
+LIMIT = 600
 # Modules still over the limit, each with its length when it was listed: they may only
 # shrink (the test fails if one grows), and leave this list once under the limit. Empty
 # since models/users.py became a package and push.py was trimmed (issue 32, item 6).
@@ -25,7 +26,7 @@ def _oversized(lengths: dict) -> dict:
             if length > ALLOWED.get(name, LIMIT)}
 
 
-def test_no_module_is_over_350_lines():
+def test_no_module_is_over_600_lines():
     assert _oversized(_lengths()) == {}
 
 

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from app import limits
-from app.schemas.changes import KINDS
-from app.services.core import access, changelog
+from app.changes.schemas import KINDS
+from app.core import access, changelog
 from models.groups import ChangeKind, GroupStatus
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.money import fx
-from app.services.ledger import foreign_currency, expense_input
+from app.ledger import foreign_currency, expense_input
 
 CURRENCIES = ["JPY", "EUR", "KWD"]  # exponents 0, 2, 3
 IDS = [f"p{n}" for n in range(4)]

@@ -13,7 +13,7 @@ from websockets.sync.client import connect
 
 from app.config import Settings
 from app.local.realtime_server import RealtimeServer
-from app.services.realtime import keys, tokens
+from app.realtime import keys, tokens
 from tests.ledger.conftest import make_group_ctx
 from tests.support import aws_calls
 from tests.realtime.wsclient import Client

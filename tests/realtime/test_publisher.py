@@ -8,9 +8,9 @@ from pathlib import Path
 from botocore.credentials import Credentials
 
 from app.handlers import realtime_publisher
-from app.services.realtime import publisher
-from app.services.realtime.appsync import AppSyncTransport, PublishFailed
-from app.services.realtime.publisher import publish_batch
+from app.realtime import publisher
+from app.realtime.appsync import AppSyncTransport, PublishFailed
+from app.realtime.publisher import publish_batch
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 CANNED = json.loads((EVENTS / "realtime_groups_stream.json").read_text())

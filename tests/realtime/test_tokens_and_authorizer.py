@@ -11,8 +11,8 @@ import pytest
 
 from app.config import Settings
 from app.handlers import realtime_authorizer
-from app.services.realtime import keys, tokens
-from app.services.realtime.channels import ChannelRefused, check_subscribe
+from app.realtime import keys, tokens
+from app.realtime.channels import ChannelRefused, check_subscribe
 from tests.ledger.conftest import make_group_ctx
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"

@@ -1,15 +1,15 @@
 """A second ``complete`` on a receipt still PROCESSING hands its ingest off again only when
 the last hand-off is REDRIVE_SECONDS old, and the hand-off's time moves in the same
 conditional write: one more ingest per window, however many completes, concurrent or not.
-The clock is complete's own (app.services.core.clock), moved ahead, never slept."""
+The clock is complete's own (app.core.clock), moved ahead, never slept."""
 from __future__ import annotations
 
 import threading
 
 import pytest
 
-from app.services.core import clock, handoff
-from app.services.receipts import uploads, work
+from app.core import clock, handoff
+from app.receipts import uploads, work
 from tests.receipts import images
 from tests.support import aws_calls
 

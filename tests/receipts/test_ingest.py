@@ -8,7 +8,7 @@ import time
 from PIL import Image
 
 from app import blobs
-from app.services.receipts import images as receipt_images
+from app.receipts import images as receipt_images
 from tests.receipts import images
 from tests.receipts.conftest import objects, s3
 

@@ -1,4 +1,4 @@
-"""Counting a JPEG's scans from its bytes (app.services.receipts.jpeg_scans): the walk reads
+"""Counting a JPEG's scans from its bytes (app.receipts.jpeg_scans): the walk reads
 markers as libjpeg does, so scan data (stuffed 0xFF00, RSTn), fill bytes and marker-like bytes
 inside a segment neither hide a scan nor invent one."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 from PIL import Image
 
-from app.services.receipts.jpeg_scans import scans
+from app.receipts.jpeg_scans import scans
 from tests.receipts import images
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.core.access import authorize
-from app.services.receipts import limits, scanning
+from app.core.access import authorize
+from app.receipts import limits, scanning
 from tests.receipts import images
 from tests.receipts.conftest import objects, s3
 
@@ -217,7 +217,7 @@ def test_the_json_export_lists_receipt_ids(group):
 
 def test_an_upload_never_completed_expires_with_the_tables_ttl_and_a_completed_one_stays(group):
     from models.groups.receipts import Receipt
-    from app.services.core.clock import epoch
+    from app.core.clock import epoch
 
     started = group.start().get_json()["receiptId"]
     row = Receipt.get(*Receipt.key(group.group_id, started), consistent_read=True)

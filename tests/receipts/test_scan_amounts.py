@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.money.currencies import MINOR_UNITS
-from app.services.receipts.scan.amounts import find_amounts, parse_amount
-from app.services.receipts.scan.parser import parse_lines
-from app.services.receipts.scan.result import ScanHints
+from app.receipts.scan.amounts import find_amounts, parse_amount
+from app.receipts.scan.parser import parse_lines
+from app.receipts.scan.result import ScanHints
 
 CURRENCIES = {"EUR": ("€", "EUR"), "USD": ("$", "USD"), "GBP": ("£", "GBP"),
               "CHF": ("Fr.", "CHF"), "JPY": ("¥", "円", "JPY"), "KRW": ("₩", "원"),

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from app.config import Settings
-from app.services.receipts.scan import ScanHints, engine_name, scan_receipt
-from app.services.receipts.scan.rows import Box, box_of_points, rows
+from app.receipts.scan import ScanHints, engine_name, scan_receipt
+from app.receipts.scan.rows import Box, box_of_points, rows
 
 FONT_CANDIDATES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
                    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
@@ -114,7 +114,7 @@ def refuse(*args, **kwargs):
 socket.socket.connect = socket.socket.connect_ex = refuse
 socket.create_connection = socket.getaddrinfo = refuse
 from app.config import Settings
-from app.services.receipts.scan import ScanHints, scan_receipt
+from app.receipts.scan import ScanHints, scan_receipt
 result = scan_receipt(sys.stdin.buffer.read(), ScanHints("EUR"), Settings(local_mode=True))
 print(result.total)
 """
@@ -138,8 +138,8 @@ def test_without_rapidocr_installed_the_local_engine_is_unavailable(monkeypatch)
     """The Lambda package carries no rapidocr: choosing it there fails the scan cleanly."""
     import sys
 
-    from app.services.receipts.scan import ScanError
-    from app.services.receipts.scan.engines import rapid
+    from app.receipts.scan import ScanError
+    from app.receipts.scan.engines import rapid
 
     monkeypatch.setattr(rapid, "_engine", None)
     monkeypatch.setitem(sys.modules, "rapidocr", None)  # import rapidocr -> ImportError
@@ -149,7 +149,7 @@ def test_without_rapidocr_installed_the_local_engine_is_unavailable(monkeypatch)
 
 
 def test_an_unknown_engine_name_fails_the_scan():
-    from app.services.receipts.scan import ScanError
+    from app.receipts.scan import ScanError
 
     with pytest.raises(ScanError) as raised:
         scan_receipt(b"\xff\xd8\xff", ScanHints("EUR"), Settings(receipt_scan_engine="easyocr"))

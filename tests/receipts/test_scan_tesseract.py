@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from app.config import Settings
-from app.services.receipts.scan import ScanError, ScanHints, scan_receipt
-from app.services.receipts.scan.engines import tesseract
-from app.services.receipts.scan.rows import Box, rows
+from app.receipts.scan import ScanError, ScanHints, scan_receipt
+from app.receipts.scan.engines import tesseract
+from app.receipts.scan.rows import Box, rows
 from tests.receipts.test_scan_local import BERLIN_CAFE, US_DINER, render_receipt
 
 SETTINGS = Settings(receipt_scan_engine="tesseract")

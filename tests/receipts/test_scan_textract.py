@@ -7,8 +7,8 @@ import pytest
 from botocore.stub import Stubber
 
 from app.config import Settings
-from app.services.receipts.scan import ScanError, ScanHints, scan_receipt
-from app.services.receipts.scan.engines import textract
+from app.receipts.scan import ScanError, ScanHints, scan_receipt
+from app.receipts.scan.engines import textract
 
 IMAGE = b"\xff\xd8\xff\xe0 a jpeg's bytes"
 SETTINGS = Settings(region="eu-west-1", receipt_scan_engine="textract")

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from app.config import Settings
-from app.services.receipts.scan import ScanError, ScanHints, scan_receipt
-from app.services.receipts.scan.engines import vision
+from app.receipts.scan import ScanError, ScanHints, scan_receipt
+from app.receipts.scan.engines import vision
 from tests.support.fake_openai import FakeOpenAI, completion, tool_call
 
 IMAGE = b"\xff\xd8\xff\xe0 receipt bytes"

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from app.services.recurring import schedule
+from app.recurring import schedule
 
 PINNED = datetime(2025, 12, 31, 12, tzinfo=timezone.utc)
 

@@ -7,9 +7,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.errors import Invalid
-from app.services.notifications.render import Context, render
-from app.services.recurring import occurrences, schedule, templates, tick
-from app.services.recurring.schedule import iso
+from app.notifications.render import Context, render
+from app.recurring import occurrences, schedule, templates, tick
+from app.recurring.schedule import iso
 from models.groups import RecurringExpense
 from models.notifications import Event, NotificationItem
 from tests.ledger.helpers import make_group, make_user

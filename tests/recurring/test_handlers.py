@@ -11,7 +11,7 @@ import pytest
 
 import models
 from app.local.triggers import canned_event
-from app.services.recurring import templates
+from app.recurring import templates
 from models.groups import DUE_BUCKETS, RecurringExpense
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.recurring.helpers import slots, template_body

@@ -13,9 +13,9 @@ import pytest
 from botocore.exceptions import ClientError
 
 from app.errors import Conflict
-from app.services.groups.participants import add_guest, remove_participant
-from app.services.recurring import templates
-from app.services.recurring.tick import run_bucket
+from app.groups.participants import add_guest, remove_participant
+from app.recurring import templates
+from app.recurring.tick import run_bucket
 from models.groups import Balance, Participant, RecurringExpense
 from tests.support import aws_calls
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user

@@ -6,8 +6,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from app.services.recurring import schedule
-from app.services.recurring.tick import run_bucket
+from app.recurring import schedule
+from app.recurring.tick import run_bucket
 from models.groups import Balance, RecurringExpense
 from tests.recurring.helpers import template_body
 

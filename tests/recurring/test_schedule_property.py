@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from hypothesis import given, settings, strategies as st
 
-from app.services.recurring.schedule import build
+from app.recurring.schedule import build
 
 ZONES = ["UTC", "Europe/Paris", "America/New_York", "Pacific/Auckland", "Asia/Kolkata",
          "America/Santiago", "Australia/Lord_Howe"]

@@ -7,11 +7,11 @@ from datetime import datetime, timezone
 import pytest
 
 from app.errors import Conflict
-from app.schemas.recurring import RecurringSchema
-from app.services.groups import transfer
-from app.services.groups.participants import remove_participant
-from app.services.recurring import occurrences, schedule, templates
-from app.services.recurring.tick import run_bucket, run_tick
+from app.recurring.schemas import RecurringSchema
+from app.groups import transfer
+from app.groups.participants import remove_participant
+from app.recurring import occurrences, schedule, templates
+from app.recurring.tick import run_bucket, run_tick
 from models.groups import DUE_BUCKETS, Group, RecurringExpense
 from models.notifications import Event
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user

@@ -11,10 +11,10 @@ from collections import Counter
 
 import pytest
 
-from app.services.core.access import authorize
-from app.services.ledger import expenses
-from app.services.recurring import templates
-from app.services.recurring.tick import run_bucket
+from app.core.access import authorize
+from app.ledger import expenses
+from app.recurring import templates
+from app.recurring.tick import run_bucket
 from models.groups import Change, Group, RecurringExpense
 from tests.ledger.helpers import equal_body, make_group, make_user
 from tests.recurring.helpers import recorded, template_body

@@ -1,6 +1,6 @@
 """The one place tests and benches hook AWS calls, through botocore's public event system.
 
-Production does the same (app/services/chat/capacity.py registers ``provide-client-params``
+Production does the same (app/chat/capacity.py registers ``provide-client-params``
 and ``after-call`` handlers): nothing here replaces a botocore, PynamoDB or moto method.
 
 :func:`install` puts handlers into ``botocore.handlers.BUILTIN_HANDLERS``, the list every new

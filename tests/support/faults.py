@@ -5,7 +5,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from app.services.core.transactions import Transaction
+from app.core.transactions import Transaction
 
 
 @contextmanager

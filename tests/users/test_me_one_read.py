@@ -3,7 +3,7 @@ read of the profile is the profile the view returns. A deletion mark is still se
 and nothing one request read is reused by the next."""
 from __future__ import annotations
 
-from app.services.account import steps
+from app.account import steps
 from models.users import Profile
 from tests.support import aws_calls
 

@@ -14,10 +14,10 @@ import pytest
 
 import models
 from app.errors import Conflict
-from app.services.users import provisioning
-from app.services.users.provisioning import provision_user, upstream_identities
-from app.schemas.users import AdminUserSchema
-from app.services.users.profiles import list_users
+from app.users import provisioning
+from app.users.provisioning import provision_user, upstream_identities
+from app.users.schemas import AdminUserSchema
+from app.users.profiles import list_users
 from app.local.triggers import canned_event
 from models.identities import Identity
 from tests.support.tables import empty_tables, scan_all, shared_moto_tables

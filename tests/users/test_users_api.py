@@ -17,7 +17,7 @@ import models
 from app import create_app
 from app.auth.local_issuer import subject_for_email
 from app.config import Settings
-from app.services.core import idempotency
+from app.core import idempotency
 from models.developer_tokens import IdempotencyRecord
 from models.groups import Group, Participant
 from tests.support.tables import empty_tables, scan_all, shared_moto_tables
@@ -256,7 +256,7 @@ def test_sign_in_identities_cannot_be_linked_by_hand(client, me, sign_in, provid
 
 def test_a_hand_linked_identity_is_unverified_and_cannot_capture_its_owners_sign_in(
         client, me, settings):
-    from app.services.users.provisioning import provision_user
+    from app.users.provisioning import provision_user
 
     subject = "g-" + uuid.uuid4().hex
     linked = client.post("/users/me/identities", headers=me[0],

@@ -1,0 +1,40 @@
+"""What a drafter may see: the caller's own groups and rosters, and the session's open draft."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from app.errors import NotFound
+from app.chat.drafters.base import Context, GroupContext
+from app.core.access import authorize
+from app.groups.participants import list_participants
+from models.groups import Participant
+
+# Groups shown to a drafter when the session names none (the newest memberships first).
+MAX_GROUPS = 10
+def group_context(user_id: str, group_id: str) -> Optional[GroupContext]:
+    """One group the caller is in, with its roster (None once they are not)."""
+    try:
+        access = authorize(user_id, group_id)
+    except NotFound:
+        return None
+    roster = tuple((p.ParticipantId, p.DisplayName) for p in list_participants(access))
+    return GroupContext(group_id=group_id, name=access.group.Name,
+                        currency=access.group.Currency,
+                        my_participant_id=access.participant_id, participants=roster)
+
+
+def build(user_id: str, text: str, today: str, *, session_group_id: Optional[str],
+          open_draft) -> Context:
+    if session_group_id:
+        ids = [session_group_id]
+    else:
+        ids = [m.GroupId for m in Participant.memberships(user_id, limit=MAX_GROUPS)][:MAX_GROUPS]
+    groups = tuple(g for g in (group_context(user_id, gid) for gid in ids) if g is not None)
+    draft = None
+    if open_draft is not None:
+        draft = {"draftId": open_draft.DraftId, "groupId": open_draft.GroupId,
+                 "facts": json.loads(open_draft.Facts or "{}"),
+                 "expense": json.loads(open_draft.Body)}
+    return Context(text=text, today=today, groups=groups, session_group_id=session_group_id,
+                   open_draft=draft)

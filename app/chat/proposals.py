@@ -1,0 +1,123 @@
+"""A drafter's proposal is never trusted: it becomes a draft only if the REST validation of
+an expense accepts it, in one of the caller's groups, naming only that group's roster.
+
+It is judged once, here: the draft holds the resulting ExpenseInput (stored as its wire
+body, app.money.expense_input.ExpenseInput.to_wire), and confirming re-checks only the
+roster before the ledger records it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from app.errors import Invalid
+from app.chat.drafters.base import WHICH_GROUP, Context, Proposal
+from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
+from app.ledger import expense_input
+
+MAX_REPLY = 2000
+MAX_QUESTIONS = 5
+MAX_QUESTION = 300
+BODY_FIELDS = set(expense_input.REQUEST_FIELDS) | {"date"}
+
+
+@dataclass
+class Checked:
+    """What is shown: the reply, the questions, and a valid draft body (or None). Beside a
+    draft the reply is its summary; a refused proposal's is the refusal."""
+
+    reply: str
+    questions: List[str] = field(default_factory=list)
+    group_id: Optional[str] = None
+    expense: Optional[ExpenseInput] = None
+    participants: list = field(default_factory=list)  # [(participantId, displayName)]
+    facts: dict = field(default_factory=dict)
+
+
+def validate_body(body, roster_ids: set) -> ExpenseInput:
+    """The body as a REST create would take it, or Invalid (the same expense_input.build,
+    plus: only known fields, the REST text limits, only this roster's participants)."""
+    if not isinstance(body, dict):
+        raise Invalid("The draft is not an expense body.")
+    unknown = set(body) - BODY_FIELDS
+    if unknown:
+        raise Invalid(f"The draft has fields an expense does not: {sorted(unknown)}.")
+    _text_limits(body)
+    expense = from_wire(body)
+    check_roster(expense, roster_ids)
+    expense_input.build(expense)
+    return expense
+
+
+def check_roster(expense: ExpenseInput, roster_ids: set) -> None:
+    if not expense.participant_ids <= roster_ids:
+        raise Invalid("The draft names someone who is not in the group.")
+
+
+def _text_limits(body: dict) -> None:
+    """The REST create's text limits (ExpenseInput's TEXT_MAX, which its schema reads): a
+    model's draft is held to them before it is stored."""
+    for name, limit in TEXT_MAX.items():
+        value = body.get(name)
+        if value is not None and (not isinstance(value, str) or len(value) > limit
+                                  or (name == "description" and not value.strip())):
+            raise Invalid(f"{name} must be text of at most {limit} characters.",
+                          details={name: [f"Longer than {limit} or not text."]})
+    for item in body.get("items") or []:
+        name = item.get("name") if isinstance(item, dict) else None
+        if name is not None and (not isinstance(name, str) or len(name) > ITEM_NAME_MAX):
+            raise Invalid(f"An item name must be at most {ITEM_NAME_MAX} characters.",
+                          details={"items": [f"name longer than {ITEM_NAME_MAX}."]})
+
+
+def check(proposal: Proposal, context: Context) -> Checked:
+    questions = [str(q)[:MAX_QUESTION] for q in (proposal.questions or [])][:MAX_QUESTIONS]
+    reply = str(proposal.reply or "")[:MAX_REPLY] or " ".join(questions) or "Done."
+    result = Checked(reply=reply, questions=questions, facts=dict(proposal.facts or {}))
+    if proposal.expense is None:
+        return result
+    group = context.group(proposal.group_id)
+    if group is None:
+        return _refused(result, WHICH_GROUP)
+    roster = dict(group.participants)
+    try:
+        body = validate_body(proposal.expense, set(roster))
+    except Invalid as error:
+        return _refused(result, f"I couldn't make a valid expense of that ({error.message}) "
+                                "— could you say it another way?")
+    result.group_id, result.expense = group.group_id, body
+    result.participants = [(pid, roster[pid]) for pid in sorted(body.participant_ids,
+                                                                key=list(roster).index)]
+    result.reply = summary(body, group)  # never the model's own words about the money
+    return result
+
+
+def _refused(result: Checked, question: str) -> Checked:
+    """No draft: the drafter's reply and questions were about the draft it proposed (a model
+    says "Confirm to save it"), so the user reads only why there is none."""
+    result.reply, result.questions = question, [question]
+    return result
+
+
+def summary(expense: ExpenseInput, group) -> str:
+    """What the user confirms, said from the validated input itself, naming the group."""
+    from app.money.currencies import format_minor
+
+    currency = expense.currency or group.currency
+    items = expense.items or ()
+    total = sum(int(item.amount) for item in items) if items else int(expense.amount or 0)
+    names = dict(group.participants)
+
+    def who(pid):
+        return "you" if pid == group.my_participant_id else names.get(pid, "?")
+
+    payers = [who(p.participant_id) for p in expense.payments or ()]
+    sharing = list(dict.fromkeys(who(s.participant_id) for item in items for s in item.splits))
+    sharing = sharing or [who(s.participant_id) for s in expense.splits or ()]
+    return (f"{expense.description or 'Expense'}: {format_minor(total, currency)} {currency} "
+            f"paid by {_joined(payers)}, split between {_joined(sharing)}, in the group "
+            f"\u201c{group.name}\u201d. Confirm to save it.")[:MAX_REPLY]
+
+
+def _joined(names) -> str:
+    names = list(names) or ["?"]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

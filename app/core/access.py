@@ -1,0 +1,114 @@
+"""Who may do what in a group: (UserId, GroupId) -> participant and role, in one read.
+
+The USERMEMBER guard row mirrors the member's ParticipantId and Role, so authorization is a
+single strongly consistent BatchGetItem of the group head and the caller's guard row. A
+non-member gets NotFound (no existence leak), a member whose role is too low gets Forbidden,
+and a group whose head is DELETING (being removed) or IMPORTING (being filled by an import
+that has not finished) is gone for everyone."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Optional
+
+from app.errors import DomainError, Forbidden, concurrent_update, group_not_found
+from app.core import request_reads
+from app.core.transactions import Transaction
+from models.groups import Group, GroupItem, GroupStatus, UserMember
+
+ROLE_RANK = {"VIEWER": 1, "MEMBER": 2, "OWNER": 3}
+ROLES = tuple(ROLE_RANK)
+
+
+@dataclass(frozen=True)
+class Access:
+    """A caller's standing in one live group."""
+
+    group: Group
+    user_id: str
+    participant_id: str
+    role: str
+    # Raw rows of the group read in the same BatchGetItem that authorized, by sort key (None
+    # when absent): a use case that needs one (BALANCE#v1) saves a round trip.
+    prefetched: Mapping[str, Optional[dict]] = field(default_factory=dict, compare=False)
+
+    @property
+    def group_id(self) -> str:
+        return self.group.GroupId
+
+    def at_least(self, role: str) -> bool:
+        return ROLE_RANK[self.role] >= ROLE_RANK[role]
+
+
+# Head statuses that hide a group from every reader and writer.
+UNREADABLE = (GroupStatus.DELETING, GroupStatus.IMPORTING)
+
+
+def is_live(group) -> bool:
+    return group is not None and group.Status not in UNREADABLE
+
+
+def authorize(user_id: str, group_id: str, min_role: str = "VIEWER", *,
+              prefetch: Iterable[str] = ()) -> Access:
+    """The caller's access to a live group, or NotFound / Forbidden.
+
+    ``prefetch`` names more sort keys of the group to read in the same consistent
+    BatchGetItem; their raw items land in ``Access.prefetched``."""
+    prefetch = tuple(prefetch)
+    keys = [Group.key(group_id), (group_id, UserMember.sort_key(user_id))]
+    keys += [(group_id, sort_key) for sort_key in prefetch]
+    # The request's liveness read may have read these already (request_reads).
+    rows = request_reads.take_group_rows(user_id, group_id, [key[1] for key in keys])
+    if rows is None:
+        rows = GroupItem.raw_batch_get(keys, consistent_read=True)
+    head = Group.from_raw(rows.get(Group.key(group_id)))
+    guard = UserMember.from_raw(rows.get((group_id, UserMember.sort_key(user_id))))
+    if not is_live(head) or guard is None:
+        raise group_not_found()
+    access = Access(group=head, user_id=user_id, participant_id=guard.ParticipantId,
+                    role=guard.Role or "VIEWER",
+                    prefetched={sk: rows.get((group_id, sk)) for sk in prefetch})
+    if not access.at_least(min_role):
+        raise Forbidden(f"This needs the {min_role} role in the group.")
+    return access
+
+
+def require_role(tx: Transaction, access: Access, min_role: str, *,
+                 account_live: bool = True) -> None:
+    """The caller must still hold ``min_role`` (as the same participant) when ``tx`` commits.
+
+    :func:`authorize` read the guard row before the write; a removal or demotion landing
+    between that read and the commit would otherwise let a write by someone who has lost
+    the right through. ``tx`` must not also write this guard row (DynamoDB refuses a check
+    and a write of one item in one transaction).
+
+    ``account_live=False``: no check of the caller's profile. Only for rows that are the
+    group's history (money, comments): the guard row stands in for it, see
+    app.core.live."""
+    condition = UserMember.ParticipantId == access.participant_id
+    if ROLE_RANK[min_role] > ROLE_RANK["VIEWER"]:
+        allowed = [role for role in ROLES if ROLE_RANK[role] >= ROLE_RANK[min_role]]
+        condition &= UserMember.Role.is_in(*allowed)
+    tx.check(UserMember, access.group_id, UserMember.sort_key(access.user_id),
+             condition=condition, on_fail=lambda _old: _lost_access(access, min_role))
+    if account_live:
+        tx.require_live_account(access.user_id)  # and the caller's account is not being deleted
+
+
+def _lost_access(access: Access, min_role: str) -> DomainError:
+    """Why the guard check failed, as authorize now answers it (404 gone, 403 demoted)."""
+    try:
+        authorize(access.user_id, access.group_id, min_role)
+    except DomainError as error:
+        return error
+    return concurrent_update()  # changed and changed back meanwhile: retrying is safe
+
+
+def load_live_group(group_id: str) -> Group:
+    """The group head, treating a missing, DELETING or IMPORTING head as not found."""
+    try:
+        head = Group.get(*Group.key(group_id), consistent_read=True)
+    except (Group.DoesNotExist, ValueError):
+        raise group_not_found() from None
+    if not is_live(head):
+        raise group_not_found()
+    return head

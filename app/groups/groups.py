@@ -1,0 +1,100 @@
+"""Groups: create, read, rename, change currency."""
+from __future__ import annotations
+
+from typing import Optional
+
+from app.errors import (DomainError, concurrent_update, currency_locked, group_not_found,
+                        id_collision)
+from app.core import changelog
+from app.core.access import Access
+from app.core.clock import new_id, now_iso
+from app.core.transactions import Transaction
+from app.groups.codes import new_invite_code
+from app.users.profiles import get_profile
+from models.groups import Balance, Group, GroupStatus, Invite, Participant, UserMember
+
+
+def create_group(user_id: str, *, name: str, currency: str) -> Access:
+    """One TransactWrite: head (OwnerCount 1, ParticipantCount 1), invite, the creator as
+    OWNER, guard, balance."""
+    group_id, participant_id, now = new_id(), new_id(), now_iso()
+    profile = get_profile(user_id)
+    head = Group(*Group.key(group_id), Name=name, Currency=currency, CreatedBy=user_id,
+                 OwnerCount=1, ParticipantCount=1, Status=GroupStatus.ACTIVE, Revision=0, CreatedAt=now,
+                 UpdatedAt=now)
+    invite = Invite(*Invite.key(group_id), Enabled=True, Code=new_invite_code(),
+                    DefaultRole="MEMBER", CreatedAt=now, UpdatedAt=now)
+    owner = Participant(group_id, Participant.sort_key(participant_id),
+                        ParticipantId=participant_id, Type="USER", UserId=user_id,
+                        DisplayName=profile.DisplayName, Role="OWNER", ClaimedAt=now,
+                        CreatedAt=now, UpdatedAt=now)
+    guard = UserMember(group_id, UserMember.sort_key(user_id), ParticipantId=participant_id,
+                       Role="OWNER", CreatedAt=now)
+    balance = Balance(*Balance.key(group_id), BalanceRevision=0, Initialized=True,
+                      ExpenseCount=0, SettlementCount=0, CreatedAt=now,
+                      Users={Balance.user_pair(participant_id, user_id)},
+                      Name=name, Currency=currency)  # the head copy (Balance.Name)
+    collision = id_collision()
+    tx = Transaction().require_live_account(user_id)
+    for row in (head, invite, owner, guard, balance):
+        tx.put(row, condition=type(row).SK.does_not_exist(), on_fail=collision)
+    for row in (head, owner):
+        changelog.record(tx, head, row, changelog.CREATE, actor=participant_id)
+    tx.commit()
+    return Access(group=head, user_id=user_id, participant_id=participant_id, role="OWNER")
+
+
+def update_group(access: Access, *, name: Optional[str] = None,
+                 currency: Optional[str] = None) -> Access:
+    """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
+
+    The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
+    update, so an expense created concurrently either lands first (409) or after the change.
+    That TransactWrite also writes the balance row's copy of the name and currency."""
+    group = access.group
+    new_currency = currency if currency is not None and currency != group.Currency else None
+    if name is None and new_currency is None:
+        return access
+    now = now_iso()
+    actions = [Group.UpdatedAt.set(now)]
+    if name is not None:
+        actions.append(Group.Name.set(name))
+    tx = Transaction()
+    # The balance row's head copy moves with the head (Balance.Name): one item, so the money
+    # check of a currency change is that update's condition.
+    copy = Balance.copy_head(name if name is not None else group.Name,
+                             new_currency or group.Currency)
+    if new_currency is not None:
+        actions.append(Group.Currency.set(new_currency))
+        tx.update(Balance(*Balance.key(group.GroupId)), copy,
+                  condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
+                  on_fail=currency_locked())
+    else:
+        tx.update(Balance(*Balance.key(group.GroupId)), copy)
+    # The copy is whole, so the field this write leaves must still be what it copies: a
+    # concurrent rename or currency change makes one of the two writes retry (409), never
+    # leaves the balance row's copy behind the head.
+    condition = Group.Status == GroupStatus.ACTIVE
+    if name is None:
+        condition &= Group.Name == group.Name
+    if new_currency is None:
+        condition &= Group.Currency == group.Currency
+    tx.update(Group(*Group.key(group.GroupId)), actions, condition=condition, on_fail=_refused)
+    changelog.record(tx, group, Group(*Group.key(group.GroupId), Name=name or group.Name),
+                   actor=access.participant_id,
+                   diff=changelog.diff_of({"name": group.Name, "currency": group.Currency},
+                                        {"name": name or group.Name,
+                                         "currency": new_currency or group.Currency}))
+    tx.commit()
+    group.Name = name if name is not None else group.Name
+    group.Currency = new_currency or group.Currency
+    group.UpdatedAt = now
+    return access
+
+
+def _refused(old: Optional[dict]) -> DomainError:
+    """Gone (not ACTIVE) or changed meanwhile, judged on the head as it was."""
+    head = Group.from_raw(old)
+    if head is None or head.Status != GroupStatus.ACTIVE:
+        return group_not_found()
+    return concurrent_update()

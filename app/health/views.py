@@ -1,0 +1,44 @@
+"""Liveness and local-mode auth helpers (JWKS, dev tokens)."""
+from __future__ import annotations
+
+from flask import current_app
+
+from app.api.context import settings
+from app.api.needs import needs
+from app.api.spec import Blueprint
+from app.users.schemas import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
+from app.users import local_auth
+
+blp = Blueprint("health", __name__, description="Service health")
+local_blp = Blueprint("local", __name__, description="Local mode only: token issuer")
+
+
+@blp.route("/health")
+@needs(public=True, metered=False)
+@blp.response(200, HealthSchema)
+@blp.doc(security=[])
+def health():
+    """The service is up."""
+    return {"status": "ok"}
+
+
+@local_blp.route("/.well-known/jwks.json")
+@needs(public=True)
+@local_blp.response(200, JwksSchema)
+@local_blp.doc(security=[])
+def jwks():
+    """The local issuer's public keys."""
+    return current_app.extensions["tailspend"].issuer.jwks()
+
+
+@local_blp.route("/dev/tokens", methods=["POST"])
+@needs(public=True)
+@local_blp.arguments(DevTokenRequestSchema)
+@local_blp.response(201, DevTokenSchema)
+@local_blp.doc(security=[])
+def mint_dev_token(body):
+    """Mint a local access token for any e-mail, provisioning the user on first use."""
+    runtime = current_app.extensions["tailspend"]
+    return local_auth.mint_token(runtime.issuer, email=body["email"],
+                                 display_name=body.get("displayName"), admin=body["admin"],
+                                 test_domain=settings().test_account_domain)

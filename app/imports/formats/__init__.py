@@ -1,0 +1,1 @@
+"""One parser per format, each ``parse(text) -> Parsed`` (app.imports.model)."""

@@ -1,0 +1,291 @@
+"""Materialised group nets (``BALANCE#v1``): deltas inside money writes, and reads.
+
+A net is paid - owed (+ settlements); positive means the participant is owed money. Every
+expense and settlement create, edit and delete adds its old-to-new deltas, its activity
+count and one BalanceRevision to the balance row in the same TransactWrite as the change,
+so reading balances is one GetItem however many expenses the group has.
+
+Nets are keyed by *ledger key*: the participantId for the group's main currency (converted
+rows count there at their GroupAmounts), ``<CUR>#<participantId>`` for a kept row's own
+currency. The balance row stores each as ``Net_<ledger key>``, so every currency's nets are
+on the same row and still come back from one read."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+from pynamodb.expressions.operand import Path
+
+from app.money.settle import settle_up
+from app.core import changelog, request_reads
+from app.core.access import Access
+from app.core.transactions import Transaction
+from app.ledger.expense_body import ExpenseBody
+from models.groups import (BALANCE, CONVERSION_PREFIX, EXPENSE_PREFIX, Balance, Conversion,
+                           Expense, Group, Participant, Settlement)
+
+Nets = Dict[str, int]
+FORMER_PARTICIPANT = "Former participant"
+BALANCES_PREFETCH = (BALANCE,)
+KEPT_SEPARATOR = "#"
+
+
+def ledger_key(participant_id: str, kept_currency: Optional[str] = None) -> str:
+    """A participant's key in the main currency's nets, or in a kept currency's."""
+    return f"{kept_currency}{KEPT_SEPARATOR}{participant_id}" if kept_currency else participant_id
+
+
+def split_nets(nets: Mapping[str, int]) -> Tuple[Nets, Dict[str, Nets]]:
+    """(main nets, {currency: nets}) from ledger-keyed nets."""
+    main: Nets = {}
+    other: Dict[str, Nets] = {}
+    for key, value in nets.items():
+        currency, _, pid = key.rpartition(KEPT_SEPARATOR)
+        (other.setdefault(currency, {}) if currency else main)[pid] = value
+    return main, other
+
+
+def body_nets(body: ExpenseBody, main_currency: str) -> Nets:
+    """paid - owed per ledger key of an expense body, from its resolved split amounts:
+    GroupAmounts for a converted body, its own amounts otherwise."""
+    converted = body.converted
+    kept = None if converted or body.currency in (None, main_currency) else body.currency
+    nets: Nets = {}
+
+    def add(pid: str, value) -> None:
+        key = ledger_key(pid, kept)
+        nets[key] = nets.get(key, 0) + int(value)
+
+    for payment in body.payments:
+        add(payment.ParticipantId, payment.GroupAmount if converted else payment.Amount)
+    for item in body.items:
+        for split in item.Splits:
+            add(split.ParticipantId, -int(split.GroupAmount if converted else split.Amount))
+    return nets
+
+
+def expense_nets(expense: Any, main_currency: str) -> Nets:
+    """paid - owed per ledger key of a stored expense (or a body's ``as_row()``)."""
+    return body_nets(ExpenseBody.from_row(expense), main_currency)
+
+
+def expense_participants(expense: Expense) -> set:
+    """Every participant a stored expense names (payers and split members)."""
+    ids = {payment.ParticipantId for payment in expense.Payments or []}
+    for item in expense.Items or []:
+        ids.update(split.ParticipantId for split in item.Splits or [])
+    return ids
+
+
+def settlement_nets(payer_id: str, payee_id: str, amount: int,
+                    kept_currency: Optional[str] = None) -> Nets:
+    """Paying someone back raises the payer's net and lowers the payee's by the same amount."""
+    return {ledger_key(payer_id, kept_currency): int(amount),
+            ledger_key(payee_id, kept_currency): -int(amount)}
+
+
+def stored_settlement_nets(row: Any, main_currency: str, *, payer_id: Optional[str] = None,
+                           payee_id: Optional[str] = None) -> Nets:
+    """A stored settlement's nets (optionally between other participants): its GroupAmount
+    in the main currency when converted, its Amount in its own currency when kept."""
+    payer, payee = payer_id or row.PayerId, payee_id or row.PayeeId
+    if getattr(row, "GroupAmount", None) is not None:
+        return settlement_nets(payer, payee, int(row.GroupAmount))
+    currency = getattr(row, "Currency", None)
+    kept = currency if currency and currency != main_currency else None
+    return settlement_nets(payer, payee, int(row.Amount), kept)
+
+
+def conversion_nets(row: Any) -> Nets:
+    """A CONVERSION row moves every kept net of its currency into the main one."""
+    nets = {ledger_key(pid, row.Currency): -int(v) for pid, v in row.KeptNets.as_dict().items()}
+    for pid, value in row.GroupNets.as_dict().items():
+        nets[pid] = nets.get(pid, 0) + int(value)
+    return {key: value for key, value in nets.items() if value}
+
+
+def conversion_participants(row: Any) -> set:
+    """Every participant a CONVERSION row names (its kept and converted nets)."""
+    return set(row.KeptNets.as_dict()) | set(row.GroupNets.as_dict())
+
+
+def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
+    """new - old per participant, zeros dropped."""
+    change = {pid: new.get(pid, 0) - old.get(pid, 0) for pid in set(old) | set(new)}
+    return {pid: value for pid, value in sorted(change.items()) if value}
+
+
+def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
+                   expenses: int = 0, settlements: int = 0, condition=None,
+                   on_fail=None) -> None:
+    """Add net deltas (by ledger key), activity counts and one revision to the balance row
+    inside ``tx``; ``condition`` (e.g. on the revision read) guards the row itself."""
+    actions = [Path(Balance.net_attribute(pid)).add(value) for pid, value in delta.items()]
+    actions.append(Balance.BalanceRevision.add(1))
+    if expenses:
+        actions.append(Balance.ExpenseCount.add(expenses))
+    if settlements:
+        actions.append(Balance.SettlementCount.add(settlements))
+    actions.append(Path("EntityType").set(Path("EntityType") | "BALANCE"))
+    if condition is None:
+        tx.update(Balance(*Balance.key(group_id)), actions)
+    else:
+        tx.update(Balance(*Balance.key(group_id)), actions, condition=condition, on_fail=on_fail)
+
+
+@dataclass(frozen=True)
+class Recount:
+    """Nets and counts recomputed from every expense and settlement row of a group."""
+
+    nets: Nets
+    expense_count: int
+    settlement_count: int
+
+
+def recompute(group_id: str, main_currency: Optional[str] = None,
+              page_size: Optional[int] = None) -> Recount:
+    """Fold every expense head, settlement and conversion of the group (consistent reads).
+
+    ``page_size`` bounds each Query page (an import's check of 20,000 rows keeps every call
+    short on the embedded engine, whose cost per page grows with the page)."""
+    if main_currency is None:
+        main_currency = Group.get(*Group.key(group_id), consistent_read=True).Currency
+    nets: Nets = {}
+    expense_count = settlement_count = 0
+
+    def fold(delta: Mapping[str, int]) -> None:
+        for key, value in delta.items():
+            nets[key] = nets.get(key, 0) + value
+
+    # The subclass query filters on EntityType, so comment rows are read but not returned.
+    for expense in Expense.query(group_id, Expense.SK.startswith(EXPENSE_PREFIX),
+                                 consistent_read=True, page_size=page_size):
+        expense_count += 1
+        fold(expense_nets(expense, main_currency))
+    for settlement in Settlement.newest_first(group_id, consistent_read=True,
+                                              page_size=page_size):
+        settlement_count += 1
+        fold(stored_settlement_nets(settlement, main_currency))
+    for row in Conversion.query(group_id, Conversion.SK.startswith(CONVERSION_PREFIX),
+                                consistent_read=True, page_size=page_size):
+        fold(conversion_nets(row))
+    return Recount({key: v for key, v in sorted(nets.items()) if v}, expense_count,
+                   settlement_count)
+
+
+def served_nets(raw: Optional[dict]) -> Tuple[Nets, int]:
+    """(non-zero ledger-keyed nets, revision) from a fetched balance row.
+
+    Every group is created with its initialised balance row (groups.create writes it in the
+    same transaction), and the service was never deployed with rows lacking one, so there
+    is nothing to backfill: an absent row (a group being deleted) has no nets."""
+    if not raw:
+        return {}, 0
+    return ({key: v for key, v in Balance.nets_of(raw).items() if v},
+            Balance.revision_of(raw) or 0)
+
+
+def group_nets(group_id: str) -> Tuple[Nets, int]:
+    """(non-zero ledger-keyed nets, revision) of a group: one GetItem."""
+    return served_nets(Balance.fetch_raw(group_id))
+
+
+def net_of(group_id: str, participant_id: str) -> int:
+    """One participant's net in the main currency, folded exactly as the balances route."""
+    return group_nets(group_id)[0].get(participant_id, 0)
+
+
+@dataclass(frozen=True)
+class BalanceRow:
+    participant_id: str
+    display_name: str
+    net: int
+
+
+@dataclass(frozen=True)
+class Transfer:
+    from_id: str
+    to_id: str
+    amount: int
+    pay_to: tuple = ()  # the payee's pay links (app.insight.pay_links)
+
+
+@dataclass(frozen=True)
+class CurrencyBalances:
+    """One kept currency's nets (summing to 0) and its own minimal settle-up plan."""
+
+    currency: str
+    rows: List[BalanceRow]
+    transfers: List[Transfer]
+
+
+@dataclass(frozen=True)
+class Balances:
+    """A group's nets over its roster and the settle-up plan that clears them.
+
+    ``revision`` is the group's (as in ETags, /changes and home); ``balance_revision`` the
+    balance row's money-write counter."""
+
+    currency: str
+    revision: int
+    rows: List[BalanceRow]
+    transfers: List[Transfer]
+    other_currencies: List[CurrencyBalances] = field(default_factory=list)
+    display: Optional[Any] = None
+    user_ids: Dict[str, str] = field(default_factory=dict)  # USER participantId -> userId
+    balance_revision: int = 0
+
+
+def plan(nets: Mapping[str, int]) -> List[Transfer]:
+    return [Transfer(a, b, amount) for a, b, amount in settle_up(dict(nets))]
+
+
+def read_roster(group_id: str) -> List[Participant]:
+    """The roster (one consistent Query), kept for this request's :func:`group_balances`:
+    GET balances reads it before the access check, so the BatchGetItem that checks access
+    can also read the roster's payment methods (app.insight.pay_links.prefetch)."""
+    roster = list(Participant.roster(group_id, consistent_read=True))
+    request_reads.hold(("roster", group_id), roster)
+    return roster
+
+
+def _roster(group_id: str, all_nets: Mapping[str, int]) -> List[Participant]:
+    """The roster :func:`read_roster` kept, or a fresh read. Kept, it was read before the
+    balance row: if a net names a participant it lacks (added in between), read it again."""
+    roster = request_reads.take(("roster", group_id))
+    if roster is not None:
+        known = {p.ParticipantId for p in roster}
+        if all(key.rpartition(KEPT_SEPARATOR)[2] in known
+               for key, net in all_nets.items() if net):
+            return roster
+    return list(Participant.roster(group_id, consistent_read=True))
+
+
+def group_balances(access: Access) -> Balances:
+    """Every roster participant's net (0 if absent) and a minimal settle-up plan.
+
+    Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
+    DynamoDB calls in all (the roster, see :func:`read_roster`, and that BatchGetItem)."""
+    if BALANCE in access.prefetched:
+        all_nets, revision = served_nets(access.prefetched[BALANCE])
+    else:
+        all_nets, revision = group_nets(access.group_id)
+    nets, kept = split_nets(all_nets)
+    roster = _roster(access.group_id, all_nets)
+    rows = [BalanceRow(p.ParticipantId, p.DisplayName, nets.get(p.ParticipantId, 0))
+            for p in roster]
+    known = {p.ParticipantId for p in roster}
+    # A removed participant can't hold a non-zero net (removal is refused while referenced);
+    # if one ever does, show it rather than serve nets that no longer sum to zero.
+    rows += [BalanceRow(pid, FORMER_PARTICIPANT, net)
+             for pid, net in nets.items() if pid not in known]
+    names = {p.ParticipantId: p.DisplayName for p in roster}
+    other = [CurrencyBalances(currency, [BalanceRow(pid, names.get(pid, FORMER_PARTICIPANT), net)
+                                         for pid, net in sorted(kept[currency].items())],
+                              plan(kept[currency]))
+             for currency in sorted(kept)]
+    return Balances(access.group.Currency, changelog.revision_of(access.group), rows,
+                    plan({r.participant_id: r.net for r in rows}), other,
+                    user_ids={p.ParticipantId: p.UserId for p in roster
+                              if p.Type == "USER" and p.UserId},
+                    balance_revision=revision)

@@ -1,0 +1,117 @@
+"""A foreign-currency row: converted at a recorded rate, or kept in its own currency.
+
+A body in the group's currency records no rate. A body in another currency that sends
+``exchangeRate`` (a decimal string, or ``"auto"``: the ECB reference rate of its date) or
+``groupAmount`` (what was really charged; the rate is derived) is converted: its
+``groupAmount`` is ``round_half_even(amount * rate)`` unless given, and its payments and
+owed shares are each apportioned from it (app.money.fx), so both sum to it. A body with
+neither is kept: it counts in its own currency's balances."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, List, Mapping, NamedTuple, Optional
+
+from app.errors import Invalid
+from app.money import fx
+from app.money.currencies import CODES
+from app.money.refusals import MoneyInvalid, Quoted
+from models.groups import RATE_CLIENT as CLIENT
+from models.groups import RATE_DERIVED as DERIVED
+from models.groups import RATE_ECB as ECB
+from models.groups import ItemMap, PaymentMap, SplitMap
+
+
+class Conversion(NamedTuple):
+    currency: str
+    exchange_rate: Optional[str] = None
+    rate_source: Optional[str] = None
+    rate_date: Optional[str] = None
+    group_amount: Optional[int] = None
+
+
+def currency_of(body: Mapping[str, Any], group_currency: str) -> str:
+    currency = body.get("currency") or group_currency
+    if currency not in CODES:
+        raise Invalid("currency must be an ISO 4217 currency code such as EUR.",
+                      details={"currency": ["Must be an ISO 4217 currency code such as EUR."]})
+    return currency
+
+
+def _auto_rate(currency: str, group_currency: str, day: str):
+    from app.currencies.rates import reference_rate
+
+    return reference_rate(currency, group_currency, day)
+
+
+def conversion(body: Mapping[str, Any], amount: int, group_currency: Optional[str], day: str, *,
+               defer_auto: bool = False) -> Conversion:
+    """The rate fields of a body of ``amount`` minor units dated ``day``.
+
+    ``body`` may carry ``rateSource``/``rateDate`` only when a merge passes a recorded
+    rate on (the request schemas refuse them). ``defer_auto`` (a recurring template)
+    records ``"auto"`` itself: each occurrence converts at its own date."""
+    if group_currency is None and not body.get("currency"):
+        return Conversion(None)  # a body judged on its own (tests, drafts): no conversion
+    currency = currency_of(body, group_currency)
+    sent_rate, sent_total = body.get("exchangeRate"), body.get("groupAmount")
+    if currency == group_currency:
+        if sent_rate is not None or sent_total is not None:
+            raise Invalid("exchangeRate and groupAmount are for a currency other than the "
+                          "group's.", details={"exchangeRate": ["Not for the group currency."]})
+        return Conversion(currency)
+    if sent_rate is None and sent_total is None:
+        return Conversion(currency)  # kept
+    if sent_total is not None:
+        sent_total = fx.check_group_amount(sent_total)
+    if sent_rate == fx.AUTO:
+        if defer_auto:
+            if sent_total is not None:
+                raise Invalid("A template converting at each occurrence's rate cannot fix "
+                              "groupAmount.", details={"groupAmount": ["Not with \"auto\"."]})
+            return Conversion(currency, fx.AUTO)
+        rate, used = _auto_rate(currency, group_currency, day)
+        source, rate_date = ECB, used
+    elif sent_rate is not None:
+        rate = fx.parse_rate(sent_rate)
+        source = body.get("rateSource") or CLIENT
+        rate_date = body.get("rateDate") if body.get("rateSource") else None
+    else:
+        rate = fx.derive_rate(amount, sent_total, currency, group_currency)
+        return Conversion(currency, fx.rate_text(rate), DERIVED, None, sent_total)
+    total = fx.converted_total(amount, rate, currency, group_currency)
+    if sent_total is not None and sent_total != total and not body.get("rateSource"):
+        raise MoneyInvalid(f"groupAmount {{sent}} disagrees with exchangeRate "
+                           f"{fx.rate_text(rate)}: {{amount}} converts to {{total}}.",
+                           {"sent": Quoted(sent_total, True), "amount": Quoted(amount),
+                            "total": Quoted(total, True)},
+                           detail_templates={"groupAmount": ["At this rate it is {total}."]},
+                           currency=currency, group_currency=group_currency)
+    return Conversion(currency, fx.rate_text(rate), source, rate_date,
+                      sent_total if sent_total is not None else total)
+
+
+def apportioned(payments: List[PaymentMap], items: List[ItemMap],
+                group_amount: Optional[int]) -> tuple:
+    """(payments, items) with each share's GroupAmount, or without any (group_amount None)."""
+    if group_amount is None:
+        return payments, items
+    paid = fx.apportion_amounts(group_amount, [int(p.Amount) for p in payments])
+    shares = [s for item in items for s in item.Splits]
+    owed = iter(fx.apportion_amounts(group_amount, [int(s.Amount) for s in shares]))
+    new_payments = [PaymentMap(ParticipantId=p.ParticipantId, Amount=int(p.Amount),
+                               GroupAmount=g) for p, g in zip(payments, paid, strict=True)]
+    new_items = [ItemMap(Name=i.Name, Amount=int(i.Amount), SplitMode=i.SplitMode,
+                         Splits=[SplitMap(ParticipantId=s.ParticipantId, Value=int(s.Value),
+                                          Amount=int(s.Amount), GroupAmount=next(owed))
+                                 for s in i.Splits]) for i in items]
+    return new_payments, new_items
+
+
+def settlement_conversion(body: Mapping[str, Any], amount: int, group_currency: str,
+                          day: str) -> Conversion:
+    """A settlement's rate fields: the same rules as an expense's."""
+    return conversion(body, amount, group_currency, day)
+
+
+def rate_of(text: str) -> Decimal:
+    return fx.parse_rate(text)

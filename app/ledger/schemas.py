@@ -1,0 +1,522 @@
+"""The ledger: the marshmallow schemas of its routes (camelCase only here)."""
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, post_dump, post_load, validate, validates_schema
+from typing import NamedTuple
+from app import blobs
+from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString, ExchangeRate,
+                             Id, Money, PageArgsSchema, Schema, Strict, StrictInteger,
+                             page_schema, DerivedDict, StrictBoolean)
+from app.dates import is_calendar_date
+from app.limits import MAX_PARTICIPANTS
+from app.money import expense_forms
+from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
+from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
+from app.money.splits import MAX_AMOUNT, SPLIT_MODES
+from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB
+
+
+# ---------------------------------------------------------------- expenses
+# Expenses and their comments.
+
+MAX_ITEMS = 50
+
+
+def calendar_date(value: str) -> None:
+    """``YYYY-MM-DD`` naming a real day."""
+    if not is_calendar_date(value):
+        raise ValidationError("Must be a calendar date YYYY-MM-DD.")
+
+
+def DateString(**kwargs) -> fields.String:  # noqa: N802 — reads like a field type
+    return fields.String(validate=calendar_date, metadata={"format": "date",
+                                                           "example": "2026-11-28"}, **kwargs)
+
+
+def not_blank(value: str) -> None:
+    if not value.strip():
+        raise ValidationError("Must not be blank.")
+
+
+TEXT = [validate.Length(min=1, max=TEXT_MAX["description"]), not_blank]
+
+
+class PaymentSchema(Strict):
+    participantId = Id(required=True)
+    amount = Money(required=True)
+
+
+class SplitInSchema(Strict):
+    participantId = Id(required=True)
+    value = StrictInteger(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
+        "description": "Ignored for EQUAL; minor units for EXACT; basis points for PERCENT; "
+                       "a positive weight for SHARES"})
+
+
+class ItemInSchema(Strict):
+    name = fields.String(validate=validate.Length(min=1, max=ITEM_NAME_MAX))
+    amount = Money(required=True)
+    splitMode = fields.String(required=True, validate=validate.OneOf(SPLIT_MODES))
+    splits = fields.List(fields.Nested(SplitInSchema), required=True,
+                         validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+
+
+class _ExpenseFields(Strict):
+    description = fields.String(validate=TEXT)
+    date = DateString()
+    category = fields.String(allow_none=True, validate=validate.Length(max=TEXT_MAX["category"]))
+    notes = fields.String(allow_none=True, validate=validate.Length(max=TEXT_MAX["notes"]),
+                          metadata={"description": "Optional free-text notes about the expense "
+                                                   f"(at most {TEXT_MAX['notes']} characters); "
+                                                   "null clears them"})
+    payments = fields.List(fields.Nested(PaymentSchema),
+                           validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+    items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))
+    amount = Money(metadata={"description": "Total; with the shorthand, the one item's amount"})
+    splitMode = fields.String(validate=validate.OneOf(SPLIT_MODES))
+    splits = fields.List(fields.Nested(SplitInSchema),
+                         validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+    currency = fields.String(validate=CURRENCY, metadata={
+        "description": "ISO 4217 code of every amount in the body (default the group's)"})
+    exchangeRate = ExchangeRate(allow_none=True)
+    groupAmount = Money(allow_none=True, metadata={
+        "description": "What was really charged, in group minor units (the rate is derived)"})
+
+    @validates_schema
+    def one_form(self, data, **kwargs):
+        if expense_forms.mixed(data):
+            raise ValidationError(expense_forms.BOTH, expense_forms.ITEMS)
+
+
+ROUNDING_RULE = (
+    "Owed amounts are exact integers of minor units that add up to each item's amount. "
+    "EXACT splits owe their values. PERCENT, SHARES and EQUAL splits first owe the floor "
+    "of their ideal share (amount * weight / total weight); the leftover minor units then "
+    "go one each, in list order, only to splits whose ideal share is fractional (a split "
+    "owing a whole share, or 0%, is never rounded up). Every owed amount is within one "
+    "minor unit of its ideal share.")
+
+
+BOTH_FORMS_REFUSED = ("A body with both forms (or a whole body with neither) is refused with 400 "
+                      "VALIDATION_ERROR.")
+
+
+class FullBody:
+    """A whole expense body, for every create: description, payments, and items or the
+    shorthand. A plain mixin, so the schema it joins keeps its own Meta."""
+
+    # The server always requires these (the either/or is documented as anyOf: ONE_FORM).
+    description = fields.String(required=True, validate=TEXT)
+    payments = fields.List(fields.Nested(PaymentSchema), required=True,
+                           validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+
+    @validates_schema
+    def complete(self, data, **kwargs):
+        errors = {name: [expense_forms.REQUIRED_DETAIL] for name in expense_forms.missing(data)}
+        if errors:
+            raise ValidationError(errors)
+
+
+class _ToInput:
+    """Post-load: the loaded body as the ledger's ExpenseInput (app.money.expense_input).
+    A schema that loads more than the body (an MCP tool's arguments) sets TO_INPUT False."""
+
+    TO_INPUT = True
+
+    @post_load
+    def _expense_input(self, data, **kwargs):
+        return from_wire(data) if self.TO_INPUT else data
+
+
+class ExpenseCreateSchema(_ToInput, FullBody, _ExpenseFields):
+    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``.
+    Loads as an ExpenseInput."""
+
+    # Not Meta.description: apispec then drops additionalProperties: false.
+    OPENAPI_EXTRA = {"anyOf": ONE_FORM,
+                     "not": NOT_BOTH_FORMS,
+                     "description": "An expense: who paid (payments) and who owes what. Items "
+                                    "or shorthand: " + expense_forms.EITHER_FORM + " "
+                                    + BOTH_FORMS_REFUSED + " " + ROUNDING_RULE}
+
+
+class ExpenseEdit(NamedTuple):
+    """A loaded edit: the version it was based on and the fields it sends."""
+
+    version: int
+    changes: ExpenseInput
+
+
+class ExpensePatchSchema(_ExpenseFields):
+    """Any subset of the expense fields plus the ``version`` the edit was based on.
+    Loads as an ExpenseEdit (unless TO_INPUT is False)."""
+
+    TO_INPUT = True
+
+    version = StrictInteger(required=True, validate=validate.Range(min=1))
+
+    @post_load
+    def _expense_edit(self, data, **kwargs):
+        if not self.TO_INPUT:
+            return data
+        return ExpenseEdit(data["version"],
+                           from_wire({k: v for k, v in data.items() if k != "version"}))
+    OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS,
+                     "description": "An edit: any subset of the expense fields plus the version "
+                                    "it was based on. Items or shorthand, as on create: "
+                                    + expense_forms.EITHER_FORM + " " + BOTH_FORMS_REFUSED}
+
+
+class _Converted:
+    """Reply mixin: ``groupAmount`` (and the other rate fields) only on converted rows."""
+
+    DROP_WHEN_NONE = ("groupAmount",)
+
+    @post_dump
+    def _converted_only(self, data, **kwargs):
+        for name in self.DROP_WHEN_NONE:
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
+
+
+GROUP_AMOUNT = {"description": "Converted rows: in group minor units (apportioned to sum "
+                               "to the row's groupAmount)"}
+
+
+class SplitSchema(_Converted, Strict):
+    participantId = fields.String(required=True, attribute="ParticipantId")
+    value = fields.Integer(required=True, attribute="Value")
+    amount = fields.Integer(required=True, metadata={"description": "Owed, minor units"},
+                            attribute="Amount")
+    groupAmount = fields.Integer(attribute="GroupAmount", metadata=GROUP_AMOUNT)
+
+
+class PaymentReplySchema(_Converted, Strict):
+    participantId = fields.String(required=True)
+    amount = fields.Integer(required=True)
+    groupAmount = fields.Integer(metadata=GROUP_AMOUNT)
+
+
+class ItemSchema(Strict):
+    name = fields.String(required=True, attribute="Name")
+    amount = fields.Integer(required=True, attribute="Amount")
+    splitMode = fields.String(required=True, attribute="SplitMode")
+    splits = fields.List(fields.Nested(SplitSchema), required=True, attribute="Splits")
+
+
+def stored_payments(body) -> list:
+    """Stored PaymentMaps as PaymentSchema dumps them: that schema also loads request
+    bodies, so it keeps the wire names rather than naming the row's attributes."""
+    return [{"participantId": p.ParticipantId, "amount": int(p.Amount),
+             "groupAmount": None if p.GroupAmount is None else int(p.GroupAmount)}
+            for p in body.Payments]
+
+
+class ExpenseBodySchema(_Converted, Strict):
+    """What an expense and a recurring template both carry: who paid, who owes what.
+
+    Dumps the stored body (an Expense row; a template's Template map)."""
+
+    DROP_WHEN_NONE = ("exchangeRate", "rateSource", "rateDate", "groupAmount")
+
+    groupId = fields.String(required=True, attribute="GroupId")
+    description = fields.String(required=True, attribute="Description")
+    category = fields.String(allow_none=True, attribute="Category")
+    # The row's Notes, or a template's (its Template map): one field for both replies.
+    notes = DerivedString(lambda row: getattr(getattr(row, "Template", None) or row, "Notes",
+                                              None), allow_none=True,
+                          metadata={"description": "Free text; null when there are none"})
+    amount = fields.Integer(required=True, attribute="Amount")
+    payments = DerivedList(stored_payments, fields.Nested(PaymentReplySchema), required=True)
+    items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Items")
+    currency = fields.String(required=True, attribute="Currency", metadata={
+        "description": "ISO 4217 code of the body's amounts"})
+    exchangeRate = fields.String(attribute="ExchangeRate", metadata={
+        "description": "Converted rows: 1 unit of currency in the group currency (a "
+                       "decimal string)"})
+    rateSource = fields.String(attribute="RateSource", metadata={
+        "enum": list(RATE_SOURCES)})
+    rateDate = fields.String(attribute="RateDate", metadata={
+        "description": "ECB rates: the publication day used"})
+    groupAmount = fields.Integer(attribute="GroupAmount", metadata={
+        "description": "Converted rows: the amount in group minor units"})
+
+
+class ReceiptLinkSchema(Schema):
+    """The receipt attached to an expense: its id and a presigned thumbnail (15 minutes)."""
+
+    receiptId = fields.String(required=True)
+    thumbnailUrl = fields.String(required=True)
+
+
+def _receipt_link(expense):
+    receipt_id = getattr(expense, "ReceiptId", None)
+    if not receipt_id:
+        return None
+    return {"receiptId": receipt_id,
+            "thumbnailUrl": blobs.presigned_get(expense.GroupId, receipt_id, blobs.THUMBNAIL)}
+
+
+class ExpenseSchema(ExpenseBodySchema):
+    """Dumps an Expense row (always the itemised form)."""
+
+    expenseId = fields.String(required=True, attribute="ExpenseId")
+    date = fields.String(required=True, attribute="Date")
+    version = fields.Integer(required=True, attribute="Version")
+    createdBy = fields.String(allow_none=True, attribute="CreatedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    updatedAt = fields.String(allow_none=True, attribute="UpdatedAt")
+    recurringId = fields.String(attribute="RecurringId")
+    recurringSlot = fields.String(allow_none=True, attribute="RecurringSlot")
+    receipt = DerivedNested(_receipt_link, ReceiptLinkSchema, allow_none=True,
+                            metadata={"description": "Only when a receipt is attached"})
+
+    @post_dump
+    def _recurring_only(self, data, **kwargs):
+        """recurringId and recurringSlot are sent only for an expense a template recorded;
+        receipt only when one is attached."""
+        if not data.get("recurringId"):
+            data.pop("recurringId", None)
+            data.pop("recurringSlot", None)
+        if data.get("receipt", 0) is None:
+            del data["receipt"]
+        return data
+
+
+class CommentSchema(Strict):
+    """Dumps a Comment row."""
+
+    commentId = fields.String(required=True, attribute="CommentId")
+    expenseId = fields.String(required=True, attribute="expense_id")
+    authorUserId = fields.String(required=True, attribute="AuthorUserId")
+    authorParticipantId = fields.String(allow_none=True, attribute="AuthorParticipantId")
+    body = fields.String(required=True, attribute="Body")
+    mentions = DerivedList(lambda row: sorted(row.Mentions or []), fields.String(),
+                           required=True,
+                           metadata={"description": "User ids notified by @handle"})
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    editedAt = fields.String(allow_none=True, attribute="EditedAt")
+
+
+class ExpenseDetailSchema(ExpenseSchema):
+    """Dumps an ExpenseThread: the expense's fields, then its first comments."""
+
+    comments = fields.List(fields.Nested(CommentSchema), required=True, attribute="comments")
+    commentsNextCursor = fields.String(allow_none=True, required=True, metadata={
+        "description": "More comments: pass as cursor to the comments list"},
+        attribute="comments_next_cursor")
+
+
+ExpensePageSchema = page_schema(ExpenseSchema, "ExpensePage")
+CommentPageSchema = page_schema(CommentSchema, "CommentPage")
+
+
+class ExpenseListArgsSchema(PageArgsSchema):
+    from_ = DateString(data_key="from")
+    to = DateString()
+    q = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "Words (case- and accent-insensitive); every one must occur in the "
+                       "description or an item name", "example": "taxi airport"})
+    participantId = fields.UUID(metadata={"description": "Only expenses this participant "
+                                                        "pays or owes in"})
+    category = fields.String(validate=validate.Length(min=1, max=50))
+    minAmount = fields.Integer(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
+        "description": "Inclusive, group minor units (a converted row by its groupAmount)"})
+    maxAmount = fields.Integer(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
+        "description": "Inclusive, group minor units (a converted row by its groupAmount)"})
+
+
+class CommentBodySchema(Strict):
+    body = fields.String(required=True, validate=[validate.Length(min=1, max=2000), not_blank])
+
+
+# ---------------------------------------------------------------- settlements
+# Settlements.
+
+NOTE = validate.Length(max=500)
+
+
+class _SettlementFields(Strict):
+    payerId = Id()
+    payeeId = Id()
+    amount = Money()
+    date = DateString()
+    note = fields.String(allow_none=True, validate=NOTE)
+    currency = fields.String(validate=CURRENCY, metadata={
+        "description": "ISO 4217 code of amount (default the group's)"})
+    exchangeRate = ExchangeRate(allow_none=True)
+    groupAmount = Money(allow_none=True, metadata={
+        "description": "What it was worth in group minor units (the rate is derived)"})
+
+    @validates_schema
+    def different_people(self, data, **kwargs):
+        if data.get("payerId") and data.get("payerId") == data.get("payeeId"):
+            raise ValidationError("Must differ from payerId.", "payeeId")
+
+
+class SettlementCreateSchema(_SettlementFields):
+    """``{payerId, payeeId, amount, date?, note?}``: the payer paid the payee back."""
+
+    payerId = Id(required=True)
+    payeeId = Id(required=True)
+    amount = Money(required=True)
+
+
+class SettlementPatchSchema(_SettlementFields):
+    version = StrictInteger(required=True, validate=validate.Range(min=1))
+
+
+class SettlementSchema(_Converted, Strict):
+    """Dumps a Settlement row, or a GroupSettlement (the row and its group's currency)."""
+
+    DROP_WHEN_NONE = ("exchangeRate", "rateSource", "rateDate", "groupAmount")
+
+    settlementId = fields.String(required=True, attribute="SettlementId")
+    groupId = fields.String(required=True, attribute="GroupId")
+    payerId = fields.String(required=True, attribute="PayerId")
+    payeeId = fields.String(required=True, attribute="PayeeId")
+    amount = fields.Integer(required=True, attribute="Amount")
+    currency = fields.String(attribute="currency")
+    exchangeRate = fields.String(attribute="ExchangeRate")
+    rateSource = fields.String(attribute="RateSource", metadata={
+        "enum": list(RATE_SOURCES)})
+    rateDate = fields.String(attribute="RateDate")
+    groupAmount = fields.Integer(attribute="GroupAmount")
+    date = fields.String(allow_none=True, attribute="Date")
+    note = fields.String(allow_none=True, attribute="Note")
+    version = fields.Integer(required=True, attribute="Version")
+    createdBy = fields.String(allow_none=True, attribute="CreatedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    updatedAt = fields.String(allow_none=True, attribute="UpdatedAt")
+
+
+# ---------------------------------------------------------------- balances
+# Balances, the settle-up plan and the group export.
+
+class BalanceRowSchema(Strict):
+    participantId = fields.String(required=True, attribute="participant_id")
+    displayName = fields.String(required=True, attribute="display_name")
+    net = fields.Integer(required=True, metadata={
+        "description": "paid - owed (+ settlements), minor units; positive = is owed money"})
+
+
+class PayToSchema(Strict):
+    type = fields.String(required=True, metadata={
+        "description": "PAYPAL, VENMO, REVOLUT, MONZO, UPI or SEPA"})
+    url = fields.String(metadata={"description": "A link that opens the service with the "
+                                                 "amount and currency filled in where it "
+                                                 "takes them (every part percent-encoded)"})
+    epcQr = fields.String(metadata={"description": "SEPA (EUR): the EPC069-12 text a banking "
+                                                   "app scans from a QR code"})
+
+
+class TransferSchema(Strict):
+    fromParticipantId = fields.String(required=True, attribute="from_id")
+    toParticipantId = fields.String(required=True, attribute="to_id")
+    amount = fields.Integer(required=True)
+    payTo = fields.List(fields.Nested(PayToSchema), attribute="pay_to", dump_default=list,
+                        metadata={"description": "How to pay the payee, from their payment "
+                                                 "methods (empty for a guest or none set)",
+                                  "example": [{"type": "PAYPAL",
+                                               "url": "https://paypal.me/bo/12.30EUR"}]})
+
+
+class CurrencyBalanceRowSchema(Strict):
+    participantId = fields.String(required=True, attribute="participant_id")
+    net = fields.Integer(required=True, metadata={"description": "Minor units of the section's "
+                                                                "currency"})
+
+
+class CurrencyBalancesSchema(Strict):
+    """One kept currency: its own nets (summing to 0) and minimal settle-up plan."""
+
+    currency = fields.String(required=True)
+    balances = fields.List(fields.Nested(CurrencyBalanceRowSchema), required=True,
+                           attribute="rows")
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+
+
+class DisplaySchema(Strict):
+    """The main nets shown in another currency at today's reference rate (nothing stored)."""
+
+    currency = fields.String(required=True)
+    rate = fields.String(required=True, metadata={"description": "1 group-currency unit in "
+                                                                 "currency (decimal string)"})
+    rateDate = fields.String(required=True, attribute="rate_date")
+    balances = fields.List(fields.Nested(CurrencyBalanceRowSchema), required=True,
+                           attribute="rows")
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+
+
+class BalancesSchema(Strict):
+    """Dumps a ledger Balances (nets folded over the roster, and the settle-up plan)."""
+
+    currency = fields.String(required=True)
+    revision = fields.Integer(required=True, metadata={
+        "description": "The group's revision (as in its ETag, /changes and home)"})
+    balanceRevision = fields.Integer(required=True, attribute="balance_revision", metadata={
+        "description": "The balance row's money-write counter: +1 per expense, settlement or "
+                       "conversion write"})
+    balances = fields.List(fields.Nested(BalanceRowSchema), required=True, attribute="rows")
+    transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
+        "description": "Settles every net with as few payments as possible"})
+    otherCurrencies = fields.List(fields.Nested(CurrencyBalancesSchema), required=True,
+                                  attribute="other_currencies", metadata={
+        "description": "One section per currency with kept rows whose nets are not all 0"})
+    display = fields.Nested(DisplaySchema, metadata={"description": "With ?displayCurrency="})
+
+    @post_dump
+    def _display_only_when_asked(self, data, **kwargs):
+        if data.get("display") is None:
+            data.pop("display", None)
+        return data
+
+
+class BalancesArgsSchema(Strict):
+    displayCurrency = fields.String(validate=CURRENCY, metadata={
+        "description": "Also show the main nets in this currency (today's ECB rate)"})
+
+
+class ConversionCreateSchema(Strict):
+    """``{currency, exchangeRate}``: move every kept net of currency into the main one."""
+
+    currency = fields.String(required=True, validate=CURRENCY)
+    exchangeRate = ExchangeRate(required=True)
+    confirmOutlier = StrictBoolean(load_default=False, metadata={
+        "description": "Keep a rate more than 100x away from the day's ECB reference"})
+
+
+class ConversionSchema(Strict):
+    """Dumps a CONVERSION row."""
+
+    conversionId = fields.String(required=True, attribute="ConversionId")
+    groupId = fields.String(required=True, attribute="GroupId")
+    currency = fields.String(required=True, attribute="Currency")
+    exchangeRate = fields.String(required=True, attribute="ExchangeRate")
+    rateSource = fields.String(required=True, attribute="RateSource",
+                               metadata={"enum": [RATE_CLIENT, RATE_ECB]})
+    rateDate = fields.String(allow_none=True, attribute="RateDate")
+    keptNets = DerivedDict(lambda row: {k: int(v) for k, v in row.KeptNets.as_dict().items()},
+                           required=True, metadata={
+        "description": "participantId -> the net cleared, minor units of currency"})
+    groupNets = DerivedDict(lambda row: {k: int(v) for k, v in row.GroupNets.as_dict().items()},
+                            required=True, metadata={
+        "description": "participantId -> its converted value, group minor units (sum 0)"})
+    createdBy = fields.String(allow_none=True, attribute="CreatedBy")
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+
+
+class RatesArgsSchema(Strict):
+    base = fields.String(validate=CURRENCY, metadata={"description": "Default EUR"})
+    date = fields.String(validate=calendar_date, metadata={
+        "format": "date", "description": "Default today; a real calendar day YYYY-MM-DD"})
+
+
+class RatesSchema(Strict):
+    base = fields.String(required=True)
+    date = fields.String(required=True, metadata={"description": "The publication day used"})
+    requestedDate = fields.String(required=True, attribute="requested_date")
+    source = fields.String(required=True, metadata={"enum": ["ECB"]})
+    rates = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                        metadata={"description": "code -> 1 base in code (decimal string)"})

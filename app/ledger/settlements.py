@@ -1,0 +1,214 @@
+"""Settlements: one participant paying another back, with its balance delta in the same write.
+
+A settlement may be in any currency: converted at a recorded rate (it then counts at its
+groupAmount in the main currency) or kept in its own (app.ledger.foreign_currency)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional
+
+from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
+from app.money.splits import MAX_AMOUNT
+from app.changes import scrub
+from app.core import changelog, outbox, paging
+from app.ledger import balances, foreign_currency, guards as money_guards
+from app.core.access import Access
+from app.core.clock import new_id, now_iso, today
+from app.ledger.expense_input import check_date
+from app.core.transactions import Transaction
+from models.groups import SETTLEMENT_PREFIX, Settlement
+
+MAX_NOTE = 500
+_DELETE_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class GroupSettlement:
+    """A settlement with its currency (a row in the group's currency does not store it).
+
+    Attribute reads fall through to the row, so the settlement reply schema dumps it."""
+
+    settlement: Settlement
+    group_currency: str
+
+    @property
+    def currency(self) -> str:
+        return self.settlement.Currency or self.group_currency
+
+    def __getattr__(self, name: str):
+        return getattr(self.settlement, name)
+
+
+_RATE_ATTRIBUTES = {"exchange_rate": "ExchangeRate", "rate_source": "RateSource",
+                    "rate_date": "RateDate", "group_amount": "GroupAmount"}
+
+
+def rate_attributes(rate: foreign_currency.Conversion, group_currency: str) -> dict:
+    """The stored conversion of a settlement; Currency only when not the group's."""
+    values = {attribute: getattr(rate, name) for name, attribute in _RATE_ATTRIBUTES.items()}
+    values["Currency"] = rate.currency if rate.currency != group_currency else None
+    return values
+
+
+def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) -> None:
+    if not isinstance(payer_id, str) or not isinstance(payee_id, str):
+        raise Invalid("payerId and payeeId are required.",
+                      details={"payerId": ["Required."], "payeeId": ["Required."]})
+    if payer_id == payee_id:
+        raise Invalid("The payer and the payee must be different participants.",
+                      details={"payeeId": ["Must differ from payerId."]})
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
+        raise Invalid(f"amount must be an integer from 1 to {MAX_AMOUNT}.",
+                      details={"amount": [f"Must be an integer from 1 to {MAX_AMOUNT}."]})
+    check_date(date)
+    if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
+        raise Invalid(f"note must be at most {MAX_NOTE} characters.",
+                      details={"note": [f"At most {MAX_NOTE} characters."]})
+
+
+def _compared(payer_id, payee_id, amount, date, note, currency=None, rate=None) -> dict:
+    """The fields an edit's activity diff compares."""
+    return {"payerId": payer_id, "payeeId": payee_id, "amount": amount, "date": date,
+            "note": note, "currency": currency, "exchangeRate": rate}
+
+
+def _guarded(access: Access, payer_id: str, payee_id: str) -> Transaction:
+    tx = Transaction()
+    money_guards.check_money_write(tx, access, (payer_id, payee_id))
+    return tx
+
+
+def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: int,
+                      date: Optional[str] = None, note: Optional[str] = None,
+                      currency: Optional[str] = None, exchange_rate: Optional[str] = None,
+                      group_amount: Optional[int] = None) -> dict:
+    """Record a payment (version 1) with its balance delta and SETTLEMENT_ADDED atomically."""
+    date = date or today()
+    _checked(payer_id, payee_id, amount, date, note)
+    rate = foreign_currency.conversion({"currency": currency, "exchangeRate": exchange_rate,
+                                  "groupAmount": group_amount}, amount,
+                                 access.group.Currency, date)
+    settlement_id, now = new_id(), now_iso()
+    row = Settlement(access.group_id, Settlement.sort_key(now, settlement_id),
+                     SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
+                     Amount=amount, Date=date, Note=note, Version=1, CreatedBy=access.user_id,
+                     CreatedAt=now, UpdatedAt=now,
+                     **rate_attributes(rate, access.group.Currency))
+    tx = _guarded(access, payer_id, payee_id)
+    tx.put(row, condition=Settlement.SK.does_not_exist(),
+           on_fail=id_collision())
+    balances.add_to_balance(tx, access.group_id,
+                            balances.stored_settlement_nets(row, access.group.Currency),
+                            settlements=1)
+    outbox.add_event(tx, "SETTLEMENT_ADDED", scope_id=access.group_id,
+                     resource_id=settlement_id, revision=1, actor_user_id=access.user_id,
+                     group_id=access.group_id,
+                     payload={"amount": amount, "payerId": payer_id, "payeeId": payee_id})
+    changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
+    money_guards.commit(tx, access.group)
+    return GroupSettlement(row, access.group.Currency)
+
+
+def find_settlement(group_id: str, settlement_id: str) -> Settlement:
+    """A settlement by id (its createdAt is unknown), or NotFound.
+
+    A Query over ``SETTLEMENT#`` filtered on SettlementId, paging past empty pages."""
+    rows = Settlement.query(group_id, Settlement.SK.startswith(SETTLEMENT_PREFIX),
+                            filter_condition=Settlement.SettlementId == settlement_id,
+                            consistent_read=True)
+    for row in rows:
+        return row
+    raise not_found("Settlement")
+
+
+def get_settlement(access: Access, settlement_id: str) -> GroupSettlement:
+    return GroupSettlement(find_settlement(access.group_id, settlement_id),
+                           access.group.Currency)
+
+
+def list_settlements(access: Access, *, limit: Optional[int], cursor: Optional[str],
+                     scope: str) -> dict:
+    """Newest first, from the base table (the SK starts with createdAt)."""
+    rows = Settlement.newest_first(access.group_id, limit=paging.clamp_limit(limit),
+                                   last_evaluated_key=paging.decode(cursor, scope))
+    return paging.page_of(rows, scope,
+                          lambda row: GroupSettlement(row, access.group.Currency)).as_dict()
+
+
+def update_settlement(access: Access, settlement_id: str, version: int,
+                      patch: Mapping[str, Any]) -> GroupSettlement:
+    """Edit the version read; a stale version is VERSION_CONFLICT."""
+    current = find_settlement(access.group_id, settlement_id)
+    if int(current.Version) != version:
+        raise version_conflict("settlement", int(current.Version))
+    payer = patch.get("payerId", current.PayerId)
+    payee = patch.get("payeeId", current.PayeeId)
+    amount = patch.get("amount", int(current.Amount))
+    date = patch.get("date") or current.Date or today()
+    note = patch["note"] if "note" in patch else current.Note
+    _checked(payer, payee, amount, date, note)
+    rate = foreign_currency.conversion(_merged_rate(current, patch, amount), amount,
+                                 access.group.Currency, date)
+    attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
+                  "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,
+                  **rate_attributes(rate, access.group.Currency)}
+    actions = [getattr(Settlement, name).set(value) if value is not None
+               else getattr(Settlement, name).remove() for name, value in attributes.items()]
+    tx = _guarded(access, payer, payee)
+    tx.update(current, actions, condition=Settlement.Version == version,
+              on_fail=money_guards.stale_version("Settlement"))
+    old = balances.stored_settlement_nets(current, access.group.Currency)
+    new = balances.stored_settlement_nets(Settlement(**attributes), access.group.Currency)
+    balances.add_to_balance(tx, access.group_id, balances.deltas(old, new))
+    changelog.record(tx, access.group, current, actor=access.participant_id,
+                     diff=changelog.diff_of(
+                         _compared(current.PayerId, current.PayeeId, current.Amount, current.Date,
+                                   current.Note, current.Currency, current.ExchangeRate),
+                         _compared(payer, payee, amount, date, note, attributes.get("Currency"),
+                                   attributes.get("ExchangeRate"))),
+                     subject={"amount": amount, "payerId": payer, "payeeId": payee})
+    money_guards.commit(tx, access.group)
+    return get_settlement(access, settlement_id)
+
+
+def _merged_rate(current: Settlement, patch: Mapping[str, Any], amount: int) -> dict:
+    """An edit keeps the recorded rate unless it sends a new one (or another currency); the
+    recorded groupAmount stands only while the amount does."""
+    body = {"currency": current.Currency, "exchangeRate": current.ExchangeRate,
+            "rateSource": current.RateSource, "rateDate": current.RateDate,
+            "groupAmount": int(current.GroupAmount) if current.GroupAmount is not None else None}
+    if "currency" in patch and patch["currency"] != body["currency"]:
+        body = {"currency": patch["currency"]}
+    if "exchangeRate" in patch or "groupAmount" in patch:
+        body = {"currency": body["currency"], **{name: patch[name] for name in
+                                                 ("exchangeRate", "groupAmount") if name in patch}}
+    elif amount != int(current.Amount):
+        body.pop("groupAmount", None)
+    if body.get("exchangeRate") is None:
+        body.pop("rateSource", None)
+    return body
+
+
+def delete_settlement(access: Access, settlement_id: str) -> None:
+    """Delete a settlement; its balance effect is reversed in the same transaction."""
+    for _ in range(_DELETE_ATTEMPTS):
+        current = find_settlement(access.group_id, settlement_id)
+        tx = Transaction()
+        money_guards.check_writer(tx, access)
+        # Conditioned on the version read: the reversed delta is computed from it.
+        tx.delete(current, condition=Settlement.Version == int(current.Version),
+                  on_fail=version_conflict("settlement"))
+        reverse = {key: -value for key, value in
+                   balances.stored_settlement_nets(current, access.group.Currency).items()}
+        balances.add_to_balance(tx, access.group_id, reverse, settlements=-1)
+        changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
+        try:
+            tx.commit()
+        except Conflict as error:
+            if error.code != "VERSION_CONFLICT":
+                raise
+            continue
+        # After the commit: /activity stops quoting its note (app.changes.scrub).
+        scrub.scrub_resource(access.group_id, "SETTLEMENT", settlement_id)
+        return
+    raise Conflict("The settlement keeps changing; try again.", code="CONCURRENT_UPDATE")

@@ -1,0 +1,183 @@
+"""Fan one outbox EVENT out: recipients, preferences, history rows, push, then dispatched.
+
+Exactly-once history without a lock: each recipient's row has a key derived from the event
+(``NOTIF#<createdAt>#<eventId>``) and is created under attribute_not_exists, so a replay, a
+redelivered stream batch or the maintenance sweep racing the stream worker all find the row
+there and write nothing. Push follows the row: only the attempt that created a row pushes for
+it, so nothing is pushed twice (a crash between the two loses that push, never the row). An
+event's pushes go out together after its rows are written (see push.send_all)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Dict, Iterable, List, Optional
+
+
+from app.errors import DomainError
+from app.logs import logger
+from app.notifications import push
+from app.notifications.devices import remove_device
+from app.notifications.ids import notification_id
+from app.notifications.render import Context, render
+from app.core.conditional import put_if
+from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, GroupStatus, Participant
+from models.notifications import Device, Event, Notification, NotificationItem, Preferences
+from models.users import Profile
+
+HISTORY_SECONDS = 90 * 24 * 3600
+USER = "USER"
+DELETING = GroupStatus.DELETING
+# GroupData sort keys: nothing sorts between the head ("META") and the participants
+# ("PARTICIPANT#..."), so one range query returns the head and the whole roster.
+_ROSTER_END = PARTICIPANT_PREFIX[:-1] + "$"
+
+
+def _epoch(iso: str) -> int:
+    moment = datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    return int(moment.timestamp())
+
+
+def _group_context(group_id: str) -> tuple:
+    """(Context, the group's USER participants' user ids) from one Query; empty if gone."""
+    ctx, users = Context(), []
+    for row in GroupItem.query(group_id, GroupItem.SK.between(META, _ROSTER_END),
+                               consistent_read=True):
+        if isinstance(row, Group):
+            if row.Status == DELETING:
+                return Context(), []
+            ctx.group_name, ctx.currency = row.Name, row.Currency
+        elif isinstance(row, Participant):
+            ctx.participant_names[row.ParticipantId] = row.DisplayName
+            if row.Type == USER and row.UserId:
+                ctx.user_names[row.UserId] = row.DisplayName
+                users.append(row.UserId)
+    if ctx.group_name is None:  # no head: the group is gone
+        return Context(), []
+    return ctx, users
+
+
+def _actor_name(user_id: str) -> Optional[str]:
+    """The actor's profile name, for events outside a group or by a non-participant."""
+    try:
+        return Profile.get(*Profile.key(user_id)).DisplayName
+    except Profile.DoesNotExist:
+        return None
+
+
+def _preferences(user_ids: Iterable[str]) -> Dict[str, Preferences]:
+    owners = {Preferences.key(user_id): user_id for user_id in user_ids}
+    found = NotificationItem.raw_batch_get(list(owners))
+    return {owners[key]: NotificationItem.from_raw_data(raw) for key, raw in found.items()}
+
+
+def wants(prefs: Optional[Preferences], event_type: str, group_id: Optional[str]) -> bool:
+    """False when the recipient muted the group or switched the type off."""
+    if prefs is None:
+        return True
+    if group_id and group_id in (prefs.MutedGroupIds or set()):
+        return False
+    types = prefs.Types.as_dict() if prefs.Types is not None else {}
+    return types.get(event_type, True) is not False
+
+
+def live_recipients(user_ids: List[str]) -> set:
+    """The recipients whose account is live, from one strongly consistent BatchGetItem of
+    their profiles (100 a call): a profile absent or marked DELETING gets no history row.
+
+    Read, not held by a ConditionCheck per row: a row whose put races the deletion mark
+    (the profile read live just before it) lands in the partition the deletion sweeps, and
+    its notifications step and late sweep read that partition again when they run, so the
+    row is removed with the rest (tests/account/test_deletion_late_rows.py)."""
+    if not user_ids:
+        return set()
+    found = Profile.batch_get([Profile.key(user_id) for user_id in user_ids],
+                              consistent_read=True)
+    return {profile.UserId for profile in found if not profile.deleting}
+
+
+def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
+    """Create the recipient's row (one conditional PutItem); False when an earlier attempt
+    already did."""
+    row = Notification(*Notification.key(user_id, event.CreatedAt, event.EventId),
+                       NotificationId=notification_id(event.CreatedAt, event.EventId),
+                       Type=event.Type, Title=title, Body=body, GroupId=event.GroupId,
+                       ResourceId=event.ResourceId, CreatedAt=event.CreatedAt,
+                       EventId=event.EventId,
+                       ExpiresAt=_epoch(event.CreatedAt) + HISTORY_SECONDS)
+    return put_if(row, Notification.PK.does_not_exist())
+
+
+def _deliveries(user_id: str, message: push.Message) -> List[push.Delivery]:
+    return [push.Delivery(user_id, device, device.Platform, device.Token, message)
+            for device in Device.of_user(user_id)]
+
+
+def _push(deliveries: List[push.Delivery], counts: dict) -> None:
+    """Send one event's pushes together (bounded, with one deadline); drop dead devices.
+
+    Nothing here fails the event: its history rows are written, and a push is a side channel
+    (a provider that cannot even be built, e.g. an unreadable VAPID key, loses these pushes,
+    logged, rather than the record failing forever)."""
+    if not deliveries:
+        return
+    try:
+        provider = push.provider()
+    except Exception:  # noqa: BLE001 - see the docstring
+        logger.exception("push.provider_unavailable")
+        counts["failed"] = counts.get("failed", 0) + len(deliveries)
+        return
+    for delivery, outcome in zip(deliveries, push.send_all(provider, deliveries), strict=True):
+        counts[outcome.lower()] = counts.get(outcome.lower(), 0) + 1
+        if outcome == push.GONE:
+            try:
+                remove_device(delivery.user_id, delivery.device)
+            except DomainError:  # re-registered meanwhile: the new registration stands
+                logger.info("push.device_reregistered")
+
+
+def _mark_dispatched(event: Event) -> None:
+    """Take the event out of the outbox: delete its row (gone already: another attempt did).
+    By the row's own key, as the stream record or the sweep's Query carried it."""
+    Event(event.PK, event.SK).delete()
+
+
+def already_dispatched(event: Event) -> bool:
+    """True when the row is gone: dispatch deletes it (or TTL took a row never dispatched)."""
+    return NotificationItem.raw_get(event.PK, event.SK) is None
+
+
+def recipients_of(event: Event, group_users: List[str]) -> List[str]:
+    named = sorted(event.Recipients or ())
+    chosen = named if named else group_users
+    return [user_id for user_id in dict.fromkeys(chosen) if user_id != event.ActorUserId]
+
+
+def dispatch(event: Event) -> dict:
+    """Deliver one event to everyone it concerns, then take it out of the outbox."""
+    ctx, group_users = _group_context(event.GroupId) if event.GroupId else (Context(), [])
+    if event.ActorUserId not in ctx.user_names:
+        name = _actor_name(event.ActorUserId)
+        if name:
+            ctx.user_names[event.ActorUserId] = name
+    recipients = recipients_of(event, group_users)
+    prefs = _preferences(recipients) if recipients else {}
+    live = live_recipients([user_id for user_id in recipients
+                            if wants(prefs.get(user_id), event.Type, event.GroupId)])
+    payload = event.Payload.as_dict() if event.Payload is not None else {}
+    title, body = render(event.Type, event.ActorUserId, payload, ctx)
+    counts = {"recipients": 0, "written": 0}
+    message = push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
+                           notification_id(event.CreatedAt, event.EventId))
+    deliveries: List[push.Delivery] = []
+    for user_id in recipients:
+        if not wants(prefs.get(user_id), event.Type, event.GroupId):
+            continue
+        counts["recipients"] += 1
+        if user_id not in live:  # gone or being deleted: nothing lands in a swept partition
+            continue
+        if _write_history(user_id, event, title, body):
+            counts["written"] += 1
+            deliveries.extend(_deliveries(user_id, message))
+    _push(deliveries, counts)
+    _mark_dispatched(event)
+    logger.info("notification.dispatched", extra={"event_id": event.EventId, **counts})
+    return counts

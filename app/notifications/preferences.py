@@ -1,0 +1,112 @@
+"""Per-type switches and muted groups, in the caller's PREFS row.
+
+MutedGroupIds is only ever changed with atomic ADD/DELETE of single ids, so two devices
+muting two groups at once both win; PATCH applies a desired set as such ADDs and DELETEs."""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Optional
+
+from app.errors import Conflict
+from app.core.access import authorize
+from app.core.transactions import Transaction
+from app.core.outbox import EVENT_TYPES
+from models.notifications import NotificationItem, Preferences
+
+
+def _row(user_id: str) -> Optional[Preferences]:
+    raw = NotificationItem.raw_get(*Preferences.key(user_id))
+    return NotificationItem.from_raw_data(raw) if raw else None
+
+
+def _ensure_actions() -> list:
+    """Create the row on first write with its kind and an empty switch map."""
+    return [Preferences.EntityType.set(Preferences), Preferences.Types.set(Preferences.Types | {})]
+
+
+def view(prefs: Optional[Preferences]) -> dict:
+    stored = prefs.Types.as_dict() if prefs is not None and prefs.Types is not None else {}
+    return {"types": {name: stored.get(name, True) is not False for name in EVENT_TYPES},
+            "mutedGroupIds": sorted(prefs.MutedGroupIds or ()) if prefs is not None else []}
+
+
+def get_preferences(user_id: str) -> dict:
+    return view(_row(user_id))
+
+
+def _update(user_id: str, actions: list) -> None:
+    """Apply ``actions`` (creating the row if needed) while the account is live (one
+    TransactWrite, which returns no image: a caller needing the row reads it back)."""
+    (Transaction().require_live_account(user_id)
+     .update(Preferences(*Preferences.key(user_id)), _ensure_actions() + actions).commit())
+
+
+def _set_switches(user_id: str, types: Mapping[str, bool], actions: list) -> Preferences:
+    """Set switches, plus ``actions``, in one write once the Types map exists.
+
+    DynamoDB can't create a map and set entries in it in one expression (the paths overlap),
+    so the first PATCH of a row writes the whole map instead: each attempt is conditioned on
+    the map being there or not, and a lost race to create it retries on the other path. The
+    row is the user's, so each attempt also holds their account live (one TransactWrite)."""
+    entries = [Preferences.Types[name].set(bool(on)) for name, on in sorted(types.items())]
+    whole = Preferences.Types.set({name: bool(on) for name, on in types.items()})
+    kind = Preferences.EntityType.set(Preferences)
+    for _attempt in range(2):
+        if _update_if_live(user_id, [kind, *entries, *actions], Preferences.Types.exists()):
+            return _row(user_id)
+        if _update_if_live(user_id, [kind, whole, *actions], Preferences.Types.does_not_exist()):
+            return _row(user_id)
+    raise RuntimeError("the PREFS row's switch map kept appearing and vanishing")  # row deleted
+
+
+class _MapState(Conflict):
+    """The Types map is (not) there, unlike the attempt assumed: try the other path."""
+
+
+def _update_if_live(user_id: str, actions: list, condition) -> bool:
+    retry = _MapState("The preferences changed meanwhile.")
+    try:
+        (Transaction().require_live_account(user_id)
+         .update(Preferences(*Preferences.key(user_id)), actions, condition=condition,
+                 on_fail=retry).commit())
+    except _MapState as error:
+        if error is not retry:
+            raise
+        return False
+    return True
+
+
+def mute(user_id: str, group_id: str) -> None:
+    """Mute a group the caller belongs to (404 otherwise, like every group route)."""
+    authorize(user_id, group_id)
+    _update(user_id, [Preferences.MutedGroupIds.add({group_id})])
+
+
+def unmute(user_id: str, group_id: str) -> None:
+    """Unmute; allowed after leaving the group too, so a stale mute can always be cleared."""
+    _update(user_id, [Preferences.MutedGroupIds.delete({group_id})])
+
+
+def update_preferences(user_id: str, *, types: Optional[Mapping[str, bool]] = None,
+                       muted_group_ids: Optional[Iterable[str]] = None) -> dict:
+    """Set the given switches; bring the muted set to ``muted_group_ids`` by ADD/DELETE.
+
+    One TransactWrite (the account live, the row updated), then the row read back for the
+    reply; reading the row first only when the muted set
+    is given (the ADD/DELETE are relative to it)."""
+    actions = []
+    if muted_group_ids is not None:
+        current = _row(user_id)
+        wanted = set(muted_group_ids)
+        had = set(current.MutedGroupIds or ()) if current is not None else set()
+        for group_id in sorted(wanted - had):
+            authorize(user_id, group_id)
+        if wanted - had:
+            actions.append(Preferences.MutedGroupIds.add(wanted - had))
+        if had - wanted:
+            actions.append(Preferences.MutedGroupIds.delete(had - wanted))
+        if not types and not actions:
+            return view(current)
+    if types:
+        return view(_set_switches(user_id, types, actions))
+    _update(user_id, actions)
+    return view(_row(user_id))

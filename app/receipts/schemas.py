@@ -1,0 +1,116 @@
+"""Receipts: the upload request, the receipt, its scan and the confirm body.
+
+URLs are presigned GETs (15 minutes) computed when the reply is dumped (app.blobs signs
+locally: no S3 call); the scan is stored as one JSON document on the row."""
+from __future__ import annotations
+
+import json
+
+from marshmallow import fields, validate
+
+from app import blobs
+from app.limits import MAX_RECEIPT_BYTES
+from app.api.schemas import DerivedNested, DerivedString, OmitNone, Schema, Strict, StrictInteger
+from app.ledger.schemas import ExpenseCreateSchema
+
+CONTENT_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf")
+SCAN_STATUSES = ("PENDING", "DONE", "FAILED")
+
+
+class ReceiptCreateSchema(Strict):
+    contentType = fields.String(required=True, validate=validate.OneOf(CONTENT_TYPES))
+    size = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_RECEIPT_BYTES),
+                         metadata={"description": "Bytes (at most 10 MB)"})
+
+
+class UploadFormSchema(Schema):
+    url = fields.String(required=True)
+    fields_ = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                          data_key="fields", attribute="fields",
+                          metadata={"description": "Form fields to POST before the file"})
+
+
+class ReceiptUploadSchema(Schema):
+    receiptId = fields.String(required=True, attribute="ReceiptId")
+    status = fields.String(required=True, attribute="Status")
+    upload = fields.Nested(UploadFormSchema, required=True, attribute="upload")
+    expiresAt = fields.String(required=True, attribute="UploadEndsAt")
+
+
+class ScanItemSchema(Schema):
+    name = fields.String(required=True)
+    amount = fields.Integer(required=True)
+
+
+class ScanConfidenceSchema(Schema):
+    merchant = fields.Float(required=True)
+    date = fields.Float(required=True)
+    total = fields.Float(required=True)
+    items = fields.Float(required=True)
+
+
+class ScanSchema(OmitNone, Schema):
+    OMIT_NONE = ("engine", "merchant", "date", "total", "currency", "reason", "confidence")
+
+    status = fields.String(required=True, validate=validate.OneOf(SCAN_STATUSES))
+    reason = fields.String(allow_none=True)
+    engine = fields.String(allow_none=True)
+    merchant = fields.String(allow_none=True)
+    date = fields.String(allow_none=True)
+    total = fields.Integer(allow_none=True, metadata={"description": "Minor units of currency"})
+    currency = fields.String(allow_none=True)
+    items = fields.List(fields.Nested(ScanItemSchema), required=True)
+    confidence = fields.Nested(ScanConfidenceSchema, allow_none=True)
+    draft = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "An expense body of this group (POST .../expenses shape), or null when "
+                       "the scan found no usable total"})
+
+
+def _scan(receipt):
+    if not receipt.ScanStatus:
+        return None
+    if receipt.ScanStatus in ("PENDING", "WORKING"):
+        return {"status": "PENDING", "items": [], "draft": None}
+    if receipt.ScanStatus == "FAILED":
+        return {"status": "FAILED", "reason": receipt.ScanFailure, "items": [], "draft": None}
+    return {"status": "DONE", **json.loads(receipt.ScanResult)}
+
+
+def _url(name):
+    def get(receipt):
+        if receipt.Status != "READY":
+            return None
+        return blobs.presigned_get(receipt.GroupId, receipt.ReceiptId, name)
+    return get
+
+
+class ReceiptSchema(OmitNone, Schema):
+    OMIT_NONE = ("reason", "reasonMessage", "expenseId", "imageUrl", "thumbnailUrl", "scan")
+
+    receiptId = fields.String(required=True, attribute="ReceiptId")
+    status = fields.String(required=True, attribute="Status",
+                           validate=validate.OneOf(("UPLOADING", "PROCESSING", "READY",
+                                                    "FAILED")))
+    reason = fields.String(attribute="Reason", allow_none=True, metadata={
+        "description": "FAILED: TOO_LARGE, EMPTY, NOT_UPLOADED, UPLOAD_EXPIRED, "
+                       "PDF_UNSUPPORTED, UNSUPPORTED_TYPE, TOO_MANY_PIXELS, TOO_COMPLEX "
+                       "(a JPEG of more than 100 scans, or too slow to decode) or CORRUPT"})
+    reasonMessage = fields.String(attribute="ReasonText", allow_none=True)
+    expenseId = fields.String(attribute="AttachedExpenseId", allow_none=True)
+    imageUrl = DerivedString(_url(blobs.IMAGE), allow_none=True)
+    thumbnailUrl = DerivedString(_url(blobs.THUMBNAIL), allow_none=True)
+    width = fields.Integer(attribute="Width", allow_none=True)
+    height = fields.Integer(attribute="Height", allow_none=True)
+    createdAt = fields.String(required=True, attribute="CreatedAt")
+    scan = DerivedNested(_scan, ScanSchema, allow_none=True)
+
+
+class ConfirmReceiptSchema(Strict):
+    expense = fields.Nested(ExpenseCreateSchema, required=False, metadata={
+        "description": "The expense to create (the scan's draft, edited or not); "
+                       "omitted: the draft as it is"})
+
+
+class AttachReceiptSchema(Strict):
+    receiptId = fields.UUID(required=True)
+

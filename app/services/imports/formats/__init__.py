@@ -1,1 +1,0 @@
-"""One parser per format, each ``parse(text) -> Parsed`` (app.services.imports.model)."""
