@@ -2,7 +2,8 @@
 
 moto 5.2 deep-copies every table a TransactWriteItems names, to roll back on failure: at 5,000
 expenses one transaction took 7.5 s. Its base-table Query sorts every item of the table, then
-keeps the partition asked for. Both grow with all the data ever written. Here:
+keeps the partition asked for; a Query on an index walks them all too. Each grows with all the
+data ever written. Here:
 
 - ``transact_write_items`` keeps an undo log (a copy of each touched item as it was, and the
   length of each touched stream) instead of copying tables; rollback puts those items back.
@@ -11,6 +12,10 @@ keeps the partition asked for. Both grow with all the data ever written. Here:
 - base-table ``Query`` hands moto only the items of the partition asked for, already bounded
   by the key condition (bisect on the sort key's ``cast_value``, the very value moto compares),
   and moto's own loop then sorts, pages, filters and projects them as before.
+- a ``Query`` on a GSI or LSI hands moto only the items of the index partition asked for, from
+  a map of each index's partitions kept on every write (``app/local/engine_index.py``).
+  ``unnarrowed()`` turns both narrowings off for a while: moto's own walk of the table, the
+  reference the tests and bench/local_index_bench.py compare against.
 - ``install(stream_retention=N)`` caps each table's in-memory stream at its newest N records:
   moto keeps every stream record forever, which grows a long-running server's memory without
   bound (local mode reads no streams; sequence numbers stay monotonic).
@@ -18,21 +23,23 @@ keeps the partition asked for. Both grow with all the data ever written. Here:
 - ``app/local/engine_wire.py`` (installed from here) cuts moto's cost per call: the response
   serializer's work on attribute values, and repeated condition parses.
 
-``install()`` is idempotent and process-wide. This module and engine_wire.py are the only ones
-that patch moto; tests/local/test_engine_shape.py fails when a moto upgrade changes a function
-patched (or copied) here."""
+``install()`` is idempotent and process-wide. This module, engine_wire.py and engine_index.py
+are the only ones that patch moto; tests/local/test_engine_shape.py fails when a moto upgrade
+changes a function patched (or copied) here, or writes items somewhere new."""
 from __future__ import annotations
 
 import bisect
+import contextlib
 import copy
 import threading
 from typing import Any, Optional
 
-from app.local import engine_wire
+from app.local import engine_index, engine_wire
 
 _installed = False
 _retention: Optional[int] = None
 _override = threading.local()
+_narrowing = True
 
 
 def install(*, stream_retention: Optional[int] = None) -> None:
@@ -50,7 +57,20 @@ def install(*, stream_retention: Optional[int] = None) -> None:
     Table.all_items = _all_items
     StreamShard.add = _stream_add
     engine_wire.install()
+    engine_index.install()
     _installed = True
+
+
+@contextlib.contextmanager
+def unnarrowed():
+    """Every Query walks the whole table as moto's own does, for the block (process-wide, so the
+    embedded endpoint's request threads see it too). The index maps are still kept meanwhile."""
+    global _narrowing
+    before, _narrowing = _narrowing, False
+    try:
+        yield
+    finally:
+        _narrowing = before
 
 
 _originals: dict = {}
@@ -74,10 +94,18 @@ def _query(self, hash_key, range_comparison, range_objs, limit, exclusive_start_
             filter_expression)
     more = dict(hash_key_conditions=hash_key_conditions,
                 range_key_conditions=range_key_conditions, **filter_kwargs)
-    if index_name or hash_key is None or filter_kwargs:
+    if not _narrowing or filter_kwargs:
+        return _originals["query"](*args, **more)
+    if index_name:
+        items = engine_index.candidates(self, index_name, hash_key_conditions)
+    elif hash_key is not None:
+        items = _candidates(self, hash_key, range_comparison, range_objs)
+    else:
+        items = None
+    if items is None:
         return _originals["query"](*args, **more)
     _override.table = self
-    _override.items = _candidates(self, hash_key, range_comparison, range_objs)
+    _override.items = items
     try:
         return _originals["query"](*args, **more)
     finally:
@@ -183,6 +211,7 @@ class _UndoLog:
                     table.items[hash_value].pop(range_value, None)
             else:
                 table.items[hash_value][range_value] = before
+            engine_index.reindex(table, hash_value, range_value)
         for shard, records, length, start in self.streams.values():
             del records[length:]
             shard.items, shard.starting_sequence_number = records, start

@@ -159,3 +159,36 @@ def test_stream_retention_keeps_the_newest_records_and_rising_sequence_numbers(d
     numbers = [int(record.record["dynamodb"]["SequenceNumber"]) for record in shard.items]
     assert numbers == sorted(numbers) and numbers[-1] == shard.starting_sequence_number + len(
         shard.items) - 1
+
+
+def test_an_index_query_compares_only_within_its_index_partition(ddb, monkeypatch):
+    """Before: moto matched the index key of every item of the table (here 2,000) for 20."""
+    from moto.dynamodb.models.dynamo_type import DynamoType
+
+    ddb.update_table(TableName="t", AttributeDefinitions=[
+        {"AttributeName": "Owner", "AttributeType": "S"},
+        {"AttributeName": "At", "AttributeType": "S"}], GlobalSecondaryIndexUpdates=[
+        {"Create": {"IndexName": "ByOwner", "Projection": {"ProjectionType": "ALL"},
+                    "KeySchema": [{"AttributeName": "Owner", "KeyType": "HASH"},
+                                  {"AttributeName": "At", "KeyType": "RANGE"}]}}])
+    for owner in range(100):
+        _fill(ddb, f"G{owner % 7}", [f"E#{owner:03}#{n:02}" for n in range(20)],
+              Owner={"S": f"O{owner}"}, At={"S": "2026"})
+    query = dict(TableName="t", IndexName="ByOwner", KeyConditionExpression="Owner = :o",
+                 ExpressionAttributeValues={":o": {"S": "O42"}})
+    ddb.query(**query)  # the first Query of an index builds its map from the table
+    comparisons = []
+    real = DynamoType.__ne__
+
+    def counting(self, other):
+        comparisons.append(1)
+        return real(self, other)
+
+    monkeypatch.setattr(DynamoType, "__ne__", counting)
+    reply = ddb.query(**query)
+    assert _sks(reply) == [f"E#042#{n:02}" for n in range(20)]
+    assert len(comparisons) <= 20
+    comparisons.clear()
+    with engine.unnarrowed():
+        assert ddb.query(**query)["Items"] == reply["Items"]
+    assert len(comparisons) >= 2000  # the switch is moto's own walk
