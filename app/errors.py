@@ -309,12 +309,6 @@ class PaymentRequired(DomainError):
     code = "PAYMENT_REQUIRED"
 
 
-def insufficient_credits(balance: int, needed: int) -> PaymentRequired:
-    return PaymentRequired("Not enough chat credits for this message.",
-                           code="INSUFFICIENT_CREDITS",
-                           details={"balance": balance, "needed": needed})
-
-
 def draft_confirmed(expense_id: Optional[str] = None) -> Conflict:
     """The draft was saved already: a replay never creates a second expense."""
     details = {"expenseId": expense_id} if expense_id else None

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import time
 
-from app.errors import Conflict, chat_session_full, concurrent_update, insufficient_credits
-from app.chat import capacity, credits
+from app import credits
+from app.errors import Conflict, chat_session_full, concurrent_update
+from app.chat import capacity
 from app.chat.sessions import load_session
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
@@ -39,7 +40,7 @@ def _admit(user_id: str, session_id: str, text: str, *, monthly: int, cost: int)
         at = now_iso()
         now = credits.standing(user_id, at, monthly)
         if now.balance < cost:
-            raise insufficient_credits(now.balance, cost)
+            raise credits.insufficient_credits(now.balance, cost)
         message = _message(user_id, session, text, at, cost)
         tx = Transaction().require_live_account(user_id)
         lost = _Lost("Lost to a parallel message.")

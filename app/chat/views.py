@@ -12,7 +12,8 @@ from app.chat.schemas import (AdmittedSchema, ConfirmSchema, CreditBalanceSchema
                               MessageCreateSchema, SessionCreateSchema, SessionDetailSchema,
                               SessionPageSchema, SessionSchema)
 from app.ledger.schemas import ExpenseSchema
-from app.chat import admission, confirm, credits, sessions, worker
+from app import credits
+from app.chat import admission, confirm, sessions, worker
 
 blp = Blueprint("chat", __name__, description="Expense chat assistant")
 

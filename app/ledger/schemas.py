@@ -12,6 +12,7 @@ from app.limits import MAX_PARTICIPANTS
 from app.money import expense_forms
 from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
 from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
+from app.money.settlement_input import SettlementInput
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB
 
@@ -338,33 +339,61 @@ NOTE = validate.Length(max=500)
 
 
 class _SettlementFields(Strict):
-    payerId = Id()
-    payeeId = Id()
+    """A settlement's body; it loads as a SettlementInput (app.money.settlement_input), whose
+    field names these are. A schema that loads more than the body (an MCP tool's arguments)
+    sets TO_INPUT False."""
+
+    TO_INPUT = True
+
+    payer_id = Id(data_key="payerId")
+    payee_id = Id(data_key="payeeId")
     amount = Money()
     date = DateString()
     note = fields.String(allow_none=True, validate=NOTE)
     currency = fields.String(validate=CURRENCY, metadata={
         "description": "ISO 4217 code of amount (default the group's)"})
-    exchangeRate = ExchangeRate(allow_none=True)
-    groupAmount = Money(allow_none=True, metadata={
+    exchange_rate = ExchangeRate(allow_none=True, data_key="exchangeRate")
+    group_amount = Money(allow_none=True, data_key="groupAmount", metadata={
         "description": "What it was worth in group minor units (the rate is derived)"})
 
     @validates_schema
     def different_people(self, data, **kwargs):
-        if data.get("payerId") and data.get("payerId") == data.get("payeeId"):
+        if data.get("payer_id") and data.get("payer_id") == data.get("payee_id"):
             raise ValidationError("Must differ from payerId.", "payeeId")
 
 
 class SettlementCreateSchema(_SettlementFields):
-    """``{payerId, payeeId, amount, date?, note?}``: the payer paid the payee back."""
+    """``{payerId, payeeId, amount, date?, note?}``: the payer paid the payee back.
+    Loads as a SettlementInput."""
 
-    payerId = Id(required=True)
-    payeeId = Id(required=True)
+    payer_id = Id(required=True, data_key="payerId")
+    payee_id = Id(required=True, data_key="payeeId")
     amount = Money(required=True)
+
+    @post_load
+    def _settlement_input(self, data, **kwargs):
+        return SettlementInput.of(**data) if self.TO_INPUT else data
+
+
+class SettlementEdit(NamedTuple):
+    """A loaded settlement edit: the version it was based on and the fields it sends."""
+
+    version: int
+    changes: SettlementInput
 
 
 class SettlementPatchSchema(_SettlementFields):
+    """Any subset of the settlement's fields plus the ``version`` the edit was based on.
+    Loads as a SettlementEdit."""
+
     version = StrictInteger(required=True, validate=validate.Range(min=1))
+
+    @post_load
+    def _settlement_edit(self, data, **kwargs):
+        if not self.TO_INPUT:
+            return data
+        version = data.pop("version")
+        return SettlementEdit(version, SettlementInput.of(**data))
 
 
 class SettlementSchema(_Converted, Strict):

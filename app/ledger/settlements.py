@@ -5,9 +5,10 @@ groupAmount in the main currency) or kept in its own (app.ledger.foreign_currenc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
+from app.money.settlement_input import SettlementInput
 from app.money.splits import MAX_AMOUNT
 from app.changes import scrub
 from app.core import changelog, outbox, paging
@@ -78,16 +79,15 @@ def _guarded(access: Access, payer_id: str, payee_id: str) -> Transaction:
     return tx
 
 
-def create_settlement(access: Access, *, payer_id: str, payee_id: str, amount: int,
-                      date: Optional[str] = None, note: Optional[str] = None,
-                      currency: Optional[str] = None, exchange_rate: Optional[str] = None,
-                      group_amount: Optional[int] = None) -> dict:
+def create_settlement(access: Access, settlement: SettlementInput) -> GroupSettlement:
     """Record a payment (version 1) with its balance delta and SETTLEMENT_ADDED atomically."""
-    date = date or today()
+    payer_id, payee_id, amount = settlement.payer_id, settlement.payee_id, settlement.amount
+    date, note = settlement.date or today(), settlement.note
     _checked(payer_id, payee_id, amount, date, note)
-    rate = foreign_currency.conversion({"currency": currency, "exchangeRate": exchange_rate,
-                                  "groupAmount": group_amount}, amount,
-                                 access.group.Currency, date)
+    rate = foreign_currency.conversion({"currency": settlement.currency,
+                                        "exchangeRate": settlement.exchange_rate,
+                                        "groupAmount": settlement.group_amount}, amount,
+                                       access.group.Currency, date)
     settlement_id, now = new_id(), now_iso()
     row = Settlement(access.group_id, Settlement.sort_key(now, settlement_id),
                      SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
@@ -136,18 +136,19 @@ def list_settlements(access: Access, *, limit: Optional[int], cursor: Optional[s
 
 
 def update_settlement(access: Access, settlement_id: str, version: int,
-                      patch: Mapping[str, Any]) -> GroupSettlement:
-    """Edit the version read; a stale version is VERSION_CONFLICT."""
+                      changes: SettlementInput) -> GroupSettlement:
+    """Edit the version read with the fields ``changes`` sent; a stale version is
+    VERSION_CONFLICT."""
     current = find_settlement(access.group_id, settlement_id)
     if int(current.Version) != version:
         raise version_conflict("settlement", int(current.Version))
-    payer = patch.get("payerId", current.PayerId)
-    payee = patch.get("payeeId", current.PayeeId)
-    amount = patch.get("amount", int(current.Amount))
-    date = patch.get("date") or current.Date or today()
-    note = patch["note"] if "note" in patch else current.Note
+    payer = changes.sent_or("payer_id", current.PayerId)
+    payee = changes.sent_or("payee_id", current.PayeeId)
+    amount = changes.sent_or("amount", int(current.Amount))
+    date = changes.date or current.Date or today()
+    note = changes.sent_or("note", current.Note)
     _checked(payer, payee, amount, date, note)
-    rate = foreign_currency.conversion(_merged_rate(current, patch, amount), amount,
+    rate = foreign_currency.conversion(_merged_rate(current, changes, amount), amount,
                                  access.group.Currency, date)
     attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
                   "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,
@@ -171,17 +172,20 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     return get_settlement(access, settlement_id)
 
 
-def _merged_rate(current: Settlement, patch: Mapping[str, Any], amount: int) -> dict:
+def _merged_rate(current: Settlement, changes: SettlementInput, amount: int) -> dict:
     """An edit keeps the recorded rate unless it sends a new one (or another currency); the
     recorded groupAmount stands only while the amount does."""
     body = {"currency": current.Currency, "exchangeRate": current.ExchangeRate,
             "rateSource": current.RateSource, "rateDate": current.RateDate,
             "groupAmount": int(current.GroupAmount) if current.GroupAmount is not None else None}
-    if "currency" in patch and patch["currency"] != body["currency"]:
-        body = {"currency": patch["currency"]}
-    if "exchangeRate" in patch or "groupAmount" in patch:
-        body = {"currency": body["currency"], **{name: patch[name] for name in
-                                                 ("exchangeRate", "groupAmount") if name in patch}}
+    if "currency" in changes.sent and changes.currency != body["currency"]:
+        body = {"currency": changes.currency}
+    if changes.sent & {"exchange_rate", "group_amount"}:
+        body = {"currency": body["currency"]}
+        if "exchange_rate" in changes.sent:
+            body["exchangeRate"] = changes.exchange_rate
+        if "group_amount" in changes.sent:
+            body["groupAmount"] = changes.group_amount
     elif amount != int(current.Amount):
         body.pop("groupAmount", None)
     if body.get("exchangeRate") is None:

@@ -197,12 +197,7 @@ def settlements_listing_scope(group_id: str) -> str:
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
 def create_settlement(body, access):
     """Record that the payer paid the payee back (MEMBER+)."""
-    return settlements.create_settlement(access, payer_id=body["payerId"],
-                                         payee_id=body["payeeId"], amount=body["amount"],
-                                         date=body.get("date"), note=body.get("note"),
-                                         currency=body.get("currency"),
-                                         exchange_rate=body.get("exchangeRate"),
-                                         group_amount=body.get("groupAmount"))
+    return settlements.create_settlement(access, body)
 
 
 @settlements_blp.route("/groups/<uuid:groupId>/settlements")
@@ -232,8 +227,7 @@ def get_settlement(access, settlement_id):
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
 def update_settlement(body, access, settlement_id):
     """Edit the version read (MEMBER+); stale → 409 VERSION_CONFLICT."""
-    version = body.pop("version")
-    return settlements.update_settlement(access, str(settlement_id), version, body)
+    return settlements.update_settlement(access, str(settlement_id), body.version, body.changes)
 
 
 @settlements_blp.route(ONE, methods=["DELETE"])

@@ -151,33 +151,44 @@ class _McpExpenseFields:
     idempotencyKey = fields.String(validate=validate.Length(min=1, max=128))
 
 
-def _rate(description: str) -> fields.String:
-    field = ExchangeRate(allow_none=True)
-    field.metadata["description"] = description  # ExchangeRate's own text is REST's
-    return field
-
-
-class _McpRateFields:
+def _currency(**kwargs) -> fields.String:
     """add_expense's and record_settlement's currency: kept, or converted at a rate."""
-
     # A plain function, not OneOf: the JSON Schema names the rule, not 300 codes.
-    currency = fields.String(validate=lambda code: CURRENCY(code), metadata={
+    return fields.String(validate=lambda code: CURRENCY(code), metadata={
         "pattern": "^[A-Z]{3}$", "description": (
             "ISO 4217 code of every amount of this call, e.g. USD or JPY (default: the group "
             "currency, from list_groups). In another currency, send exchangeRate or "
             "groupAmount to convert it into the group currency; with neither it is kept in "
-            "its own currency, with its own balances (get_balances otherCurrencies).")})
-    exchangeRate = _rate(
+            "its own currency, with its own balances (get_balances otherCurrencies).")},
+        **kwargs)
+
+
+def _exchange_rate(**kwargs) -> fields.String:
+    field = ExchangeRate(allow_none=True, **kwargs)
+    field.metadata["description"] = (  # ExchangeRate's own text is REST's
         "Converts another currency: 1 unit of currency = this many units of the group "
         "currency, a decimal string such as \"1.0832\" (at most 12 significant digits), or "
         "\"auto\" for the ECB reference rate of the date (the latest published on or before "
         "it; a currency the ECB does not publish, or a date before 1999, is refused with "
         "RATE_UNAVAILABLE: ask the user for the rate). Omit it (and groupAmount) to keep the "
         "amounts in their own currency.")
-    groupAmount = DecimalMoney(allow_none=True, description=(
+    return field
+
+
+def _group_amount(**kwargs) -> fields.String:
+    return DecimalMoney(allow_none=True, description=(
         "Converts another currency: what was really charged in the GROUP currency, a decimal "
         "string (\"27.77\"); the rate is derived from it. With exchangeRate too it must equal "
-        "the amount at that rate."))
+        "the amount at that rate."), **kwargs)
+
+
+class _McpRateFields:
+    """add_expense's and update_expense's currency and rate, under the expense schemas'
+    field names (record_settlement's take the settlement schema's, from the same fields)."""
+
+    currency = _currency()
+    exchangeRate = _exchange_rate()
+    groupAmount = _group_amount()
 
 
 class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
@@ -203,12 +214,20 @@ class UpdateExpenseArgs(_McpRateFields, _McpExpenseFields, ExpensePatchSchema):
             "(default: the expense's own currency, from get_expense).")})
 
 
-class RecordSettlementArgs(_McpRateFields, SettlementCreateSchema):
+class RecordSettlementArgs(SettlementCreateSchema):
+    """The REST settlement body with decimal-string money, plus the group and an idempotency
+    key; loaded under the SettlementInput's field names, its money still decimal."""
+
+    TO_INPUT = False  # the tool's arguments: the SettlementInput comes after the decimals
+
+    currency = _currency()
+    exchange_rate = _exchange_rate(data_key="exchangeRate")
+    group_amount = _group_amount(data_key="groupAmount")
     groupId = Id(required=True)
-    payerId = Id(required=True, metadata={
+    payer_id = Id(required=True, data_key="payerId", metadata={
         "description": "Who paid the money back (participantId from get_group); for a "
                        "transfer of get_balances it is that transfer's fromParticipantId."})
-    payeeId = Id(required=True, metadata={
+    payee_id = Id(required=True, data_key="payeeId", metadata={
         "description": "Who received it (participantId); for a transfer of get_balances it "
                        "is that transfer's toParticipantId."})
     amount = DecimalMoney(required=True, description="How much was paid, a decimal string in "

@@ -29,13 +29,14 @@ from app.mcp.units import in_units, to_minor
 from app.errors import Conflict, Invalid, version_conflict
 from app.money import expense_forms
 from app.money.expense_input import ExpenseInput
+from app.money.settlement_input import SettlementInput
 from app.ledger.schemas import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
                                 ExpenseSchema)
 from app.groups.schemas import GroupSchema, ParticipantSchema
 from app.mcp.schemas import (AddCommentArgs, AddExpenseArgs, AddGuestArgs, CreateGroupArgs,
                              DeletedSchema, ExpenseArgs, RecordSettlementArgs, SettlementArgs,
                              SettleUpArgs, SettleUpSchema, UpdateExpenseArgs)
-from app.ledger.schemas import SettlementCreateSchema, SettlementSchema
+from app.ledger.schemas import SettlementSchema
 from app.core import idempotency
 from app.core.access import Access
 from app.groups import groups, participants
@@ -183,25 +184,25 @@ def _delete_expense(caller, args: dict) -> dict:
     return {"deleted": True, "expenseId": args["expenseId"]}
 
 
+def settlement_input(args: Dict[str, Any], currency: str, group_currency: str) -> SettlementInput:
+    """The SettlementInput of record_settlement's arguments (loaded by the REST settlement
+    schema's fields, so only the decimals are left): ``amount`` in minor units of
+    ``currency``, ``group_amount`` of the group's, each held to the REST range by to_minor."""
+    fields = {name: args[name] for name in SettlementInput._fields if name in args}
+    fields["amount"] = to_minor(args["amount"], currency, "amount")
+    if args.get("group_amount") is not None:
+        fields["group_amount"] = to_minor(args["group_amount"], group_currency, "groupAmount")
+    return SettlementInput.of(**fields)
+
+
 def _record_settlement(caller, args: dict):
     access = group_access(args["groupId"], "MEMBER")
     group_currency = access.group.Currency
     currency = body_currency(args, group_currency)
-
-    def run():
-        body = {k: v for k, v in args.items() if k not in LOCAL_ARGS}
-        body["amount"] = to_minor(args["amount"], currency, "amount")
-        body.update(_rate_fields(args, group_currency))
-        body = _rest_load(SettlementCreateSchema, body)
-        return settlements.create_settlement(access, payer_id=body["payerId"],
-                                             payee_id=body["payeeId"], amount=body["amount"],
-                                             date=body.get("date"), note=body.get("note"),
-                                             currency=body.get("currency"),
-                                             exchange_rate=body.get("exchangeRate"),
-                                             group_amount=body.get("groupAmount"))
-
-    return once(caller, access, "record_settlement", args,
-                lambda: in_units(run, currency, group_currency), SettlementSchema)
+    return once(caller, access, "record_settlement", args, lambda: in_units(
+        lambda: settlements.create_settlement(
+            access, settlement_input(args, currency, group_currency)),
+        currency, group_currency), SettlementSchema)
 
 
 def _settle_up(caller, args: dict):
@@ -218,9 +219,9 @@ def _settle_up(caller, args: dict):
             raise Conflict("The balances changed since that revision; show the user the "
                            "new plan (get_balances) first.", code="VERSION_CONFLICT",
                            details={"revision": plan.revision})
-        recorded = [settlements.create_settlement(access, payer_id=t.from_id, payee_id=t.to_id,
-                                                  amount=t.amount, date=args.get("date"),
-                                                  note=args.get("note"))
+        recorded = [settlements.create_settlement(access, SettlementInput.of(
+                        payer_id=t.from_id, payee_id=t.to_id, amount=t.amount,
+                        date=args.get("date"), note=args.get("note")))
                     for t in plan.transfers]
         return {"currency": plan.currency, "recorded": recorded}
 

@@ -1,14 +1,13 @@
-"""Scanning a READY receipt into a draft, on the chat worker's machinery.
+"""Scanning a READY receipt into a draft.
 
-Admission is chat's: the credits (app.chat.credits: the balance's version
-condition, the free allowance first, a ledger entry), a work pointer in chat's sharded
-service partitions (models.users.ChatWork, marked as a receipt scan) and the receipt's own
-ScanStatus, all in one conditional transaction with the daily scan counter. The worker's
-run is chat's too: claim under the row's version (a claim older than chat's STALE_SECONDS
-is a run that died and may be claimed again, at most MAX_ATTEMPTS times), then DONE with
-the result and the draft, or FAILED with the credits refunded; the finishing transaction
-drops the pointer, so :func:`reconcile` re-drives exactly the scans whose hand-off or run
-was lost."""
+Admission spends credits (app.credits: the balance's version condition, the free allowance
+first, a ledger entry) and writes a work pointer in the sharded service partitions it shares
+with chat (models.users.ChatWork, marked as a receipt scan) and the receipt's own
+ScanStatus, all in one conditional transaction with the daily scan counter. The worker
+claims the scan under the row's version (a claim older than STALE_SECONDS is a run that
+died and may be claimed again, at most MAX_ATTEMPTS times), then DONE with the result and
+the draft, or FAILED with the credits refunded; the finishing transaction drops the
+pointer, so :func:`reconcile` re-drives exactly the scans whose hand-off or run was lost."""
 from __future__ import annotations
 
 import json
@@ -17,12 +16,11 @@ import time
 from typing import Optional
 
 from app import blobs
-from app.errors import Conflict, concurrent_update, insufficient_credits
+from app import credits
+from app.errors import Conflict, concurrent_update
 from app.logs import logger
-from app.chat import credits
-from app.chat.worker import STALE_SECONDS, ago
 from app.core.access import Access, load_live_group
-from app.core.clock import now_iso, today
+from app.core.clock import iso_in, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from app.ledger import guards as money_guards
@@ -36,6 +34,9 @@ from models.groups.receipts import (READY, SCAN_DONE, SCAN_FAILED, SCAN_PENDING,
 from models.users import RECEIPT_SCAN_WORK, ChatWork
 
 MAX_ATTEMPTS = 2
+# A claim older than this is a run that died: above the ReceiptWorker's 120 s timeout
+# (template.yaml), and the age at which the sweep re-drives a pointer.
+STALE_SECONDS = 180
 ATTEMPTS = 8  # admissions lost to a parallel one (the balance, the row) are retried
 SWEEP_PAGE = 50
 
@@ -59,7 +60,7 @@ def request_scan(access: Access, receipt_id: str, settings) -> Receipt:
         at = now_iso()
         now = credits.standing(access.user_id, at, monthly)
         if now.balance < cost:
-            raise insufficient_credits(now.balance, cost)
+            raise credits.insufficient_credits(now.balance, cost)
         lost = _Lost("Lost to a parallel scan.")
         pointer = ChatWork.build(access.user_id, RECEIPT_SCAN_WORK, receipt_id,
                                  "|".join(Receipt.key(access.group_id, receipt_id)), at)
@@ -115,7 +116,7 @@ def run(group_id: str, receipt_id: str, settings) -> str:
     if receipt.ScanStatus not in (SCAN_PENDING, SCAN_WORKING):
         _drop_pointer(receipt)
         return "finished"
-    if receipt.ScanStatus == SCAN_WORKING and (receipt.ScanClaimedAt or "") > ago(STALE_SECONDS):
+    if receipt.ScanStatus == SCAN_WORKING and (receipt.ScanClaimedAt or "") > iso_in(-STALE_SECONDS):
         return "busy"
     version, attempts = int(receipt.Version), int(receipt.ScanAttempts or 0) + 1
     if not update_if(receipt, [Receipt.ScanStatus.set(SCAN_WORKING),
@@ -203,10 +204,10 @@ def _fail(receipt: Receipt, reason: str) -> str:
 
 
 def reconcile(redrive, older_than_s: Optional[float] = None) -> dict:
-    """Re-drive receipt-scan pointers older than ``older_than_s`` (chat's partitions, one
-    Query per shard): hand the scan to the worker again, or drop a pointer whose receipt is
+    """Re-drive receipt-scan pointers older than ``older_than_s`` (the partitions shared
+    with chat, one Query per shard): hand the scan to the worker again, or drop a pointer whose receipt is
     gone or whose scan finished. ``redrive(item)`` runs or queues the scan."""
-    before = ago(STALE_SECONDS if older_than_s is None else older_than_s)
+    before = iso_in(-(STALE_SECONDS if older_than_s is None else older_than_s))
     counts = {"scansRedriven": 0, "scanOrphansDropped": 0}
     for shard in ChatWork.shards():
         for pointer in ChatWork.older_than(shard, before, limit=SWEEP_PAGE):

@@ -15,6 +15,7 @@ from app.account import deletion
 from app.core.access import authorize
 from app.groups import departure
 from app.ledger import comments, expenses, settlements
+from app.money.settlement_input import SettlementInput
 from models.groups import Change, Participant
 from tests.account.conftest import _expense
 
@@ -39,8 +40,8 @@ def test_a_money_write_racing_the_conversion_is_scrubbed_and_a_later_one_refused
             expense = expenses.create_expense(
                 access, _expense(world.dora_pid, 700, [world.dora_pid, olive], SECRET))
             comments.add_comment(access, expense.ExpenseId, "raced comment")
-            settlements.create_settlement(access, payer_id=olive, payee_id=world.dora_pid,
-                                          amount=100, note=NOTE)
+            settlements.create_settlement(access, SettlementInput.of(payer_id=olive, payee_id=world.dora_pid,
+                                          amount=100, note=NOTE))
             raced.append(expense.ExpenseId)
         real_to_guest(head, me, user_id)
 

@@ -12,6 +12,7 @@ import pytest
 from app.core.access import authorize
 from app.groups import participants
 from app.ledger import comments, expenses, settlements
+from app.money.settlement_input import SettlementInput
 from models.groups import Change, Group
 from tests.groups.test_races import codes, race
 from tests.ledger.helpers import equal_body, make_group, make_user
@@ -31,8 +32,8 @@ def test_concurrent_writers_leave_a_gap_free_strictly_increasing_log(live_db):
         outcomes = race(
             lambda: expenses.create_expense(stale, equal_body(ids[1], 300, ids)),
             lambda: comments.add_comment(stale, expense.ExpenseId, "race"),
-            lambda: settlements.create_settlement(stale, payer_id=ids[1], payee_id=ids[0],
-                                                  amount=100),
+            lambda: settlements.create_settlement(stale, SettlementInput.of(payer_id=ids[1], payee_id=ids[0],
+                                                  amount=100)),
             lambda: participants.add_guest(stale, display_name="Late"))
         assert codes(outcomes) == []
         head = Group.get(*Group.key(gid), consistent_read=True)

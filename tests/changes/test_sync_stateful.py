@@ -24,6 +24,7 @@ from app.core.access import authorize
 from app.groups import participants, transfer
 from app.ledger import comments, expense_delete, expenses, settlements
 from app.ledger.settlements import GroupSettlement
+from app.money.settlement_input import SettlementInput
 from models.groups import EXPENSE_PREFIX, Comment, Expense, Participant, Settlement
 from tests.ledger.helpers import equal_body, make_group, make_user
 from tests.support.tables import create_all_tables
@@ -114,8 +115,8 @@ class SyncMachine(RuleBasedStateMachine):
     def settle(self, data, amount, stale):
         payer, payee = data.draw(st.lists(st.sampled_from(self.ids), min_size=2, max_size=2,
                                           unique=True))
-        settlements.create_settlement(self.access(stale), payer_id=payer, payee_id=payee,
-                                      amount=amount)
+        settlements.create_settlement(self.access(stale), SettlementInput.of(payer_id=payer, payee_id=payee,
+                                      amount=amount))
 
     @precondition(lambda self: self.rows("SETTLEMENT"))
     @rule(data=st.data(), delete=st.booleans())
@@ -126,7 +127,7 @@ class SyncMachine(RuleBasedStateMachine):
         else:
             version = int(settlements.find_settlement(self.gid, settlement_id).Version)
             settlements.update_settlement(self.access(False), settlement_id, version,
-                                          {"amount": 5})
+                                          SettlementInput.of(amount=5))
 
     @rule(stale=st.booleans())
     def add_guest(self, stale):

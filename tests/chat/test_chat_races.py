@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.chat import credits, drafting
+from app import credits
+from app.chat import drafting
 from app.core import handoff
 from app.core.clock import now_iso
 from models.users import ChatBalance

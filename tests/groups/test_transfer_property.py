@@ -17,6 +17,7 @@ from app.groups import participants, transfer
 from app.groups.transfer_merge import merge_item
 from app.core.access import authorize
 from app.ledger import expenses, settlements
+from app.money.settlement_input import SettlementInput
 from models.groups import Balance, ItemMap, SplitMap
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.property.test_splits import parts_summing_to
@@ -97,8 +98,8 @@ def test_transfer_conserves_nets_for_random_ledgers(aws, ledger, user_source):
                                               for i, v in zip(among, _split_values(
                                                   mode, len(among), amount), strict=True)]})
         elif entry[1] != entry[2]:
-            settlements.create_settlement(access, payer_id=ids[entry[1]],
-                                          payee_id=ids[entry[2]], amount=entry[3])
+            settlements.create_settlement(access, SettlementInput.of(payer_id=ids[entry[1]],
+                                          payee_id=ids[entry[2]], amount=entry[3]))
     before = Balance.nets_of(Balance.fetch_raw(access.group_id))
     reply = transfer.transfer_participant(access, source, target)
     after = Balance.nets_of(Balance.fetch_raw(access.group_id))

@@ -14,6 +14,7 @@ from app.groups.groups import create_group
 from app.groups.participants import add_guest
 from app.ledger import balances, expenses, settlements
 from app.people.people_balances import my_people
+from app.money.settlement_input import SettlementInput
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_user
 from tests.support import aws_calls
@@ -139,7 +140,7 @@ def _build(spec, users):
                 body["currency"] = "USD"
             expenses.create_expense(access, body)
         if settle and len(pids) > 1:
-            settlements.create_settlement(access, payer_id=pids[1], payee_id=pids[0], amount=77)
+            settlements.create_settlement(access, SettlementInput.of(payer_id=pids[1], payee_id=pids[0], amount=77))
         built.append(access)
     return built
 

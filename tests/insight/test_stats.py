@@ -11,6 +11,7 @@ import models
 from app.errors import Invalid
 from app.insight import stats
 from app.ledger import expenses, settlements
+from app.money.settlement_input import SettlementInput
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_group, make_user
 from tests.support import aws_calls
@@ -81,7 +82,7 @@ def test_group_and_my_stats_equal_a_recomputation(rows, by, window):
             except Invalid as error:  # a rate converting an amount to nothing
                 assert "exchangeRate" in getattr(error, "details", {}), error
         if rows:  # a settlement is not spending
-            settlements.create_settlement(access, payer_id=ids[1], payee_id=ids[0], amount=100)
+            settlements.create_settlement(access, SettlementInput.of(payer_id=ids[1], payee_id=ids[0], amount=100))
         stored = [e for e in expenses_in(access.group_id)
                   if (window[0] is None or window[0] <= e.Date <= window[1])]
         reply = stats.group_stats(access, by=by, date_from=window[0], date_to=window[1])

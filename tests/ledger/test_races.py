@@ -11,6 +11,7 @@ from app import create_app
 from app.config import Settings
 from app.errors import Conflict, NotFound
 from app.ledger import comments, expense_delete, expenses, settlements
+from app.money.settlement_input import SettlementInput
 from models.groups import GroupItem
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, make_group, make_user,
                                  stored_nets)
@@ -76,7 +77,7 @@ def test_concurrent_creates_from_many_threads_all_land_in_the_balance(live_db):
             for index in range(per_thread):
                 payer = ids[(offset + index) % len(ids)]
                 expenses.create_expense(access, equal_body(payer, 100 + offset, ids))
-            settlements.create_settlement(access, payer_id=ids[0], payee_id=ids[1], amount=7)
+            settlements.create_settlement(access, SettlementInput.of(payer_id=ids[0], payee_id=ids[1], amount=7))
         return run
 
     results = _together([create_many(offset) for offset in range(threads)])

@@ -11,6 +11,7 @@ from app.limits import MAX_GROUP_PARTICIPANTS
 from app.core.access import authorize
 from app.groups import participants
 from app.ledger import expenses, settlements
+from app.money.settlement_input import SettlementInput
 from models.groups import Group
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, join_directly,
                                   make_group, make_user)
@@ -24,17 +25,17 @@ def test_the_loser_of_two_concurrent_edits_gets_version_conflict_with_the_versio
     access, ids = make_group(make_user("editors@example.com"), guests=2)
     for round_ in range(ROUNDS):
         expense = expenses.create_expense(access, equal_body(ids[0], 900, ids))
-        settlement = settlements.create_settlement(access, payer_id=ids[1], payee_id=ids[0],
-                                                   amount=100)
+        settlement = settlements.create_settlement(access, SettlementInput.of(payer_id=ids[1], payee_id=ids[0],
+                                                   amount=100))
         outcomes = _together([
             lambda: expenses.update_expense(access, expense.ExpenseId, 1,
                                             {"description": "A"}),
             lambda: expenses.update_expense(access, expense.ExpenseId, 1,
                                             {"description": "B"}),
             lambda: settlements.update_settlement(access, settlement.SettlementId, 1,
-                                                  {"amount": 200}),
+                                                  SettlementInput.of(amount=200)),
             lambda: settlements.update_settlement(access, settlement.SettlementId, 1,
-                                                  {"amount": 300})])
+                                                  SettlementInput.of(amount=300))])
         for pair in (outcomes[:2], outcomes[2:]):
             errors = [o for o in pair if isinstance(o, Exception)]
             assert len(errors) == 1, (round_, pair)

@@ -21,6 +21,7 @@ import models
 from app.errors import Conflict, Invalid
 from app.money.splits import net_effects
 from app.ledger import balances, comments, conversions, expense_delete, expenses, settlements
+from app.money.settlement_input import SettlementInput
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.support.tables import create_all_tables
 
@@ -184,8 +185,8 @@ class MoneyMachine(RuleBasedStateMachine):
     def create_settlement(self, data, amount):
         payer, payee = data.draw(st.lists(st.sampled_from(self.ids), min_size=2, max_size=2,
                                           unique=True))
-        created = settlements.create_settlement(self.access, payer_id=payer, payee_id=payee,
-                                                amount=amount)
+        created = settlements.create_settlement(self.access, SettlementInput.of(payer_id=payer, payee_id=payee,
+                                                amount=amount))
         self.settlements[created.SettlementId] = (1, {payer: amount, payee: -amount})
 
     @precondition(lambda self: self.settlements)
@@ -196,7 +197,7 @@ class MoneyMachine(RuleBasedStateMachine):
         payer, payee = data.draw(st.lists(st.sampled_from(self.ids), min_size=2, max_size=2,
                                           unique=True))
         settlements.update_settlement(self.access, settlement_id, version,
-                                      {"payerId": payer, "payeeId": payee, "amount": amount})
+                                      SettlementInput.of(payer_id=payer, payee_id=payee, amount=amount))
         stored = settlements.find_settlement(self.access.group_id, settlement_id)
         self.settlements[settlement_id] = (version + 1,
                                            balances.stored_settlement_nets(stored, "EUR"))
@@ -205,8 +206,8 @@ class MoneyMachine(RuleBasedStateMachine):
     def create_kept_settlement(self, data, amount, currency):
         payer, payee = data.draw(st.lists(st.sampled_from(self.ids), min_size=2, max_size=2,
                                           unique=True))
-        created = settlements.create_settlement(self.access, payer_id=payer, payee_id=payee,
-                                                amount=amount, currency=currency)
+        created = settlements.create_settlement(self.access, SettlementInput.of(payer_id=payer, payee_id=payee,
+                                                amount=amount, currency=currency))
         self.settlements[created.SettlementId] = (1, balances.settlement_nets(
             payer, payee, amount, currency))
 

@@ -13,6 +13,7 @@ from app.errors import NotFound
 from app.core.access import authorize
 from app.groups import participants
 from app.ledger import expense_delete, expenses, settlements
+from app.money.settlement_input import SettlementInput
 from models.groups import Expense, GroupItem
 from tests.ledger.helpers import assert_balance_matches_rows, equal_body, join_directly
 from tests.support.interleave import just_before
@@ -65,7 +66,7 @@ def test_settlement_edit_that_loses_a_race_reports_the_current_version(group):
                                           "amount": 300}).get_json()
     path = f"/settlements/{created['settlementId']}"
     winner = lambda: settlements.update_settlement(_owner(group),  # noqa: E731
-                                                   created["settlementId"], 1, {"amount": 400})
+                                                   created["settlementId"], 1, SettlementInput.of(amount=400))
     with just_before(TX, winner):
         reply = group.patch(path, {"version": 1, "amount": 500})
     error = reply.get_json()["error"]

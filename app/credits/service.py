@@ -1,4 +1,5 @@
-"""Chat credit: a monthly free allowance, admin grants and refunds, and a ledger of every move.
+"""Credit: a monthly free allowance, admin grants and refunds, and a ledger of every move.
+A chat message spends it, and so does a receipt scan.
 
 The balance row carries a Version that every change bumps; admission writes the balance it
 computed from the version it read, conditioned on that version, so parallel messages can
@@ -15,7 +16,7 @@ from app.core.transactions import Transaction
 from models.users import ChatBalance, LedgerEntry
 
 GRANT, SPEND, REFUND, ALLOWANCE = "ADMIN_GRANT", "MESSAGE", "REFUND", "MONTHLY_ALLOWANCE"
-RECEIPT_SCAN = "RECEIPT_SCAN"  # a receipt scan (app.receipts.scanning) spends too
+RECEIPT_SCAN = "RECEIPT_SCAN"  # a receipt scan's spend, listed apart in /users/me/credits
 
 
 def period_of(at: str) -> str:
