@@ -16,7 +16,7 @@ import random
 import time
 from typing import Optional
 
-from app import blobs
+from app import blobs, metrics
 from app.errors import Conflict, concurrent_update, insufficient_credits
 from app.logs import logger
 from app.chat import credits
@@ -199,6 +199,7 @@ def _fail(receipt: Receipt, reason: str) -> str:
         tx.commit()
     except _Lost:
         return "lost"
+    metrics.count(metrics.SCANS_FAILED)
     return "failed"
 
 

@@ -79,8 +79,9 @@ def test_each_setting_is_declared_once_with_its_environment_name():
 
 def test_no_module_but_the_settings_reads_the_environment():
     """Services take settings from app.config; the CLI only seeds the environment local mode
-    reads, and app/logs.py passes Powertools its own variables (POWERTOOLS_*, LOG_LEVEL)."""
-    allowed = {"app/config.py", "app/__main__.py", "app/logs.py"}
+    reads, and app/logs.py and app/metrics.py pass Powertools its own variables (POWERTOOLS_*,
+    LOG_LEVEL)."""
+    allowed = {"app/config.py", "app/__main__.py", "app/logs.py", "app/metrics.py"}
     readers = set()
     for path in sorted(Path(ROOT, "app").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
