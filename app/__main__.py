@@ -58,12 +58,13 @@ def _start_db(args, *, host: str = "127.0.0.1", port=None):
     external = os.environ.get("DYNAMODB_ENDPOINT")
     if external:
         return external, None
+    from app.config import Settings
+
+    settings = Settings.from_env()
     server = EmbeddedDynamoDB(host=host, port=args.db_port if port is None else port, stage=args.stage,
                               data_dir=args.data_dir,
-                              snapshot_seconds=float(os.environ.get("TAILSPEND_SNAPSHOT_SECONDS",
-                                                                    "10")),
-                              compact_bytes=int(os.environ.get("TAILSPEND_COMPACT_BYTES",
-                                                               str(4 << 20)))).start()
+                              snapshot_seconds=settings.local_snapshot_seconds,
+                              compact_bytes=settings.local_compact_bytes).start()
     os.environ["DYNAMODB_ENDPOINT"] = server.endpoint
     return server.endpoint, server
 

@@ -1,9 +1,12 @@
-"""Settings, read once from the environment into a frozen object; secrets read at run time."""
-from __future__ import annotations
+"""Settings, each declared once (environment name, type, default, check) and read from the
+environment into a frozen object at cold start; secrets read at run time.
 
+A bad value stops the process at start-up with a :class:`SettingError` naming the variable
+(``RATE_LIMIT_APP_PER_MINUTE='abc': not a whole number``), rather than failing the first request
+that reads it. Values that read as empty (``""``, ``"/"`` for a URL) count as unset."""
 import os
 import threading
-from typing import Dict, Mapping, NamedTuple, Optional
+from typing import Annotated, Any, Callable, Dict, Mapping, NamedTuple, Optional, Tuple, Union
 
 DEFAULT_TEST_ACCOUNT_DOMAIN = "integ.tailspend.kinesis.studio"
 # Local tokens name a fixed issuer, so tokens minted by `python -m app token` work whatever
@@ -11,120 +14,210 @@ DEFAULT_TEST_ACCOUNT_DOMAIN = "integ.tailspend.kinesis.studio"
 LOCAL_ISSUER = "https://issuer.tailspend.local"
 
 
-def _flag(value: Optional[str]) -> bool:
-    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+class SettingError(ValueError):
+    """An environment variable's value can't be the setting it names."""
 
 
-# Fields whose values are keys: never printed.
+class Env(NamedTuple):
+    """Where a setting comes from (the first of ``names`` that is set) and what it must be;
+    the field's type says how the text is read (see ``_READERS``) unless ``read`` does."""
+
+    names: Tuple[str, ...]
+    read: Optional[Callable[[str], Any]] = None
+    choices: Tuple[str, ...] = ()
+    minimum: Optional[float] = None
+    empty_is_value: bool = False  # "" is a value, not "unset"
+
+
+def env(*names: str, read: Optional[Callable[[str], Any]] = None, choices: Tuple[str, ...] = (),
+        minimum: Optional[float] = None, empty_is_value: bool = False) -> Env:
+    return Env(names, read, choices, minimum, empty_is_value)
+
+
+_TRUE, _FALSE = frozenset({"1", "true", "yes", "on"}), frozenset({"0", "false", "no", "off"})
+
+
+def _flag(text: str) -> bool:
+    word = text.strip().lower()
+    if word not in _TRUE | _FALSE:
+        raise ValueError("not one of 1/true/yes/on or 0/false/no/off")
+    return word in _TRUE
+
+
+def _number(kind: type) -> Callable[[str], Any]:
+    def read(text: str):
+        try:
+            return kind(text)
+        except ValueError:
+            raise ValueError("not a whole number" if kind is int else "not a number") from None
+    return read
+
+
+def _list(text: str) -> tuple:
+    """A comma-separated list; ``*`` is not an origin we trust, so it is dropped."""
+    return tuple(item.strip() for item in text.split(",") if item.strip() and item.strip() != "*")
+
+
+def _url(text: str) -> str:
+    return text.rstrip("/")
+
+
+def _origins(text: str) -> tuple:
+    return tuple(origin.rstrip("/") for origin in _list(text))
+
+
+def _lower(text: str) -> str:
+    return text.strip().lower()
+
+
+_READERS: Dict[type, Callable[[str], Any]] = {str: str, int: _number(int),
+                                              float: _number(float), bool: _flag,
+                                              bytes: str.encode, tuple: _list}
+
+# Fields whose values are keys: never printed, not even in a SettingError.
 _SECRET_FIELDS = frozenset({"cursor_secret", "chat_openai_api_key", "realtime_token_key",
                             "mcp_signing_key", "token_pepper", "vapid_private_key",
                             "receipt_vision_api_key"})
 
 
-def _numbers_set(**values: Optional[str]) -> tuple:
-    """(name, int) of the values that are set, in order."""
-    return tuple((name, int(value)) for name, value in values.items() if value)
-
-
 class Settings(NamedTuple):
     """Everything configurable about one running TailSpend; ``settings._replace(...)`` changes
-    some. (A NamedTuple, not a frozen dataclass: the class is built at every cold start, and
-    a frozen dataclass of this size costs ten times as much to build.)"""
+    some. Each field is its whole declaration: ``Annotated[type, env(NAME, check)] = default``;
+    a field without ``env`` is set by code only (tests, local mode).
 
-    stage: str = "dev"
-    region: str = "us-east-1"
-    dynamodb_endpoint: Optional[str] = None
-    local_mode: bool = False
-    data_dir: str = ".tailspend"
-    cognito_user_pool_id: Optional[str] = None
-    cognito_client_id: Optional[str] = None
+    (A NamedTuple, not a frozen dataclass or a pydantic-settings model: the class is built at
+    every cold start. Measured in docs/deploy.md: importing pydantic-settings alone costs
+    ~130 ms, pydantic is not in the Lambda package, and a frozen dataclass of this size costs
+    ten times as much to build; this class and its read of the environment take ~1 ms.)"""
+
+    stage: Annotated[str, env("TAILSPEND_STAGE")] = "dev"
+    region: Annotated[str, env("AWS_REGION", "AWS_DEFAULT_REGION")] = "us-east-1"
+    dynamodb_endpoint: Annotated[Optional[str], env("DYNAMODB_ENDPOINT")] = None
+    local_mode: Annotated[bool, env("TAILSPEND_LOCAL")] = False
+    data_dir: Annotated[str, env("TAILSPEND_DATA_DIR")] = ".tailspend"
+    # Local mode's embedded DynamoDB: how often it snapshots, and the journal size that
+    # triggers a compaction.
+    local_snapshot_seconds: Annotated[float, env("TAILSPEND_SNAPSHOT_SECONDS", minimum=0)] = 10.0
+    local_compact_bytes: Annotated[int, env("TAILSPEND_COMPACT_BYTES", minimum=1)] = 4 << 20
+    cognito_user_pool_id: Annotated[Optional[str], env("COGNITO_USER_POOL_ID")] = None
+    cognito_client_id: Annotated[Optional[str], env("COGNITO_CLIENT_ID")] = None
     local_client_id: str = "tailspend-local"
-    test_account_domain: str = DEFAULT_TEST_ACCOUNT_DOMAIN
-    cursor_secret: bytes = b""  # never in repr (see __repr__); local mode and tests
+    # Set empty, no account is a test account.
+    test_account_domain: Annotated[str, env("TEST_ACCOUNT_DOMAIN",
+                                            empty_is_value=True)] = DEFAULT_TEST_ACCOUNT_DOMAIN
+    # Never in repr (see __repr__); local mode and tests.
+    cursor_secret: Annotated[bytes, env("CURSOR_SECRET")] = b""
     # AWS: the Secrets Manager secret holding the cursor key, read on first use (secret_string),
     # so the key never sits in the function's configuration.
-    cursor_key_arn: Optional[str] = None
+    cursor_key_arn: Annotated[Optional[str], env("CURSOR_SECRET_ARN")] = None
     # AWS: the X-Origin-Verify ring CloudFront sends (app/api/origin.py); unset, no check.
-    origin_verify_secret_arn: Optional[str] = None
-    cors_allow_origins: tuple = ()
+    origin_verify_secret_arn: Annotated[Optional[str], env("ORIGIN_VERIFY_SECRET_ARN")] = None
+    cors_allow_origins: Annotated[tuple, env("CORS_ALLOW_ORIGIN")] = ()
     max_body_bytes: int = 64 * 1024
     jwks_refresh_seconds: int = 60
     # MCP connector (OAuth). The public base URL names the issuer and the resource
     # (<base>/mcp); unset, each request's own URL is used (right for local mode only).
-    public_base_url: Optional[str] = None
+    public_base_url: Annotated[Optional[str], env("PUBLIC_BASE_URL", read=_url)] = None
     # Browser origins trusted to call POST /mcp (besides the API's own, and loopback origins
     # in local mode); a request without Origin (a server-side MCP host) is always allowed.
-    mcp_allowed_origins: tuple = ()
+    mcp_allowed_origins: Annotated[tuple, env("MCP_ALLOWED_ORIGINS", read=_origins)] = ()
     # Fetch Client ID Metadata Documents from private/loopback hosts: local mode only.
     mcp_fetch_private: Optional[bool] = None
     # AWS sign-in for the consent flow: the Cognito hosted UI domain and its app client.
-    cognito_domain: Optional[str] = None
-    mcp_cognito_client_id: Optional[str] = None
+    cognito_domain: Annotated[Optional[str], env("COGNITO_DOMAIN", read=_url)] = None
+    mcp_cognito_client_id: Annotated[Optional[str], env("MCP_COGNITO_CLIENT_ID")] = None
     # DELETE /users/me sweeps inside the request for at most this long (and at most this many
     # units of work, when set), then answers 202 and the account-deletion worker goes on.
     account_delete_seconds: float = 5.0
     account_delete_units: Optional[int] = None
     # Expense chat assistant (docs/chat.md): which drafter, its endpoint, the credit rules.
-    chat_drafter: str = "rules"  # rules | bedrock | openai
-    chat_bedrock_model_id: str = ""
-    chat_bedrock_region: Optional[str] = None
-    chat_openai_base_url: str = ""
-    chat_openai_api_key: str = ""  # never in repr (see __repr__)
-    chat_openai_model: str = ""
-    chat_drafter_timeout: float = 20.0
-    chat_monthly_credits: int = 50
-    chat_message_credits: int = 1
+    chat_drafter: Annotated[str, env("CHAT_DRAFTER", read=_lower,
+                                     choices=("rules", "bedrock", "openai"))] = "rules"
+    chat_bedrock_model_id: Annotated[str, env("CHAT_BEDROCK_MODEL_ID")] = ""
+    chat_bedrock_region: Annotated[Optional[str], env("CHAT_BEDROCK_REGION")] = None
+    chat_openai_base_url: Annotated[str, env("CHAT_OPENAI_BASE_URL", read=_url)] = ""
+    chat_openai_api_key: Annotated[str, env("CHAT_OPENAI_API_KEY")] = ""  # never in repr
+    chat_openai_model: Annotated[str, env("CHAT_OPENAI_MODEL")] = ""
+    chat_drafter_timeout: Annotated[float, env("CHAT_DRAFTER_TIMEOUT", minimum=0)] = 20.0
+    chat_monthly_credits: Annotated[int, env("CHAT_MONTHLY_CREDITS", minimum=0)] = 50
+    chat_message_credits: Annotated[int, env("CHAT_MESSAGE_CREDITS", minimum=0)] = 1
     # Workers' queues (template.yaml sets each on the functions that send to it); unset, work
     # goes to a local runner on a thread (local mode) or the caller's fallback
     # (app.core.handoff).
-    account_deletion_queue_url: Optional[str] = None
-    chat_queue_url: Optional[str] = None
-    import_queue_url: Optional[str] = None
-    recurring_bucket_queue_url: Optional[str] = None
+    account_deletion_queue_url: Annotated[Optional[str], env("ACCOUNT_DELETION_QUEUE_URL")] = None
+    chat_queue_url: Annotated[Optional[str], env("CHAT_QUEUE_URL")] = None
+    import_queue_url: Annotated[Optional[str], env("IMPORT_QUEUE_URL")] = None
+    recurring_bucket_queue_url: Annotated[Optional[str], env("RECURRING_BUCKET_QUEUE_URL")] = None
     # The ECB daily publication, fetched by the Maintenance job only when set.
-    fx_rates_url: Optional[str] = None
+    fx_rates_url: Annotated[Optional[str], env("FX_RATES_URL")] = None
     # Live updates (docs/realtime.md): where clients connect and where the publisher posts.
-    realtime_endpoint: Optional[str] = None
-    realtime_scheme: str = "wss"
-    realtime_http_endpoint: Optional[str] = None
+    realtime_endpoint: Annotated[Optional[str], env("REALTIME_ENDPOINT")] = None
+    realtime_scheme: Annotated[str, env("REALTIME_SCHEME", choices=("wss", "ws"))] = "wss"
+    realtime_http_endpoint: Annotated[Optional[str], env("REALTIME_HTTP_ENDPOINT")] = None
     # Signing keys and the token pepper: the value itself (local mode, tests), or the
     # Secrets Manager secret holding the rotating key ring, read at run time.
-    realtime_token_key: str = ""  # never in repr
-    realtime_token_key_secret_arn: Optional[str] = None
-    mcp_signing_key: str = ""  # never in repr
-    mcp_signing_key_secret_arn: Optional[str] = None
-    token_pepper: str = ""  # never in repr
-    token_pepper_secret_arn: Optional[str] = None
+    realtime_token_key: Annotated[str, env("REALTIME_TOKEN_KEY")] = ""  # never in repr
+    realtime_token_key_secret_arn: Annotated[Optional[str],
+                                             env("REALTIME_TOKEN_KEY_SECRET_ARN")] = None
+    mcp_signing_key: Annotated[str, env("MCP_SIGNING_KEY")] = ""  # never in repr
+    mcp_signing_key_secret_arn: Annotated[Optional[str], env("MCP_SIGNING_KEY_SECRET_ARN")] = None
+    token_pepper: Annotated[str, env("TOKEN_PEPPER")] = ""  # never in repr
+    token_pepper_secret_arn: Annotated[Optional[str], env("TOKEN_PEPPER_SECRET_ARN")] = None
     # Push: Web Push's VAPID key (or the SSM SecureString naming it) and the SNS platform apps.
-    vapid_public_key: Optional[str] = None
-    vapid_private_key: str = ""  # never in repr
-    vapid_private_key_parameter: Optional[str] = None
-    vapid_subject: str = "mailto:ops@tailspend.app"
-    sns_ios_application_arn: Optional[str] = None
-    sns_android_application_arn: Optional[str] = None
-    # Rate limits and developer budgets overridden by the environment, (Limits field, value)
-    # pairs (app.developer.quotas.Limits).
-    limit_overrides: tuple = ()
+    vapid_public_key: Annotated[Optional[str], env("VAPID_PUBLIC_KEY")] = None
+    vapid_private_key: Annotated[str, env("VAPID_PRIVATE_KEY")] = ""  # never in repr
+    vapid_private_key_parameter: Annotated[Optional[str],
+                                           env("VAPID_PRIVATE_KEY_PARAMETER")] = None
+    vapid_subject: Annotated[str, env("VAPID_SUBJECT")] = "mailto:ops@tailspend.app"
+    sns_ios_application_arn: Annotated[Optional[str], env("SNS_IOS_APPLICATION_ARN")] = None
+    sns_android_application_arn: Annotated[Optional[str],
+                                           env("SNS_ANDROID_APPLICATION_ARN")] = None
+    # Rate limits and developer budgets; unset, app.developer.quotas.Limits' defaults hold
+    # (see limit_overrides).
+    rate_limit_app_per_minute: Annotated[Optional[int],
+                                         env("RATE_LIMIT_APP_PER_MINUTE", minimum=0)] = None
+    rate_limit_pat_per_minute: Annotated[Optional[int],
+                                         env("RATE_LIMIT_PAT_PER_MINUTE", minimum=0)] = None
+    rate_limit_ip_per_minute: Annotated[Optional[int],
+                                        env("RATE_LIMIT_IP_PER_MINUTE", minimum=0)] = None
+    rate_limit_oauth_per_minute: Annotated[Optional[int],
+                                           env("RATE_LIMIT_OAUTH_PER_MINUTE", minimum=0)] = None
+    dev_daily_request_budget: Annotated[Optional[int],
+                                        env("DEV_DAILY_REQUEST_BUDGET", minimum=0)] = None
+    dev_daily_create_allowance: Annotated[Optional[int],
+                                          env("DEV_DAILY_CREATE_ALLOWANCE", minimum=0)] = None
     # Receipts (docs/receipts.md): the bucket (unset: tailspend-<stage>-receipts), the S3
     # endpoint (local mode: the embedded server's), the worker's queue, a scan's credits.
-    receipts_bucket: Optional[str] = None
-    s3_endpoint: Optional[str] = None
-    receipt_queue_url: Optional[str] = None
-    receipt_scan_credits: int = 1
-    # Receipt scanning (app/receipts/scan): textract | rapidocr | tesseract | openai;
-    # unset, textract in AWS and rapidocr in local mode. The vision endpoint is opt-in.
-    receipt_scan_engine: Optional[str] = None
-    receipt_scan_timeout: float = 60.0
-    receipt_tesseract_langs: str = "eng"
-    receipt_vision_base_url: str = ""
-    receipt_vision_api_key: str = ""  # never in repr
-    receipt_vision_model: str = ""
-
+    receipts_bucket: Annotated[Optional[str], env("RECEIPTS_BUCKET")] = None
+    s3_endpoint: Annotated[Optional[str], env("S3_ENDPOINT")] = None
+    receipt_queue_url: Annotated[Optional[str], env("RECEIPT_QUEUE_URL")] = None
+    receipt_scan_credits: Annotated[int, env("RECEIPT_SCAN_CREDITS", minimum=0)] = 1
+    # Receipt scanning (app/receipts/scan): textract | rapidocr (alias local) | tesseract |
+    # openai; unset, textract in AWS and rapidocr in local mode. The vision endpoint is opt-in.
+    receipt_scan_engine: Annotated[Optional[str], env(
+        "RECEIPT_SCAN_ENGINE", read=_lower,
+        choices=("textract", "rapidocr", "local", "tesseract", "openai"))] = None
+    receipt_scan_timeout: Annotated[float, env("RECEIPT_SCAN_TIMEOUT", minimum=0)] = 60.0
+    receipt_tesseract_langs: Annotated[str, env("RECEIPT_TESSERACT_LANGS")] = "eng"
+    receipt_vision_base_url: Annotated[str, env("RECEIPT_VISION_BASE_URL", read=_url)] = ""
+    receipt_vision_api_key: Annotated[str, env("RECEIPT_VISION_API_KEY")] = ""  # never in repr
+    receipt_vision_model: Annotated[str, env("RECEIPT_VISION_MODEL")] = ""
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()
                           if name not in _SECRET_FIELDS)
         return f"Settings({shown})"
+
+    @property
+    def limit_overrides(self) -> tuple:
+        """(app.developer.quotas.Limits field, value) for each limit the environment sets."""
+        named = (("app_per_minute", self.rate_limit_app_per_minute),
+                 ("pat_per_minute", self.rate_limit_pat_per_minute),
+                 ("ip_per_minute", self.rate_limit_ip_per_minute),
+                 ("oauth_per_minute", self.rate_limit_oauth_per_minute),
+                 ("daily_requests", self.dev_daily_request_budget),
+                 ("daily_creates", self.dev_daily_create_allowance))
+        return tuple((name, value) for name, value in named if value is not None)
 
     @property
     def allow_private_client_fetch(self) -> bool:
@@ -147,74 +240,47 @@ class Settings(NamedTuple):
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, **overrides) -> "Settings":
-        base = cls(
-            stage=env.get("TAILSPEND_STAGE", "dev"),
-            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
-            dynamodb_endpoint=env.get("DYNAMODB_ENDPOINT") or None,
-            local_mode=_flag(env.get("TAILSPEND_LOCAL")),
-            data_dir=env.get("TAILSPEND_DATA_DIR", ".tailspend"),
-            cognito_user_pool_id=env.get("COGNITO_USER_POOL_ID") or None,
-            cognito_client_id=env.get("COGNITO_CLIENT_ID") or None,
-            test_account_domain=env.get("TEST_ACCOUNT_DOMAIN", DEFAULT_TEST_ACCOUNT_DOMAIN),
-            cursor_secret=(env.get("CURSOR_SECRET") or "").encode(),
-            cursor_key_arn=env.get("CURSOR_SECRET_ARN") or None,
-            origin_verify_secret_arn=env.get("ORIGIN_VERIFY_SECRET_ARN") or None,
-            public_base_url=(env.get("PUBLIC_BASE_URL") or "").rstrip("/") or None,
-            cognito_domain=(env.get("COGNITO_DOMAIN") or "").rstrip("/") or None,
-            mcp_cognito_client_id=env.get("MCP_COGNITO_CLIENT_ID") or None,
-            chat_drafter=env.get("CHAT_DRAFTER") or "rules",
-            chat_bedrock_model_id=env.get("CHAT_BEDROCK_MODEL_ID", ""),
-            chat_bedrock_region=env.get("CHAT_BEDROCK_REGION") or None,
-            chat_openai_base_url=(env.get("CHAT_OPENAI_BASE_URL") or "").rstrip("/"),
-            chat_openai_api_key=env.get("CHAT_OPENAI_API_KEY", ""),
-            chat_openai_model=env.get("CHAT_OPENAI_MODEL", ""),
-            chat_drafter_timeout=float(env.get("CHAT_DRAFTER_TIMEOUT") or 20.0),
-            chat_monthly_credits=int(env.get("CHAT_MONTHLY_CREDITS") or 50),
-            chat_message_credits=int(env.get("CHAT_MESSAGE_CREDITS") or 1),
-            receipt_scan_credits=int(env.get("RECEIPT_SCAN_CREDITS") or 1),
-            receipts_bucket=env.get("RECEIPTS_BUCKET") or None,
-            s3_endpoint=env.get("S3_ENDPOINT") or None,
-            receipt_queue_url=env.get("RECEIPT_QUEUE_URL") or None,
-            receipt_scan_engine=env.get("RECEIPT_SCAN_ENGINE") or None,
-            receipt_scan_timeout=float(env.get("RECEIPT_SCAN_TIMEOUT") or 60.0),
-            receipt_tesseract_langs=env.get("RECEIPT_TESSERACT_LANGS") or "eng",
-            receipt_vision_base_url=(env.get("RECEIPT_VISION_BASE_URL") or "").rstrip("/"),
-            receipt_vision_api_key=env.get("RECEIPT_VISION_API_KEY", ""),
-            receipt_vision_model=env.get("RECEIPT_VISION_MODEL", ""),
-            cors_allow_origins=tuple(o.strip() for o in env.get("CORS_ALLOW_ORIGIN", "").split(",")
-                                     if o.strip() and o.strip() != "*"),
-            mcp_allowed_origins=tuple(o.strip().rstrip("/") for o in
-                                      env.get("MCP_ALLOWED_ORIGINS", "").split(",")
-                                      if o.strip() and o.strip() != "*"),
-            account_deletion_queue_url=env.get("ACCOUNT_DELETION_QUEUE_URL") or None,
-            chat_queue_url=env.get("CHAT_QUEUE_URL") or None,
-            import_queue_url=env.get("IMPORT_QUEUE_URL") or None,
-            recurring_bucket_queue_url=env.get("RECURRING_BUCKET_QUEUE_URL") or None,
-            fx_rates_url=env.get("FX_RATES_URL") or None,
-            realtime_endpoint=env.get("REALTIME_ENDPOINT") or None,
-            realtime_scheme=env.get("REALTIME_SCHEME") or "wss",
-            realtime_http_endpoint=env.get("REALTIME_HTTP_ENDPOINT") or None,
-            realtime_token_key=env.get("REALTIME_TOKEN_KEY", ""),
-            realtime_token_key_secret_arn=env.get("REALTIME_TOKEN_KEY_SECRET_ARN") or None,
-            mcp_signing_key=env.get("MCP_SIGNING_KEY", ""),
-            mcp_signing_key_secret_arn=env.get("MCP_SIGNING_KEY_SECRET_ARN") or None,
-            token_pepper=env.get("TOKEN_PEPPER", ""),
-            token_pepper_secret_arn=env.get("TOKEN_PEPPER_SECRET_ARN") or None,
-            vapid_public_key=env.get("VAPID_PUBLIC_KEY") or None,
-            vapid_private_key=env.get("VAPID_PRIVATE_KEY", ""),
-            vapid_private_key_parameter=env.get("VAPID_PRIVATE_KEY_PARAMETER") or None,
-            vapid_subject=env.get("VAPID_SUBJECT") or "mailto:ops@tailspend.app",
-            sns_ios_application_arn=env.get("SNS_IOS_APPLICATION_ARN") or None,
-            sns_android_application_arn=env.get("SNS_ANDROID_APPLICATION_ARN") or None,
-            limit_overrides=_numbers_set(
-                app_per_minute=env.get("RATE_LIMIT_APP_PER_MINUTE"),
-                pat_per_minute=env.get("RATE_LIMIT_PAT_PER_MINUTE"),
-                ip_per_minute=env.get("RATE_LIMIT_IP_PER_MINUTE"),
-                oauth_per_minute=env.get("RATE_LIMIT_OAUTH_PER_MINUTE"),
-                daily_requests=env.get("DEV_DAILY_REQUEST_BUDGET"),
-                daily_creates=env.get("DEV_DAILY_CREATE_ALLOWANCE")),
-        )
-        return base._replace(**overrides)
+        """The settings the environment sets (the defaults for the rest), then ``overrides``;
+        SettingError naming the variable when a value is not what its setting allows."""
+        values = {}
+        for field, (source, kind) in DECLARED.items():
+            name = next((n for n in source.names if env.get(n)), None)
+            if name is not None:
+                value = _read(field, name, env[name], source, kind)
+                if value not in ("", ()):
+                    values[field] = value
+            elif source.empty_is_value and source.names[0] in env:
+                values[field] = env[source.names[0]]
+        return cls(**values)._replace(**overrides)
+
+
+def _read(field: str, name: str, text: str, source: Env, kind: type) -> Any:
+    try:
+        value = (source.read or _READERS[kind])(text)
+        if source.choices and value and value not in source.choices:
+            raise ValueError("not one of " + ", ".join(source.choices))
+        if source.minimum is not None and value < source.minimum:
+            raise ValueError(f"less than {source.minimum:g}")
+    except ValueError as error:
+        shown = "(hidden)" if field in _SECRET_FIELDS else repr(text)
+        raise SettingError(f"{name}={shown}: {error}") from None
+    return value
+
+
+def _declarations() -> Dict[str, Tuple[Env, type]]:
+    """Field -> (its Env, the type its text is read as) for every field the environment sets."""
+    declared = {}
+    for field, hint in Settings.__annotations__.items():
+        sources = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Env)]
+        if sources:
+            kind = hint.__origin__
+            if getattr(kind, "__origin__", None) is Union:  # Optional[X]: read as X
+                kind = next(arg for arg in kind.__args__ if arg is not type(None))
+            declared[field] = (sources[0], kind)
+    return declared
+
+
+DECLARED = _declarations()
 
 
 _installed: list = []

@@ -81,7 +81,7 @@ def main() -> None:
 
 def _app_request_with_limit():
     """The app sign-in's warm request again, on an app with a per-minute window for it."""
-    with bench_app(limit_overrides=(("app_per_minute", 600),)) as (client, sign_in):
+    with bench_app(rate_limit_app_per_minute=600) as (client, sign_in):
         headers, _ = sign_in("limited@example.com")
         client.post("/groups", headers=headers, json={"name": "Bench", "currency": "EUR"})
         client.get(PATH, headers=headers, buffered=True)

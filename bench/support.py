@@ -53,7 +53,7 @@ def count_dynamodb_calls():
 @contextlib.contextmanager
 def bench_app(stage: str = "bench", **settings):
     """A local-mode app on moto with every table of template.yaml; yields (client, sign_in).
-    ``settings``: more app Settings (e.g. limit_overrides)."""
+    ``settings``: more app Settings (e.g. rate_limit_app_per_minute)."""
     from moto import mock_aws
 
     import boto3

@@ -1,28 +1,15 @@
 """Account deletion worker: SQS messages from DELETE /users/me, and a 5-minute resume schedule."""
 from __future__ import annotations
 
-import json
-
-from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
-                                                   process_partial_response)
-
-from app.bootstrap import bootstrap
-from app.logs import logger
 from app.account.worker import finish_deletion, run_schedule
+from app.bootstrap import bootstrap
+from app.handlers.queue import queue_handler
+from app.metrics import metrics
 
 bootstrap()
-# Given our logger, the processor logs each failed record (the template counts those lines).
-# A batch whose every message failed is answered as partial failures too, not raised.
-processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
-                           raise_on_entire_batch_failure=False)
+drain = queue_handler(lambda message: finish_deletion(message["userId"]), on_schedule=run_schedule)
 
 
-def handle_record(record) -> None:
-    finish_deletion(json.loads(record.body)["userId"])
-
-
+@metrics.log_metrics
 def lambda_handler(event, context):
-    if (event or {}).get("Records"):
-        return process_partial_response(event=event, record_handler=handle_record,
-                                        processor=processor, context=context)
-    return run_schedule()
+    return drain(event, context)

@@ -1,28 +1,18 @@
 """Chat worker: SQS messages from POST /chat/sessions/{id}/messages, and a resume schedule."""
 from __future__ import annotations
 
-import json
-
-from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
-                                                   process_partial_response)
-
 from app.bootstrap import bootstrap
-from app.logs import logger
 from app.chat.drafting import process
 from app.chat.worker import reconcile
+from app.handlers.queue import queue_handler
+from app.metrics import metrics
 
 settings = bootstrap()
-processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
-                           raise_on_entire_batch_failure=False)
+# The schedule: re-drive messages whose hand-off was lost or whose run died, in place.
+drain = queue_handler(lambda message: process(message, settings),
+                      on_schedule=lambda: reconcile(redrive=lambda item: process(item, settings)))
 
 
-def handle_record(record) -> None:
-    process(json.loads(record.body), settings)
-
-
+@metrics.log_metrics
 def lambda_handler(event, context):
-    if (event or {}).get("Records"):
-        return process_partial_response(event=event, record_handler=handle_record,
-                                        processor=processor, context=context)
-    # The schedule: re-drive messages whose hand-off was lost or whose run died, in place.
-    return reconcile(redrive=lambda item: process(item, settings))
+    return drain(event, context)

@@ -5,10 +5,12 @@ scheduled for (later slots belong to later ticks)."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
+from app.metrics import metrics
 from app.recurring.tick import run_tick
 
 bootstrap()
 
 
+@metrics.log_metrics
 def lambda_handler(event, context):
     return run_tick((event or {}).get("time"))

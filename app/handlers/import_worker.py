@@ -1,28 +1,18 @@
 """Import worker: one SQS message per import started by POST /imports."""
 from __future__ import annotations
 
-import json
-
-from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
-                                                   process_partial_response)
-
 from app.bootstrap import bootstrap
-from app.logs import logger
+from app.handlers.queue import queue_handler
 from app.imports.worker import run_import
+from app.metrics import metrics
 
 bootstrap()
 # A run reports its own failure on the import (FAILED, first bad line) and answers normally;
 # only a crash (a timeout, the runtime dying) leaves the message to be redelivered, and a
 # redelivered run first removes what the interrupted one wrote.
-processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
-                           raise_on_entire_batch_failure=False)
+drain = queue_handler(lambda message: run_import(message["groupId"], message["importId"]))
 
 
-def handle_record(record) -> None:
-    message = json.loads(record.body)
-    run_import(message["groupId"], message["importId"])
-
-
+@metrics.log_metrics
 def lambda_handler(event, context):
-    return process_partial_response(event=event, record_handler=handle_record,
-                                    processor=processor, context=context)
+    return drain(event, context)

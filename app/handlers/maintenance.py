@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
+from app.metrics import metrics
 from app.maintenance import run_maintenance
 
 bootstrap()
 
 
+@metrics.log_metrics
 def lambda_handler(event, context):
     # The frequent schedules pass {"sweep": "outbox", "shards": [...]} (each its own shards,
     # side by side); the daily one runs everything. The outbox sweep stops before the

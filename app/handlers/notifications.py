@@ -5,6 +5,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
                                                    process_partial_response)
 
 from app.bootstrap import bootstrap
+from app.metrics import metrics
 from app.logs import logger
 from app.notifications import push
 from app.notifications.stream import handle_stream_record
@@ -22,6 +23,7 @@ def handle_record(record) -> None:
 END_MARGIN_S = 5.0
 
 
+@metrics.log_metrics
 def lambda_handler(event, context):
     remaining = (context.get_remaining_time_in_millis() / 1000 - END_MARGIN_S
                  if context is not None else None)

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
+from app.metrics import metrics
 from app.users.provisioning import provision_from_cognito
 
 settings = bootstrap()
 
 
+@metrics.log_metrics
 def lambda_handler(event, context):
     return provision_from_cognito(event, test_domain=settings.test_account_domain)

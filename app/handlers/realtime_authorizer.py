@@ -4,10 +4,12 @@ the same check local mode's server makes; docs/realtime.md)."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
+from app.metrics import metrics
 from app.realtime.admission import authorize
 
 bootstrap()
 
 
+@metrics.log_metrics
 def lambda_handler(event, context):
     return authorize(event)

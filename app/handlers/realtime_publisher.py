@@ -7,10 +7,12 @@ then sent to the failure queue, like the other stream consumers."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
+from app.metrics import metrics
 from app.realtime.publisher import publish_batch
 
 bootstrap()
 
 
+@metrics.log_metrics
 def lambda_handler(event, context):
     return publish_batch(list(event.get("Records") or []))

@@ -1,24 +1,18 @@
 """Recurring bucket worker: one SQS message per due bucket, sent by the hourly tick."""
 from __future__ import annotations
 
-from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
-                                                   process_partial_response)
-
 from app.bootstrap import bootstrap
+from app.handlers.queue import queue_handler
+from app.metrics import metrics
 from app.recurring import fanout
 from app.recurring.tick import run_bucket_message
 
 bootstrap()
 # The service logs a failed bucket itself (recurring.bucket_failed, which the template counts).
-# A batch whose every message failed is still answered as partial failures, not raised: the
-# queue redelivers exactly those messages either way, and the function did not fail.
-processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+drain = queue_handler(lambda bucket: run_bucket_message(*bucket), read=fanout.read,
+                      log_failures=False)
 
 
-def handle_record(record) -> None:
-    run_bucket_message(*fanout.read(record.body))
-
-
+@metrics.log_metrics
 def lambda_handler(event, context):
-    return process_partial_response(event=event, record_handler=handle_record,
-                                    processor=processor, context=context)
+    return drain(event, context)

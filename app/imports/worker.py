@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
+from app import metrics
 from app.errors import DomainError
 from app.logs import logger
 from app.core.clock import iso_in, new_id, now_iso
@@ -132,6 +133,7 @@ def fail(group_id: str, line: Optional[int], message: str, *,
         logger.warning("import.fail_not_recorded", extra={"group_id": group_id})
         return False
     remove_group(group_id)  # the staged file's chunks too
+    metrics.count(metrics.IMPORTS_FAILED)
     return True
 
 

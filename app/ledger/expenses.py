@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, List, Mapping, Optional, Union
 
+from app import metrics
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
 from app.money.expense_input import ExpenseInput, from_wire
 from app.core import changelog, outbox, paging
@@ -86,6 +87,7 @@ def create_expense(access: Access, body: Union[ExpenseInput, Mapping[str, Any]],
     if also is not None:
         also(tx, expense)
     money_guards.commit(tx, access.group)
+    metrics.count(metrics.EXPENSES_WRITTEN)
     return expense
 
 
@@ -139,6 +141,7 @@ def update_expense(access: Access, expense_id: str, version: int,
                    subject={"name": draft.description, "amount": draft.amount,
                             "currency": current.Currency})
     money_guards.commit(tx, access.group)
+    metrics.count(metrics.EXPENSES_WRITTEN)
     # The write succeeded on exactly the version read, so the new row is known: no re-read.
     for name, value in changes.items():
         setattr(current, name, value)

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Protocol, Sequence
 
-from app import config
+from app import config, metrics
 from app.config import Settings
 from app.logs import logger
 from app.core import addresses
@@ -284,6 +284,7 @@ def send_all(sender: Provider, deliveries: Sequence[Delivery], *,
         pool.shutdown(wait=False, cancel_futures=True)
     outcomes = [future.result() if future.done() and not future.cancelled() else TIMED_OUT
                 for future in futures]
+    metrics.count(metrics.PUSHES_FAILED, sum(outcome in (FAILED, TIMED_OUT) for outcome in outcomes))
     if TIMED_OUT in outcomes:
         logger.warning("push.deadline_passed", extra={"abandoned": outcomes.count(TIMED_OUT)})
     return outcomes

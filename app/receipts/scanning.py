@@ -15,8 +15,7 @@ import random
 import time
 from typing import Optional
 
-from app import blobs
-from app import credits
+from app import blobs, credits, metrics
 from app.errors import Conflict, concurrent_update
 from app.logs import logger
 from app.core.access import Access, load_live_group
@@ -200,6 +199,7 @@ def _fail(receipt: Receipt, reason: str) -> str:
         tx.commit()
     except _Lost:
         return "lost"
+    metrics.count(metrics.SCANS_FAILED)
     return "failed"
 
 

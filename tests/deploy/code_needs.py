@@ -152,15 +152,13 @@ def _env_keys(tree: ast.Module, skip_functions: Set[str] = frozenset()) -> Set[s
 
 @functools.lru_cache(maxsize=None)
 def settings_fields() -> Dict[str, Set[str]]:
-    """Settings field or property -> the environment variables it comes from (app/config.py)."""
+    """Settings field or property -> the environment variables it comes from (app/config.py:
+    each field's own declaration names them)."""
+    from app.config import DECLARED
+
     tree = _tree("app.config")
     (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Settings"]
-    (from_env,) = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "from_env"]
-    fields: Dict[str, Set[str]] = {}
-    for call in ast.walk(from_env):
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "cls":
-            for keyword in call.keywords:
-                fields[keyword.arg] = _env_keys(ast.Module(body=[ast.Expr(keyword.value)], type_ignores=[]))
+    fields: Dict[str, Set[str]] = {field: set(source.names) for field, (source, _) in DECLARED.items()}
     properties = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)
                   and any(isinstance(d, ast.Name) and d.id == "property" for d in n.decorator_list)}
     changed = True

@@ -269,3 +269,41 @@ def test_notifications_record_without_entity_type_fails_alone(notifications):
     event = canned_event("notifications_stream.json")
     del event["Records"][0]["dynamodb"]["NewImage"]["EntityType"]
     assert failures(notifications, event) == [sequence_numbers(event)[0]]
+
+
+# -- metrics (EMF) ------------------------------------------------------------------------------
+
+def emitted(stdout: str) -> dict:
+    """Metric name -> summed value over the EMF lines a handler printed, with their namespace."""
+    found = {}
+    for line in stdout.splitlines():
+        if line.startswith("{") and '"_aws"' in line:
+            document = json.loads(line)
+            for directive in document["_aws"]["CloudWatchMetrics"]:
+                for metric in directive["Metrics"]:
+                    value = document[metric["Name"]]
+                    total = sum(value) if isinstance(value, list) else value
+                    key = (directive["Namespace"], metric["Name"])
+                    found[key] = found.get(key, 0) + total
+    return found
+
+
+def test_the_api_handler_counts_an_expense_written_in_its_invocation(api, token, capsys):
+    """The alarm count is flushed as an EMF line by the handler that wrote the expense."""
+    status, _, group = call(api, with_token(canned_event("api_post_groups.json"), token[0]))
+    assert status == 201, group
+    event = with_token(canned_event("api_post_groups.json"), token[0])
+    event["path"] = f"/groups/{group['groupId']}/expenses"
+    me = group["myParticipantId"]
+    event["body"] = json.dumps({"description": "Dinner", "date": "2026-11-28", "amount": 1200,
+                                "payments": [{"participantId": me, "amount": 1200}],
+                                "splitMode": "EQUAL", "splits": [{"participantId": me}]})
+    for headers in (event["headers"], event["multiValueHeaders"]):
+        headers.pop("content-length", None)
+    capsys.readouterr()
+
+    status, _, body = call(api, event)
+
+    assert status == 201, body
+    assert emitted(capsys.readouterr().out) == {("TailSpend", "ExpensesWritten"): 1}
+
