@@ -16,7 +16,7 @@ from typing import List, Optional
 
 
 from app.errors import Conflict, not_found
-from app.changes import scrub
+from app.core import scrub
 from app.core import changelog, outbox
 from app.ledger import balances, guards as money_guards
 from app.core.access import Access
@@ -103,7 +103,7 @@ def delete_expense(access: Access, expense_id: str) -> None:
         rest = _sweep(access.group_id, expense_id)
         try:
             _final(access, head, counter, rest)
-            # After the commit: /activity stops quoting it (app.changes.scrub).
+            # After the commit: /activity stops quoting it (app.core.scrub).
             scrub.scrub_resource(access.group_id, "EXPENSE", expense_id)
             return
         except _Raced:
