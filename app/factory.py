@@ -89,6 +89,10 @@ def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime
 def blueprints(local_mode: bool) -> tuple:
     """Every blueprint the API serves: (those in /openapi.json, in the order its operations
     appear there; the HTML pages of the MCP connector's consent flow, outside it)."""
+    # DELETE /users/me is account deletion's, on the users blueprint (its tag and operationId
+    # are the contract's): importing the module adds the route before that blueprint is
+    # registered below.
+    from app.account import views as account  # noqa: F401
     from app.changes import views as changes
     from app.chat import views as chat
     from app.developer import views as developer
