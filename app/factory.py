@@ -43,6 +43,10 @@ def start(settings: Optional[Settings] = None) -> Runtime:
     authenticator = Authenticator(jwks=jwks, issuer=settings.issuer,
                                   client_id=settings.client_id or "", identity_provider=provider,
                                   identities=IdentityCache())
+    # What the areas above the ledger and groups remove with their deletes: loading them
+    # registers it (app.core.cascades).
+    from app.people import invitation_rows  # noqa: F401
+    from app.receipts import cleanup  # noqa: F401
     from app.oauth import keys as mcp_keys  # signs MCP access tokens (see its doc)
     mcp_keys.configure(local_key=issuer.private_key if issuer else None)
     from app.developer import gate as developer_gate  # PATs, scopes, rate limits, usage
