@@ -43,6 +43,10 @@ def start(settings: Optional[Settings] = None) -> Runtime:
     authenticator = Authenticator(jwks=jwks, issuer=settings.issuer,
                                   client_id=settings.client_id or "", identity_provider=provider,
                                   identities=IdentityCache())
+    # What the areas above the ledger and groups remove with their deletes: loading them
+    # registers it (app.core.cascades).
+    from app.people import invitation_rows  # noqa: F401
+    from app.receipts import cleanup  # noqa: F401
     from app.oauth import keys as mcp_keys  # signs MCP access tokens (see its doc)
     mcp_keys.configure(local_key=issuer.private_key if issuer else None)
     from app.developer import gate as developer_gate  # PATs, scopes, rate limits, usage
@@ -89,6 +93,10 @@ def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime
 def blueprints(local_mode: bool) -> tuple:
     """Every blueprint the API serves: (those in /openapi.json, in the order its operations
     appear there; the HTML pages of the MCP connector's consent flow, outside it)."""
+    # DELETE /users/me is account deletion's, on the users blueprint (its tag and operationId
+    # are the contract's): importing the module adds the route before that blueprint is
+    # registered below.
+    from app.account import views as account  # noqa: F401
     from app.changes import views as changes
     from app.chat import views as chat
     from app.developer import views as developer

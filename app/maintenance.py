@@ -14,6 +14,8 @@ from app.groups.join_request_prune import prune_decided_join_requests
 from app.ledger.orphan_comments import sweep_orphan_comments
 from app.notifications.redispatch import redispatch_pending
 from app.people.invitation_expiry import expire_invitations
+# Loaded for what it registers: a swept group's receipt objects go first (app.core.cascades).
+from app.receipts import cleanup as _receipt_cleanup  # noqa: F401
 
 SWEEPS = {
     "outbox": redispatch_pending,

@@ -1,1 +1,5 @@
 """groups"""
+
+# The modules other areas may import (tests/platform/test_architecture.py).
+__all__ = ("codes", "departure", "groups", "home", "membership", "participants", "schemas",
+           "views")

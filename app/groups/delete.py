@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 
+from app.core import cascades
 from app.core.access import Access
 from app.errors import group_not_found
 from app.core.clock import iso_in, now_iso
 from app.logs import logger
 from app.core.conditional import delete_if, update_if
 from app.core.transactions import Transaction
-from app.receipts import cleanup as receipt_cleanup
 from models.base import UnprocessedItemsLeft
 from models.groups import DELETE_BUCKET, META, Balance, Group, GroupItem, GroupStatus
 
@@ -72,7 +72,7 @@ def sweep(group_id: str, *, max_pages: Optional[int] = None, page_size: Optional
         return True  # the head goes last: no head, nothing left
     if head.Status != DELETING:
         raise ValueError(f"group {group_id} is not being deleted; refusing to sweep it")
-    receipt_cleanup.before_group_sweep(group_id)
+    cascades.group_sweeping(group_id)
     pages = 0
     while True:
         swept_any = False

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from app.errors import Conflict, participant_changed, sole_owner
-from app.changes import scrub
+from app.core import scrub
 from app.core import changelog
 from app.core.clock import now_iso
 from app.core.conditional import update_if

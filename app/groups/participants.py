@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from app.errors import Conflict, Invalid, participant_changed, transfer_in_progress
-from app.core import changelog
+from app.core import cascades, changelog
 from app.core.access import Access, require_role
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
 from app.groups.join_requests import cancel_takeovers_of
-from app.people.invitation_rows import drop_for_removed_guest
 from app.groups.membership import (GUEST, OWNER, USER, change_counts, change_owner_count,
                                    get_participant, require_live_group, require_still_owner,
                                    roster)
@@ -161,7 +160,7 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     if target.Type == GUEST:
         cancel_takeovers_of(group_id, participant_id)
         if target.InvitedUserId:  # a reserved guest's invitation goes with it
-            drop_for_removed_guest(group_id, target.InvitedUserId, participant_id)
+            cascades.guest_removed(group_id, target.InvitedUserId, participant_id)
 
 
 def balance_revision(group_id: str) -> Optional[int]:

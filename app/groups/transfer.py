@@ -27,7 +27,7 @@ from typing import List, Optional
 
 from app.errors import (Conflict, DomainError, Invalid, concurrent_update, not_found,
                         participant_unavailable, transfer_in_progress)
-from app.core import changelog
+from app.core import cascades, changelog
 from app.core.access import Access
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
@@ -37,7 +37,6 @@ from app.groups.membership import (GUEST, USER, change_counts, get_participant,
 from app.groups.participants import REFERENCING_ROWS, participant_ids_in
 from app.groups.transfer_rows import RowChange, RowChanged, change_for
 from app.ledger import balances, guards as money_guards
-from app.people.invitation_rows import drop_for_removed_guest
 from models.groups import GroupItem, Participant
 
 # Rows per rewrite transaction (each is one item; the balance row and three checks join
@@ -258,7 +257,7 @@ def _finish(access: Access, source_id: str, target_id: str) -> bool:
         if source.Type == GUEST:
             cancel_takeovers_of(access.group_id, source_id)
             if source.InvitedUserId:
-                drop_for_removed_guest(access.group_id, source.InvitedUserId, source_id)
+                cascades.guest_removed(access.group_id, source.InvitedUserId, source_id)
             return True
         return False
     raise concurrent_update("The participant kept changing; call again to finish.")

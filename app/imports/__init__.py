@@ -4,3 +4,6 @@
 ``jobs`` starts an import (the group head IMPORTING, the file staged) and reports on it;
 ``worker`` writes the rows, checks the balances and turns the group ACTIVE, or removes what
 it wrote. See docs/import.md."""
+
+# The modules other areas may import (tests/platform/test_architecture.py).
+__all__: tuple = ()

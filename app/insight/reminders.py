@@ -1,7 +1,7 @@
 """POST /groups/{groupId}/reminders: nudge a user who, in the settle-up plan, pays the caller.
 
 What is owed comes from the same plan balances serves (main currency and each kept-currency
-section), with the same ``payTo`` links (app.insight.pay_links), so a reminder
+section), with the same ``payTo`` links (app.ledger.pay_links), so a reminder
 never names an amount balances would not tell the recipient to pay.
 
 One reminder per sender, recipient and group per interval: a marker row in the rate-limits
@@ -20,7 +20,7 @@ from app.core import outbox
 from app.core.access import Access
 from app.core.clock import epoch, new_id
 from app.core.transactions import Transaction
-from app.insight.pay_links import with_pay_to
+from app.ledger.pay_links import with_pay_to
 from app.ledger import balances
 from models.rate_limits import RateLimitItem, ReminderMarker
 

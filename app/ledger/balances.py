@@ -207,7 +207,7 @@ class Transfer:
     from_id: str
     to_id: str
     amount: int
-    pay_to: tuple = ()  # the payee's pay links (app.insight.pay_links)
+    pay_to: tuple = ()  # the payee's pay links (app.ledger.pay_links)
 
 
 @dataclass(frozen=True)
@@ -243,7 +243,7 @@ def plan(nets: Mapping[str, int]) -> List[Transfer]:
 def read_roster(group_id: str) -> List[Participant]:
     """The roster (one consistent Query), kept for this request's :func:`group_balances`:
     GET balances reads it before the access check, so the BatchGetItem that checks access
-    can also read the roster's payment methods (app.insight.pay_links.prefetch)."""
+    can also read the roster's payment methods (app.ledger.pay_links.prefetch)."""
     roster = list(Participant.roster(group_id, consistent_read=True))
     request_reads.hold(("roster", group_id), roster)
     return roster

@@ -16,12 +16,11 @@ from typing import List, Optional
 
 
 from app.errors import Conflict, not_found
-from app.changes import scrub
-from app.core import changelog, outbox
+from app.core import scrub
+from app.core import cascades, changelog, outbox
 from app.ledger import balances, guards as money_guards
 from app.core.access import Access
 from app.ledger.comments import comments_prefix
-from app.receipts import cleanup as receipt_cleanup
 from app.core.transactions import MAX_ITEMS, Transaction
 from models.base import UnprocessedItemsLeft
 from models.groups import Expense, GroupItem
@@ -29,7 +28,7 @@ from models.groups import Expense, GroupItem
 # The final transaction also holds the head delete, the balance update, the event and the
 # checks that the caller is still a member and their account live (check_writer: two items),
 # and the change row with the head's revision bump (app.core.changelog: two items),
-# and the attached receipt's row (app.receipts.cleanup).
+# and the attached receipt's row (app.core.cascades.expense_deleting).
 FINAL_COMMENTS = MAX_ITEMS - 8
 SWEEP_PAGE = 500
 _ATTEMPTS = 5
@@ -91,9 +90,9 @@ def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dic
                      actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": head.Description, "amount": int(head.Amount)})
     changelog.record(tx, access.group, head, changelog.DELETE, actor=access.participant_id)
-    receipt_cleanup.with_expense(tx, head)
+    cascades.expense_deleting(tx, head)
     tx.commit()
-    receipt_cleanup.after_expense(head)
+    cascades.expense_deleted(head)
 
 
 def delete_expense(access: Access, expense_id: str) -> None:
@@ -103,7 +102,7 @@ def delete_expense(access: Access, expense_id: str) -> None:
         rest = _sweep(access.group_id, expense_id)
         try:
             _final(access, head, counter, rest)
-            # After the commit: /activity stops quoting it (app.changes.scrub).
+            # After the commit: /activity stops quoting it (app.core.scrub).
             scrub.scrub_resource(access.group_id, "EXPENSE", expense_id)
             return
         except _Raced:

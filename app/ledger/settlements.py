@@ -10,7 +10,7 @@ from typing import Any, Optional
 from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
 from app.money.settlement_input import SettlementInput
 from app.money.splits import MAX_AMOUNT
-from app.changes import scrub
+from app.core import scrub
 from app.core import changelog, outbox, paging
 from app.ledger import balances, foreign_currency, guards as money_guards
 from app.core.access import Access
@@ -212,7 +212,7 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
             if error.code != "VERSION_CONFLICT":
                 raise
             continue
-        # After the commit: /activity stops quoting its note (app.changes.scrub).
+        # After the commit: /activity stops quoting its note (app.core.scrub).
         scrub.scrub_resource(access.group_id, "SETTLEMENT", settlement_id)
         return
     raise Conflict("The settlement keeps changing; try again.", code="CONCURRENT_UPDATE")

@@ -9,7 +9,7 @@ from app.api.schemas import PageArgsSchema, page_schema
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.core.clock import today
 from app.currencies import rates
-from app.insight import pay_links
+from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
                         conversions, display)
 from app.ledger.expenses import comments_scope

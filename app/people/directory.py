@@ -4,56 +4,18 @@ Rows live in the user's People partition (``DIR#NAME``, ``DIR#HANDLE``) and are 
 DirectoryIndex on the folded text's first two characters, so a prefix search is one Query.
 Every change of a name, handle or opt-in rewrites them in the same transaction as the
 PROFILE change, and a search re-checks the profiles it found (one consistent BatchGetItem),
-so an index lagging behind an opt-out never shows a user who left."""
+so an index lagging behind an opt-out never shows a user who left. The rows are written
+with the profile (app.users.directory_rows), by a rename there and by a handle or opt-in
+change here."""
 from __future__ import annotations
 
 from typing import Optional
 
 from app.errors import Invalid
-from app.core.transactions import Transaction
 from models.people import DIR_KEY_LENGTH, DirectoryEntry, fold
 from models.users import Profile
 
 SEARCH_LIMIT = 25
-NAME, HANDLE = "NAME", "HANDLE"
-
-
-def write_entries(tx: Transaction, user_id: str, *, discoverable: bool, display_name: str,
-                  handle: Optional[str]) -> None:
-    """Add to ``tx`` the directory rows this profile state calls for (and drop the rest)."""
-    name_row = DirectoryEntry(*DirectoryEntry.key(user_id, NAME))
-    handle_row = DirectoryEntry(*DirectoryEntry.key(user_id, HANDLE))
-    if not discoverable:
-        tx.delete(name_row)
-        tx.delete(handle_row)
-        return
-    tx.put(DirectoryEntry.build(user_id, NAME, display_name, display_name=display_name,
-                                handle=handle))
-    if handle:
-        tx.put(DirectoryEntry.build(user_id, HANDLE, handle, display_name=display_name,
-                                    handle=handle))
-    else:
-        tx.delete(handle_row)
-
-
-def rename_in_directory(tx: Transaction, profile: Profile, display_name: str) -> None:
-    """Public hook for a profile rename: keep this user's rows in step within ``tx``.
-
-    The caller conditions its PROFILE update on the Handle and Discoverable it read, so the
-    rows written here match what the profile says once ``tx`` commits."""
-    write_entries(tx, profile.UserId, discoverable=bool(profile.Discoverable),
-                  display_name=display_name, handle=profile.Handle)
-
-
-def profile_condition(profile: Profile):
-    """PROFILE still holds what the directory rows were derived from."""
-    condition = Profile.DisplayName == profile.DisplayName
-    condition &= (Profile.Handle == profile.Handle) if profile.Handle else Profile.Handle.does_not_exist()
-    if profile.Discoverable:
-        condition &= Profile.Discoverable == True  # noqa: E712
-    else:
-        condition &= Profile.Discoverable.does_not_exist() | (Profile.Discoverable == False)  # noqa: E712
-    return condition
 
 
 def search(caller_user_id: str, query: str, *, limit: Optional[int] = None) -> list:

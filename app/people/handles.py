@@ -12,7 +12,7 @@ from app.errors import (Invalid, account_deleting, concurrent_update, handle_res
 from app.core.live import LIVE
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
-from app.people.directory import profile_condition, write_entries
+from app.users.directory_rows import profile_condition, write_entries
 from models.people import HandleClaim
 from models.users import Profile
 

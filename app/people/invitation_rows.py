@@ -1,6 +1,6 @@
 """Invitation rows and the reservations they hold: reading one, clearing its guest's
 deadline, dropping the inviter's pointer, and the cascades other areas trigger (a guest
-removed, an inviter's account deleted).
+removed, through app.core.cascades; an inviter's account deleted).
 
 Split from ``invitations`` (the use cases) so both stay small; ``invitations`` and
 ``invitation_expiry`` import this module, never the other way round."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from app.errors import Conflict, NotFound, invitation_changed
-from app.core import changelog
+from app.core import cascades, changelog
 from app.core.transactions import Transaction
 from app.groups.membership import get_participant
 from models.groups import Participant
@@ -46,8 +46,10 @@ def drop_sent_pointer(tx: Transaction, row: GroupInvitation) -> None:
                              SentInvitation.sort_key(row.GroupId, row.InviteeUserId)))
 
 
+@cascades.guest_removed.register
 def drop_for_removed_guest(group_id: str, invitee_id: str, participant_id: str) -> None:
-    """Public hook for a guest's removal: its invitation goes too (if it still names it)."""
+    """A guest's removal (app.groups, below people): its invitation goes too (if it still
+    names it)."""
     row = load_invitation(invitee_id, group_id)
     if row is None or row.ParticipantId != participant_id:
         return

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from app.money import pay_methods
-from app.insight.pay_links import note_for
-from app.insight.payment_methods import method_of_raw
+from app.ledger.pay_links import method_of_raw, note_for
 from app.ledger import balances
 from app.people.shared_groups import SharedGroup, shared_groups
 from models.payment_methods import PAYMENT_METHODS, PaymentMethods

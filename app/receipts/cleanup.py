@@ -1,14 +1,16 @@
 """What of a receipt goes when what holds it goes: an expense, a group, an account.
 
-Imports only app.blobs and the models, so the ledger, the group sweep and account deletion
-can call it without an import cycle. Object deletes are idempotent (a rerun of any of those
-sweeps deletes nothing twice and misses nothing); uploads never completed also expire by
-the bucket's lifecycle rule after a day."""
+The ledger and the group sweep sit below receipts: they call app.core.cascades, into which
+this module registers when it loads (each entry point that deletes loads it); account
+deletion, above receipts, calls :func:`uploads_of` itself. Object deletes are idempotent (a
+rerun of any of those sweeps deletes nothing twice and misses nothing); uploads never
+completed also expire by the bucket's lifecycle rule after a day."""
 from __future__ import annotations
 
 from typing import Iterable
 
 from app import blobs
+from app.core import cascades
 from app.logs import logger
 from models.groups.receipts import Receipt
 
@@ -50,18 +52,21 @@ def delete_group(group_id: str) -> int:
         delete_prefix(blobs.group_prefix(group_id))
 
 
+@cascades.expense_deleting.register
 def with_expense(tx, expense) -> None:
     """The attached receipt's row goes in the expense delete's own transaction."""
     if expense.ReceiptId:
         tx.delete(Receipt(*Receipt.key(expense.GroupId, expense.ReceiptId)))
 
 
+@cascades.expense_deleted.register
 def after_expense(expense) -> None:
     """After that transaction committed: the receipt's objects."""
     if expense.ReceiptId:
         delete_receipt(expense.GroupId, expense.ReceiptId)
 
 
+@cascades.group_sweeping.register
 def before_group_sweep(group_id: str) -> int:
     """A deleted group's objects, before its rows (a rerun still finds the rows, so it
     still deletes the objects: nothing of a receipt outlives its row)."""

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Optional
 
 
 from app.errors import Conflict, not_found, version_conflict
-from app.changes import scrub
+from app.core import scrub
 from app.core import changelog, outbox, paging
 from app.core.access import Access
 from app.core.clock import new_id, now_iso
@@ -136,7 +136,7 @@ def delete_template(access: Access, recurring_id: str) -> None:
     tx.delete(row, condition=RecurringExpense.SK.exists(), on_fail=not_found("Recurring expense"))
     changelog.record(tx, access.group, row, changelog.DELETE, actor=access.participant_id)
     tx.commit()
-    # After the commit: /activity stops quoting it (app.changes.scrub).
+    # After the commit: /activity stops quoting it (app.core.scrub).
     scrub.scrub_resource(access.group_id, "RECURRING", recurring_id)
 
 

@@ -9,7 +9,7 @@ from app.errors import (Conflict, DomainError, Invalid, NotFound, account_deleti
 from app.core import changelog, paging, request_reads
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
-from app.people import directory
+from app.users import directory_rows
 from app.core.live import LIVE
 from models.groups import Participant
 from models.identities import COGNITO, LOCAL, Identity
@@ -48,8 +48,8 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
         actions.append(Profile.DisplayName.set(display_name))
         # The directory rows follow the name in the same transaction, derived from the
         # handle and opt-in read here, which the condition pins.
-        condition &= directory.profile_condition(profile)
-        directory.rename_in_directory(tx, profile, display_name)
+        condition &= directory_rows.profile_condition(profile)
+        directory_rows.rename_in_directory(tx, profile, display_name)
     if default_currency is not None:
         actions.append(Profile.DefaultCurrency.set(default_currency))
     gone = NotFound("No profile for this account.")

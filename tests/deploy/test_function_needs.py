@@ -88,7 +88,7 @@ NEVER_IN_AWS = {
                                       "profile model; an occurrence is the group's write and "
                                       "checks no profile"),
     "ChatWorkerFunction": ({"env": {"CHAT_QUEUE_URL"}, "actions": {"sqs:SendMessage"},
-                            "tables": {"people", "notifications", "fx-rates"}},
+                            "tables": {"notifications", "fx-rates"}},
                            "the worker drafts re-driven messages in place (hand_off is the API's "
                            "and the Maintenance sweep's); it reads rosters and users only, the "
                            "other tables are the models of modules it imports for one function "

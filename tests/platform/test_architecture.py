@@ -1,4 +1,23 @@
-"""The layout holds: no import cycles, layers import one way, areas meet only through core."""
+"""The layout holds: no import cycles, layers import one way, and areas meet only through
+each other's public names or the kernel, in one order.
+
+The area order, bottom up (an area imports only areas on a lower line; AREA_ORDER below,
+docs/layout.md "Areas meet only through ..."):
+
+    users, currencies, developer, notifications, realtime
+    ledger, oauth, health
+    groups
+    people, recurring, chat
+    insight, receipts, changes, imports
+    account, mcp
+
+The ledger is below groups: a membership change asks the ledger about money (a member with
+a balance cannot leave, a transfer moves expenses) and home shows balances, while the ledger
+reads the roster straight from the models. People (invitations, handles, the directory
+search, my people) sits on groups; insight, receipts, changes and imports read the ledger
+and groups; account deletion and the MCP server reach everything. A delete that must reach
+upward (an expense's receipt, a group's receipt objects, a removed guest's invitation) goes
+through app.core.cascades, which the area above registers into."""
 from __future__ import annotations
 
 import ast
@@ -171,9 +190,207 @@ def test_models_import_nothing_from_the_app(name):
     assert not {m for m in GRAPH[name] if m.startswith("app")}
 
 
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.core")))
-def test_core_uses_no_area(name):
+# --- Areas meet through public names, in one order ------------------------------------------
+
+AREA_ORDER = (
+    ("users", "currencies", "developer", "notifications", "realtime"),
+    ("ledger", "oauth", "health"),
+    ("groups",),
+    ("people", "recurring", "chat"),
+    ("insight", "receipts", "changes", "imports"),
+    ("account", "mcp"),
+)
+# What wires areas together and so may import any of them: the app factory, the CLI, the
+# Lambda handlers, the maintenance run, and local mode's servers for realtime and push.
+COMPOSITION_ROOT = {"app.factory", "app.__main__", "app.maintenance", "app.local.realtime_server",
+                    "app.local.vapid_key"}
+
+
+def _kernel(name: str) -> bool:
+    """Every other module of app/ outside the areas: core, money, auth, the HTTP kernel api,
+    local's engine, and the shared top-level modules (errors, limits, config, bootstrap, ...)."""
+    parts = name.split(".")
+    if parts[0] != "app" or name in COMPOSITION_ROOT or name.startswith("app.handlers."):
+        return False
+    return len(parts) == 1 or parts[1] not in AREAS
+
+
+def _layer(area: str) -> int:
+    return next(n for n, layer in enumerate(AREA_ORDER) if area in layer)
+
+
+def _area_reaches(source: str, own_area: str) -> list:
+    """Each import of another area: (line, area, the name of it used), the name being the
+    first part under the area (``ledger.balances`` of ``app.ledger.balances.Balances``, the
+    imported name for ``from app.ledger import x``) or None for the bare package."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            targets = [(node.module.split("."), [alias.name for alias in node.names])]
+        elif isinstance(node, ast.Import):
+            targets = [(alias.name.split("."), []) for alias in node.names]
+        else:
+            continue
+        for parts, names in targets:
+            if parts[0] != "app":
+                continue
+            if len(parts) == 1:  # from app import ledger
+                found += [(node.lineno, name, None) for name in names
+                          if name in AREAS and name != own_area]
+            elif parts[1] in AREAS and parts[1] != own_area:
+                if len(parts) > 2:
+                    found.append((node.lineno, parts[1], parts[2]))
+                else:
+                    found += [(node.lineno, parts[1], name) for name in names or [None]]
+    return found
+
+
+def _public_names(area: str):
+    """The area's ``__all__`` (app/<area>/__init__.py), or None when it has none."""
+    tree = ast.parse((ROOT / "app" / area / "__init__.py").read_text())
+    for node in tree.body:
+        target = (node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1
+                  else node.target if isinstance(node, ast.AnnAssign) else None)
+        if isinstance(target, ast.Name) and target.id == "__all__":
+            return tuple(ast.literal_eval(node.value))
+    return None
+
+
+AREA_MODULES = {n: p for n, p in MODULES.items() if _area(n)}
+
+
+def test_every_area_lists_its_public_names():
+    """Each area's __init__ says what other areas may import (``__all__``, empty when nothing),
+    and each name is one of its modules, so the list cannot name what is not there."""
+    missing = [area for area in AREAS if _public_names(area) is None]
+    assert missing == []
+    unknown = {area: [name for name in _public_names(area)
+                      if f"app.{area}.{name}" not in MODULES] for area in AREAS}
+    assert {area: names for area, names in unknown.items() if names} == {}
+
+
+def test_every_area_has_its_place_in_the_order():
+    placed = [area for layer in AREA_ORDER for area in layer]
+    assert sorted(placed) == AREAS  # each area once, none left out
+
+
+def _private_reaches(modules: dict) -> dict:
+    """{module: ["line 3: app.ledger.guards", ...]} for each import of another area's name
+    that its __init__ does not list."""
+    offenders = {}
+    for name, path in modules.items():
+        area = _area(name)
+        bad = [f"line {line}: app.{target}" + (f".{used}" if used else " (the package itself)")
+               for line, target, used in _area_reaches(path.read_text(), area)
+               if used not in _public_names(target)]
+        if bad:
+            offenders[name] = bad
+    return offenders
+
+
+def test_areas_import_only_each_other_s_public_names():
+    assert _private_reaches(AREA_MODULES) == {}
+
+
+def test_the_public_name_check_finds_a_reach_into_a_private_module(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text("from app.ledger.display import x\nfrom app.groups import membership\n"
+                       "import app.ledger\n\ndef f():\n    from app.receipts import objects\n")
+    assert "display" not in _public_names("ledger") and "objects" not in _public_names("receipts")
+    assert _private_reaches({"app.insight.planted": planted}) == {"app.insight.planted": [
+        "line 1: app.ledger.display", "line 3: app.ledger (the package itself)",
+        "line 6: app.receipts.objects"]}
+
+
+def _area_edges(modules: dict) -> set:
+    """(importer area, imported area) for every import between two areas, function-level
+    imports included."""
+    return {(_area(name), target) for name, path in modules.items()
+            for _, target, _ in _area_reaches(path.read_text(), _area(name))}
+
+
+def _upward(edges: set) -> list:
+    """The edges that do not go down the order: an area importing one on its own line or
+    above (the way a cycle between areas starts)."""
+    return sorted(f"{a} -> {b}" for a, b in edges if _layer(b) >= _layer(a))
+
+
+def test_areas_import_only_areas_below_them():
+    """So no two areas import each other, directly or round a longer circle."""
+    assert _upward(_area_edges(AREA_MODULES)) == []
+
+
+def test_the_order_check_finds_a_planted_edge_up_and_one_sideways():
+    edges = _area_edges(AREA_MODULES) | {("groups", "people"), ("insight", "receipts")}
+    assert _upward(edges) == ["groups -> people", "insight -> receipts"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if _kernel(n)))
+def test_the_kernel_imports_no_area(name):
+    """Core, money, auth, api, local's engine and the shared top-level modules serve every
+    area and know none; only the composition root (COMPOSITION_ROOT, app.handlers) wires
+    areas together."""
     assert not {m for m in GRAPH[name] if _area(m)}
+    assert not _area_reaches(MODULES[name].read_text(), None)
+
+
+def test_the_kernel_is_what_is_left_of_app():
+    kernel = {n for n in MODULES if _kernel(n)}
+    assert {"app.core.cascades", "app.api.needs", "app.money.settle", "app.auth.tokens",
+            "app.local.engine", "app.errors", "app.bootstrap", "app"} <= kernel
+    assert not kernel & (COMPOSITION_ROOT | {"app.handlers.api", "app.ledger.balances"})
+    assert COMPOSITION_ROOT <= set(MODULES)
+
+
+# What each entry point that can delete must have registered in app.core.cascades (at least),
+# each loaded in a fresh interpreter (imports accumulate in this one). The API deletes expenses,
+# groups and guests; the maintenance run and the account-deletion worker sweep groups.
+CASCADES = {
+    "from app import create_app; create_app(SETTINGS)": {
+        "expense_deleting": ["app.receipts.cleanup.with_expense"],
+        "expense_deleted": ["app.receipts.cleanup.after_expense"],
+        "group_sweeping": ["app.receipts.cleanup.before_group_sweep"],
+        "guest_removed": ["app.people.invitation_rows.drop_for_removed_guest"]},
+    "import app.handlers.maintenance": {
+        "group_sweeping": ["app.receipts.cleanup.before_group_sweep"]},
+    "import app.handlers.account_deletion": {
+        "group_sweeping": ["app.receipts.cleanup.before_group_sweep"]},
+}
+
+
+@pytest.mark.parametrize("entry", sorted(CASCADES))
+def test_each_entry_point_that_deletes_has_the_cascades_of_the_areas_above(entry, tmp_path):
+    """The ledger and groups delete without importing receipts or people: a receipt (row and
+    objects) or a guest's invitation goes only if that area registered its cascade."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    program = (
+        "import json, sys\n"
+        "from app.config import Settings\n"
+        f"SETTINGS = Settings(stage='test', region='us-east-1', local_mode=True, "
+        f"data_dir={str(tmp_path)!r}, cursor_secret=b'x')\n"
+        f"{entry}\n"
+        "from app.core import cascades\n"
+        "print(json.dumps({h.name: h.registered() for h in cascades.HOOKS if h.registered()}))\n")
+    env = {**os.environ, "TAILSPEND_STAGE": "test", "AWS_DEFAULT_REGION": "us-east-1",
+           "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING"}
+    done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    registered = json.loads(done.stdout.strip().splitlines()[-1])
+    missing = {hook: [call for call in calls if call not in registered.get(hook, [])]
+               for hook, calls in CASCADES[entry].items()}
+    assert {hook: calls for hook, calls in missing.items() if calls} == {}
+
+
+def test_the_layout_doc_states_the_area_order():
+    text = (ROOT / "docs" / "layout.md").read_text()
+    block = text.split("## Areas meet only through", 1)[1].split("```", 2)[1]
+    lines = [tuple(a.strip() for a in line.split(",")) for line in block.strip().splitlines()]
+    assert lines == list(AREA_ORDER)
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("app.handlers")))

@@ -3,15 +3,21 @@
 The payees' methods come from one BatchGetItem (per 100 payees) for the whole reply, and
 none at all when no transfer is owed to a user (guests have no methods). GET balances reads
 the roster first and names its accounts' methods rows in the access check's BatchGetItem
-(:func:`prefetch`), so that call brings them and the route is two calls."""
+(:func:`prefetch`), so that call brings them and the route is two calls.
+
+The ledger's, as settle-up is: its balances, and the areas above it (reminders,
+/users/me/people), attach the same links; the methods rows are written by insight's
+/users/me/payment-methods."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable, List, Mapping
+from typing import Dict, Iterable, List, Mapping
 
-from app.insight.payment_methods import methods_of, pay_to
+from app.core import request_reads
 from app.ledger import balances
 from app.ledger.balances import BALANCES_PREFETCH, Balances, Transfer
+from app.money import pay_methods
+from app.money.pay_methods import Method
 from models.base import BATCH_GET_LIMIT
 from models.payment_methods import PaymentMethods
 
@@ -31,6 +37,28 @@ def prefetch(group_id: str) -> tuple:
     return tuple((PaymentMethods, PaymentMethods.key(uid)) for uid in users)
 
 
+def method_of_raw(entry: Mapping) -> Method:
+    return Method(entry["Type"], handle=entry.get("Handle"), iban=entry.get("Iban"),
+                  name=entry.get("Name"))
+
+
+def _from_raw(entries: Iterable[Mapping]) -> List[Method]:
+    return [method_of_raw(e) for e in entries]
+
+
+def methods_of(user_ids: Iterable[str]) -> Dict[str, List[Method]]:
+    """Every listed user's methods: one BatchGetItem per 100 users (none for no users, and
+    none when this request's access check read them already: :func:`prefetch`)."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return {}
+    held = request_reads.take_rows(PaymentMethods.Meta.table_name,
+                                   [PaymentMethods.key(uid) for uid in wanted])
+    if held is not None:
+        return {uid: _from_raw(PaymentMethods.entries_of(raw)) for (uid, _), raw in held.items()}
+    return {uid: _from_raw(entries) for uid, entries in PaymentMethods.of_users(wanted).items()}
+
+
 def note_for(group_name: str) -> str:
     return f"TailSpend: {group_name}"
 
@@ -40,8 +68,8 @@ def _attach(transfers: Iterable[Transfer], currency: str, user_ids: Mapping[str,
     out = []
     for transfer in transfers:
         owner = user_ids.get(transfer.to_id)
-        links = pay_to(methods.get(owner, ()), amount=transfer.amount, currency=currency,
-                       note=note) if owner else []
+        links = pay_methods.links(methods.get(owner, ()), amount=transfer.amount,
+                                  currency=currency, note=note) if owner else []
         out.append(dataclasses.replace(transfer, pay_to=tuple(links)))
     return out
 

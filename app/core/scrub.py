@@ -16,7 +16,11 @@ participant ids, and which fields an edit changed (a text field's before/after b
 Why a follow-up and not the delete's own TransactWrite: the rows to rewrite are found by a
 Query of the group's log (no index names a resource's changes), which can hold more than a
 transaction's 100 items. Each rewrite is idempotent (a scrubbed row scrubs to itself and is
-not written again) and conditioned on the row still existing (TTL may take it meanwhile)."""
+not written again) and conditioned on the row still existing (TTL may take it meanwhile).
+
+Kept in core beside the change log that writes these rows (changelog.py): the ledger,
+recurring and the group departure scrub after their deletes, and the changes area (the
+feeds that read the rows) sits above all three."""
 from __future__ import annotations
 
 from typing import Any, Optional, Tuple
