@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from app import credits
+from app.credits import service as credits
 from app.errors import Conflict, chat_session_full, concurrent_update
 from app.chat import capacity
 from app.chat.sessions import load_session

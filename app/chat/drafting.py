@@ -7,7 +7,7 @@ from typing import Optional
 
 from app.errors import Conflict
 from app.logs import logger
-from app import credits
+from app.credits import service as credits
 from app.chat import capacity, proposals
 from app.chat import context as chat_context
 from app.chat.admission import ASSISTANT, DONE, FAILED, WORKING

@@ -12,7 +12,7 @@ from app.chat.schemas import (AdmittedSchema, ConfirmSchema, CreditBalanceSchema
                               MessageCreateSchema, SessionCreateSchema, SessionDetailSchema,
                               SessionPageSchema, SessionSchema)
 from app.ledger.schemas import ExpenseSchema
-from app import credits
+from app.credits import service as credits
 from app.chat import admission, confirm, sessions, worker
 
 blp = Blueprint("chat", __name__, description="Expense chat assistant")

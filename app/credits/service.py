@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from app.credits.errors import insufficient_credits  # noqa: F401 - callers raise it from here
 from app.errors import not_found
 from app.core import paging
 from app.core.clock import new_id, now_iso

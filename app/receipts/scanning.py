@@ -15,7 +15,8 @@ import random
 import time
 from typing import Optional
 
-from app import blobs, credits, metrics
+from app import blobs, metrics
+from app.credits import service as credits
 from app.errors import Conflict, concurrent_update
 from app.logs import logger
 from app.core.access import Access, load_live_group

@@ -83,7 +83,7 @@ def test_credits_are_spent_granted_and_run_out(chat, sign_in, client, settings):
 
 
 def test_no_credit_is_402(chat, client, settings):
-    from app import credits
+    from app.credits import service as credits
     from models.users import ChatBalance
 
     ChatBalance(*ChatBalance.key(chat.user_id), Free=0, Credits=0, Version=1,

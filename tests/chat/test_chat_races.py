@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import credits
+from app.credits import service as credits
 from app.chat import drafting
 from app.core import handoff
 from app.core.clock import now_iso

@@ -32,4 +32,4 @@ def test_credits_is_its_own_area_that_chat_and_receipts_both_use():
     assert not {m for name in credits for m in _reachable(name)
                 if m.startswith(("app.chat", "app.receipts"))}
     for user in ("app.chat.admission", "app.receipts.scanning"):
-        assert "app.credits" in GRAPH[user], user
+        assert "app.credits.service" in GRAPH[user], user
