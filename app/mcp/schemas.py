@@ -8,7 +8,7 @@ every limit and rule is the REST route's own. Results are the REST response sche
 
 Input schemas are flat objects: no ``anyOf``/``oneOf``/``allOf``/``not`` at their root
 (some hosts refuse a whole tool list over one), so add_expense's items-or-shorthand rule is
-said in its description and enforced by the REST schema (app.money.expense_forms, once).
+said in its description and enforced by the REST schema (app.ledger.expense_input, once).
 Every property carries a description an assistant can act on: the names every tool shares
 are described once, in PROPERTY_TEXT."""
 from __future__ import annotations
@@ -157,27 +157,40 @@ def _rate(description: str) -> fields.String:
     return field
 
 
-class _McpRateFields:
-    """add_expense's and record_settlement's currency: kept, or converted at a rate."""
+def _rate_fields(exchange_rate: str, group_amount: str) -> type:
+    """A mixin of add_expense's or record_settlement's currency: kept, or converted at a
+    rate. ``exchange_rate``/``group_amount`` are the attribute names the REST schema loads
+    them under (the expense's ExpenseInput names; a settlement's API names)."""
 
-    # A plain function, not OneOf: the JSON Schema names the rule, not 300 codes.
-    currency = fields.String(validate=lambda code: CURRENCY(code), metadata={
-        "pattern": "^[A-Z]{3}$", "description": (
-            "ISO 4217 code of every amount of this call, e.g. USD or JPY (default: the group "
-            "currency, from list_groups). In another currency, send exchangeRate or "
-            "groupAmount to convert it into the group currency; with neither it is kept in "
-            "its own currency, with its own balances (get_balances otherCurrencies).")})
-    exchangeRate = _rate(
+    def data_key(name: str, api: str) -> dict:
+        return {} if name == api else {"data_key": api}
+
+    rate = _rate(
         "Converts another currency: 1 unit of currency = this many units of the group "
         "currency, a decimal string such as \"1.0832\" (at most 12 significant digits), or "
         "\"auto\" for the ECB reference rate of the date (the latest published on or before "
         "it; a currency the ECB does not publish, or a date before 1999, is refused with "
         "RATE_UNAVAILABLE: ask the user for the rate). Omit it (and groupAmount) to keep the "
         "amounts in their own currency.")
-    groupAmount = DecimalMoney(allow_none=True, description=(
-        "Converts another currency: what was really charged in the GROUP currency, a decimal "
-        "string (\"27.77\"); the rate is derived from it. With exchangeRate too it must equal "
-        "the amount at that rate."))
+    rate.data_key = data_key(exchange_rate, "exchangeRate").get("data_key")
+    return type("_McpRateFields", (), {
+        # A plain function, not OneOf: the JSON Schema names the rule, not 300 codes.
+        "currency": fields.String(validate=lambda code: CURRENCY(code), metadata={
+            "pattern": "^[A-Z]{3}$", "description": (
+                "ISO 4217 code of every amount of this call, e.g. USD or JPY (default: the "
+                "group currency, from list_groups). In another currency, send exchangeRate or "
+                "groupAmount to convert it into the group currency; with neither it is kept "
+                "in its own currency, with its own balances (get_balances otherCurrencies).")}),
+        exchange_rate: rate,
+        group_amount: DecimalMoney(allow_none=True, description=(
+            "Converts another currency: what was really charged in the GROUP currency, a "
+            "decimal string (\"27.77\"); the rate is derived from it. With exchangeRate too "
+            "it must equal the amount at that rate."),
+            **data_key(group_amount, "groupAmount"))})
+
+
+_McpRateFields = _rate_fields("exchange_rate", "group_amount")
+_McpSettlementRateFields = _rate_fields("exchangeRate", "groupAmount")
 
 
 class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):
@@ -203,7 +216,7 @@ class UpdateExpenseArgs(_McpRateFields, _McpExpenseFields, ExpensePatchSchema):
             "(default: the expense's own currency, from get_expense).")})
 
 
-class RecordSettlementArgs(_McpRateFields, SettlementCreateSchema):
+class RecordSettlementArgs(_McpSettlementRateFields, SettlementCreateSchema):
     groupId = Id(required=True)
     payerId = Id(required=True, metadata={
         "description": "Who paid the money back (participantId from get_group); for a "

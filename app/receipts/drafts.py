@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from app.errors import Invalid
-from app.money.expense_input import TEXT_MAX, ExpenseInput
+from app.ledger.expense_input import TEXT_MAX, ExpenseInput
 from app.chat import proposals
 from app.groups.membership import roster
 from app.core.clock import today
