@@ -18,7 +18,7 @@ IMPORT_MAX_BYTES = 5 * 1024 * 1024
 # POST /groups/{groupId}/reminders: one per sender, recipient and group in this many seconds.
 REMINDER_INTERVAL_SECONDS = 24 * 3600
 # An expense's text fields' limits are declared with its fields, in
-# app.money.expense_input (TEXT_MAX, ITEM_NAME_MAX).
+# app.ledger.expense_input (TEXT_MAX, ITEM_NAME_MAX).
 
 # A receipt photo (app/receipts, app/receipts/schemas.py): 10 MB at most.
 MAX_RECEIPT_BYTES = 10 * 1024 * 1024

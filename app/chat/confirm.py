@@ -7,7 +7,7 @@ import json
 from typing import Optional
 
 from app.errors import DomainError, Invalid, draft_confirmed, draft_discarded, version_conflict
-from app.money.expense_input import from_wire
+from app.ledger.expense_input import from_wire
 from app.chat import capacity, proposals
 from app.chat.sessions import DISCARDED, OPEN, SAVED, load_draft, load_session
 from app.core.access import authorize

@@ -17,6 +17,7 @@ from app.chat.worker import STALE_SECONDS, ago, drop_pointer, load
 from app.core.clock import new_id, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
+from app.ledger import expense_input
 from models.users import ChatDraft, ChatMessage, ChatWork
 
 # A message is claimed at most this many times (runs that died mid-draft), then it fails
@@ -157,7 +158,7 @@ def _finish(message: ChatMessage, checked, open_draft: Optional[ChatDraft]) -> s
 
 def _store_draft(tx: Transaction, message: ChatMessage, checked, target, at: str,
                  on_lost) -> None:
-    fields = {"Body": json.dumps(checked.expense.to_wire(), sort_keys=True),
+    fields = {"Body": json.dumps(expense_input.to_wire(checked.expense), sort_keys=True),
               "Participants": json.dumps([{"participantId": pid, "displayName": name}
                                           for pid, name in checked.participants]),
               "Facts": json.dumps(checked.facts, sort_keys=True, default=str),

@@ -2,7 +2,7 @@
 an expense accepts it, in one of the caller's groups, naming only that group's roster.
 
 It is judged once, here: the draft holds the resulting ExpenseInput (stored as its wire
-body, app.money.expense_input.ExpenseInput.to_wire), and confirming re-checks only the
+body, app.ledger.expense_input.to_wire), and confirming re-checks only the
 roster before the ledger records it."""
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from typing import List, Optional
 
 from app.errors import Invalid
 from app.chat.drafters.base import WHICH_GROUP, Context, Proposal
-from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
-from app.ledger import expense_input
+from app.ledger import expense_build, expense_input
+from app.ledger.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
 
 MAX_REPLY = 2000
 MAX_QUESTIONS = 5
 MAX_QUESTION = 300
-BODY_FIELDS = set(expense_input.REQUEST_FIELDS) | {"date"}
+BODY_FIELDS = {expense_input.WIRE_NAMES[name] for name in expense_input.REQUEST_FIELDS} | {"date"}
 
 
 @dataclass
@@ -34,7 +34,7 @@ class Checked:
 
 
 def validate_body(body, roster_ids: set) -> ExpenseInput:
-    """The body as a REST create would take it, or Invalid (the same expense_input.build,
+    """The body as a REST create would take it, or Invalid (the same expense_build.build,
     plus: only known fields, the REST text limits, only this roster's participants)."""
     if not isinstance(body, dict):
         raise Invalid("The draft is not an expense body.")
@@ -44,7 +44,7 @@ def validate_body(body, roster_ids: set) -> ExpenseInput:
     _text_limits(body)
     expense = from_wire(body)
     check_roster(expense, roster_ids)
-    expense_input.build(expense)
+    expense_build.build(expense)
     return expense
 
 

@@ -76,8 +76,8 @@ class Row:
                       exchange_rate: Optional[str] = None):
         """This expense row as the ledger's ExpenseInput, members named by participant id
         (or by key), texts cut to the REST limits (ExpenseInput's TEXT_MAX, ITEM_NAME_MAX)."""
-        from app.money.expense_input import (ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, ItemInput,
-                                             PaymentInput, SplitInput)
+        from app.ledger.expense_input import (ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, ItemInput,
+                                              PaymentInput, SplitInput)
 
         def pid(key: str) -> str:
             return participant_ids.get(key, key)

@@ -101,7 +101,7 @@ def group_name(name: Optional[str], file_name: Optional[str], default: str) -> s
 
 
 def check_row(row: Row) -> None:
-    """The row by the ledger's money rules (app.money.splits, which expense_input.build
+    """The row by the ledger's money rules (app.money.splits, which expense_build.build
     applies), as an ImportFileError. The worker builds each expense with build itself; here
     the API judges a whole file fast enough for its time limit (building 20,000 bodies'
     row maps would not be)."""

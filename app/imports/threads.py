@@ -18,7 +18,8 @@ from app.money.fx import AUTO
 from app.core.clock import new_id
 from app.core.conditional import update_if
 from app.imports.model import ImportFileError, Parsed, Row, TemplateRow
-from app.ledger import expense_input
+from app.ledger import expense_build
+from app.ledger.expense_input import ExpenseInput
 from app.recurring import schedule as schedules
 from app.recurring.templates import schedule_of
 from models.groups import (RATE_CLIENT, RECURRING_PREFIX, Comment, ExpenseTemplateMap,
@@ -43,10 +44,10 @@ def _rate_fields(template: TemplateRow, main: str) -> dict:
     if template.body.currency == main or not template.exchange_rate:
         return {}
     if template.exchange_rate == AUTO:
-        return {"exchangeRate": AUTO}
-    fields = {"exchangeRate": template.exchange_rate, "rateSource": RATE_CLIENT}
+        return {"exchange_rate": AUTO}
+    fields = {"exchange_rate": template.exchange_rate, "rate_source": RATE_CLIENT}
     if template.group_amount is not None:
-        fields["groupAmount"] = template.group_amount
+        fields["group_amount"] = template.group_amount
     return fields
 
 
@@ -61,14 +62,14 @@ def _next_slot(template: TemplateRow, schedule: schedules.Schedule) -> Optional[
 
 
 def template_rows(group_id: str, parsed: Parsed, main: str, importer: str, stamp: str,
-                  body_of: Callable[[Row], dict]) -> List[RecurringExpense]:
-    """``body_of``: the writer's API body of an expense row (members named by participant
+                  body_of: Callable[[Row], ExpenseInput]) -> List[RecurringExpense]:
+    """``body_of``: the writer's ExpenseInput of an expense row (members named by participant
     id), the one way an imported row becomes an expense body."""
     rows = []
     for template in parsed.templates:
-        body = {**body_of(template.body), **_rate_fields(template, main)}
+        body = body_of(template.body).with_(**_rate_fields(template, main))
         try:
-            draft = expense_input.build(body, main, defer_auto=True)
+            draft = expense_build.build(body, main, defer_auto=True)
         except DomainError as error:
             raise ImportFileError(template.line, str(error)) from None
         schedule = schedules.build(**template.schedule)

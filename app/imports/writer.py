@@ -3,7 +3,7 @@
 The group is unreadable until the worker flips it ACTIVE, so nothing here races a reader or
 a writer: rows go in BatchWriteItem calls of 25 (no per-row transaction, no condition), and
 BALANCE#v1 is written once, from the same numbers, at the end. Every expense is built by
-expense_input.build, the one definition of an expense body (ExpenseBody), exactly as a
+expense_build.build, the one definition of an expense body (ExpenseBody), exactly as a
 POST /groups/{groupId}/expenses would build it."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from app.core.clock import new_id
 from app.groups.codes import new_invite_code
 from app.imports import threads
 from app.imports.model import EXPENSE, ImportFileError, Parsed, Row
-from app.ledger import balances, foreign_currency, expense_input
+from app.ledger import balances, expense_build, foreign_currency
 from app.ledger.settlements import rate_attributes
 from models.groups import (RATE_CLIENT, Balance, Expense, GroupItem, Invite, Participant,
                            Settlement)
@@ -58,11 +58,11 @@ class Written:
             return {}
         recorded = row.recorded_rate
         if recorded is not None and recorded.currency == self.main_currency:
-            fields = {"groupAmount": recorded.group_amount}
+            fields = {"group_amount": recorded.group_amount}
             if recorded.exchange_rate:  # as recorded, though amount x rate may round apart
-                fields.update(exchangeRate=recorded.exchange_rate, rateSource=RATE_CLIENT)
+                fields.update(exchange_rate=recorded.exchange_rate, rate_source=RATE_CLIENT)
             return fields
-        return {"exchangeRate": AUTO} if self.convert == AUTO else {}
+        return {"exchange_rate": AUTO} if self.convert == AUTO else {}
 
 
 def display_name(name: str) -> str:
@@ -111,7 +111,7 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
         # Our own export's comments and recurring templates (app.imports.threads).
         for item in threads.comment_rows(group_id, parsed, ids, expense_ids, importer) + \
                 threads.template_rows(group_id, parsed, parsed.currency, importer, now,
-                                      lambda row: _body(row, ids)):
+                                      lambda row: row.expense_input(ids)):
             batch.save(item)
     _write_balance(group_id, written, now)
     return written
@@ -132,8 +132,8 @@ def _on_its_line(row: Row, build):
 
 def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer: str,
              written: Written) -> Expense:
-    body = {**_body(row, ids), **written.rate_fields(row)}
-    draft = _on_its_line(row, lambda: expense_input.build(body, written.main_currency))
+    body = row.expense_input(ids).with_(**written.rate_fields(row))
+    draft = _on_its_line(row, lambda: expense_build.build(body, written.main_currency))
     expense_id = new_id()
     written.expenses += 1
     _add(written, draft.nets)
@@ -148,8 +148,8 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
                 written: Written) -> Settlement:
     settlement_id = new_id()
     written.settlements += 1
-    rate = _on_its_line(row, lambda: foreign_currency.conversion(
-        {"currency": row.currency, **written.rate_fields(row)}, row.amount,
+    rate = _on_its_line(row, lambda: foreign_currency.convert(
+        foreign_currency.Conversion(row.currency, **written.rate_fields(row)), row.amount,
         written.main_currency, row.date))
     settlement = Settlement(group_id, Settlement.sort_key(stamp, settlement_id),
                             SettlementId=settlement_id, PayerId=ids[row.payer],
@@ -170,8 +170,3 @@ def _write_balance(group_id: str, written: Written, now: str) -> None:
                 Balance.SettlementCount.set(written.settlements),
                 Balance.CreatedAt.set(now), Path("EntityType").set("BALANCE")]
     Balance(*Balance.key(group_id)).update(actions=actions, add_version_condition=False)
-
-
-def _body(row: Row, ids: Dict[str, str]) -> dict:
-    """The API body of an expense row in its own currency, members by participant id."""
-    return row.expense_input(ids).to_wire()

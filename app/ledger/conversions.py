@@ -76,7 +76,7 @@ def _check_bounds(kept: Mapping[str, int], converted: Mapping[str, int], rate: D
 
 def convert_kept(access: Access, body: Mapping[str, Any]) -> Conversion:
     """Move every kept net of ``body["currency"]`` into the main currency (201)."""
-    currency = foreign_currency.currency_of(body, access.group.Currency)
+    currency = foreign_currency.currency_of(body.get("currency"), access.group.Currency)
     if currency == access.group.Currency:
         raise Invalid("Convert a currency other than the group's.",
                       details={"currency": ["Must differ from the group currency."]})

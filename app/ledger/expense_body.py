@@ -6,10 +6,13 @@ rewrite and the export read and write it only through :class:`ExpenseBody`. Its 
 the stored attributes ``models.groups.ExpenseBodyAttributes`` declares (``ExchangeRate`` is
 the field ``exchange_rate``), which Expense and ExpenseTemplateMap both inherit. Adding a
 field means declaring its attribute there, adding it to
-``app.money.expense_input.ExpenseInput`` (what every door hands in) and to the export's
-``EXPORT`` (app.imports.export: its CSV column, or why none). A field no money rule
+``app.ledger.expense_input.ExpenseInput`` (what every door hands in, with its API name in
+``WIRE_NAMES`` for stored drafts), to the REST schemas (app.ledger.schemas: the request
+field, loaded under the input's name, and the reply's) and to the export's ``EXPORT``
+(app.imports.export: its CSV column, or why none). A field no money rule
 reads (text such as the category or the notes) is recorded as sent; one the ledger computes
-is named in ``BUILT`` and made by ``build`` in expense_input.py.
+is named in ``BUILT`` and made by ``build`` (app.ledger.expense_build: the one place an
+ExpenseInput's fields become the body's).
 tests/ledger/test_expense_body.py fails when any path drops a field.
 
 The currency is body: the body's amounts are minor units of it. A converted body (a
@@ -31,7 +34,7 @@ from models.groups import BODY_ATTRIBUTES, ItemMap, PaymentMap, SplitMap
 # Body field -> stored attribute (models.groups.ExpenseBodyAttributes), in declaration order.
 ATTRIBUTES = {re.sub(r"(?<!^)(?=[A-Z])", "_", attribute).lower(): attribute
               for attribute in BODY_ATTRIBUTES}
-# Fields the ledger's build computes (app.ledger.expense_input.build: the money,
+# Fields the ledger's build computes (app.ledger.expense_build.build: the money,
 # its currency and the recorded conversion). Every other field is recorded exactly as the
 # door's ExpenseInput sends it: the build, an edit's merge and a stored body read back as
 # input copy those by name, so a new text field needs no ledger code.

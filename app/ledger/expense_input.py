@@ -1,63 +1,216 @@
-"""The ledger's door: an ExpenseInput becomes a Draft, or a refusal.
+"""The ledger's one expense input: the type every door produces, and the rules of its shape.
 
-Every door hands over an :class:`~app.money.expense_input.ExpenseInput` (typed, immutable,
-minor units; ``from_wire`` builds one from an API-shaped body). :func:`build` is the only
-judge of the money rules: either form (items, or the one-item shorthand) becomes one
-:class:`Draft`, an :class:`~app.ledger.expense_body.ExpenseBody` (the one definition
-of what is stored) with each split's owed amount resolved by ``app.money.splits``, so the
-stored row, the reply and the balance deltas all come from the same numbers. A money refusal
-is an ``app.money.refusals.MoneyInvalid``: its amounts and currency are kept as numbers, so
-each door says them in its own units. Edits merge typed values (:func:`merge`)."""
+:class:`ExpenseInput` is what every door hands the ledger to record or edit an expense: the
+REST schemas load straight into it (app.ledger.schemas, camelCase only there, through
+``data_key``), and so do the MCP tools (after their decimals became minor units), import rows
+(app.imports.model.Row.expense_input), recurring templates (their schema's expense part),
+and chat and receipt drafts (stored as the API-shaped body and read back with
+:func:`from_wire`, below). It is immutable, snake_case, in integer
+minor units of its ``currency`` (``group_amount`` in the group's), and holds either ``items``
+or the one-item shorthand (``amount`` + ``split_mode`` + ``splits``) exactly as sent; ``sent``
+names the fields a body carried, so a partial edit can tell "cleared" (sent as null) from
+"not sent". ``rate_source``/``rate_date`` only ever come from a stored body that an edit
+keeps (the request schemas refuse them).
+
+This module is a leaf (it imports no use case), so the request schemas may load into it;
+``app.ledger.expense_build.build`` judges an input's money and makes the stored body."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Collection, FrozenSet, Mapping, NamedTuple, Optional, Tuple, Union
 
 from app.errors import Invalid
 from app.dates import is_calendar_date
-from app.money import expense_forms
-from app.money.expense_forms import ITEMS
-from app.money import expense_input as wire, fx
-from app.money.expense_input import ExpenseInput, ItemInput, PaymentInput, SplitInput
-from app.money.refusals import MoneyInvalid, Quoted
-from app.money.splits import net_effects, resolve_item
-from app.ledger import foreign_currency
-from app.ledger.expense_body import AS_SENT, ExpenseBody
-from models.groups import ItemMap, PaymentMap, SplitMap
-
-# Every API field of an expense's body in a request (a template's expense part too).
-REQUEST_FIELDS = wire.REQUEST_FIELDS
 
 
-@dataclass
-class Draft:
-    """A validated expense body with every owed amount resolved, and its date."""
+class PaymentInput(NamedTuple):
+    participant_id: Any
+    amount: Any
 
-    body: ExpenseBody
-    date: str
-    nets: Dict[str, int] = field(default_factory=dict)
 
-    @property
-    def description(self) -> str:
-        return self.body.description
+class SplitInput(NamedTuple):
+    participant_id: Any
+    value: Any = None  # ignored for EQUAL; minor units (EXACT), basis points, a weight
 
-    @property
-    def amount(self) -> int:
-        return self.body.amount
+
+class ItemInput(NamedTuple):
+    name: Optional[str]
+    amount: Any
+    split_mode: Any
+    splits: Tuple[SplitInput, ...]
+
+
+class ExpenseInput(NamedTuple):
+    """One expense's body as a door received it, typed; see the module docstring."""
+
+    description: Optional[str] = None
+    category: Optional[str] = None
+    date: Optional[str] = None
+    notes: Optional[str] = None
+    payments: Optional[Tuple[PaymentInput, ...]] = None
+    items: Optional[Tuple[ItemInput, ...]] = None
+    amount: Any = None  # the shorthand's total; with items, a check of their sum
+    split_mode: Any = None  # the shorthand's
+    splits: Optional[Tuple[SplitInput, ...]] = None  # the shorthand's
+    currency: Optional[str] = None
+    exchange_rate: Optional[str] = None
+    group_amount: Any = None
+    rate_source: Optional[str] = None
+    rate_date: Optional[str] = None
+    sent: FrozenSet[str] = frozenset()
+
+    @classmethod
+    def of(cls, **fields: Any) -> "ExpenseInput":
+        """An input of exactly the fields given (each counted as sent)."""
+        return cls(**fields, sent=frozenset(fields))
+
+    def with_(self, **changes: Any) -> "ExpenseInput":
+        """The same input with some fields replaced (and counted as sent)."""
+        return self._replace(**changes, sent=self.sent | set(changes))
 
     @property
     def participant_ids(self) -> set:
-        return self.body.participant_ids
+        """Everyone the input names (payers and split members, either form)."""
+        ids = {p.participant_id for p in self.payments or ()}
+        for item in self.items or ():
+            ids.update(s.participant_id for s in item.splits)
+        ids.update(s.participant_id for s in self.splits or ())
+        return ids
 
 
-def _invalid(error: Invalid, shorthand: bool) -> Invalid:
-    """Re-shape a money error as field errors (``details = {field: [message]}``)."""
-    name = str(error.details.get("field") or "_")
-    if shorthand and name.startswith("items[0]."):
-        name = name[len("items[0]."):]  # the caller sent the top-level form
-    if isinstance(error, MoneyInvalid):
-        return error.reshaped(name)
-    return Invalid(error.message, details={name: [error.message]})
+# The fields a request body may send (a template's expense part too): the recorded rate's
+# source and day are the ledger's, and the date is the expense's own (a template's schedule).
+REQUEST_FIELDS = tuple(name for name in ExpenseInput._fields
+                       if name not in ("date", "rate_source", "rate_date", "sent"))
+# Each text field's most characters, declared here beside the field (description and item
+# names must also be non-blank): the REST schemas' Length validators (app.ledger.schemas)
+# and a chat draft's check (app.chat.proposals) both read them, and an import cuts its texts
+# to them.
+TEXT_MAX = {"description": 200, "category": 50, "notes": 500}
+ITEM_NAME_MAX = 200
+
+
+# ---------------------------------------------------------------- the API-shaped body
+# What still hands over an API-shaped dict (minor units) rather than loading it through a
+# schema: chat and receipt drafts, stored as this shape and read back from it, and service
+# calls in tests. One reader and one writer, here, so the names are said once; the REST
+# routes load straight into ExpenseInput (app.ledger.schemas).
+
+# ExpenseInput field -> its API name (the order of to_wire).
+WIRE_NAMES = {"description": "description", "category": "category", "date": "date",
+              "notes": "notes", "payments": "payments", "items": "items", "amount": "amount",
+              "split_mode": "splitMode", "splits": "splits", "currency": "currency",
+              "exchange_rate": "exchangeRate", "group_amount": "groupAmount",
+              "rate_source": "rateSource", "rate_date": "rateDate"}
+
+
+def to_wire(expense: ExpenseInput) -> dict:
+    """The API-shaped body (minor units) an input reads back as with :func:`from_wire`:
+    what a chat or receipt draft stores and what the draft's reply shows."""
+    body: dict = {}
+    for name, api in WIRE_NAMES.items():
+        value = getattr(expense, name)
+        if name not in expense.sent and value is None:
+            continue
+        if name == "payments" and value is not None:
+            value = [{"participantId": p.participant_id, "amount": p.amount} for p in value]
+        elif name == "items" and value is not None:
+            value = [{**({"name": i.name} if i.name is not None else {}),
+                      "amount": i.amount, "splitMode": i.split_mode,
+                      "splits": [_split_wire(s) for s in i.splits]} for i in value]
+        elif name == "splits" and value is not None:
+            value = [_split_wire(s) for s in value]
+        body[api] = value
+    return body
+
+
+def _split_wire(split: SplitInput) -> dict:
+    return ({"participantId": split.participant_id} if split.value is None
+            else {"participantId": split.participant_id, "value": split.value})
+
+
+def _entries(value: Any, name: str) -> list:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, Mapping) for v in value):
+        raise Invalid(f"{name} must be a list of objects.",
+                      details={name: ["Must be a list of objects."]})
+    return list(value)
+
+
+def _splits(value: Any, name: str) -> Tuple[SplitInput, ...]:
+    return tuple(SplitInput(s.get("participantId"), s.get("value")) for s in _entries(value, name))
+
+
+def from_wire(body: Mapping[str, Any]) -> ExpenseInput:
+    """An API-shaped expense body (minor units) -> ExpenseInput.
+
+    Takes the fields of ``WIRE_NAMES`` (others are ignored: a caller that must refuse
+    unknown fields checks them first) and checks only the shapes (lists of objects);
+    ``build`` judges every value."""
+    if not isinstance(body, Mapping):
+        raise Invalid("An expense body must be an object.")
+    values = {name: body[api] for name, api in WIRE_NAMES.items() if api in body}
+    if values.get("payments") is not None:
+        values["payments"] = tuple(PaymentInput(p.get("participantId"), p.get("amount"))
+                                   for p in _entries(values["payments"], "payments"))
+    if values.get("items") is not None:
+        values["items"] = tuple(
+            ItemInput(i.get("name"), i.get("amount"), i.get("splitMode"),
+                      _splits(i.get("splits") or [], f"items[{n}].splits"))
+            for n, i in enumerate(_entries(values["items"], "items")))
+    if values.get("splits") is not None:
+        values["splits"] = _splits(values["splits"], "splits")
+    return ExpenseInput.of(**values)
+
+
+def as_input(body: Union[ExpenseInput, Mapping[str, Any]]) -> ExpenseInput:
+    """``body`` if it is an input already, else read with :func:`from_wire`."""
+    return body if isinstance(body, ExpenseInput) else from_wire(body)
+
+
+# ---------------------------------------------------------------- the two forms
+# An expense says who owes what either as ``items`` (each with its amount, split mode and
+# splits) or as the shorthand amount + split mode + splits for a single item, never both.
+# This is that rule, once: the request schemas' validators, their JSON Schema (the OpenAPI
+# document, the MCP tool's inputSchema) and build all read it. A body is judged by the
+# fields it sends (ExpenseInput's names); the messages and the JSON Schema say them as the
+# API spells them.
+
+ITEMS = "items"
+SHORTHAND = ("amount", "split_mode", "splits")
+SHORTHAND_API = ("amount", "splitMode", "splits")  # the same fields, as the API spells them
+# Never sent with items. ``amount`` may be: it must then equal the items' sum.
+NOT_WITH_ITEMS = SHORTHAND[1:]
+NOT_WITH_ITEMS_API = SHORTHAND_API[1:]
+
+BOTH = f"Send either items or {' + '.join(NOT_WITH_ITEMS_API)}, not both."
+BOTH_DETAIL = f"Not allowed together with {'/'.join(NOT_WITH_ITEMS_API)}."
+NEITHER = f"An expense needs items, or {' + '.join(SHORTHAND_API)}."
+NEITHER_DETAIL = f"Missing items or {' + '.join(SHORTHAND_API)}."
+REQUIRED_DETAIL = "Required unless items are sent."
+# The rule in words, for schemas that cannot state it (an MCP tool's flat inputSchema).
+EITHER_FORM = (f"send {ITEMS} (each with its amount, splitMode and splits) or the one-item "
+               f"shorthand {' + '.join(SHORTHAND_API)}, never {ITEMS} with "
+               f"{' or '.join(NOT_WITH_ITEMS_API)}.")
+
+
+def mixed(sent: Collection[str]) -> bool:
+    """Items together with a shorthand-only field: refused by every create and edit."""
+    return ITEMS in sent and any(name in sent for name in NOT_WITH_ITEMS)
+
+
+def missing(sent: Collection[str]) -> Tuple[str, ...]:
+    """The API names of the shorthand fields a whole body without items lacks (none when
+    items are sent)."""
+    if ITEMS in sent:
+        return ()
+    return tuple(api for name, api in zip(SHORTHAND, SHORTHAND_API, strict=True)
+                 if name not in sent)
+
+
+# The same rule as JSON Schema: a whole body is one of the forms (anyOf ONE_FORM) ...
+ONE_FORM = [{"required": [ITEMS]}, {"required": list(SHORTHAND_API)}]
+# ... and no body, whole or a patch, is both (not NOT_BOTH_FORMS).
+NOT_BOTH_FORMS = {"required": [ITEMS],
+                  "anyOf": [{"required": [name]} for name in NOT_WITH_ITEMS_API]}
 
 
 def check_date(value: Any) -> str:
@@ -66,161 +219,3 @@ def check_date(value: Any) -> str:
         return value
     raise Invalid("date must be a calendar date YYYY-MM-DD.",
                   details={"date": ["Must be a calendar date YYYY-MM-DD."]})
-
-
-def _forms(expense: ExpenseInput) -> tuple:
-    """(items, used_shorthand) from either form (app.money.expense_forms); both or neither
-    is Invalid."""
-    sent = {name for name, value in ((ITEMS, expense.items), ("amount", expense.amount),
-                                     ("splitMode", expense.split_mode),
-                                     ("splits", expense.splits)) if value is not None}
-    if expense_forms.mixed(sent):
-        raise Invalid(expense_forms.BOTH, details={ITEMS: [expense_forms.BOTH_DETAIL]})
-    if ITEMS in sent:
-        return list(expense.items), False
-    if expense_forms.missing(sent):
-        raise Invalid(expense_forms.NEITHER, details={ITEMS: [expense_forms.NEITHER_DETAIL]})
-    return [ItemInput(expense.description or "Item", expense.amount, expense.split_mode,
-                      expense.splits or ())], True
-
-
-def _rate_request(expense: ExpenseInput) -> dict:
-    """The rate fields under their API names (app.ledger.foreign_currency)."""
-    return {"currency": expense.currency, "exchangeRate": expense.exchange_rate,
-            "groupAmount": expense.group_amount, "rateSource": expense.rate_source,
-            "rateDate": expense.rate_date}
-
-
-def build(expense: Union[ExpenseInput, Mapping[str, Any]], group_currency: Optional[str] = None,
-          *, defer_auto: bool = False) -> Draft:
-    """Validate a whole expense and resolve every split exactly; a foreign-currency body
-    converted at its rate gets every share's GroupAmount (app.ledger.foreign_currency).
-
-    ``expense`` is an ExpenseInput (an API-shaped Mapping is read with ``from_wire`` first).
-    ``nets`` are what the body adds to its balances: group minor units for a converted or
-    group-currency body, its own currency's for a kept one (balances.ledger_key)."""
-    if not isinstance(expense, ExpenseInput):
-        expense = wire.from_wire(expense)
-    try:
-        return _build(expense, group_currency, defer_auto)
-    except MoneyInvalid as error:
-        raise error.priced(expense.currency or group_currency, group_currency) from None
-
-
-def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: bool) -> Draft:
-    raw_items, shorthand = _forms(expense)
-    payments = [(p.participant_id, p.amount) for p in expense.payments or ()]
-    items = []
-    try:
-        parsed = [(item.amount, item.split_mode,
-                   [(s.participant_id, s.value) for s in item.splits]) for item in raw_items]
-        net_effects(payments, parsed)  # validates every item and the payments
-        for item, (amount, mode, splits) in zip(raw_items, parsed, strict=True):
-            owed = resolve_item(amount, mode, splits)
-            items.append(ItemMap(
-                Name=item.name or expense.description or "Item", Amount=amount,
-                SplitMode=mode,
-                Splits=[SplitMap(ParticipantId=pid, Value=value if value is not None else 0,
-                                 Amount=share) for (pid, value), share in zip(splits, owed, strict=True)]))
-    except Invalid as error:
-        raise _invalid(error, shorthand) from None
-    total = sum(item.Amount for item in items)
-    if expense.amount is not None and not shorthand and expense.amount != total:
-        raise MoneyInvalid("amount is {amount} but the items sum to {total}.",
-                           {"amount": Quoted(expense.amount), "total": Quoted(total)},
-                           detail_templates={"amount": ["Must equal the sum of the item "
-                                                        "amounts."]})
-    description = expense.description
-    if not isinstance(description, str) or not description.strip():
-        raise Invalid("description is required.", details={"description": ["Required."]})
-    day = check_date(expense.date)
-    rate = foreign_currency.conversion(_rate_request(expense), total, group_currency, day,
-                                       defer_auto=defer_auto)
-    stored_payments, items = foreign_currency.apportioned(
-        [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in payments], items,
-        rate.group_amount)
-    # Keyword construction: a field the ledger computes (expense_body.BUILT) fails here until
-    # it is built; every other field (AS_SENT) is the input's, as sent.
-    made = ExpenseBody(description=description, amount=total,
-                       payments=stored_payments, items=items, currency=rate.currency,
-                       exchange_rate=rate.exchange_rate, rate_source=rate.rate_source,
-                       rate_date=rate.rate_date, group_amount=rate.group_amount,
-                       **{name: getattr(expense, name) for name in AS_SENT})
-    from app.ledger.balances import body_nets
-
-    return Draft(body=made, date=day, nets=body_nets(made, group_currency))
-
-
-def input_of(body: ExpenseBody, date: Optional[str]) -> ExpenseInput:
-    """A stored body (dated ``date``) as the input it would be built from, with its recorded
-    conversion (what an edit is merged over)."""
-    return ExpenseInput(
-        description=body.description, date=date, **{name: getattr(body, name) for name in AS_SENT},
-        payments=tuple(PaymentInput(p.ParticipantId, int(p.Amount)) for p in body.payments),
-        items=tuple(ItemInput(i.Name, int(i.Amount), i.SplitMode,
-                              tuple(SplitInput(s.ParticipantId, int(s.Value)) for s in i.Splits))
-                    for i in body.items),
-        currency=body.currency, exchange_rate=body.exchange_rate, rate_source=body.rate_source,
-        rate_date=body.rate_date, group_amount=body.group_amount)
-
-
-# Fields a partial edit replaces as sent (-> their API names); the amount follows from the
-# items, and ``items`` (with the shorthand) and the rate are merged below.
-PLAIN = {name: wire.WIRE_NAMES[name] for name in ("description", *AS_SENT, "payments", "date")}
-MONEY = ("payments", "items", "amount", "split_mode", "splits")
-RECORDED = ("exchange_rate", "rate_source", "rate_date", "group_amount")
-
-
-def merge(stored: ExpenseBody, date: str, patch: ExpenseInput) -> ExpenseInput:
-    """The whole input after a partial edit of ``stored`` (dated ``date``): fields sent
-    replace, the rest stay as stored.
-
-    The top-level shorthand in a patch replaces a single-item expense's only item (fields
-    not sent are taken from that item); a multi-item expense needs ``items``."""
-    base = input_of(stored, date)
-    changes: Dict[str, Any] = {name: getattr(patch, name) for name, api in PLAIN.items()
-                               if api in patch.sent}
-    changes.update(_merged_rate(base, patch))
-    shorthand = {name: getattr(patch, name) for name in ("amount", "split_mode", "splits")
-                 if getattr(patch, name) is not None}
-    if patch.items is not None:
-        # Whatever else the patch says about money is judged exactly as on create: an
-        # amount must equal the items' sum, and the shorthand cannot ride along.
-        changes.update(items=patch.items, **shorthand)
-    elif shorthand:
-        if len(base.items) != 1:
-            raise Invalid("This expense has several items: send items to change them.",
-                          details={"items": ["Required to edit a multi-item expense."]})
-        only = base.items[0]
-        changes.update(items=None, amount=shorthand.get("amount", only.amount),
-                       split_mode=shorthand.get("split_mode") or only.split_mode,
-                       splits=shorthand.get("splits") or only.splits)
-    return base._replace(**changes)
-
-
-def _merged_rate(base: ExpenseInput, patch: ExpenseInput) -> dict:
-    """An edit keeps the recorded rate unless it sends a new one (or another currency).
-
-    The recorded groupAmount stands only while nothing it was computed from changes; a new
-    rate, amount or split recomputes it from the (kept or new) rate."""
-    changes: Dict[str, Any] = {}
-    if "currency" in patch.sent:
-        if patch.currency != base.currency:
-            changes.update(dict.fromkeys(RECORDED))
-        changes["currency"] = patch.currency
-    if "exchangeRate" in patch.sent or "groupAmount" in patch.sent:
-        changes.update(dict.fromkeys(RECORDED))
-        changes.update({name: getattr(patch, name) for name, api in
-                        (("exchange_rate", "exchangeRate"), ("group_amount", "groupAmount"))
-                        if api in patch.sent})
-    elif any(getattr(patch, name) is not None for name in MONEY):
-        changes["group_amount"] = None
-    return changes
-
-
-def occurrence_body(template_body: ExpenseBody, group_currency: str, day: str) -> ExpenseBody:
-    """What one occurrence of a template records: the template's body, converted at the
-    reference rate of ``day`` when the template says ``"auto"`` (RATE_UNAVAILABLE else)."""
-    if template_body.exchange_rate != fx.AUTO:
-        return template_body
-    return build(input_of(template_body, day), group_currency).body

@@ -10,9 +10,9 @@ from typing import Any, Callable, List, Mapping, Optional, Union
 
 from app import metrics
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
-from app.money.expense_input import ExpenseInput, from_wire
 from app.core import changelog, outbox, paging
-from app.ledger import balances, expense_input, guards as money_guards
+from app.ledger import balances, expense_build, guards as money_guards
+from app.ledger.expense_input import ExpenseInput, as_input
 from app.core.access import Access, authorize
 from app.core.clock import new_id, now_iso, today
 from app.core.transactions import Transaction
@@ -37,7 +37,7 @@ class ExpenseThread:
         return getattr(self.expense, name)
 
 
-def _guarded_transaction(access: Access, draft: expense_input.Draft) -> Transaction:
+def _guarded_transaction(access: Access, draft: expense_build.Draft) -> Transaction:
     tx = Transaction()
     money_guards.check_money_write(tx, access, draft.participant_ids)
     return tx
@@ -51,10 +51,6 @@ def _head_checked_transaction(access: Access) -> Transaction:
     return tx
 
 
-def _input(body: Union[ExpenseInput, Mapping[str, Any]]) -> ExpenseInput:
-    return body if isinstance(body, ExpenseInput) else from_wire(body)
-
-
 def create_expense(access: Access, body: Union[ExpenseInput, Mapping[str, Any]], *,
                    recurring_id: Optional[str] = None,
                    recurring_slot: Optional[str] = None,
@@ -66,8 +62,8 @@ def create_expense(access: Access, body: Union[ExpenseInput, Mapping[str, Any]],
 
     ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
     draft's saved marker), so they commit with the expense or not at all."""
-    expense = _input(body)
-    draft = expense_input.build(expense if expense.date else expense.with_(date=today()),
+    expense = as_input(body)
+    draft = expense_build.build(expense if expense.date else expense.with_(date=today()),
                                 access.group.Currency)
     expense_id, now = new_id(), now_iso()
     expense = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
@@ -105,8 +101,8 @@ def update_expense(access: Access, expense_id: str, version: int,
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
         raise version_conflict("expense", int(current.Version))
-    draft = expense_input.build(
-        expense_input.merge(ExpenseBody.from_row(current), current.Date, _input(patch)),
+    draft = expense_build.build(
+        expense_build.merge(ExpenseBody.from_row(current), current.Date, as_input(patch)),
         access.group.Currency)
     now, new_version = now_iso(), version + 1
     changes = {**draft.body.to_row_attributes(), "Date": draft.date, "Version": new_version,

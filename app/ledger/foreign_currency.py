@@ -9,7 +9,7 @@ neither is kept: it counts in its own currency's balances."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, List, Mapping, NamedTuple, Optional
+from typing import Any, List, Mapping, NamedTuple, Optional, Protocol
 
 from app.errors import Invalid
 from app.money import fx
@@ -29,8 +29,19 @@ class Conversion(NamedTuple):
     group_amount: Optional[int] = None
 
 
-def currency_of(body: Mapping[str, Any], group_currency: str) -> str:
-    currency = body.get("currency") or group_currency
+class SentRate(Protocol):
+    """The rate fields a body sent (an ExpenseInput; a Conversion for a settlement)."""
+
+    currency: Optional[str]
+    exchange_rate: Optional[str]
+    group_amount: Any
+    rate_source: Optional[str]
+    rate_date: Optional[str]
+
+
+def currency_of(code: Optional[str], group_currency: str) -> str:
+    """The code sent (else the group's), or Invalid."""
+    currency = code or group_currency
     if currency not in CODES:
         raise Invalid("currency must be an ISO 4217 currency code such as EUR.",
                       details={"currency": ["Must be an ISO 4217 currency code such as EUR."]})
@@ -43,17 +54,17 @@ def _auto_rate(currency: str, group_currency: str, day: str):
     return reference_rate(currency, group_currency, day)
 
 
-def conversion(body: Mapping[str, Any], amount: int, group_currency: Optional[str], day: str, *,
+def convert(sent: SentRate, amount: int, group_currency: Optional[str], day: str, *,
                defer_auto: bool = False) -> Conversion:
     """The rate fields of a body of ``amount`` minor units dated ``day``.
 
-    ``body`` may carry ``rateSource``/``rateDate`` only when a merge passes a recorded
+    ``sent`` carries ``rate_source``/``rate_date`` only when a merge passes a recorded
     rate on (the request schemas refuse them). ``defer_auto`` (a recurring template)
     records ``"auto"`` itself: each occurrence converts at its own date."""
-    if group_currency is None and not body.get("currency"):
+    if group_currency is None and not sent.currency:
         return Conversion(None)  # a body judged on its own (tests, drafts): no conversion
-    currency = currency_of(body, group_currency)
-    sent_rate, sent_total = body.get("exchangeRate"), body.get("groupAmount")
+    currency = currency_of(sent.currency, group_currency)
+    sent_rate, sent_total = sent.exchange_rate, sent.group_amount
     if currency == group_currency:
         if sent_rate is not None or sent_total is not None:
             raise Invalid("exchangeRate and groupAmount are for a currency other than the "
@@ -73,13 +84,13 @@ def conversion(body: Mapping[str, Any], amount: int, group_currency: Optional[st
         source, rate_date = ECB, used
     elif sent_rate is not None:
         rate = fx.parse_rate(sent_rate)
-        source = body.get("rateSource") or CLIENT
-        rate_date = body.get("rateDate") if body.get("rateSource") else None
+        source = sent.rate_source or CLIENT
+        rate_date = sent.rate_date if sent.rate_source else None
     else:
         rate = fx.derive_rate(amount, sent_total, currency, group_currency)
         return Conversion(currency, fx.rate_text(rate), DERIVED, None, sent_total)
     total = fx.converted_total(amount, rate, currency, group_currency)
-    if sent_total is not None and sent_total != total and not body.get("rateSource"):
+    if sent_total is not None and sent_total != total and not sent.rate_source:
         raise MoneyInvalid(f"groupAmount {{sent}} disagrees with exchangeRate "
                            f"{fx.rate_text(rate)}: {{amount}} converts to {{total}}.",
                            {"sent": Quoted(sent_total, True), "amount": Quoted(amount),
@@ -105,6 +116,15 @@ def apportioned(payments: List[PaymentMap], items: List[ItemMap],
                                           Amount=int(s.Amount), GroupAmount=next(owed))
                                  for s in i.Splits]) for i in items]
     return new_payments, new_items
+
+
+def conversion(body: Mapping[str, Any], amount: int, group_currency: Optional[str],
+               day: str) -> Conversion:
+    """A settlement's rate fields, from its API-named body: the same rules as an expense's
+    (:func:`convert`). Settlements still hand over a dict; expenses hand their input."""
+    return convert(Conversion(body.get("currency"), body.get("exchangeRate"),
+                              body.get("rateSource"), body.get("rateDate"),
+                              body.get("groupAmount")), amount, group_currency, day)
 
 
 def settlement_conversion(body: Mapping[str, Any], amount: int, group_currency: str,

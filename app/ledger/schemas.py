@@ -9,9 +9,9 @@ from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString
                              page_schema, DerivedDict, StrictBoolean)
 from app.dates import is_calendar_date
 from app.limits import MAX_PARTICIPANTS
-from app.money import expense_forms
-from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
-from app.money.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
+from app.ledger import expense_input
+from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, TEXT_MAX,
+                                      ExpenseInput, ItemInput, PaymentInput, SplitInput)
 from app.money.settlement_input import SettlementInput
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB
@@ -43,26 +43,52 @@ TEXT = [validate.Length(min=1, max=TEXT_MAX["description"]), not_blank]
 
 
 class PaymentSchema(Strict):
-    participantId = Id(required=True)
+    participant_id = Id(required=True, data_key="participantId")
     amount = Money(required=True)
+
+    @post_load
+    def _input(self, data, **kwargs):
+        return PaymentInput(**data)
 
 
 class SplitInSchema(Strict):
-    participantId = Id(required=True)
+    participant_id = Id(required=True, data_key="participantId")
     value = StrictInteger(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
         "description": "Ignored for EQUAL; minor units for EXACT; basis points for PERCENT; "
                        "a positive weight for SHARES"})
+
+    @post_load
+    def _input(self, data, **kwargs):
+        return SplitInput(**data)
 
 
 class ItemInSchema(Strict):
     name = fields.String(validate=validate.Length(min=1, max=ITEM_NAME_MAX))
     amount = Money(required=True)
-    splitMode = fields.String(required=True, validate=validate.OneOf(SPLIT_MODES))
+    split_mode = fields.String(required=True, validate=validate.OneOf(SPLIT_MODES),
+                               data_key="splitMode")
     splits = fields.List(fields.Nested(SplitInSchema), required=True,
                          validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
 
+    @post_load
+    def _input(self, data, **kwargs):
+        return ItemInput(data.get("name"), data["amount"], data["split_mode"],
+                         tuple(data["splits"]))
+
+
+def expense_of(data: dict) -> ExpenseInput:
+    """The expense fields of a loaded body, taken out of it, as the ledger's ExpenseInput;
+    what else the body loaded (a version, a template's schedule) stays in ``data``."""
+    fields_sent = {name: data.pop(name) for name in ExpenseInput._fields if name in data}
+    for name in ("payments", "items", "splits"):
+        if fields_sent.get(name) is not None:
+            fields_sent[name] = tuple(fields_sent[name])
+    return ExpenseInput.of(**fields_sent)
+
 
 class _ExpenseFields(Strict):
+    """The expense fields of a request body, loaded under ExpenseInput's names."""
+
     description = fields.String(validate=TEXT)
     date = DateString()
     category = fields.String(allow_none=True, validate=validate.Length(max=TEXT_MAX["category"]))
@@ -74,19 +100,19 @@ class _ExpenseFields(Strict):
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
     items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))
     amount = Money(metadata={"description": "Total; with the shorthand, the one item's amount"})
-    splitMode = fields.String(validate=validate.OneOf(SPLIT_MODES))
+    split_mode = fields.String(validate=validate.OneOf(SPLIT_MODES), data_key="splitMode")
     splits = fields.List(fields.Nested(SplitInSchema),
                          validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
     currency = fields.String(validate=CURRENCY, metadata={
         "description": "ISO 4217 code of every amount in the body (default the group's)"})
-    exchangeRate = ExchangeRate(allow_none=True)
-    groupAmount = Money(allow_none=True, metadata={
+    exchange_rate = ExchangeRate(allow_none=True, data_key="exchangeRate")
+    group_amount = Money(allow_none=True, data_key="groupAmount", metadata={
         "description": "What was really charged, in group minor units (the rate is derived)"})
 
     @validates_schema
     def one_form(self, data, **kwargs):
-        if expense_forms.mixed(data):
-            raise ValidationError(expense_forms.BOTH, expense_forms.ITEMS)
+        if expense_input.mixed(data):
+            raise ValidationError(expense_input.BOTH, expense_input.ITEMS)
 
 
 ROUNDING_RULE = (
@@ -113,32 +139,28 @@ class FullBody:
 
     @validates_schema
     def complete(self, data, **kwargs):
-        errors = {name: [expense_forms.REQUIRED_DETAIL] for name in expense_forms.missing(data)}
+        errors = {name: [expense_input.REQUIRED_DETAIL] for name in expense_input.missing(data)}
         if errors:
             raise ValidationError(errors)
 
 
-class _ToInput:
-    """Post-load: the loaded body as the ledger's ExpenseInput (app.money.expense_input).
-    A schema that loads more than the body (an MCP tool's arguments) sets TO_INPUT False."""
+class ExpenseCreateSchema(FullBody, _ExpenseFields):
+    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``.
+    Loads as the ledger's ExpenseInput (unless TO_INPUT is False: an MCP tool's arguments,
+    whose decimals become minor units first)."""
 
     TO_INPUT = True
-
-    @post_load
-    def _expense_input(self, data, **kwargs):
-        return from_wire(data) if self.TO_INPUT else data
-
-
-class ExpenseCreateSchema(_ToInput, FullBody, _ExpenseFields):
-    """Full body: ``items``, or the shorthand ``amount`` + ``splitMode`` + ``splits``.
-    Loads as an ExpenseInput."""
 
     # Not Meta.description: apispec then drops additionalProperties: false.
     OPENAPI_EXTRA = {"anyOf": ONE_FORM,
                      "not": NOT_BOTH_FORMS,
                      "description": "An expense: who paid (payments) and who owes what. Items "
-                                    "or shorthand: " + expense_forms.EITHER_FORM + " "
+                                    "or shorthand: " + expense_input.EITHER_FORM + " "
                                     + BOTH_FORMS_REFUSED + " " + ROUNDING_RULE}
+
+    @post_load
+    def _expense_input(self, data, **kwargs):
+        return expense_of(data) if self.TO_INPUT else data
 
 
 class ExpenseEdit(NamedTuple):
@@ -160,12 +182,11 @@ class ExpensePatchSchema(_ExpenseFields):
     def _expense_edit(self, data, **kwargs):
         if not self.TO_INPUT:
             return data
-        return ExpenseEdit(data["version"],
-                           from_wire({k: v for k, v in data.items() if k != "version"}))
+        return ExpenseEdit(data.pop("version"), expense_of(data))
     OPENAPI_EXTRA = {"not": NOT_BOTH_FORMS,
                      "description": "An edit: any subset of the expense fields plus the version "
                                     "it was based on. Items or shorthand, as on create: "
-                                    + expense_forms.EITHER_FORM + " " + BOTH_FORMS_REFUSED}
+                                    + expense_input.EITHER_FORM + " " + BOTH_FORMS_REFUSED}
 
 
 class _Converted:

@@ -8,7 +8,7 @@ every limit and rule is the REST route's own. Results are the REST response sche
 
 Input schemas are flat objects: no ``anyOf``/``oneOf``/``allOf``/``not`` at their root
 (some hosts refuse a whole tool list over one), so add_expense's items-or-shorthand rule is
-said in its description and enforced by the REST schema (app.money.expense_forms, once).
+said in its description and enforced by the REST schema (app.ledger.expense_input, once).
 Every property carries a description an assistant can act on: the names every tool shares
 are described once, in PROPERTY_TEXT."""
 from __future__ import annotations
@@ -183,12 +183,13 @@ def _group_amount(**kwargs) -> fields.String:
 
 
 class _McpRateFields:
-    """add_expense's and update_expense's currency and rate, under the expense schemas'
-    field names (record_settlement's take the settlement schema's, from the same fields)."""
+    """add_expense's and update_expense's currency and rate, under the REST expense schemas'
+    field names (snake_case, the API's through data_key; record_settlement's take the
+    settlement schema's, from the same fields)."""
 
     currency = _currency()
-    exchangeRate = _exchange_rate()
-    groupAmount = _group_amount()
+    exchange_rate = _exchange_rate(data_key="exchangeRate")
+    group_amount = _group_amount(data_key="groupAmount")
 
 
 class AddExpenseArgs(_McpRateFields, _McpExpenseFields, ExpenseCreateSchema):

@@ -27,8 +27,8 @@ from app.api.context import group_access
 from app.mcp.tool import Dumped, Tool
 from app.mcp.units import in_units, to_minor
 from app.errors import Conflict, Invalid, version_conflict
-from app.money import expense_forms
-from app.money.expense_input import ExpenseInput
+from app.ledger import expense_input
+from app.ledger.expense_input import ExpenseInput
 from app.money.settlement_input import SettlementInput
 from app.ledger.schemas import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
                                 ExpenseSchema)
@@ -79,7 +79,7 @@ def _money_fields(args: Dict[str, Any], currency: str) -> dict:
     if "amount" in args:
         body["amount"] = to_minor(args["amount"], currency, "amount")
     if "splits" in args:
-        body["splits"] = _splits(args["splits"], args.get("splitMode", ""), currency, "splits")
+        body["splits"] = _splits(args["splits"], args.get("split_mode", ""), currency, "splits")
     return body
 
 
@@ -88,14 +88,16 @@ def body_currency(args: Dict[str, Any], group_currency: str) -> str:
     return args.get("currency") or group_currency
 
 
-def _rate_fields(args: Dict[str, Any], group_currency: str) -> dict:
-    """``currency``, ``exchangeRate`` and ``groupAmount`` as the REST body takes them:
-    groupAmount is a decimal string in the GROUP currency, so its exponent is that one's."""
-    fields = {name: args[name] for name in ("currency", "exchangeRate") if name in args}
-    if args.get("groupAmount") is not None:
-        fields["groupAmount"] = to_minor(args["groupAmount"], group_currency, "groupAmount")
-    elif "groupAmount" in args:
-        fields["groupAmount"] = None
+def _rate_fields(args: Dict[str, Any], group_currency: str, *,
+                 rate: str = "exchange_rate", total: str = "group_amount") -> dict:
+    """``currency``, the rate and the group amount as the REST schema loads them (under
+    ``rate`` and ``total``: an expense's ExpenseInput names, a settlement's API names): the
+    group amount is a decimal string in the GROUP currency, so its exponent is that one's."""
+    fields = {name: args[name] for name in ("currency", rate) if name in args}
+    if args.get(total) is not None:
+        fields[total] = to_minor(args[total], group_currency, "groupAmount")
+    elif total in args:
+        fields[total] = None
     return fields
 
 
@@ -108,9 +110,12 @@ def expense_body(args: Dict[str, Any], group_currency: str) -> ExpenseInput:
 
 
 def _rest_load(schema: type, body: dict):
-    """The REST route's validation of the converted body (its limits, its messages)."""
+    """The REST route's validation of the converted body (its limits, its messages): the
+    tool's arguments loaded under the REST schema's names go back under its API names."""
+    rest = schema()
+    api = {name: field.data_key or name for name, field in rest.fields.items()}
     try:
-        return schema().load(body)
+        return rest.load({api.get(name, name): value for name, value in body.items()})
     except ValidationError as error:
         messages = error.messages if isinstance(error.messages, dict) else {"_": error.messages}
         raise Invalid("The arguments have invalid fields.", details=messages) from None
@@ -267,7 +272,7 @@ TOOLS = (
         name="add_expense", title="Add an expense",
         description="Record an expense in a group (the user needs the MEMBER role). " + MONEY
                     + " " + FOREIGN + " payments: who paid how much (they add up to the total). Who owes "
-                    "what: " + expense_forms.EITHER_FORM + " splitMode EQUAL splits evenly "
+                    "what: " + expense_input.EITHER_FORM + " splitMode EQUAL splits evenly "
                     "(omit values); EXACT takes each split's value as a decimal string; "
                     "PERCENT takes basis points (2500 = 25%); SHARES takes weights. Get "
                     "participant ids from get_group. date defaults to today. " + RETRY,

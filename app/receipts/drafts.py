@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Optional
 
 from app.errors import Invalid
-from app.money.expense_input import TEXT_MAX, ExpenseInput, ItemInput, PaymentInput, SplitInput
+from app.ledger.expense_input import TEXT_MAX, ExpenseInput, ItemInput, PaymentInput, SplitInput
 from app.groups.membership import roster
-from app.ledger import expense_input
+from app.ledger import expense_build
 from app.core.clock import today
 
 MAX_DESCRIPTION = TEXT_MAX["description"]
@@ -36,7 +36,7 @@ def build(group, payer_participant_id: str, result) -> Optional[ExpenseInput]:
         currency=result.currency if result.currency and result.currency != group.Currency
         else None)
     try:
-        expense_input.build(draft)
+        expense_build.build(draft)
     except Invalid:
         return None
     return draft

@@ -40,7 +40,7 @@ from app.logs import logger
 from app.core import changelog, outbox
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
-from app.ledger import balances, expense_input, guards as money_guards
+from app.ledger import balances, expense_build, guards as money_guards
 from app.ledger.expense_body import ExpenseBody
 from app.recurring.schedule import iso
 from app.recurring.templates import schedule_of
@@ -112,7 +112,7 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     occurrence, which carries the run's one EXPENSE_ADDED; None records it silently.
     ``head``: the group head as the tick read it (see :func:`_logged_as`)."""
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
-    body = expense_input.occurrence_body(ExpenseBody.from_template(row), row.Currency, slot)
+    body = expense_build.occurrence_body(ExpenseBody.from_template(row), row.Currency, slot)
     expense = Expense(row.GroupId, Expense.sort_key(expense_id), ExpenseId=expense_id,
                       ExpenseSortKey=Expense.expense_sort_key(slot, now, expense_id),
                       Date=slot, **body.to_row_attributes(),

@@ -1,14 +1,15 @@
 """Recurring expense templates: an expense body plus a schedule."""
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
-from app.money import expense_forms
-from app.money.expense_forms import NOT_BOTH_FORMS, ONE_FORM
+from app.ledger import expense_input
+from app.ledger.expense_input import NOT_BOTH_FORMS, ONE_FORM
 from app.api.schemas import (DerivedBoolean, DerivedInteger, DerivedList, DerivedString,
                              StrictBoolean, StrictInteger)
 from app.ledger.schemas import (BOTH_FORMS_REFUSED, DateString, ExpenseBodySchema, FullBody,
-                                ItemSchema, PaymentReplySchema, _ExpenseFields, stored_payments)
+                                ItemSchema, PaymentReplySchema, _ExpenseFields, expense_of,
+                                stored_payments)
 
 FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 
@@ -20,7 +21,9 @@ END_AND_COUNT = {"required": ["endDate", "count"],
 
 
 class _ScheduleFields(_ExpenseFields):
-    """The expense fields but ``date`` (occurrence dates come from the schedule), plus it."""
+    """The expense fields but ``date`` (occurrence dates come from the schedule), plus it.
+    Loads as the schedule's fields with the expense part as the ledger's ExpenseInput
+    under ``expense``."""
 
     class Meta:
         exclude = ("date",)
@@ -39,6 +42,11 @@ class _ScheduleFields(_ExpenseFields):
         if data.get("endDate") and data.get("count"):
             raise ValidationError("Send endDate or count, not both.", "count")
 
+    @post_load
+    def _expense_input(self, data, **kwargs):
+        data["expense"] = expense_of(data)
+        return data
+
 
 class RecurringCreateSchema(FullBody, _ScheduleFields):
     """The expense body (``items`` or the shorthand, no ``date``) plus the schedule."""
@@ -48,7 +56,7 @@ class RecurringCreateSchema(FullBody, _ScheduleFields):
     # Not Meta.description: apispec then drops additionalProperties: false.
     OPENAPI_EXTRA = {"anyOf": ONE_FORM, "not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]},
                      "description": "A recurring expense: the expense body (no date) plus its "
-                                    "schedule. Items or shorthand: " + expense_forms.EITHER_FORM
+                                    "schedule. Items or shorthand: " + expense_input.EITHER_FORM
                                     + " " + BOTH_FORMS_REFUSED + " " + END_OR_COUNT}
 
 
@@ -60,7 +68,7 @@ class RecurringPatchSchema(_ScheduleFields):
     OPENAPI_EXTRA = {"not": {"anyOf": [NOT_BOTH_FORMS, END_AND_COUNT]},
                      "description": "An edit of a recurring expense: any subset of its fields, "
                                     "paused, and the updatedAt it was based on. Items or "
-                                    "shorthand, never both: " + expense_forms.EITHER_FORM + " "
+                                    "shorthand, never both: " + expense_input.EITHER_FORM + " "
                                     + END_OR_COUNT}
 
 

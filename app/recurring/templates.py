@@ -18,14 +18,12 @@ from app.core import changelog, outbox, paging
 from app.core.access import Access
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
-from app.money.expense_input import ExpenseInput, from_wire
-from app.ledger import balances, expense_input, guards as money_guards
+from app.ledger import balances, expense_build, guards as money_guards
 from app.recurring import schedule as schedules
 from app.ledger.expense_body import ExpenseBody, compared
 from models.groups import RECURRING_PREFIX, ExpenseTemplateMap, RecurringExpense
 
 SCHEDULE_FIELDS = ("frequency", "interval", "startDate", "endDate", "count", "timeZone")
-EXPENSE_FIELDS = expense_input.REQUEST_FIELDS
 _PATCH_ATTEMPTS = 3
 
 
@@ -58,13 +56,7 @@ def template_of(row: RecurringExpense) -> Template:
     return Template(row, row.NextSlot, schedule_of(row).run_at(date.fromisoformat(row.NextSlot)))
 
 
-def _expense_part(body: Mapping[str, Any]) -> ExpenseInput:
-    """The template's expense fields (those sent) as the ledger's ExpenseInput; its
-    schedule stays in the body."""
-    return from_wire({name: body[name] for name in EXPENSE_FIELDS if name in body})
-
-
-def _stored(draft: expense_input.Draft) -> ExpenseTemplateMap:
+def _stored(draft: expense_build.Draft) -> ExpenseTemplateMap:
     return ExpenseTemplateMap(**draft.body.to_template_attributes())
 
 
@@ -74,7 +66,7 @@ def _schedule(body: Mapping[str, Any]) -> schedules.Schedule:
                            count=body.get("count"), time_zone=body.get("timeZone") or "UTC")
 
 
-def _guarded(access: Access, draft: expense_input.Draft) -> Transaction:
+def _guarded(access: Access, draft: expense_build.Draft) -> Transaction:
     tx = Transaction().require_live_account(access.user_id)
     money_guards.check_group(tx, access.group, participants=draft.participant_ids)
     # The counter participant removal conditions on (see the module docstring).
@@ -86,7 +78,7 @@ def create_template(access: Access, body: Mapping[str, Any]) -> Template:
     """A new active template; its first run is local midnight of its first occurrence."""
     schedule = _schedule(body)
     schedules.check_start_window(body["startDate"], schedule.time_zone)
-    draft = expense_input.build(_expense_part(body).with_(date=body["startDate"]),
+    draft = expense_build.build(body["expense"].with_(date=body["startDate"]),
                                 access.group.Currency, defer_auto=True)
     recurring_id, now = new_id(), now_iso()
     first = schedule.first()
@@ -200,9 +192,9 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
     new = _schedule(fields)
     if "startDate" in patch:
         schedules.check_start_window(fields["startDate"], new.time_zone)
-    merged = expense_input.merge(ExpenseBody.from_template(current), fields["startDate"],
-                                 _expense_part(patch))
-    draft = expense_input.build(merged, access.group.Currency, defer_auto=True)
+    merged = expense_build.merge(ExpenseBody.from_template(current), fields["startDate"],
+                                 patch["expense"])
+    draft = expense_build.build(merged, access.group.Currency, defer_auto=True)
     paused = bool(patch["paused"]) if patch.get("paused") is not None else bool(current.Paused)
     following = _next_slot(current, old, new, resumed=bool(current.Paused) and not paused)
     run_at = new.run_at(following) if following and not paused else None

@@ -53,7 +53,7 @@ class ExpenseBodyAttributes:
 
     Description = UnicodeAttribute()
     Category = UnicodeAttribute(null=True)
-    Notes = UnicodeAttribute(null=True)  # free text (its limit: app.money.expense_input.TEXT_MAX)
+    Notes = UnicodeAttribute(null=True)  # free text (its limit: app.ledger.expense_input.TEXT_MAX)
     Amount = NumberAttribute()
     Payments = ListAttribute(of=PaymentMap)
     Items = ListAttribute(of=ItemMap)

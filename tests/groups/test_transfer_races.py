@@ -30,7 +30,7 @@ from app.errors import DomainError
 from app.core.access import authorize
 from app.core.clock import new_id, now_iso
 from app.groups import groups, participants, transfer
-from app.ledger import balances, expense_input, expenses
+from app.ledger import balances, expense_build, expenses
 from models.groups import Balance, Expense, Group, GroupItem, Participant
 from tests.groups.test_races import _delete_all, codes, guest_row, profile, put_all
 from tests.support.interleave import just_after, just_before
@@ -51,14 +51,14 @@ def body(payer: str, amount: int, among: list, mode: str = "EQUAL", values=None)
 def nets_of(bodies: list) -> dict:
     total: dict = {}
     for one in bodies:
-        for pid, value in expense_input.build(one).nets.items():
+        for pid, value in expense_build.build(one).nets.items():
             total[pid] = total.get(pid, 0) + value
     return total
 
 
 def expense_row(gid: str, one: dict) -> Expense:
     """The row create_expense writes for ``one`` (version 1), for a one-call setup."""
-    draft, expense_id, now = expense_input.build(one, "EUR"), new_id(), now_iso()
+    draft, expense_id, now = expense_build.build(one, "EUR"), new_id(), now_iso()
     return Expense(gid, Expense.sort_key(expense_id), ExpenseId=expense_id,
                    ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
                    Date=draft.date, **draft.body.to_row_attributes(),

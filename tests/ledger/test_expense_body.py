@@ -19,16 +19,16 @@ from pynamodb.attributes import MapAttribute
 
 from app.money.currencies import format_minor
 from app.groups import transfer
-from app.ledger import expense_body, expense_input, expenses
+from app.ledger import expense_body, expense_build, expense_input, expenses
 from app.imports import export
-from app.money.expense_input import ExpenseInput
+from app.ledger.expense_input import ExpenseInput
 from app.ledger.expense_body import ExpenseBody
 from app.recurring import schedule, templates
 from app.recurring.tick import run_bucket
 from models.groups import (Expense, ExpenseTemplateMap, ItemMap, PaymentMap, RecurringExpense,
                            Settlement, SplitMap)
 from tests.ledger.helpers import make_group, make_user
-from tests.recurring.helpers import recorded
+from tests.recurring.helpers import as_request, recorded
 
 APP = pathlib.Path(__file__).resolve().parents[2] / "app"
 # The body's own attributes (those its nested maps and settlements share, like Amount, aside).
@@ -77,9 +77,9 @@ def test_every_field_has_a_stored_attribute_and_an_export_column_on_every_row_ki
     fields = set(ExpenseBody._fields)
     assert set(expense_body.ATTRIBUTES) == fields
     assert set(export.EXPORT) == fields
-    plain_fields = set(expense_input.PLAIN) - {"date"}
+    plain_fields = set(expense_build.PLAIN) - {"date"}
     assert plain_fields | set(expense_body.PARTICIPANT_FIELDS) <= fields
-    assert set(expense_input.PLAIN.values()) - {"date"} <= set(expense_input.REQUEST_FIELDS)
+    assert plain_fields <= set(expense_input.REQUEST_FIELDS)
     # Every stored field comes in through the door's ExpenseInput (the amount as the sum of
     # its items), and reads back from a stored body (input_of, what an edit merges over).
     assert fields <= set(ExpenseInput._fields)
@@ -90,7 +90,7 @@ def test_every_field_has_a_stored_attribute_and_an_export_column_on_every_row_ki
 def test_an_expense_row_and_a_templates_map_store_the_body_alike():
     """One declaration (ExpenseBodyAttributes): the body's stored form, names and values, is
     the same on an Expense row and in a template's Template map."""
-    body = expense_input.build(full_body(("o", "a", "b"), currency="USD", exchangeRate="0.9"),
+    body = expense_build.build(full_body(("o", "a", "b"), currency="USD", exchangeRate="0.9"),
                                "EUR").body
     row = Expense("g", "s", Date="2026-11-28", **body.to_row_attributes()).serialize(
         null_check=False)
@@ -118,7 +118,7 @@ def test_no_service_rebuilds_the_body_attribute_by_attribute():
 def test_create_stores_every_field_and_the_export_shows_them(group):
     access, ids = group
     request = full_body(ids)
-    expected = expense_input.build(request, access.group.Currency).body
+    expected = expense_build.build(request, access.group.Currency).body
     row = expenses.load_expense(access.group_id, expenses.create_expense(access, request).ExpenseId)
     assert plain(ExpenseBody.from_row(row)) == plain(expected)
 
@@ -148,13 +148,13 @@ def test_a_partial_edit_keeps_every_field_it_does_not_send(group):
 def test_an_occurrence_records_the_templates_whole_body(group):
     access, ids = group
     body = {key: value for key, value in full_body(ids).items() if key != "date"}
-    made = templates.create_template(access, {**body, "frequency": "DAILY",
-                                              "startDate": "2026-01-01", "count": 1})
+    made = templates.create_template(access, as_request({**body, "frequency": "DAILY",
+                                                         "startDate": "2026-01-01", "count": 1}))
     template = templates.load_template(access.group_id, made.RecurringId)
     run_bucket(RecurringExpense.bucket_of(access.group_id), "2026-01-02T00:00:00Z")
     [occurrence] = recorded(access.group_id, made.RecurringId)
     assert plain(ExpenseBody.from_row(occurrence)) == plain(ExpenseBody.from_template(template))
-    assert plain(ExpenseBody.from_template(template)) == plain(expense_input.build(
+    assert plain(ExpenseBody.from_template(template)) == plain(expense_build.build(
         {**body, "date": "2026-01-01"}, access.group.Currency).body)
 
 
@@ -163,8 +163,8 @@ def test_a_transfer_rewrites_the_participant_fields_and_keeps_every_other(group)
     owner, source, target = ids
     made = expenses.create_expense(access, full_body(ids))
     recurring = templates.create_template(
-        access, {**{k: v for k, v in full_body(ids).items() if k != "date"},
-                 "frequency": "MONTHLY", "startDate": "2026-01-01"})
+        access, as_request({**{k: v for k, v in full_body(ids).items() if k != "date"},
+                            "frequency": "MONTHLY", "startDate": "2026-01-01"}))
     before = [ExpenseBody.from_row(made),
               ExpenseBody.from_template(templates.load_template(access.group_id,
                                                                 recurring.RecurringId))]

@@ -12,9 +12,8 @@ import pytest
 from marshmallow import ValidationError
 
 from app.errors import Invalid
-from app.money import expense_forms
 from app.ledger.schemas import ExpenseCreateSchema, ExpensePatchSchema
-from app.ledger import expense_input
+from app.ledger import expense_build, expense_input
 
 PID = "11111111-1111-4111-8111-111111111111"
 NAMES = ("items", "amount", "splitMode", "splits")
@@ -35,6 +34,11 @@ def _body(sent: frozenset, money) -> dict:
     return {"description": "Dinner", "date": "2026-12-01",
             "payments": [{"participantId": PID, "amount": money}],
                          **{name: values[name] for name in sent}}
+
+
+def _input_names(sent: frozenset) -> set:
+    """The API names sent, as ExpenseInput names them (what the rule reads)."""
+    return {"split_mode" if name == "splitMode" else name for name in sent}
 
 
 def _rest(sent: frozenset) -> dict:
@@ -59,11 +63,11 @@ def _valid(schema: dict, body: dict) -> bool:
 
 def _service(body: dict) -> bool:
     try:
-        expense_input.build(body)
+        expense_build.build(body)
         return True
     except Invalid as error:
         # Refused by the rule itself, not by some later step tripping over a missing field.
-        assert error.message in (expense_forms.BOTH, expense_forms.NEITHER), error.message
+        assert error.message in (expense_input.BOTH, expense_input.NEITHER), error.message
         return False
 
 
@@ -74,7 +78,7 @@ def test_schema_and_service_apply_one_rule(sent):
     assert _service(body) is whole(sent)
     # An edit may send any part, never both forms.
     patch = {**body, "version": 1}
-    assert _loads(ExpensePatchSchema(), patch) is not expense_forms.mixed(sent)
+    assert _loads(ExpensePatchSchema(), patch) is not expense_input.mixed(_input_names(sent))
 
 
 @pytest.fixture
@@ -107,7 +111,7 @@ def test_the_tool_says_the_rule_and_its_server_applies_it(app, sent):
 
     with app.app_context():
         tool = next(t for t in registry.listing() if t["name"] == "add_expense")
-    assert expense_forms.EITHER_FORM in tool["description"]
+    assert expense_input.EITHER_FORM in tool["description"]
     try:  # ...and the server refuses what the rule refuses, before any service runs
         tools_write.expense_body({**_body(sent, "1.00"), "groupId": PID}, "EUR")
         accepted = True

@@ -10,13 +10,13 @@ from hypothesis import given, settings, strategies as st
 
 from app.errors import Invalid
 from app.money.currencies import decimal_to_minor, exact_minor, format_minor, parse_minor
-from app.money.expense_input import (TEXT_MAX, ExpenseInput, ItemInput, PaymentInput,
-                                     SplitInput, from_wire)
+from app.ledger.expense_input import (TEXT_MAX, ExpenseInput, ItemInput, PaymentInput,
+                                      SplitInput, from_wire, to_wire)
 from app.money.refusals import MoneyInvalid
 from app.ledger.schemas import ExpenseCreateSchema, ExpenseEdit, ExpensePatchSchema
 from app.chat import proposals
 from app.imports.model import EXPENSE, Item, Row
-from app.ledger import expense_input
+from app.ledger import expense_build, expense_input, foreign_currency
 from tests.ledger.helpers import equal_body, stored_nets
 
 A, B = "3f1c2a9e-6b7d-4e8f-9a0b-1c2d3e4f5a6b", "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
@@ -32,7 +32,7 @@ def test_an_input_is_immutable_and_reads_back_as_the_body_it_came_from():
     made = from_wire(body)
     assert made.payments == (PaymentInput(A, 900),)
     assert made.items == (ItemInput("Food", 900, "EQUAL", (SplitInput(A), SplitInput(B))),)
-    assert made.to_wire() == body and from_wire(made.to_wire()) == made
+    assert to_wire(made) == body and from_wire(to_wire(made)) == made
     with pytest.raises(AttributeError):
         made.notes = "changed"  # type: ignore[misc]
     with pytest.raises((AttributeError, TypeError, dataclasses.FrozenInstanceError)):
@@ -56,21 +56,21 @@ def test_an_import_row_becomes_an_input_with_its_notes():
     assert made.payments == (PaymentInput(A, 6000),) and made.currency == "EUR"
     assert made.items[0].splits == (SplitInput(B, 2500), SplitInput("yuki", 3500))
     assert made.notes == "n" * TEXT_MAX["notes"]
-    assert expense_input.build(made).body.notes == made.notes
+    assert expense_build.build(made).body.notes == made.notes
 
 
 def test_an_edit_merges_typed_values_and_keeps_what_it_does_not_send():
-    stored = expense_input.build(from_wire({**equal_body(A, 900, [A, B]), "notes": "x",
+    stored = expense_build.build(from_wire({**equal_body(A, 900, [A, B]), "notes": "x",
                                             "category": "FOOD"})).body
-    merged = expense_input.merge(stored, "2026-11-28", from_wire({"amount": 1000,
+    merged = expense_build.merge(stored, "2026-11-28", from_wire({"amount": 1000,
                                                                   "payments": [{
                                                                       "participantId": A,
                                                                       "amount": 1000}]}))
     assert (merged.notes, merged.category, merged.items, merged.amount) == (
         "x", "FOOD", None, 1000)
     assert merged.splits == stored_items_splits(stored)
-    cleared = expense_input.merge(stored, "2026-11-28", from_wire({"notes": None}))
-    assert expense_input.build(cleared).body.notes is None
+    cleared = expense_build.merge(stored, "2026-11-28", from_wire({"notes": None}))
+    assert expense_build.build(cleared).body.notes is None
 
 
 def stored_items_splits(body):
@@ -82,7 +82,7 @@ def stored_items_splits(body):
 def test_a_money_refusal_says_minor_units_and_keeps_amounts_and_currency():
     body = {**equal_body(A, 1000, [A, B]), "payments": [{"participantId": A, "amount": 900}]}
     with pytest.raises(MoneyInvalid) as refused:
-        expense_input.build(body, "JPY")
+        expense_build.build(body, "JPY")
     error = refused.value
     assert error.message == "payments sum to 900 but the expense amount is 1000"
     assert error.details == {"payments": [error.message]}
@@ -126,6 +126,65 @@ def test_notes_past_the_limit_are_400(group):
     reply = group.post("/expenses", {**equal_body(group.me, 900, group.everyone),
                                      "notes": "x" * (TEXT_MAX["notes"] + 1)})
     assert reply.status_code == 400 and "notes" in reply.get_json()["error"]["details"]
+
+
+# --- one input type, loaded straight from the REST body ----------------------------------
+
+def test_the_input_type_and_its_forms_rule_are_one_ledger_module_schemas_may_load():
+    """One module, one name: the type every door produces and the items-or-shorthand rule
+    live in app.ledger.expense_input, a leaf the request schemas may import; the build that
+    judges it is the ledger's door (app.ledger.expense_build); app.money keeps only
+    arithmetic."""
+    import ast
+    import importlib.util
+
+    assert ExpenseInput.__module__ == PaymentInput.__module__ == expense_input.mixed.__module__
+    assert ExpenseInput.__module__ == "app.ledger.expense_input"
+    assert expense_build.build.__module__ == "app.ledger.expense_build"
+    for gone in ("app.money.expense_input", "app.money.expense_forms"):
+        assert importlib.util.find_spec(gone) is None, gone
+    tree = ast.parse(open(expense_input.__file__).read())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported <= {"__future__", "typing", "app.errors", "app.dates"}, imported
+
+
+def test_the_rest_body_loads_straight_into_the_ledgers_input_under_its_own_names():
+    """camelCase only at the edge: the schema's data_keys read the API names, and what it
+    hands over is the typed input, every part typed, ``sent`` in ExpenseInput's names."""
+    body = {**equal_body(A, 900, [A, B]), "currency": "USD", "exchangeRate": "0.9",
+            "groupAmount": 810}
+    loaded = ExpenseCreateSchema().load(body)
+    assert loaded.payments == (PaymentInput(A, 900),)
+    assert loaded.splits == (SplitInput(A), SplitInput(B))
+    assert (loaded.split_mode, loaded.exchange_rate,
+            loaded.group_amount) == ("EQUAL", "0.9", 810)
+    assert loaded.sent == {"description", "date", "payments", "amount", "split_mode", "splits",
+                           "currency", "exchange_rate", "group_amount"}
+    itemised = ExpenseCreateSchema().load({
+        "description": "Dinner", "payments": [{"participantId": A, "amount": 900}],
+        "items": [{"amount": 900, "splitMode": "SHARES",
+                   "splits": [{"participantId": A, "value": 2}]}]})
+    assert itemised.items == (ItemInput(None, 900, "SHARES", (SplitInput(A, 2),)),)
+
+
+def test_a_patch_names_what_it_sent_as_the_merge_reads_it():
+    """An edit that sends a new rate is told apart from one that does not by ``sent``,
+    in the names the merge reads: the recorded rate is dropped only when a rate is sent."""
+    stored = expense_build.build(ExpenseCreateSchema().load(
+        {**equal_body(A, 900, [A, B]), "currency": "USD", "exchangeRate": "0.9"}), "EUR").body
+    rated = ExpensePatchSchema().load({"version": 1, "exchangeRate": "0.5"}).changes
+    assert rated.sent == {"exchange_rate"}
+    assert expense_build.merge(stored, "2026-11-28", rated).exchange_rate == "0.5"
+    renamed = ExpensePatchSchema().load({"version": 1, "description": "Lunch"}).changes
+    kept = expense_build.merge(stored, "2026-11-28", renamed)
+    assert (kept.exchange_rate, kept.group_amount) == ("0.9", stored.group_amount)
+
+
+def test_the_conversion_reads_the_inputs_own_rate_fields():
+    """No API-named dict between the input and its conversion (the old _rate_request)."""
+    rate = foreign_currency.convert(ExpenseInput.of(currency="USD", exchange_rate="0.9"),
+                                    1000, "EUR", "2026-11-28")
+    assert (rate.currency, rate.exchange_rate, rate.group_amount) == ("USD", "0.9", 900)
 
 
 # --- limits defined once -------------------------------------------------------------------

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.money import fx
-from app.ledger import foreign_currency, expense_input
+from app.ledger import expense_build, foreign_currency
 
 CURRENCIES = ["JPY", "EUR", "KWD"]  # exponents 0, 2, 3
 IDS = [f"p{n}" for n in range(4)]
@@ -51,7 +51,7 @@ def test_converted_payments_and_owed_each_sum_to_group_amount(body, rate, source
     rate = Decimal(text)
     total = fx.convert(body["amount"], rate, source, target)
     try:
-        draft = expense_input.build({**body, "currency": source, "exchangeRate": text}, target)
+        draft = expense_build.build({**body, "currency": source, "exchangeRate": text}, target)
     except Exception as error:  # noqa: BLE001 — only "converts to nothing/too much" may refuse
         assert not 0 < total <= 10**11, error
         return

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
+from app.recurring.schemas import RecurringCreateSchema, RecurringPatchSchema
 from models.groups import EXPENSE_PREFIX, Expense
 
 
@@ -13,6 +14,19 @@ def template_body(payer: str, amount: int, among: Sequence[str], *, start: str =
             "payments": [{"participantId": payer, "amount": amount}], "amount": amount,
             "splitMode": "EQUAL", "splits": [{"participantId": pid} for pid in among],
             "frequency": frequency, "startDate": start, **schedule}
+
+
+def as_request(body: dict) -> dict:
+    """A create body as the route hands it to the service: loaded by its schema (the expense
+    part as the ledger's ExpenseInput)."""
+    return RecurringCreateSchema().load(body)
+
+
+def as_patch(fields: dict) -> dict:
+    """A patch as the route hands it to the service (without the updatedAt it pops)."""
+    loaded = RecurringPatchSchema().load({**fields, "updatedAt": "read"})
+    del loaded["updatedAt"]
+    return loaded
 
 
 def recorded(group_id: str, recurring_id: str | None = None) -> List[Expense]:

@@ -14,7 +14,7 @@ from models.groups import RecurringExpense
 from models.notifications import Event, NotificationItem
 from tests.ledger.helpers import make_group, make_user
 from tests.recurring.conftest import PINNED
-from tests.recurring.helpers import slots, template_body
+from tests.recurring.helpers import as_patch, as_request, slots, template_body
 
 TODAY = PINNED.date()
 
@@ -58,17 +58,17 @@ def test_a_start_outside_the_window_is_a_validation_error(client, sign_in, start
 @pytest.mark.parametrize("offset", [-schedule.START_PAST_DAYS, 0, schedule.START_AHEAD_DAYS])
 def test_the_window_ends_are_accepted(group, offset):
     access, ids = group
-    made = templates.create_template(access, template_body(ids[0], 100, ids,
-                                                           start=_day(offset)))
+    made = templates.create_template(access, as_request(template_body(ids[0], 100, ids,
+                                                           start=_day(offset))))
     assert made.next_date == _day(offset)
 
 
 def test_a_patched_start_is_held_to_the_window_too(group):
     access, ids = group
-    made = templates.create_template(access, template_body(ids[0], 100, ids, start=_day(0)))
+    made = templates.create_template(access, as_request(template_body(ids[0], 100, ids, start=_day(0))))
     with pytest.raises(Invalid) as refused:
         templates.update_template(access, made.RecurringId, made.UpdatedAt,
-                                  {"startDate": "0001-01-01", "timeZone": "Asia/Tokyo"})
+                                  as_patch({"startDate": "0001-01-01", "timeZone": "Asia/Tokyo"}))
     assert "startDate" in refused.value.details
 
 
@@ -81,8 +81,8 @@ def test_run_instants_keep_four_year_digits_so_they_sort():
 def test_catch_up_is_capped_per_template_and_notifies_once_per_run(group):
     access, ids = group
     cap = occurrences.MAX_SLOTS_PER_TEMPLATE_RUN
-    made = templates.create_template(access, template_body(ids[0], 100, ids, frequency="DAILY",
-                                                           start=_day(-100)))
+    made = templates.create_template(access, as_request(template_body(ids[0], 100, ids, frequency="DAILY",
+                                                           start=_day(-100))))
     bucket = RecurringExpense.bucket_of(access.group_id)
     now = iso(PINNED)
     assert tick.run_bucket(bucket, now)["created"] == cap
@@ -105,8 +105,8 @@ def test_catch_up_is_capped_per_template_and_notifies_once_per_run(group):
 
 def test_an_on_time_occurrence_still_notifies_as_one_expense(group):
     access, ids = group
-    templates.create_template(access, template_body(ids[0], 100, ids, frequency="DAILY",
-                                                    start=_day(0)))
+    templates.create_template(access, as_request(template_body(ids[0], 100, ids, frequency="DAILY",
+                                                    start=_day(0))))
     tick.run_bucket(RecurringExpense.bucket_of(access.group_id), iso(PINNED))
     (event,) = _added(access.group_id)
     assert event.Payload.as_dict()["occurrences"] == 1
@@ -121,10 +121,10 @@ def test_a_re_read_snapshot_does_not_work_a_capped_template_twice(group, monkeyp
     monkeypatch.setattr(tick, "SNAPSHOT_PAGE", 1)
     monkeypatch.setattr(tick, "SNAPSHOT_PAGES", 1)
     cap = occurrences.MAX_SLOTS_PER_TEMPLATE_RUN
-    first = templates.create_template(access, template_body(ids[0], 100, ids, frequency="DAILY",
-                                                            start=_day(-100)))
-    second = templates.create_template(access, template_body(ids[0], 100, ids,
-                                                             frequency="DAILY", start=_day(-2)))
+    first = templates.create_template(access, as_request(template_body(ids[0], 100, ids, frequency="DAILY",
+                                                            start=_day(-100))))
+    second = templates.create_template(access, as_request(template_body(ids[0], 100, ids,
+                                                             frequency="DAILY", start=_day(-2))))
     result = tick.run_bucket(RecurringExpense.bucket_of(access.group_id), iso(PINNED))
     assert len(slots(access.group_id, first.RecurringId)) == cap
     assert len(slots(access.group_id, second.RecurringId)) == 3

@@ -14,7 +14,7 @@ from app.local.triggers import canned_event
 from app.recurring import templates
 from models.groups import DUE_BUCKETS, RecurringExpense
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
-from tests.recurring.helpers import slots, template_body
+from tests.recurring.helpers import as_request, slots, template_body
 
 SCHEDULED_AT = canned_event("schedule_hourly.json")["time"]  # 2025-01-01T13:00:00Z
 
@@ -44,8 +44,8 @@ def handlers(aws, monkeypatch, tmp_path):
 @pytest.fixture
 def due_group(aws):
     access, ids = make_group(make_user("handler@example.com"), guests=1)
-    made = templates.create_template(access, template_body(ids[0], 500, ids, start="2025-01-01",
-                                                           frequency="DAILY"))
+    made = templates.create_template(access, as_request(template_body(ids[0], 500, ids, start="2025-01-01",
+                                                           frequency="DAILY")))
     return access, made.RecurringId
 
 

@@ -19,7 +19,7 @@ from app.recurring.tick import run_bucket
 from models.groups import Balance, Participant, RecurringExpense
 from tests.support import aws_calls
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
-from tests.recurring.helpers import slots, template_body
+from tests.recurring.helpers import as_request, slots, template_body
 
 pytestmark = pytest.mark.race
 
@@ -67,8 +67,8 @@ def inject():
 @pytest.fixture
 def daily(live_db):
     access, ids = make_group(make_user("race-tick@example.com"), guests=1)
-    made = templates.create_template(access, template_body(
-        ids[0], 301, ids, start=START.isoformat(), frequency="DAILY"))
+    made = templates.create_template(access, as_request(template_body(
+        ids[0], 301, ids, start=START.isoformat(), frequency="DAILY")))
     return access, made.RecurringId, RecurringExpense.bucket_of(access.group_id)
 
 
@@ -149,7 +149,7 @@ def test_template_racing_a_participant_removal_never_names_a_removed_participant
     for round_ in range(20):
         guest = add_guest(access, display_name=f"G{round_}").ParticipantId
         body = template_body(ids[0], 200, [ids[0], guest], start="2030-01-01")
-        results = _together([lambda: templates.create_template(access, body),
+        results = _together([lambda: templates.create_template(access, as_request(body)),
                              lambda: remove_participant(access, guest)])
         created, removed = isinstance(results[0], templates.Template), results[1] is None
         assert not (created and removed), (round_, results)

@@ -9,7 +9,22 @@ import pytest
 from app.recurring import schedule
 from app.recurring.tick import run_bucket
 from models.groups import Balance, RecurringExpense
+from app.ledger.expense_input import ExpenseInput, PaymentInput
+from app.recurring.schemas import RecurringCreateSchema
 from tests.recurring.helpers import template_body
+
+
+def test_a_template_body_loads_its_expense_part_as_the_ledgers_input():
+    """The create route's schema hands the service the expense part as the same typed
+    input a one-off expense gets, and the schedule beside it."""
+    me = str(uuid.uuid4())
+    loaded = RecurringCreateSchema().load(template_body(me, 500, [me], start="2026-02-01"))
+    assert isinstance(loaded["expense"], ExpenseInput)
+    assert loaded["expense"].payments == (PaymentInput(me, 500),)
+    assert loaded["expense"].sent == {"description", "category", "payments", "amount",
+                                      "split_mode", "splits"}
+    assert (loaded["frequency"], loaded["startDate"]) == ("MONTHLY", "2026-02-01")
+    assert not set(loaded) & set(ExpenseInput._fields)
 
 
 @pytest.fixture

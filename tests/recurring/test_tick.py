@@ -15,7 +15,7 @@ from app.recurring.tick import run_bucket, run_tick
 from models.groups import DUE_BUCKETS, Group, RecurringExpense
 from models.notifications import Event
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
-from tests.recurring.helpers import recorded, slots, template_body
+from tests.recurring.helpers import as_patch, as_request, recorded, slots, template_body
 from tests.support.faults import transaction_dies_at
 
 
@@ -31,11 +31,12 @@ def tick(access, now: str) -> dict:
 
 def create(access, body) -> dict:
     """Create a template; returns it as the API sends it."""
-    return RecurringSchema().dump(templates.create_template(access, body))
+    return RecurringSchema().dump(templates.create_template(access, as_request(body)))
 
 
-def update(*args, **kwargs) -> dict:
-    return RecurringSchema().dump(templates.update_template(*args, **kwargs))
+def update(access, recurring_id, updated_at, patch) -> dict:
+    return RecurringSchema().dump(templates.update_template(access, recurring_id, updated_at,
+                                                            as_patch(patch)))
 
 
 def _row(access, recurring_id) -> RecurringExpense:

@@ -17,7 +17,7 @@ from app.recurring import templates
 from app.recurring.tick import run_bucket
 from models.groups import Change, Group, RecurringExpense
 from tests.ledger.helpers import equal_body, make_group, make_user
-from tests.recurring.helpers import recorded, template_body
+from tests.recurring.helpers import as_request, recorded, template_body
 from tests.support import aws_calls, interleave
 
 NOW = "2026-03-31T12:00:00Z"  # 3 slots of the first template, 1 of the second; no reminder
@@ -26,8 +26,8 @@ NOW = "2026-03-31T12:00:00Z"  # 3 slots of the first template, 1 of the second; 
 @pytest.fixture
 def group(aws):
     access, ids = make_group(make_user("calls@example.com"), guests=2)
-    templates.create_template(access, template_body(ids[0], 3000, ids, start="2026-01-31"))
-    templates.create_template(access, template_body(ids[1], 900, ids, start="2026-03-15"))
+    templates.create_template(access, as_request(template_body(ids[0], 3000, ids, start="2026-01-31")))
+    templates.create_template(access, as_request(template_body(ids[1], 900, ids, start="2026-03-15")))
     return access, ids
 
 
