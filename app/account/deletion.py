@@ -3,7 +3,7 @@
 The profile is marked DELETING first (with every identity flagged), so the account is gone
 for every request from that moment; the steps then remove the rest, each idempotent, and
 the profile itself goes last. A run works within a budget (DELETE /users/me: a few
-seconds, then 202 and the queue worker goes on, see :mod:`app.account.worker`).
+seconds, then 202 and the queue worker goes on, see :mod:`app.account.finish_deletion`).
 Whatever a crash or a spent budget interrupts, a rerun of the same driver (the worker's
 next message, the user's own retry, or the resume sweep every few minutes once the
 deletion is overdue) finishes it."""

@@ -12,7 +12,7 @@ from app.chat import context as chat_context
 from app.chat.admission import ASSISTANT, DONE, FAILED, WORKING
 from app.chat.drafters.base import Drafter, DrafterError
 from app.chat.sessions import OPEN, load_session
-from app.chat.worker import STALE_SECONDS, ago, drop_pointer, load
+from app.chat.work import STALE_SECONDS, ago, drop_pointer, load
 from app.core.clock import new_id, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction

@@ -12,7 +12,7 @@ from app.chat.schemas import (AdmittedSchema, ConfirmSchema, CreditBalanceSchema
                               MessageCreateSchema, SessionCreateSchema, SessionDetailSchema,
                               SessionPageSchema, SessionSchema)
 from app.ledger.schemas import ExpenseSchema
-from app.chat import admission, confirm, credits, sessions, worker
+from app.chat import admission, confirm, credits, sessions, work
 
 blp = Blueprint("chat", __name__, description="Expense chat assistant")
 
@@ -70,7 +70,7 @@ def post_message(body, session_id):
     message = admission.post_message(principal().user_id, str(session_id), body["text"],
                                      monthly=config.chat_monthly_credits,
                                      cost=config.chat_message_credits)
-    worker.hand_off(admission.work_item(message))
+    work.hand_off(admission.work_item(message))
     return message
 
 

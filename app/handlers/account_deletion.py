@@ -8,7 +8,8 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.account.worker import finish_deletion, run_schedule
+from app.account import worker
+from app.account.finish_deletion import run_schedule
 
 bootstrap()
 # Given our logger, the processor logs each failed record (the template counts those lines).
@@ -18,7 +19,7 @@ processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
 
 
 def handle_record(record) -> None:
-    finish_deletion(json.loads(record.body)["userId"])
+    worker.handle(json.loads(record.body))
 
 
 def lambda_handler(event, context):

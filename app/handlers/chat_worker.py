@@ -8,8 +8,8 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.chat.drafting import process
-from app.chat.worker import reconcile
+from app.chat import worker
+from app.chat.work import reconcile
 
 settings = bootstrap()
 processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
@@ -17,7 +17,7 @@ processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
 
 
 def handle_record(record) -> None:
-    process(json.loads(record.body), settings)
+    worker.handle(json.loads(record.body), settings)
 
 
 def lambda_handler(event, context):
@@ -25,4 +25,4 @@ def lambda_handler(event, context):
         return process_partial_response(event=event, record_handler=handle_record,
                                         processor=processor, context=context)
     # The schedule: re-drive messages whose hand-off was lost or whose run died, in place.
-    return reconcile(redrive=lambda item: process(item, settings))
+    return reconcile(redrive=lambda item: worker.handle(item, settings))

@@ -8,7 +8,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
 
 from app.bootstrap import bootstrap
 from app.logs import logger
-from app.imports.worker import run_import
+from app.imports import worker
 
 bootstrap()
 # A run reports its own failure on the import (FAILED, first bad line) and answers normally;
@@ -19,8 +19,7 @@ processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
 
 
 def handle_record(record) -> None:
-    message = json.loads(record.body)
-    run_import(message["groupId"], message["importId"])
+    worker.handle(json.loads(record.body))
 
 
 def lambda_handler(event, context):

@@ -16,7 +16,7 @@ processor = BatchProcessor(event_type=EventType.SQS, logger=logger,
 
 
 def handle_record(record) -> None:
-    worker.process(json.loads(record.body), settings)
+    worker.handle(json.loads(record.body), settings)
 
 
 def lambda_handler(event, context):
@@ -24,4 +24,4 @@ def lambda_handler(event, context):
         return process_partial_response(event=event, record_handler=handle_record,
                                         processor=processor, context=context)
     # The schedule: re-drive scans whose hand-off was lost or whose run died, in place.
-    return scanning.reconcile(redrive=lambda item: worker.process(item, settings))
+    return scanning.reconcile(redrive=lambda item: worker.handle(item, settings))

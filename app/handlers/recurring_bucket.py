@@ -1,12 +1,13 @@
 """Recurring bucket worker: one SQS message per due bucket, sent by the hourly tick."""
 from __future__ import annotations
 
+import json
+
 from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
                                                    process_partial_response)
 
 from app.bootstrap import bootstrap
-from app.recurring import fanout
-from app.recurring.tick import run_bucket_message
+from app.recurring import worker
 
 bootstrap()
 # The service logs a failed bucket itself (recurring.bucket_failed, which the template counts).
@@ -16,7 +17,7 @@ processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failu
 
 
 def handle_record(record) -> None:
-    run_bucket_message(*fanout.read(record.body))
+    worker.handle(json.loads(record.body))
 
 
 def lambda_handler(event, context):

@@ -2,5 +2,5 @@
 
 ``parse`` turns a file of any supported format into one neutral :class:`Parsed` model;
 ``jobs`` starts an import (the group head IMPORTING, the file staged) and reports on it;
-``worker`` writes the rows, checks the balances and turns the group ACTIVE, or removes what
-it wrote. See docs/import.md."""
+``run_import`` writes the rows, checks the balances and turns the group ACTIVE, or removes
+what it wrote (``worker`` is its queue message's entry). See docs/import.md."""

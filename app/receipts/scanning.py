@@ -20,7 +20,7 @@ from app import blobs
 from app.errors import Conflict, concurrent_update, insufficient_credits
 from app.logs import logger
 from app.chat import credits
-from app.chat.worker import STALE_SECONDS, ago
+from app.chat.work import STALE_SECONDS, ago
 from app.core.access import Access, load_live_group
 from app.core.clock import now_iso, today
 from app.core.conditional import update_if

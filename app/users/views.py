@@ -10,7 +10,7 @@ from app.errors import Forbidden
 from app.users.schemas import (AccountDeletionSchema, AdminUserPageSchema, AdminUsersArgsSchema,
                                IdentityLinkSchema, IdentityListSchema, IdentitySchema,
                                ProfilePatchSchema, ProfileSchema)
-from app.account import worker as account_worker
+from app.account import finish_deletion
 from app.account.budget import Budget
 from app.account.deletion import delete_account
 from app.users import profiles as users
@@ -68,7 +68,7 @@ def delete_me():
         current_app.extensions["developer"].verifier.forget_user(user_id)  # its PATs too
     if progress.done:
         return "", 204
-    account_worker.continue_later(user_id)
+    finish_deletion.continue_later(user_id)
     return AccountDeletionSchema().dump({"status": "DELETING"}), 202
 
 
