@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from app.limits import MAX_WORK_CLAIMS
 from app.errors import Conflict
 from app.logs import logger
 from app.chat import capacity, credits, proposals
@@ -18,9 +19,6 @@ from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from models.users import ChatDraft, ChatMessage, ChatWork
 
-# A message is claimed at most this many times (runs that died mid-draft), then it fails
-# and is refunded.
-MAX_ATTEMPTS = 2
 FAILED_REPLY = "Sorry, I couldn't draft that just now; your credit was refunded. Try again?"
 
 
@@ -71,7 +69,7 @@ def _process(item: dict, settings, drafter) -> str:
                         ChatMessage.Version == version)
     if not claimed:
         return "lost"
-    if was_working and _attempts(message) > MAX_ATTEMPTS:
+    if was_working and _attempts(message) > MAX_WORK_CLAIMS:
         return _fail(message, "TIMEOUT")  # every run so far died mid-draft
     try:
         rows = load_session(message.UserId, message.SessionId)

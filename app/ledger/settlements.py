@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
+from app.limits import MAX_SETTLEMENT_NOTE
 from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
 from app.money.splits import MAX_AMOUNT
 from app.changes import scrub
@@ -18,7 +19,6 @@ from app.ledger.expense_input import check_date
 from app.core.transactions import Transaction
 from models.groups import SETTLEMENT_PREFIX, Settlement
 
-MAX_NOTE = 500
 _DELETE_ATTEMPTS = 5
 
 
@@ -61,9 +61,9 @@ def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) ->
         raise Invalid(f"amount must be an integer from 1 to {MAX_AMOUNT}.",
                       details={"amount": [f"Must be an integer from 1 to {MAX_AMOUNT}."]})
     check_date(date)
-    if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
-        raise Invalid(f"note must be at most {MAX_NOTE} characters.",
-                      details={"note": [f"At most {MAX_NOTE} characters."]})
+    if note is not None and (not isinstance(note, str) or len(note) > MAX_SETTLEMENT_NOTE):
+        raise Invalid(f"note must be at most {MAX_SETTLEMENT_NOTE} characters.",
+                      details={"note": [f"At most {MAX_SETTLEMENT_NOTE} characters."]})
 
 
 def _compared(payer_id, payee_id, amount, date, note, currency=None, rate=None) -> dict:

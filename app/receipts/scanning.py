@@ -5,7 +5,7 @@ condition, the free allowance first, a ledger entry), a work pointer in chat's s
 service partitions (models.users.ChatWork, marked as a receipt scan) and the receipt's own
 ScanStatus, all in one conditional transaction with the daily scan counter. The worker's
 run is chat's too: claim under the row's version (a claim older than chat's STALE_SECONDS
-is a run that died and may be claimed again, at most MAX_ATTEMPTS times), then DONE with
+is a run that died and may be claimed again, at most MAX_WORK_CLAIMS times), then DONE with
 the result and the draft, or FAILED with the credits refunded; the finishing transaction
 drops the pointer, so :func:`reconcile` re-drives exactly the scans whose hand-off or run
 was lost."""
@@ -17,6 +17,7 @@ import time
 from typing import Optional
 
 from app import blobs
+from app.limits import MAX_WORK_CLAIMS
 from app.errors import Conflict, concurrent_update, insufficient_credits
 from app.logs import logger
 from app.chat import credits
@@ -35,7 +36,6 @@ from models.groups.receipts import (READY, SCAN_DONE, SCAN_FAILED, SCAN_PENDING,
                                     Receipt)
 from models.users import RECEIPT_SCAN_WORK, ChatWork
 
-MAX_ATTEMPTS = 2
 ATTEMPTS = 8  # admissions lost to a parallel one (the balance, the row) are retried
 SWEEP_PAGE = 50
 
@@ -124,7 +124,7 @@ def run(group_id: str, receipt_id: str, settings) -> str:
                                Receipt.Version.set(version + 1)],
                      Receipt.Version == version):
         return "lost"
-    if attempts > MAX_ATTEMPTS:
+    if attempts > MAX_WORK_CLAIMS:
         return _fail(receipt, "TIMEOUT")  # every run so far died mid-scan
     try:
         result, draft = _scan(receipt, settings)

@@ -26,7 +26,7 @@ LEADING_COUNT = re.compile(r"^\d{1,3}\s*[x×]\s+(?=\D)", re.I)
 # A row that only says how many of the item named on the row above: "2 x 0,99", "3 Stk x 1,20".
 QUANTITY_ROW = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*(?:x|stk\.?\s*x?|st\.?\s*x?|pcs\.?\s*x?|@|×)"
                           r"(?:\s*[\d.,]+)?\s*[A-Z]?\s*$", re.I)
-MAX_ITEMS = 100
+MAX_SCANNED_ITEMS = 100
 MAX_NAME = 80
 
 
@@ -196,7 +196,7 @@ def _pick_items(lines: List[Line], currency: str, first: int, last: int) -> List
             continue
         items.append((name, value))
         pending = None
-    return items[:MAX_ITEMS]
+    return items[:MAX_SCANNED_ITEMS]
 
 
 def items_confidence(items, total: Optional[int], subtotals=frozenset()) -> float:
