@@ -11,8 +11,7 @@ import threading
 from typing import Dict, List, Optional, Tuple
 
 from app.money.currencies import CODES, MINOR_UNITS
-from app.receipts.scan.amounts import parse_amount
-from app.receipts.scan.dates import find_dates
+from app.money.amounts_and_dates import find_dates, parse_amount
 from app.receipts.scan.parser import MAX_SCANNED_ITEMS, MAX_NAME, items_confidence, parse_lines
 from app.receipts.scan.result import ScanError, ScanHints, ScanResult
 from app.receipts.scan.rows import Box, rows
