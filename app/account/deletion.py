@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
-from app.errors import sole_owner
+from app.errors import SoleOwner, sole_owner
 from app.logs import logger
 from app.account import steps
 from app.account.budget import Budget, OutOfBudget, unlimited
@@ -99,7 +99,7 @@ def delete_account(user_id: str, *, budget: Optional[Budget] = None,
             logger.info("account.delete_paused", extra={"user_id": user_id, "at": name})
             return Progress(False, counts)
         except Exception as error:
-            if name == "groups" and getattr(error, "code", None) == "SOLE_OWNER":
+            if name == "groups" and isinstance(error, SoleOwner):
                 # Someone joined a group of ours after the check: nothing is removed yet
                 # but memberships, so give the account back and let the user decide.
                 steps.unmark(profile)

@@ -9,7 +9,7 @@ apart (Powertools' batch processor); this module sees user ids. Should a message
 sweep (every five minutes) finds the account by its due time."""
 from __future__ import annotations
 
-from app.errors import DomainError
+from app.errors import SoleOwner
 from app.logs import logger
 from app.account.budget import WORKER_SECONDS, Budget
 from app.account.deletion import delete_account, resume_stalled_deletions
@@ -35,9 +35,7 @@ def finish_deletion(user_id: str, seconds: float = WORKER_SECONDS) -> None:
     try:
         if not delete_account(user_id, budget=Budget(seconds=seconds)).done:
             continue_later(user_id)
-    except DomainError as error:
-        if error.code != "SOLE_OWNER":
-            raise
+    except SoleOwner:
         # Someone joined a group of theirs meanwhile: the account was handed back.
         logger.warning("account.delete_refused", extra={"user_id": user_id})
 

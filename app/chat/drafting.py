@@ -7,6 +7,7 @@ from typing import Optional
 
 from app.limits import MAX_WORK_CLAIMS
 from app.errors import Conflict
+from app.chat.errors import draft_changed
 from app.logs import logger
 from app.chat import capacity, credits, proposals
 from app.chat import context as chat_context
@@ -136,7 +137,7 @@ def _finish(message: ChatMessage, checked, open_draft: Optional[ChatDraft]) -> s
         _finish_message(tx, message, DONE, at)
         tx.put(_reply(message, checked.reply, checked.questions, at),
                condition=ChatMessage.SK.does_not_exist(), on_fail=_Lost("lost"))
-        draft_lost = Conflict("The draft changed meanwhile.", code="DRAFT_CHANGED")
+        draft_lost = draft_changed()
         if checked.expense is not None:
             target = open_draft if revise and open_draft is not None and \
                 open_draft.GroupId == checked.group_id else None

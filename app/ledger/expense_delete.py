@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import List, Optional
 
 
-from app.errors import Conflict, not_found
+from app.errors import Conflict, concurrent_update, not_found
+from app.ledger.errors import database_busy
 from app.changes import scrub
 from app.core import changelog, outbox
 from app.ledger import balances, guards as money_guards
@@ -63,7 +64,7 @@ def batch_delete(keys: List[dict]) -> None:
     try:
         GroupItem.raw_batch_delete(keys)
     except UnprocessedItemsLeft:
-        raise Conflict("The database is busy; try the delete again.", code="TRY_AGAIN") from None
+        raise database_busy() from None
 
 
 def _sweep(group_id: str, expense_id: str) -> List[dict]:
@@ -108,5 +109,4 @@ def delete_expense(access: Access, expense_id: str) -> None:
             return
         except _Raced:
             continue
-    raise Conflict("The expense keeps changing; try the delete again.",
-                   code="CONCURRENT_UPDATE")
+    raise concurrent_update("The expense keeps changing; try the delete again.")

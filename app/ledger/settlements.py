@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from app.limits import MAX_SETTLEMENT_NOTE
-from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
+from app.errors import (Conflict, Invalid, VersionConflict, concurrent_update, id_collision,
+                        not_found, version_conflict)
 from app.money.splits import MAX_AMOUNT
 from app.changes import scrub
 from app.core import changelog, outbox, paging
@@ -205,10 +206,10 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
         try:
             tx.commit()
         except Conflict as error:
-            if error.code != "VERSION_CONFLICT":
+            if not isinstance(error, VersionConflict):
                 raise
             continue
         # After the commit: /activity stops quoting its note (app.changes.scrub).
         scrub.scrub_resource(access.group_id, "SETTLEMENT", settlement_id)
         return
-    raise Conflict("The settlement keeps changing; try again.", code="CONCURRENT_UPDATE")
+    raise concurrent_update("The settlement keeps changing; try again.")

@@ -26,7 +26,8 @@ from app.ledger import views as settlements_api
 from app.api.context import group_access
 from app.mcp.tool import Dumped, Tool
 from app.mcp.units import in_units, to_minor
-from app.errors import Conflict, Invalid, version_conflict
+from app.errors import Invalid, version_conflict
+from app.mcp.errors import balances_changed
 from app.money import expense_forms
 from app.money.expense_input import ExpenseInput
 from app.ledger.schemas import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
@@ -215,9 +216,7 @@ def _settle_up(caller, args: dict):
         plan = balances.group_balances(access)
         wanted = args.get("revision")
         if wanted is not None and wanted != plan.revision:
-            raise Conflict("The balances changed since that revision; show the user the "
-                           "new plan (get_balances) first.", code="VERSION_CONFLICT",
-                           details={"revision": plan.revision})
+            raise balances_changed(plan.revision)
         recorded = [settlements.create_settlement(access, payer_id=t.from_id, payee_id=t.to_id,
                                                   amount=t.amount, date=args.get("date"),
                                                   note=args.get("note"))
