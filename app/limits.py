@@ -17,6 +17,18 @@ IMPORT_FORMATS = tuple(IMPORT_SOURCES)
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 # POST /groups/{groupId}/reminders: one per sender, recipient and group in this many seconds.
 REMINDER_INTERVAL_SECONDS = 24 * 3600
+# A display name (a user's, a participant's: app.names.validated, app.api.schemas.DisplayName),
+# in characters.
+MAX_DISPLAY_NAME = 100
+# A comment's body, in characters (REST, MCP and an imported thread alike).
+MAX_COMMENT_BODY = 2000
+# A settlement's note, in characters.
+MAX_SETTLEMENT_NOTE = 500
+# A rotating key ring's secret (the PAT pepper, the realtime token keys), in bytes.
+MIN_SECRET_BYTES = 32
+# Claims of one chat message or receipt scan (the receipt's run is chat's: app.receipts.scanning)
+# by runs that died mid-way; past it the work fails and its credit is refunded.
+MAX_WORK_CLAIMS = 2
 # An expense's text fields' limits are declared with its fields, in
 # app.ledger.expense_input (TEXT_MAX, ITEM_NAME_MAX).
 

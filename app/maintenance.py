@@ -6,10 +6,10 @@ from typing import Optional, Sequence
 
 from app.logs import logger
 from app.account.deletion import resume_stalled_deletions
-from app.chat.worker import reconcile as redrive_chat_work
+from app.chat.work import reconcile as redrive_chat_work
 from app.currencies.daily import fetch_daily
 from app.groups.delete import resume_pending_deletes
-from app.imports.worker import fail_stuck as fail_stuck_imports
+from app.imports.run_import import fail_stuck as fail_stuck_imports
 from app.groups.join_request_prune import prune_decided_join_requests
 from app.ledger.orphan_comments import sweep_orphan_comments
 from app.notifications.redispatch import redispatch_pending

@@ -22,6 +22,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Optional
 
+from app.limits import MAX_DISPLAY_NAME
+
 ZWNJ, ZWJ = "\u200c", "\u200d"
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 _VIRAMA = 9  # canonical combining class
@@ -101,7 +103,7 @@ def normalise(text: str) -> str:
     return normal
 
 
-def validated(text: str, *, max_length: int = 100) -> str:
+def validated(text: str, *, max_length: int = MAX_DISPLAY_NAME) -> str:
     """The REST rule of a name field (app.api.schemas.DisplayName) as one function, for
     the paths that store a name without a request schema (imports): ``text`` NFC-normalised,
     or ValueError saying why — a refused character, blank, or past ``max_length``."""

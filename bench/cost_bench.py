@@ -114,7 +114,7 @@ class Bench:
                 for shard in Event.shards() for event in Event.pending(shard, "9999")]
 
     def drain_events(self) -> Bill:
-        from app.notifications.stream import handle_stream_record
+        from app.notifications.worker import handle as handle_stream_record
 
         bill, sent = Bill(), len(self.pushes.sent)
         for image in self.pending_images():

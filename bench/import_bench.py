@@ -70,7 +70,7 @@ def main() -> None:
         posted = time.perf_counter() - start
         assert reply.status_code == 202, reply.get_json()
         ((group_id, import_id),) = held
-        from app.imports.worker import run_import
+        from app.imports.run_import import run_import
 
         start = time.perf_counter()
         with count_dynamodb_calls() as worker_calls:

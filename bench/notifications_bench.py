@@ -43,7 +43,7 @@ def pending_images() -> list:
 
 def main() -> None:
     from app.notifications import push
-    from app.notifications.stream import handle_stream_record
+    from app.notifications.worker import handle as handle_stream_record
 
     push.use(push.RecordingProvider())
     print("recipients | worker DynamoDB calls for one EXPENSE_ADDED | replay of the record")

@@ -3,7 +3,7 @@
 The profile is marked DELETING first (with every identity flagged), so the account is gone
 for every request from that moment; the steps then remove the rest, each idempotent, and
 the profile itself goes last. A run works within a budget (DELETE /users/me: a few
-seconds, then 202 and the queue worker goes on, see :mod:`app.account.worker`).
+seconds, then 202 and the queue worker goes on, see :mod:`app.account.finish_deletion`).
 Whatever a crash or a spent budget interrupts, a rerun of the same driver (the worker's
 next message, the user's own retry, or the resume sweep every few minutes once the
 deletion is overdue) finishes it."""
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
-from app.errors import sole_owner
+from app.errors import SoleOwner, sole_owner
 from app.logs import logger
 from app.account import steps
 from app.account.budget import Budget, OutOfBudget, unlimited
@@ -99,7 +99,7 @@ def delete_account(user_id: str, *, budget: Optional[Budget] = None,
             logger.info("account.delete_paused", extra={"user_id": user_id, "at": name})
             return Progress(False, counts)
         except Exception as error:
-            if name == "groups" and getattr(error, "code", None) == "SOLE_OWNER":
+            if name == "groups" and isinstance(error, SoleOwner):
                 # Someone joined a group of ours after the check: nothing is removed yet
                 # but memberships, so give the account back and let the user decide.
                 steps.unmark(profile)

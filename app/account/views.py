@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.account import worker as account_worker
+from app.account import finish_deletion
 from app.account.budget import Budget
 from app.account.deletion import delete_account
 from app.api.context import principal, settings
@@ -48,5 +48,5 @@ def delete_me():
         current_app.extensions["developer"].verifier.forget_user(user_id)  # its PATs too
     if progress.done:
         return "", 204
-    account_worker.continue_later(user_id)
+    finish_deletion.continue_later(user_id)
     return AccountDeletionSchema().dump({"status": "DELETING"}), 202

@@ -27,10 +27,11 @@ from typing import Optional
 import awsgi
 
 from app.api.origin import VIEWER_ADDRESS
+from app.errors import Invalid
 
 # The reply to a request line WSGI cannot carry: our error envelope, as the app would answer.
 _UNREADABLE = {"statusCode": "400", "headers": {"Content-Type": "application/json"},
-               "body": json.dumps({"error": {"code": "VALIDATION_ERROR",
+               "body": json.dumps({"error": {"code": Invalid.code,
                                              "message": "The request line is not valid text.",
                                              "details": {}}})}
 VIEWER_HEADER = "cloudfront-viewer-address"  # the one CloudFront sets

@@ -20,6 +20,7 @@ import time
 from typing import Callable, Optional, Tuple
 
 from app.logs import logger
+from app.errors import Forbidden
 
 HEADER = "X-Origin-Verify"
 _ENVIRON_KEY = "HTTP_X_ORIGIN_VERIFY"
@@ -27,7 +28,7 @@ VIEWER_ADDRESS = "HTTP_CLOUDFRONT_VIEWER_ADDRESS"  # as aws-wsgi names it (see a
 VERIFIED = "tailspend.via_edge"  # environ flag: the request came through CloudFront
 REREAD_SECONDS = 60.0  # a mismatch re-reads the secret at most this often (a rotation's new value)
 
-_REFUSED = json.dumps({"error": {"code": "FORBIDDEN",
+_REFUSED = json.dumps({"error": {"code": Forbidden.code,
                                  "message": "Call the API through its public URL.",
                                  "details": {}}}).encode()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from app.limits import MAX_DISPLAY_NAME
 from app.money.currencies import CODES
 from app.money.splits import MAX_AMOUNT
 
@@ -156,7 +157,7 @@ class DisplayName(fields.String):
     bidirectional-override characters refused; 1..``max_length`` characters once
     normalised, not blank."""
 
-    def __init__(self, *, max_length: int = 100, **kwargs):
+    def __init__(self, *, max_length: int = MAX_DISPLAY_NAME, **kwargs):
         from app import names
 
         kwargs.setdefault("validate", [validate.Length(min=1, max=max_length),

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from app.limits import MAX_WORK_CLAIMS
 from app.errors import Conflict
+from app.chat.errors import draft_changed
 from app.logs import logger
 from app.credits import service as credits
 from app.chat import capacity, proposals
@@ -13,16 +15,13 @@ from app.chat import context as chat_context
 from app.chat.admission import ASSISTANT, DONE, FAILED, WORKING
 from app.chat.drafters.base import Drafter, DrafterError
 from app.chat.sessions import OPEN, load_session
-from app.chat.worker import STALE_SECONDS, ago, drop_pointer, load
+from app.chat.work import STALE_SECONDS, ago, drop_pointer, load
 from app.core.clock import new_id, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from app.ledger import expense_input
 from models.users import ChatDraft, ChatMessage, ChatWork
 
-# A message is claimed at most this many times (runs that died mid-draft), then it fails
-# and is refunded.
-MAX_ATTEMPTS = 2
 FAILED_REPLY = "Sorry, I couldn't draft that just now; your credit was refunded. Try again?"
 
 
@@ -73,7 +72,7 @@ def _process(item: dict, settings, drafter) -> str:
                         ChatMessage.Version == version)
     if not claimed:
         return "lost"
-    if was_working and _attempts(message) > MAX_ATTEMPTS:
+    if was_working and _attempts(message) > MAX_WORK_CLAIMS:
         return _fail(message, "TIMEOUT")  # every run so far died mid-draft
     try:
         rows = load_session(message.UserId, message.SessionId)
@@ -140,7 +139,7 @@ def _finish(message: ChatMessage, checked, open_draft: Optional[ChatDraft]) -> s
         _finish_message(tx, message, DONE, at)
         tx.put(_reply(message, checked.reply, checked.questions, at),
                condition=ChatMessage.SK.does_not_exist(), on_fail=_Lost("lost"))
-        draft_lost = Conflict("The draft changed meanwhile.", code="DRAFT_CHANGED")
+        draft_lost = draft_changed()
         if checked.expense is not None:
             target = open_draft if revise and open_draft is not None and \
                 open_draft.GroupId == checked.group_id else None

@@ -13,7 +13,7 @@ from app.chat.schemas import (AdmittedSchema, ConfirmSchema, CreditBalanceSchema
                               SessionPageSchema, SessionSchema)
 from app.ledger.schemas import ExpenseSchema
 from app.credits import service as credits
-from app.chat import admission, confirm, sessions, worker
+from app.chat import admission, confirm, sessions, work
 
 blp = Blueprint("chat", __name__, description="Expense chat assistant")
 
@@ -71,7 +71,7 @@ def post_message(body, session_id):
     message = admission.post_message(principal().user_id, str(session_id), body["text"],
                                      monthly=config.chat_monthly_credits,
                                      cost=config.chat_message_credits)
-    worker.hand_off(admission.work_item(message))
+    work.hand_off(admission.work_item(message))
     return message
 
 

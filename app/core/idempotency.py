@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable, Optional, Tuple, TypeVar, Union
 
-from app.errors import Conflict, Unprocessable
+from app.errors import Conflict, idempotency_in_progress, idempotency_key_reused
 from app.core.clock import epoch, now_iso
 from app.core.conditional import delete_if, update_if
 from app.core.transactions import Transaction
@@ -92,14 +92,12 @@ def begin(credential_id: str, key: str, fingerprint: str, *, owner: str) -> Opti
     existing = IdempotencyRecord.get(*IdempotencyRecord.key(credential_id, key),
                                      consistent_read=True)
     if existing.RequestHash != fingerprint:
-        raise Unprocessable("This Idempotency-Key was used with a different request.",
-                            code="IDEMPOTENCY_KEY_REUSED")
+        raise idempotency_key_reused()
     if existing.Status == "COMPLETED":
         return Replay(status=int(existing.ResponseStatus), body=existing.ResponseBody or "")
     if (existing.LockedUntil or 0) < now and _take_over(existing, now):
         return None
-    raise Conflict("A request with this Idempotency-Key is still in progress.",
-                   code="IDEMPOTENCY_IN_PROGRESS")
+    raise idempotency_in_progress()
 
 
 def _take_over(existing: IdempotencyRecord, now: int) -> bool:

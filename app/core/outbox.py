@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from app.errors import Conflict
+from app.errors import duplicate_event
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
 from models.notifications import EVENT_TYPES, Event
@@ -35,6 +35,6 @@ def add_event(tx: Transaction, event_type: str, *, scope_id: str, resource_id: s
     # Secondary: the id is derived from the revision, so when the change itself also failed
     # (a concurrent writer produced this revision first) that failure is the true answer.
     tx.put(row, condition=Event.PK.does_not_exist(),
-           on_fail=Conflict("This change was already recorded.", code="DUPLICATE_EVENT"),
+           on_fail=duplicate_event(),
            secondary=True)
     return event_id

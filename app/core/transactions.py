@@ -29,7 +29,7 @@ from pynamodb.exceptions import TransactWriteError
 from pynamodb.transactions import TransactWrite
 
 import models
-from app.errors import Conflict, DomainError, Invalid, TooLarge, account_deleting
+from app.errors import DomainError, Invalid, TooLarge, account_deleting, concurrent_update
 from app.core.live import LIVE
 from models.groups import (Comment, Conversion, Expense, Group, Participant, RecurringExpense,
                            Settlement)
@@ -267,8 +267,8 @@ class Transaction:
                 if isinstance(failed, _Moved):
                     renumbered += 1
                     if renumbered > MAX_RENUMBERS:
-                        raise Conflict("The group is changing quickly; try again.",
-                                       code="CONCURRENT_UPDATE") from error
+                        raise concurrent_update("The group is changing quickly; try again."
+                                                ) from error
                     self.counter.renumber(failed.old)
                     self._sent = None
                     continue
@@ -278,8 +278,7 @@ class Transaction:
                 if not any(r is not None and r.code == "TransactionConflict" for r in reasons):
                     raise
                 if attempt + 1 == MAX_ATTEMPTS or slept >= MAX_TOTAL_SLEEP:
-                    raise Conflict("The data changed while we were writing; try again.",
-                                   code="CONCURRENT_UPDATE") from error
+                    raise concurrent_update() from error
                 delay = min(jitter() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** attempt),
                             MAX_TOTAL_SLEEP - slept)
                 sleep(delay)  # the conditions are re-checked on the next attempt
@@ -306,8 +305,7 @@ class Transaction:
     @staticmethod
     def _error_of(on_fail: OnFail, reason) -> DomainError:
         if on_fail is None:
-            return Conflict("The data changed while we were writing; try again.",
-                            code="CONCURRENT_UPDATE")
+            return concurrent_update()
         if isinstance(on_fail, DomainError):
             return on_fail
         return on_fail(reason.raw_item)

@@ -22,10 +22,10 @@ import threading
 from typing import Callable, Dict, Optional, Tuple
 
 from app import config
+from app.limits import MIN_SECRET_BYTES
 from app.config import Settings
 from app.core import keyring
 
-MIN_BYTES = 32
 PLAIN_KID = "v1"  # the id a plain (single-value) pepper setting gets: a ring of one
 SCHEME = "hmac-sha256"
 _lock = threading.Lock()
@@ -39,8 +39,8 @@ _installed: Optional[keyring.Ring] = None  # the ring _source returned last
 def _install(current: str, peppers: Dict[str, bytes]) -> None:
     global _pepper, _kid, _others
     for value in peppers.values():
-        if len(value) < MIN_BYTES:
-            raise RuntimeError(f"the token pepper must be at least {MIN_BYTES} bytes")
+        if len(value) < MIN_SECRET_BYTES:
+            raise RuntimeError(f"the token pepper must be at least {MIN_SECRET_BYTES} bytes")
     with _lock:
         _pepper, _kid = peppers[current], current
         _others = {kid: value for kid, value in peppers.items() if kid != current}
@@ -63,7 +63,7 @@ def configure(*, settings: Optional[Settings] = None, local_data_dir: Optional[s
         _install_ring(source.get())
         _source = source
     elif local_data_dir:
-        use(keyring.kept_in(local_data_dir, "token-pepper", lambda: secrets.token_bytes(MIN_BYTES)))
+        use(keyring.kept_in(local_data_dir, "token-pepper", lambda: secrets.token_bytes(MIN_SECRET_BYTES)))
     # else: one pepper per process: an app built without a source keeps the one loaded
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, FrozenSet, List, Optional
 
-from app.errors import Conflict, Forbidden, Invalid, NotFound
+from app.errors import Conflict, Invalid, NotFound
+from app.developer.errors import TooManyTokens, too_many_tokens
 from app.core.clock import new_id
 from app.core.transactions import Transaction
 from app.developer import pepper
@@ -75,12 +76,7 @@ def view(token: AccessToken, now: datetime) -> dict:
             "lastUsedAt": token.LastUsedAt, "status": status}
 
 
-def _too_many() -> Forbidden:
-    return Forbidden(f"At most {MAX_TOKENS_PER_USER} tokens per account; revoke old ones.",
-                     code="TOO_MANY_TOKENS")
-
-
-class _Full(Forbidden):
+class _Full(TooManyTokens):
     """The owner's counter is at the cap (maybe only with expired tokens: recount, retry)."""
 
 
@@ -108,7 +104,7 @@ def create_token(user_id: str, *, name: str, scopes: List[str], expires_in_days:
             break
         except _Full:
             if attempt == 2 or not _recount(user_id, now):
-                raise _too_many() from None
+                raise too_many_tokens(MAX_TOKENS_PER_USER) from None
     return {**view(row, now), "token": f"{PREFIX}{token_id}_{secret}"}
 
 
@@ -119,7 +115,7 @@ def _commit_create(user_id: str, row: AccessToken) -> None:
      .update(counter, [TokenCount.Live.add(1), TokenCount.EntityType.set(TokenCount)],
              # An absent count fails too: it is seeded from the owner's tokens first.
              condition=TokenCount.Live < MAX_TOKENS_PER_USER,
-             on_fail=_Full("The token cap is reached.", code="TOO_MANY_TOKENS"))
+             on_fail=_Full("The token cap is reached."))
      # A UUID v4 collision: vanishingly rare, safe to retry.
      .put(row, condition=AccessToken.TokenId.does_not_exist(),
           on_fail=Invalid("Token id collision; try again."))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from app.errors import Conflict, participant_changed, sole_owner
+from app.errors import Conflict, participant_changed, sole_owner, LastOwner
 from app.core import scrub
 from app.core import changelog
 from app.core.clock import now_iso
@@ -178,7 +178,7 @@ def _to_guest(head: Group, me: Participant, user_id: str) -> None:
         changelog.record(tx, head, me, actor=me.ParticipantId)
         tx.commit()
     except Conflict as error:
-        if error.code == "LAST_OWNER":  # another user joined since the check before marking
+        if isinstance(error, LastOwner):  # another user joined since the check before marking
             raise sole_owner([{"groupId": group_id, "name": head.Name}]) from error
         raise
 

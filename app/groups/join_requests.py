@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import Conflict, Invalid, already_member, group_not_found, id_collision, not_found, not_pending, request_pending, target_not_guest
+from app.errors import (Conflict, Invalid, NotPending, already_member, group_not_found,
+                        id_collision, not_found, not_pending, request_pending, target_not_guest)
 from app.core import changelog, outbox, paging
 from app.core.access import Access, is_live
 from app.core.clock import new_id, now_iso
@@ -261,7 +262,7 @@ def _commit_decision(tx: Transaction, request: JoinRequest) -> None:
     try:
         tx.commit()
     except Conflict as error:
-        if error.code != "NOT_PENDING" and _get_request(request.GroupId,
+        if not isinstance(error, NotPending) and _get_request(request.GroupId,
                                                          request.RequestId).Status != PENDING:
             raise not_pending() from error
         raise
@@ -294,6 +295,6 @@ def cancel_takeovers_of(group_id: str, participant_id: str) -> int:
             tx.commit()
             cancelled += 1
         except Conflict as error:
-            if error.code != "NOT_PENDING":
+            if not isinstance(error, NotPending):
                 raise
     return cancelled

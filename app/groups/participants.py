@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from app.errors import Conflict, Invalid, participant_changed, transfer_in_progress
+from app.errors import (Invalid, participant_changed, transfer_in_progress,
+                        concurrent_update)
 from app.core import cascades, changelog
+from app.groups.errors import participant_referenced
 from app.core.access import Access, require_role
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
@@ -127,9 +129,7 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     raw_balance = Balance.fetch_raw(group_id)
     revision = Balance.revision_of(raw_balance)
     if holds_a_net(raw_balance, participant_id) or is_referenced(group_id, participant_id):
-        raise Conflict("Expenses, settlements, conversions or recurring expenses name this "
-                       "participant, or it holds a balance; transfer or remove them first.",
-                       code="PARTICIPANT_REFERENCED")
+        raise participant_referenced()
     tx = Transaction()
     tx.delete(Participant(group_id, target.SK),
               condition=((Participant.Type == target.Type) & (Participant.Role == target.Role)
@@ -146,7 +146,7 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     # participant that lands after the reference check makes the removal fail, not dangle.
     unchanged = (Balance.BalanceRevision == revision if revision is not None
                  else Balance.BalanceRevision.does_not_exist())
-    moved = Conflict("The group's money changed meanwhile; try again.", code="CONCURRENT_UPDATE")
+    moved = concurrent_update("The group's money changed meanwhile; try again.")
     if target.Type == USER:  # the same guard, on the write that unfiles the account
         tx.update(Balance(*Balance.key(group_id)), [Balance.unbind_user(participant_id, target.UserId)],
                   condition=unchanged, on_fail=moved)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from app.errors import (Conflict, DomainError, Invalid, concurrent_update, not_found,
-                        participant_unavailable, transfer_in_progress)
+                        participant_unavailable, transfer_in_progress, ConcurrentUpdate)
 from app.core import cascades, changelog
 from app.core.access import Access
 from app.core.clock import now_iso
@@ -51,8 +51,8 @@ MAX_PASSES = 6
 PAGE_SIZE: Optional[int] = None
 
 
-class _LockLost(Conflict):
-    code = "CONCURRENT_UPDATE"
+class _LockLost(ConcurrentUpdate):
+    pass
 
 
 @dataclass
@@ -119,8 +119,8 @@ def _lock(access: Access, source: Participant, target_id: str) -> None:
         return  # a concurrent identical call locked it first: resume alongside it
 
 
-class _SameTargetLocked(Conflict):
-    code = "CONCURRENT_UPDATE"
+class _SameTargetLocked(ConcurrentUpdate):
+    pass
 
 
 def _nothing_incoming():
@@ -185,7 +185,7 @@ def _commit(access: Access, source_id: str, target_id: str, batch: List[RowChang
             _commit(access, source_id, target_id, [change], outcome)
         return
     except Conflict as error:
-        if error.code != "CONCURRENT_UPDATE" or isinstance(error, _LockLost):
+        if error.code != ConcurrentUpdate.code or isinstance(error, _LockLost):
             raise
         if len(batch) == 1:
             return  # contention outlasted the retries: the next pass meets the row again
@@ -251,7 +251,7 @@ def _finish(access: Access, source_id: str, target_id: str) -> bool:
         try:
             tx.commit()
         except Conflict as error:
-            if error.code != "CONCURRENT_UPDATE":
+            if error.code != ConcurrentUpdate.code:
                 raise
             continue  # re-read: finished by someone else, or the source's type changed
         if source.Type == GUEST:

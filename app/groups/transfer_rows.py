@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-from app.errors import Conflict
+from app.errors import ConcurrentUpdate, Conflict
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
 from app.groups.transfer_merge import merge_body
@@ -21,10 +21,8 @@ from models.groups import (Conversion, Expense, ExpenseTemplateMap, GroupItem,
                            RecurringExpense, Settlement)
 
 
-class RowChanged(Conflict):
+class RowChanged(ConcurrentUpdate):
     """A rewritten row's version moved (or it was deleted) since the pass read it."""
-
-    code = "CONCURRENT_UPDATE"
 
 
 @dataclass

@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
-from app.chat.drafting import process
-from app.chat.worker import reconcile
+from app.chat import worker
+from app.chat.work import reconcile
 from app.handlers.queue import queue_handler
 from app.metrics import metrics
 
 settings = bootstrap()
 # The schedule: re-drive messages whose hand-off was lost or whose run died, in place.
-drain = queue_handler(lambda message: process(message, settings),
-                      on_schedule=lambda: reconcile(redrive=lambda item: process(item, settings)))
+drain = queue_handler(lambda message: worker.handle(message, settings),
+                      on_schedule=lambda: reconcile(
+                          redrive=lambda item: worker.handle(item, settings)))
 
 
 @metrics.log_metrics

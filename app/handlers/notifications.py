@@ -8,7 +8,7 @@ from app.bootstrap import bootstrap
 from app.metrics import metrics
 from app.logs import logger
 from app.notifications import push
-from app.notifications.stream import handle_stream_record
+from app.notifications import worker
 
 bootstrap()
 # Given our logger, the processor logs each failed record (the template counts those lines).
@@ -16,7 +16,7 @@ processor = BatchProcessor(event_type=EventType.DynamoDBStreams, logger=logger)
 
 
 def handle_record(record) -> None:
-    handle_stream_record(record.raw_event)
+    worker.handle(record.raw_event)
 
 
 # Kept back from the invocation's end: the last record's writes and the batch response.

@@ -8,9 +8,9 @@ from app.receipts import scanning, worker
 
 settings = bootstrap()
 # The schedule: re-drive scans whose hand-off was lost or whose run died, in place.
-drain = queue_handler(lambda message: worker.process(message, settings),
+drain = queue_handler(lambda message: worker.handle(message, settings),
                       on_schedule=lambda: scanning.reconcile(
-                          redrive=lambda item: worker.process(item, settings)))
+                          redrive=lambda item: worker.handle(item, settings)))
 
 
 @metrics.log_metrics

@@ -4,13 +4,11 @@ from __future__ import annotations
 from app.bootstrap import bootstrap
 from app.handlers.queue import queue_handler
 from app.metrics import metrics
-from app.recurring import fanout
-from app.recurring.tick import run_bucket_message
+from app.recurring import worker
 
 bootstrap()
 # The service logs a failed bucket itself (recurring.bucket_failed, which the template counts).
-drain = queue_handler(lambda bucket: run_bucket_message(*bucket), read=fanout.read,
-                      log_failures=False)
+drain = queue_handler(worker.handle, log_failures=False)
 
 
 @metrics.log_metrics

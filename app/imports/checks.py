@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from app.errors import Conflict
+from app.imports.errors import import_gone
 from app.money.currencies import format_minor
 from app.core.clock import now_iso
 from app.core import changelog
@@ -103,7 +103,7 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, tok
     if owner_key is None:
         counts["participants"] += 1
     shown, total = _warnings(parsed)
-    gone = Conflict("The import's group is gone.", code="IMPORT_GONE")
+    gone = import_gone()
     tx = Transaction().require_live_account(user_id)
     tx.update(Group(*Group.key(group_id)), [Group.Status.set(ACTIVE), Group.UpdatedAt.set(now)],
               condition=Group.Status == IMPORTING, on_fail=gone)

@@ -10,8 +10,9 @@ from app.logs import logger
 from app.core import handoff
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
-from app.imports import staging, worker
+from app.imports import staging
 from app.imports.model import ImportFileError
+from app.imports.run_import import IMPORTING, fail, overdue_at, run_import
 from app.imports.parse import FileTooLarge, group_name, parse_file, resolve_me
 from app.users.profiles import get_profile
 from models.groups import Group, ImportJob
@@ -28,7 +29,7 @@ def hand_off(group_id: str, import_id: str) -> None:
     ImportQueue, app.core.handoff); locally a runner feeds the worker's handler on a
     thread; with neither (tests, scripts) the import runs inline."""
     if handoff.send(QUEUE, {"groupId": group_id, "importId": import_id}) == handoff.NOWHERE:
-        worker.run_import(group_id, import_id)
+        run_import(group_id, import_id)
 
 
 def file_error(error: ImportFileError) -> Exception:
@@ -59,10 +60,10 @@ def start_import(user_id: str, *, file_format: str, content: str, name: Optional
     head = Group(*Group.key(group_id), Name=title,
                  Currency=parsed.currency, CreatedBy=user_id, OwnerCount=1,
                  ParticipantCount=len(parsed.members) + (0 if me else 1),
-                 Status=worker.IMPORTING, CreatedAt=now, UpdatedAt=now)
+                 Status=IMPORTING, CreatedAt=now, UpdatedAt=now)
     job = ImportJob(*ImportJob.key(group_id), ImportId=import_id, ImporterUserId=user_id,
                     Format=file_format, Status=RUNNING, ChunkCount=chunks, CreatedAt=now,
-                    DueBucket=IMPORT_BUCKET, NextRunAt=worker.overdue_at(),
+                    DueBucket=IMPORT_BUCKET, NextRunAt=overdue_at(),
                     Options={"currency": parsed.currency, "me": me, "convert": convert,
                              "fallbackCurrency": fallback, "ownerName": profile.DisplayName})
     pointer = ImportPointer(user_id, ImportPointer.sort_key(import_id), GroupId=group_id,
@@ -81,7 +82,7 @@ def start_import(user_id: str, *, file_format: str, content: str, name: Optional
         hand_off(group_id, import_id)
     except Exception:  # noqa: BLE001 — reported on the import itself, never left RUNNING
         logger.exception("import.hand_off_failed", extra={"group_id": group_id})
-        worker.fail(group_id, None, "The import could not be started; nothing was kept. "
+        fail(group_id, None, "The import could not be started; nothing was kept. "
                                     "Try again.")
     return {"importId": import_id, "status": RUNNING, "groupId": group_id}
 

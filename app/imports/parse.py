@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from app import names
+from app.money.expense_input import TEXT_MAX
 from app.errors import Invalid
 from app.money.splits import MAX_AMOUNT
 from app.limits import IMPORT_FORMATS, IMPORT_MAX_BYTES, MAX_GROUP_PARTICIPANTS
@@ -16,8 +17,6 @@ from app.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.ledger import expense_input
 
 MAX_BYTES = IMPORT_MAX_BYTES
-MAX_PARTICIPANT_NAME = 100  # app.groups.schemas: a participant's displayName
-MAX_CATEGORY = 50  # app.ledger.schemas: an expense's category
 PARSERS: Dict[str, Callable[[str], Parsed]] = {
     "splitwise-csv": splitwise_csv.parse,
     "spliit-json": spliit.parse_json,
@@ -77,13 +76,13 @@ def check_names(parsed: Parsed) -> None:
     stored or silently changed. Member names are stored NFC-normalised."""
     for position, (key, name) in enumerate(parsed.members.items(), start=1):
         try:
-            parsed.members[key] = names.validated(name, max_length=MAX_PARTICIPANT_NAME)
+            parsed.members[key] = names.validated(name)
         except ValueError as error:
             raise ImportFileError(None, f"Member {position} ({name[:40]!r}): {error}") from None
     for row in parsed.rows:
-        if row.category is not None and len(row.category) > MAX_CATEGORY:
+        if row.category is not None and len(row.category) > TEXT_MAX["category"]:
             raise ImportFileError(row.line, f"The category is {len(row.category)} characters; "
-                                            f"at most {MAX_CATEGORY}.")
+                                            f"at most {TEXT_MAX['category']}.")
 
 
 def group_name(name: Optional[str], file_name: Optional[str], default: str) -> str:

@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Tuple
 from pynamodb.expressions.operand import Path
 
 from app import names
+from app.limits import MAX_DISPLAY_NAME, MAX_SETTLEMENT_NOTE
 from app.errors import DomainError
 from app.money.fx import AUTO
 from app.core.clock import new_id
@@ -25,8 +26,6 @@ from app.ledger.settlements import rate_attributes
 from models.groups import (RATE_CLIENT, Balance, Expense, GroupItem, Invite, Participant,
                            Settlement)
 
-MAX_NAME = 100
-MAX_NOTE = 500
 GUEST_ROLE = "MEMBER"
 
 
@@ -67,7 +66,7 @@ class Written:
 
 def display_name(name: str) -> str:
     """A member's name as a participant's DisplayName (NFC, refused characters dropped)."""
-    cleaned = (names.clean(name) or "").strip()[:MAX_NAME]
+    cleaned = (names.clean(name) or "").strip()[:MAX_DISPLAY_NAME]
     return cleaned or "Member"
 
 
@@ -154,7 +153,7 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
     settlement = Settlement(group_id, Settlement.sort_key(stamp, settlement_id),
                             SettlementId=settlement_id, PayerId=ids[row.payer],
                             PayeeId=ids[row.payee], Amount=row.amount, Date=row.date,
-                            Note=(row.note or None) and row.note[:MAX_NOTE], Version=1,
+                            Note=(row.note or None) and row.note[:MAX_SETTLEMENT_NOTE], Version=1,
                             CreatedBy=importer, CreatedAt=stamp, UpdatedAt=stamp,
                             **rate_attributes(rate, written.main_currency))
     _add(written, balances.stored_settlement_nets(settlement, written.main_currency))

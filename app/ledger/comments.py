@@ -10,6 +10,7 @@ import re
 from typing import Iterable, Optional
 
 
+from app.limits import MAX_COMMENT_BODY
 from app.errors import Forbidden, Invalid, not_found
 from app.core import changelog, outbox, paging
 from app.core.access import Access, require_role
@@ -20,16 +21,15 @@ from models.groups import (COMMENT_SEGMENT, EXPENSE_PREFIX, USERMEMBER_PREFIX, C
                            GroupItem, UserMember)
 from models.people import HandleClaim
 
-MAX_BODY = 2000
 # Each mention is one outbox row in the comment's transaction (at most 100 items).
 MAX_MENTIONS = 20
 _HANDLE = re.compile(r"(?<![\w@])@([a-z0-9_]{3,30})(?![\w])", re.IGNORECASE)
 
 
 def _checked_body(body: str) -> str:
-    if not isinstance(body, str) or not body.strip() or len(body) > MAX_BODY:
-        raise Invalid(f"body must be 1-{MAX_BODY} characters.",
-                      details={"body": [f"Must be 1-{MAX_BODY} characters, not blank."]})
+    if not isinstance(body, str) or not body.strip() or len(body) > MAX_COMMENT_BODY:
+        raise Invalid(f"body must be 1-{MAX_COMMENT_BODY} characters.",
+                      details={"body": [f"Must be 1-{MAX_COMMENT_BODY} characters, not blank."]})
     return body
 
 

@@ -19,6 +19,7 @@ from typing import Any, Mapping, Optional
 from decimal import Decimal
 
 from app.errors import (Invalid, Unprocessable, concurrent_update, id_collision, not_found)
+from app.ledger.errors import rate_outlier
 from app.money import fx
 from app.money.splits import MAX_AMOUNT
 from app.core import paging
@@ -51,12 +52,7 @@ def _check_outlier(access: Access, currency: str, rate: Decimal, day: str,
     except Unprocessable:
         return
     if reference * OUTLIER_FACTOR < rate or rate * OUTLIER_FACTOR < reference:
-        raise Invalid(f"exchangeRate {fx.rate_text(rate)} is more than {OUTLIER_FACTOR}x away "
-                      f"from the ECB reference {fx.rate_text(reference)} of {used}; send "
-                      "\"confirmOutlier\": true if it is right.", code="RATE_OUTLIER",
-                      details={"exchangeRate": [f"More than {OUTLIER_FACTOR}x away from "
-                                                f"{fx.rate_text(reference)}."],
-                               "confirmOutlier": ["Send true to keep this rate."]})
+        raise rate_outlier(fx.rate_text(rate), fx.rate_text(reference), used, OUTLIER_FACTOR)
 
 
 def _check_bounds(kept: Mapping[str, int], converted: Mapping[str, int], rate: Decimal,

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import List, Optional
 
 
-from app.errors import Conflict, not_found
-from app.core import scrub
-from app.core import cascades, changelog, outbox
+from app.errors import Conflict, not_found, concurrent_update
+from app.core import scrub, cascades, changelog, outbox
+from app.ledger.errors import database_busy
 from app.ledger import balances, guards as money_guards
 from app.core.access import Access
 from app.ledger.comments import comments_prefix
@@ -62,7 +62,7 @@ def batch_delete(keys: List[dict]) -> None:
     try:
         GroupItem.raw_batch_delete(keys)
     except UnprocessedItemsLeft:
-        raise Conflict("The database is busy; try the delete again.", code="TRY_AGAIN") from None
+        raise database_busy() from None
 
 
 def _sweep(group_id: str, expense_id: str) -> List[dict]:
@@ -107,5 +107,4 @@ def delete_expense(access: Access, expense_id: str) -> None:
             return
         except _Raced:
             continue
-    raise Conflict("The expense keeps changing; try the delete again.",
-                   code="CONCURRENT_UPDATE")
+    raise concurrent_update("The expense keeps changing; try the delete again.")

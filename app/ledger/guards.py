@@ -20,28 +20,14 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional
 
-from app.errors import (Conflict, DomainError, Invalid, concurrent_update, group_not_found,
+from app.errors import (DomainError, Invalid, concurrent_update, group_not_found,
                         not_found, participant_unavailable, version_conflict)
+from app.ledger.errors import GroupChanged, currency_changed
 from app.limits import MAX_PARTICIPANTS
 from app.core.access import Access, authorize, is_live, require_role
 from app.core.transactions import Transaction
 from models.groups import Group, GroupItem, GroupStatus, Participant
 
-# One transaction holds at most 100 items: the head check, the row, the balance update and
-# the outbox event leave room for this many participant checks (with margin).
-
-
-class GroupChanged(Conflict):
-    """The group head no longer matches what the write assumed (deleted, re-currencied or,
-    for a write naming ``participant_ids``, its roster changed)."""
-
-    code = "GROUP_CHANGED"
-
-    def __init__(self, message: str, participant_ids: Optional[tuple] = None,
-                 writer: Optional[Access] = None) -> None:
-        super().__init__(message)
-        self.participant_ids = participant_ids  # None: the write names no one
-        self.writer = writer  # the caller whose role the roster read vouched for
 
 
 def check_group(tx: Transaction, group: Group, *,
@@ -153,8 +139,7 @@ def commit(tx: Transaction, group: Group) -> None:
             if not is_live(head):
                 raise group_not_found() from None
             if head.Currency != group.Currency:
-                raise Conflict("The group currency changed; reload and try again.",
-                               code="CURRENCY_CHANGED") from None
+                raise currency_changed() from None
             if changed.participant_ids is None or head.RosterVersion == expected:
                 raise concurrent_update() from None  # changed and changed back meanwhile
             _require_roster(group.GroupId, changed.participant_ids, changed.writer)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, post_dump, post_load, validate, validates_schema
 from typing import NamedTuple
 from app import blobs
+from app.limits import MAX_COMMENT_BODY, MAX_SETTLEMENT_NOTE
 from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString, ExchangeRate,
                              Id, Money, PageArgsSchema, Schema, Strict, StrictInteger,
                              page_schema, DerivedDict, StrictBoolean)
@@ -342,7 +343,7 @@ class ExpenseListArgsSchema(PageArgsSchema):
                        "description or an item name", "example": "taxi airport"})
     participantId = fields.UUID(metadata={"description": "Only expenses this participant "
                                                         "pays or owes in"})
-    category = fields.String(validate=validate.Length(min=1, max=50))
+    category = fields.String(validate=validate.Length(min=1, max=TEXT_MAX["category"]))
     minAmount = fields.Integer(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
         "description": "Inclusive, group minor units (a converted row by its groupAmount)"})
     maxAmount = fields.Integer(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
@@ -350,13 +351,13 @@ class ExpenseListArgsSchema(PageArgsSchema):
 
 
 class CommentBodySchema(Strict):
-    body = fields.String(required=True, validate=[validate.Length(min=1, max=2000), not_blank])
+    body = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_COMMENT_BODY), not_blank])
 
 
 # ---------------------------------------------------------------- settlements
 # Settlements.
 
-NOTE = validate.Length(max=500)
+NOTE = validate.Length(max=MAX_SETTLEMENT_NOTE)
 
 
 class _SettlementFields(Strict):

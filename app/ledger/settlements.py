@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from app.errors import Conflict, Invalid, id_collision, not_found, version_conflict
+from app.errors import (Conflict, Invalid, id_collision, not_found, version_conflict,
+                        VersionConflict, concurrent_update)
 from app.money.settlement_input import SettlementInput
+from app.limits import MAX_SETTLEMENT_NOTE
 from app.money.splits import MAX_AMOUNT
 from app.core import scrub
 from app.core import changelog, outbox, paging
@@ -19,7 +21,6 @@ from app.ledger.expense_input import check_date
 from app.core.transactions import Transaction
 from models.groups import SETTLEMENT_PREFIX, Settlement
 
-MAX_NOTE = 500
 _DELETE_ATTEMPTS = 5
 
 
@@ -62,9 +63,9 @@ def _checked(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) ->
         raise Invalid(f"amount must be an integer from 1 to {MAX_AMOUNT}.",
                       details={"amount": [f"Must be an integer from 1 to {MAX_AMOUNT}."]})
     check_date(date)
-    if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
-        raise Invalid(f"note must be at most {MAX_NOTE} characters.",
-                      details={"note": [f"At most {MAX_NOTE} characters."]})
+    if note is not None and (not isinstance(note, str) or len(note) > MAX_SETTLEMENT_NOTE):
+        raise Invalid(f"note must be at most {MAX_SETTLEMENT_NOTE} characters.",
+                      details={"note": [f"At most {MAX_SETTLEMENT_NOTE} characters."]})
 
 
 def _compared(payer_id, payee_id, amount, date, note, currency=None, rate=None) -> dict:
@@ -209,10 +210,10 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
         try:
             tx.commit()
         except Conflict as error:
-            if error.code != "VERSION_CONFLICT":
+            if not isinstance(error, VersionConflict):
                 raise
             continue
         # After the commit: /activity stops quoting its note (app.core.scrub).
         scrub.scrub_resource(access.group_id, "SETTLEMENT", settlement_id)
         return
-    raise Conflict("The settlement keeps changing; try again.", code="CONCURRENT_UPDATE")
+    raise concurrent_update("The settlement keeps changing; try again.")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate
 
+from app.limits import MAX_SETTLEMENT_NOTE
+from app.money.expense_input import TEXT_MAX
 from app.money.splits import SPLIT_MODES
 from app.api.schemas import (CURRENCY, DisplayName, ExchangeRate, Id, PageArgsSchema, Strict,
                              StrictInteger)
@@ -94,7 +96,7 @@ class ListExpensesArgs(ExpenseListArgsSchema):
     text = fields.String(validate=validate.Length(min=1, max=200), metadata={
         "description": "Only expenses whose description or item names contain this text "
                        "(case-insensitive)."})
-    category = fields.String(validate=validate.Length(min=1, max=50), metadata={
+    category = fields.String(validate=validate.Length(min=1, max=TEXT_MAX["category"]), metadata={
         "description": "Only expenses of this category (case-insensitive exact match)."})
     participantId = Id(metadata={
         "description": "Only expenses this participant paid for or shares in (participantId "
@@ -243,7 +245,7 @@ class SettleUpArgs(GroupArgs):
                        "changed since (another expense or payment), nothing is recorded and "
                        "the error says so: show the user the new plan first."})
     date = DateString()
-    note = fields.String(validate=validate.Length(max=500))
+    note = fields.String(validate=validate.Length(max=MAX_SETTLEMENT_NOTE))
     idempotencyKey = fields.String(validate=validate.Length(min=1, max=128))
 
 

@@ -26,10 +26,11 @@ from app.ledger import views as settlements_api
 from app.api.context import group_access
 from app.mcp.tool import Dumped, Tool
 from app.mcp.units import in_units, to_minor
-from app.errors import Conflict, Invalid, version_conflict
+from app.errors import Invalid, version_conflict
 from app.ledger import expense_input
 from app.ledger.expense_input import ExpenseInput
 from app.money.settlement_input import SettlementInput
+from app.mcp.errors import balances_changed
 from app.ledger.schemas import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
                                 ExpenseSchema)
 from app.groups.schemas import GroupSchema, ParticipantSchema
@@ -221,9 +222,7 @@ def _settle_up(caller, args: dict):
         plan = balances.group_balances(access)
         wanted = args.get("revision")
         if wanted is not None and wanted != plan.revision:
-            raise Conflict("The balances changed since that revision; show the user the "
-                           "new plan (get_balances) first.", code="VERSION_CONFLICT",
-                           details={"revision": plan.revision})
+            raise balances_changed(plan.revision)
         recorded = [settlements.create_settlement(access, SettlementInput.of(
                         payer_id=t.from_id, payee_id=t.to_id, amount=t.amount,
                         date=args.get("date"), note=args.get("note")))

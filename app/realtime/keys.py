@@ -20,18 +20,18 @@ import threading
 from typing import Callable, Optional, Tuple
 
 from app import config
+from app.limits import MIN_SECRET_BYTES
 from app.config import Settings
 from app.core import keyring
 
 PLAIN_KID = "rt1"  # the id a plain (single-value) key gets
-MIN_BYTES = 32
 _lock = threading.Lock()
 _source: Optional[keyring.Refreshing] = None
 
 
 def _checked(ring: keyring.Ring) -> keyring.Ring:
-    if any(len(key.encode()) < MIN_BYTES for key in ring.keys.values()):
-        raise RuntimeError(f"a realtime token key must be at least {MIN_BYTES} bytes")
+    if any(len(key.encode()) < MIN_SECRET_BYTES for key in ring.keys.values()):
+        raise RuntimeError(f"a realtime token key must be at least {MIN_SECRET_BYTES} bytes")
     return ring
 
 
@@ -44,8 +44,8 @@ def configure(*, settings: Optional[Settings] = None,
                             PLAIN_KID, fetch=fetch, check=_checked)
     if source is None:
         value = (keyring.kept_in(settings.data_dir, "realtime-token-key",
-                                 lambda: secrets.token_urlsafe(MIN_BYTES).encode()).decode()
-                 if settings.local_mode else secrets.token_urlsafe(MIN_BYTES))
+                                 lambda: secrets.token_urlsafe(MIN_SECRET_BYTES).encode()).decode()
+                 if settings.local_mode else secrets.token_urlsafe(MIN_SECRET_BYTES))
         ring = keyring.Ring(PLAIN_KID, {PLAIN_KID: value})
         source = keyring.Refreshing(lambda: ring, every_s=float("inf"))
     with _lock:

@@ -1,5 +1,5 @@
 """The receipts' named errors (their codes and messages written once; app/errors.py holds
-the classes and every other area's catalogue)."""
+the base classes and the shared errors)."""
 from __future__ import annotations
 
 from typing import Optional

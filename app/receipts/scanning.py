@@ -5,7 +5,7 @@ first, a ledger entry) and writes a work pointer in the sharded service partitio
 with chat (models.users.ChatWork, marked as a receipt scan) and the receipt's own
 ScanStatus, all in one conditional transaction with the daily scan counter. The worker
 claims the scan under the row's version (a claim older than STALE_SECONDS is a run that
-died and may be claimed again, at most MAX_ATTEMPTS times), then DONE with the result and
+died and may be claimed again, at most MAX_WORK_CLAIMS times (app.limits)), then DONE with the result and
 the draft, or FAILED with the credits refunded; the finishing transaction drops the
 pointer, so :func:`reconcile` re-drives exactly the scans whose hand-off or run was lost."""
 from __future__ import annotations
@@ -19,6 +19,7 @@ from app import blobs, metrics
 from app.credits import service as credits
 from app.errors import Conflict, concurrent_update
 from app.logs import logger
+from app.limits import MAX_WORK_CLAIMS
 from app.core.access import Access, load_live_group
 from app.core.clock import iso_in, now_iso, today
 from app.core.conditional import update_if
@@ -33,7 +34,6 @@ from models.groups.receipts import (READY, SCAN_DONE, SCAN_FAILED, SCAN_PENDING,
                                     Receipt)
 from models.users import RECEIPT_SCAN_WORK, ChatWork
 
-MAX_ATTEMPTS = 2
 # A claim older than this is a run that died: above the ReceiptWorker's 120 s timeout
 # (template.yaml), and the age at which the sweep re-drives a pointer.
 STALE_SECONDS = 180
@@ -125,7 +125,7 @@ def run(group_id: str, receipt_id: str, settings) -> str:
                                Receipt.Version.set(version + 1)],
                      Receipt.Version == version):
         return "lost"
-    if attempts > MAX_ATTEMPTS:
+    if attempts > MAX_WORK_CLAIMS:
         return _fail(receipt, "TIMEOUT")  # every run so far died mid-scan
     try:
         result, draft = _scan(receipt, settings)

@@ -1,7 +1,7 @@
 """Handing receipt work (an ingest, a scan) to the receipt worker, and running it.
 
 Deployed, the "receipt" queue (RECEIPT_QUEUE_URL, template.yaml's ReceiptQueue;
-app.core.handoff) feeds the ReceiptWorker, which runs app.receipts.worker.process per message; local mode installs a runner that feeds the
+app.core.handoff) feeds the ReceiptWorker, which runs app.receipts.worker.handle per message; local mode installs a runner that feeds the
 same handler an SQS-shaped event on a thread (app.local.triggers). With neither (tests, a
 one-shot command) the work runs in the caller, so nothing waits for a sweep. A lost scan
 hand-off is re-driven by :func:`app.receipts.scanning.reconcile` from the work

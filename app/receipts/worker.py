@@ -1,12 +1,12 @@
-"""The receipt worker's run of one queued item: an ingest or a scan."""
+"""The ReceiptWorker's one message: an ingest or a scan (app.receipts.work)."""
 from __future__ import annotations
 
 from app.receipts import ingest, scanning
 from app.receipts.work import SCAN
 
 
-def process(item: dict, settings) -> str:
-    """Run one item; returns what happened (for logs and tests)."""
-    if item.get("kind") == SCAN:
-        return scanning.run(item["groupId"], item["receiptId"], settings)
-    return ingest.ingest(item["groupId"], item["receiptId"])
+def handle(message: dict, settings) -> str:
+    """Run one queued item; returns what happened (for logs and tests)."""
+    if message.get("kind") == SCAN:
+        return scanning.run(message["groupId"], message["receiptId"], settings)
+    return ingest.ingest(message["groupId"], message["receiptId"])

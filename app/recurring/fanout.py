@@ -5,8 +5,7 @@ template sets on the HourlyTick function; app.core.handoff); without it, local m
 runs every bucket in-process."""
 from __future__ import annotations
 
-import json
-from typing import Iterable, Tuple
+from typing import Iterable
 
 from app.core import handoff
 
@@ -20,9 +19,3 @@ def enabled() -> bool:
 def send(buckets: Iterable[str], now: str) -> int:
     """Queue ``{"bucket", "now"}`` per bucket; returns how many were sent."""
     return handoff.send_all(QUEUE, ({"bucket": bucket, "now": now} for bucket in buckets))
-
-
-def read(body: str) -> Tuple[str, str]:
-    """(bucket, now) of one message :func:`send` wrote."""
-    message = json.loads(body)
-    return message["bucket"], message["now"]

@@ -35,7 +35,10 @@ from datetime import date, datetime, timedelta
 from typing import List, Optional, Tuple
 
 
-from app.errors import Conflict, DomainError, NotFound
+from app.errors import (ConcurrentUpdate, DomainError, DuplicateEvent, NotFound,
+                        ParticipantUnavailable)
+from app.recurring.errors import (AlreadyRecorded, TemplateChanged, already_recorded,
+                                 template_changed_during_claim)
 from app.logs import logger
 from app.core import changelog, outbox
 from app.core.clock import now_iso
@@ -61,14 +64,6 @@ def occurrence_id(recurring_id: str, slot: str) -> str:
     """The expense id of one occurrence: uuid5 of (recurringId, slot), shaped as a v4 id."""
     digest = uuid.uuid5(OCCURRENCE_NAMESPACE, f"{recurring_id}#{slot}")
     return str(uuid.UUID(bytes=digest.bytes, version=4))
-
-
-class _AlreadyRecorded(Conflict):
-    code = "ALREADY_RECORDED"
-
-
-class _TemplateChanged(Conflict):
-    code = "TEMPLATE_CHANGED"
 
 
 def claim(row: RecurringExpense, prev: str, slot: str, lease: str) -> bool:
@@ -125,13 +120,13 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     money_guards.check_group(tx, Group(*Group.key(row.GroupId), Currency=row.Currency))
     money_guards.check_participants(tx, row.GroupId, body.participant_ids)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
-           on_fail=_AlreadyRecorded("This occurrence is already recorded."))
+           on_fail=already_recorded())
     balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1)
     if summary is not None:
         _add_summary(tx, row, expense_id, slot, summary)
     tx.update(RecurringExpense(row.GroupId, row.SK),
               _advance_actions(row, slot, following, next_run_at), condition=_held(slot, lease),
-              on_fail=_TemplateChanged("The template changed during the claim."))
+              on_fail=template_changed_during_claim())
     changelog.record(tx, _logged_as(row, head), expense, changelog.CREATE)
     changelog.record(tx, _logged_as(row, head), row)
     tx.commit()
@@ -230,11 +225,11 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
             run.recorded.append((slot, expense_id))
             run.notified = last
             counts["created"] += 1
-        except _TemplateChanged:
+        except TemplateChanged:
             counts["skipped"] += 1  # deleted, or re-claimed after our lease lapsed
             return used
         except DomainError as error:
-            if error.code == "CONCURRENT_UPDATE":  # contention that outlasted the retries
+            if error.code == ConcurrentUpdate.code:  # contention that outlasted the retries
                 roll_back(row, prev, slot, lease)
                 counts["rolledBack"] += 1
                 raise
@@ -245,7 +240,7 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
                             extra={"recurringId": row.RecurringId, "groupId": row.GroupId,
                                    "slot": slot, "reason": "participant transfer"})
                 return used
-            already = isinstance(error, _AlreadyRecorded) or error.code == "DUPLICATE_EVENT"
+            already = isinstance(error, AlreadyRecorded) or error.code == DuplicateEvent.code
             if not release(row, slot, lease, following, next_run_at, head):
                 counts["skipped"] += 1
                 return used
@@ -266,7 +261,7 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
 
 def _held_by_transfer(group_id: str, error: DomainError) -> bool:
     """The occurrence failed because a participant it names is mid-transfer (not gone)."""
-    if error.code != "PARTICIPANT_UNAVAILABLE":
+    if error.code != ParticipantUnavailable.code:
         return False
     try:
         participant = get_participant(group_id, (error.details or {}).get("participantId", ""))

@@ -12,7 +12,8 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Mapping, Optional
 
 
-from app.errors import Conflict, not_found, version_conflict
+from app.errors import (not_found, version_conflict, ConcurrentUpdate,
+                        concurrent_update, id_collision)
 from app.core import scrub
 from app.core import changelog, outbox, paging
 from app.core.access import Access
@@ -91,7 +92,7 @@ def create_template(access: Access, body: Mapping[str, Any]) -> Template:
         **RecurringExpense.due_keys(access.group_id, schedule.run_at(first)))
     tx = _guarded(access, draft)
     tx.put(row, condition=RecurringExpense.SK.does_not_exist(),
-           on_fail=Conflict("Id collision; try again.", code="CONCURRENT_UPDATE"))
+           on_fail=id_collision())
     outbox.add_event(tx, "RECURRING_CREATED", scope_id=access.group_id,
                      resource_id=recurring_id, actor_user_id=access.user_id,
                      group_id=access.group_id)
@@ -165,16 +166,16 @@ def update_template(access: Access, recurring_id: str, updated_at: str,
         if current.UpdatedAt != updated_at:
             raise version_conflict("recurring expense")
         if current.ClaimedSlot:
-            raise Conflict("An occurrence of this template is being recorded; try again.",
-                           code="CONCURRENT_UPDATE")
+            raise concurrent_update("An occurrence of this template is being recorded; "
+                                    "try again.")
         try:
             return _apply(access, current, patch)
         except _TickMoved:
             continue
-    raise Conflict("The template kept changing; try again.", code="CONCURRENT_UPDATE")
+    raise concurrent_update("The template kept changing; try again.")
 
 
-class _TickMoved(Conflict):
+class _TickMoved(ConcurrentUpdate):
     """NextRunAt (or UpdatedAt) changed between our read and our write."""
 
 
@@ -212,7 +213,7 @@ def _apply(access: Access, current: RecurringExpense, patch: Mapping[str, Any]) 
                     else RecurringExpense.NextRunAt.does_not_exist()))
     tx = _guarded(access, draft)
     tx.update(RecurringExpense(access.group_id, current.SK), actions, condition=condition,
-              on_fail=_TickMoved("The template changed meanwhile.", code="CONCURRENT_UPDATE"))
+              on_fail=_TickMoved("The template changed meanwhile."))
     changelog.record(tx, access.group, current, actor=access.participant_id,
                       diff=changelog.diff_of(compared(current.Template),
                                               compared(draft.body)))

@@ -6,6 +6,7 @@ from typing import Optional
 
 from app.errors import (Conflict, DomainError, Invalid, NotFound, account_deleting,
                         concurrent_update)
+from app.users.errors import identity_linked
 from app.core import changelog, paging, request_reads
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
@@ -110,7 +111,7 @@ def link_identity(user_id: str, provider: str, subject: str) -> Identity:
     key = Identity.key(provider, subject)
     row = Identity(key, UserId=user_id, Provider=provider.lower(), Subject=subject,
                    CreatedAt=now_iso(), Verified=False)
-    taken = Conflict("That identity is linked already.", code="IDENTITY_LINKED")
+    taken = identity_linked("That identity is linked already.")
     try:
         (Transaction().require_live_account(user_id)
          .put(row, condition=Identity.IdentityKey.does_not_exist(), on_fail=taken).commit())
@@ -120,8 +121,7 @@ def link_identity(user_id: str, provider: str, subject: str) -> Identity:
             raise
     existing = Identity.get(key, consistent_read=True)
     if existing.UserId != user_id:
-        raise Conflict("That identity is linked to another account.",
-                       code="IDENTITY_LINKED") from None
+        raise identity_linked() from None
     return existing
 
 

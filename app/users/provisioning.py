@@ -11,6 +11,7 @@ from typing import List, Optional
 
 from app import names
 from app.errors import Conflict, account_deleting
+from app.users.errors import identity_linked, provisioning_race
 from app.logs import logger
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
@@ -67,8 +68,7 @@ def provision_user(*, provider: str, subject: str, email: str, display_name: Opt
         if _create_account(user_id, request_key, provider, subject, anchors, email,
                            display_name, test_domain):
             return user_id
-    raise Conflict("Sign-in is being provisioned concurrently; try again.",
-                   code="PROVISIONING_RACE")
+    raise provisioning_race()
 
 
 def _user_of(identity_key: str, verified_only: bool = False) -> Optional[str]:
@@ -94,7 +94,7 @@ def _link(identity_key: str, provider: str, subject: str, user_id: str) -> bool:
     """A returning human with a new pool subject: add only the request-time mapping."""
     # False: a concurrent replay linked it first; the caller re-reads. The account must be
     # live when the row lands (a deletion begun since the read refuses it: 401).
-    raced = Conflict("Identity already linked.", code="IDENTITY_LINKED")
+    raced = identity_linked("Identity already linked.")
     try:
         (Transaction().require_live_account(user_id)
          .put(_identity_row(identity_key, user_id, now_iso()),
@@ -118,7 +118,7 @@ def _create_account(user_id: str, request_key: str, provider: str, subject: str,
     if is_test_email(email, test_domain):
         profile.IsTestAccount = True  # omitted entirely for real users
     tx = Transaction()
-    raced = Conflict("Identity already linked.", code="IDENTITY_LINKED")
+    raced = identity_linked("Identity already linked.")
     tx.put(profile, condition=Profile.UserId.does_not_exist())
     tx.put(_identity_row(request_key, user_id, now),
            condition=Identity.IdentityKey.does_not_exist(), on_fail=raced)

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from app.local import triggers
-from app.account import deletion, worker
+from app.account import deletion, finish_deletion
 from app.core import handoff
 from app.core.clock import iso_in
 from app.groups import delete as group_delete
@@ -74,10 +74,10 @@ def test_the_request_budget_bounds_the_work_done_inside_it(
 
 def test_a_worker_run_out_of_budget_hands_the_rest_on(world, directory, continuations):
     deletion.steps.mark(Profile.get(*Profile.key(world.dora)))
-    worker.finish_deletion(world.dora, seconds=0)
+    finish_deletion.finish_deletion(world.dora, seconds=0)
     assert continuations == [world.dora]
     assert Profile.get(*Profile.key(world.dora)).deleting
-    worker.finish_deletion(world.dora)
+    finish_deletion.finish_deletion(world.dora)
     _assert_all_gone(world, directory)
 
 

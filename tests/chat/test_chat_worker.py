@@ -7,7 +7,7 @@ import json
 import pytest
 
 from app.local import triggers
-from app.chat import drafting, worker
+from app.chat import drafting, work
 from app.core import handoff
 from app.chat.drafters.base import DrafterError
 from models.users import (CHAT_PREFIX, ChatMessage, ChatWork, LEDGER_PREFIX, UserItem)
@@ -122,7 +122,7 @@ def test_reconcile_redrives_lost_handoffs_and_drops_orphans(client, sign_in, set
     sid = chat.session()
     chat.say(sid, "I paid 12 for coffee")
     assert len(_pointers()) == 1
-    monkeypatch.setattr(worker, "STALE_SECONDS", 0)
+    monkeypatch.setattr(work, "STALE_SECONDS", 0)
     # An orphan: a pointer whose message (and session) are gone.
     ChatWork.build("ghost-user", "s", "m", "CHAT#s#M#000001#0", "2000-01-01T00:00:00.000Z").save()
     result = triggers.run_chat_reconcile()
@@ -138,7 +138,7 @@ def test_maintenance_redrives_through_the_hand_off(client, sign_in, queued, monk
     sid = chat.session()
     chat.say(sid, "I paid 12 for coffee")
     queued.clear()
-    monkeypatch.setattr(worker, "STALE_SECONDS", 0)
+    monkeypatch.setattr(work, "STALE_SECONDS", 0)
     assert run_maintenance("chatWork") == {"chatRedriven": 1, "chatOrphansDropped": 0}
     assert [i["sessionId"] for i in queued] == [sid]
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from app.imports import parse, worker
+from app.imports import parse
+from app.imports import run_import
 from models.groups import GroupItem, Invite
 from tests.imports.conftest import all_group_keys, fixture_text, group_rows, user_rows
 from tests.support.faults import transaction_dies_at
@@ -102,7 +103,7 @@ def test_a_group_being_imported_is_unreadable_until_it_flips(importer, held_impo
     # Half written: the worker has put every row but not yet flipped the head.
     parsed = parse.parse_file("splitwise-csv", fixture_text("splitwise_group_en.csv"))
     owner_key = parse.resolve_me(parsed, "Ana")
-    written = worker.writer.write(group_id, parsed, importer=importer.user_id,
+    written = run_import.writer.write(group_id, parsed, importer=importer.user_id,
                                   owner_key=owner_key, owner_participant_id="p-owner")
     expense_id = next(sk for sk in group_rows(group_id) if sk.startswith("EXPENSE#"))[8:44]
 
@@ -121,7 +122,7 @@ def test_a_group_being_imported_is_unreadable_until_it_flips(importer, held_impo
                                 json={"code": code, "mode": "NEW"},
                                 headers=importer.headers).status_code == 404
 
-    assert worker.run_import(group_id, import_id) == "DONE"  # redelivered: redone from scratch
+    assert run_import.run_import(group_id, import_id) == "DONE"  # redelivered: redone from scratch
     assert importer.status(import_id)["status"] == "DONE"
     assert importer.client.get(f"/groups/{group_id}/balances",
                                headers=importer.headers).status_code == 200
@@ -163,8 +164,8 @@ def test_me_must_name_one_member_of_the_file(importer):
 def test_a_duplicate_delivery_leaves_an_import_another_run_holds(importer, held_imports):
     started = importer.start("splitwise-csv", fixture_text("splitwise_friend_de.csv")).get_json()
     ((group_id, import_id),) = held_imports
-    assert worker.claim(group_id) is not None  # a run elsewhere holds it
+    assert run_import.claim(group_id) is not None  # a run elsewhere holds it
 
-    assert worker.run_import(group_id, import_id) == "RUNNING"
+    assert run_import.run_import(group_id, import_id) == "RUNNING"
     assert not any(sk.startswith(("EXPENSE#", "PARTICIPANT#")) for sk in group_rows(group_id))
     assert importer.status(started["importId"])["status"] == "RUNNING"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from app.imports import worker
+from app.imports import run_import
 from models.groups import RECURRING_PREFIX, ImportJob, RecurringExpense
 from tests.contract.strict_document import reply_problems, strict_document
 
@@ -61,7 +61,7 @@ def test_imported_templates_are_filed_for_the_tick_after_the_flip(importer, clie
     # A run that died between the flip and the filing: its redelivery files the template.
     row.update(actions=RecurringExpense.due_actions(copy, None))
     job = ImportJob.get(*ImportJob.key(copy))
-    assert worker.run_import(copy, job.ImportId) == "DONE"
+    assert run_import.run_import(copy, job.ImportId) == "DONE"
     (row,) = RecurringExpense.query(copy, RecurringExpense.SK.startswith(RECURRING_PREFIX))
     assert row.DueBucket == RecurringExpense.bucket_of(copy)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from types import SimpleNamespace
 
-from app.imports import worker
+from app.imports import run_import
 from models.groups import ImportJob
 from tests.imports.conftest import fixture_text, group_rows
 from tests.imports.test_worker_handler import _event
@@ -58,7 +58,7 @@ def test_a_lease_held_by_another_run_is_still_acknowledged(importer, held_import
 
     importer.start("spliit-json", fixture_text("spliit_lisbon.json"))
     ((group_id, import_id),) = held_imports
-    assert worker.claim(group_id) is not None  # a live run holds it
+    assert run_import.claim(group_id) is not None  # a live run holds it
     assert import_worker.lambda_handler(_event(group_id, import_id), None) == {
         "batchItemFailures": []}
     assert ImportJob.get(*ImportJob.key(group_id), consistent_read=True).Status == "RUNNING"
@@ -71,8 +71,8 @@ def test_maintenance_fails_an_import_past_its_lease_and_redeliveries(importer, c
 
     fresh = importer.start("spliit-json", fixture_text("spliit_lisbon.json")).get_json()
     # Queued with a lease and redelivery window already behind it (as if started long ago).
-    monkeypatch.setattr(worker, "LEASE_SECONDS", -60)
-    monkeypatch.setattr(worker, "REDELIVERY_WINDOW_SECONDS", 0)
+    monkeypatch.setattr(run_import, "LEASE_SECONDS", -60)
+    monkeypatch.setattr(run_import, "REDELIVERY_WINDOW_SECONDS", 0)
     stuck = importer.start("spliit-json", fixture_text("spliit_lisbon.json")).get_json()
     (_, (stuck_group, _)) = held_imports
     assert any(sk.startswith("IMPORT#CHUNK#") for sk in group_rows(stuck_group))
@@ -81,7 +81,7 @@ def test_maintenance_fails_an_import_past_its_lease_and_redeliveries(importer, c
 
     assert result["stuckImportsFailed"] == 1
     status = importer.status(stuck["importId"])
-    assert status["status"] == "FAILED" and status["error"]["message"] == worker.STUCK_MESSAGE
+    assert status["status"] == "FAILED" and status["error"]["message"] == run_import.STUCK_MESSAGE
     assert group_rows(stuck_group) == ["IMPORT"]  # staged file, head and all removed
     assert client.get(f"/groups/{stuck_group}", headers=importer.headers).status_code == 404
     assert importer.status(fresh["importId"])["status"] == "RUNNING"  # not overdue: kept

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.money.currencies import MINOR_UNITS
-from app.receipts.scan.amounts import find_amounts, parse_amount
+from app.money.amounts_and_dates import find_amounts, parse_amount
 from app.receipts.scan.parser import parse_lines
 from app.receipts.scan.result import ScanHints
 

@@ -199,7 +199,7 @@ def test_the_table_is_big_and_mostly_not_english():
     ("12.505", "EUR", 1250500),  # three digits after one mark group thousands (cents have two)
 ])
 def test_amounts_in_many_locales(text, currency, minor):
-    from app.receipts.scan.amounts import parse_amount
+    from app.money.amounts_and_dates import parse_amount
 
     assert parse_amount(text, currency) == minor
 
@@ -209,7 +209,7 @@ def test_amounts_in_many_locales(text, currency, minor):
     ("1,2345", "EUR"), ("12.50 13.50", "EUR"),
 ])
 def test_what_is_not_one_amount_of_the_currency_is_none(text, currency):
-    from app.receipts.scan.amounts import parse_amount
+    from app.money.amounts_and_dates import parse_amount
 
     assert parse_amount(text, currency) is None
 

@@ -11,9 +11,8 @@ from decimal import Decimal
 from typing import Dict, List, Optional
 
 from app.money.currencies import exact_minor, format_minor
-from app.chat.drafters.amounts import find_amounts
+from app.money.amounts_and_dates import amounts_in_message, date_in_message
 from app.chat.drafters.base import Context, GroupContext, Proposal
-from app.chat.drafters.dates import find_date
 from app.chat.drafters.people import EVERYONE, SELF, Roster, fold, mentioned
 
 COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -121,7 +120,7 @@ class _Parse:
     def proposal(self) -> Proposal:
         facts = dict(self.previous)
         text = self.text
-        day, span = find_date(text, date.fromisoformat(self.context.today))
+        day, span = date_in_message(text, date.fromisoformat(self.context.today))
         if span:
             text = self._mask(text, span)
             facts["date"] = day.isoformat()
@@ -145,7 +144,7 @@ class _Parse:
                 owes[pid] = "half"
         for match in _OWES.finditer(text):
             pid = self._person(match.group(1))
-            found = find_amounts(match.group(2), self.gc.currency)
+            found = amounts_in_message(match.group(2), self.gc.currency)
             if pid and found:
                 owes[pid] = found[0]
                 start = match.start(2) + found[0].start
@@ -153,7 +152,7 @@ class _Parse:
         return owes, text
 
     def _amount(self, text: str, facts: dict) -> None:
-        amounts = find_amounts(text, self.gc.currency)
+        amounts = amounts_in_message(text, self.gc.currency)
         values = list(dict.fromkeys((a.value, a.currency) for a in amounts))
         with_currency = [a for a in amounts if a.currency]
         if with_currency and len({(a.value, a.currency) for a in with_currency}) == 1:

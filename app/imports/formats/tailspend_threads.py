@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
+from app.limits import MAX_COMMENT_BODY
 from app.dates import is_calendar_date
 from app.errors import Invalid
 from app.money.fx import AUTO
@@ -17,7 +18,6 @@ from app.imports.formats.text import require, text_field
 from app.imports.model import CommentRow, ImportFileError, Parsed, Row, TemplateRow
 from app.recurring import schedule as schedules
 
-MAX_COMMENT = 2000  # app.ledger.comments.MAX_BODY
 MAX_STAMP = 40
 
 
@@ -36,8 +36,8 @@ def comment(line: int, record: dict, parsed: Parsed, expense_rows: Dict[str, int
     require(author is None or (isinstance(author, str) and author in parsed.members), line,
             f"{str(author)[:40]!r} is not a participant of the export.")
     body = text_field(record.get("body"), line, "A comment's body")
-    require(bool(body.strip()) and len(body) <= MAX_COMMENT, line,
-            f"A comment's body must be 1-{MAX_COMMENT} characters.")
+    require(bool(body.strip()) and len(body) <= MAX_COMMENT_BODY, line,
+            f"A comment's body must be 1-{MAX_COMMENT_BODY} characters.")
     return CommentRow(line, expense_rows[expense_id], author, body,
                       _stamp(record.get("createdAt"), line, "createdAt", required=True),
                       _stamp(record.get("editedAt"), line, "editedAt", required=False))

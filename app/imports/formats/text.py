@@ -7,13 +7,13 @@ import json
 import re
 from typing import Any, Iterator, List, Tuple
 
-from app.limits import MAX_GROUP_PARTICIPANTS
+from app.limits import IMPORT_MAX_BYTES, MAX_GROUP_PARTICIPANTS
 from app.imports.model import ImportFileError
 
 BOM = "\ufeff"
 # The csv module refuses a field past 128 KB by default; a file is at most 5 MB (checked
 # before parsing), so no field can be longer than that.
-FIELD_LIMIT = 5 * 1024 * 1024
+FIELD_LIMIT = IMPORT_MAX_BYTES
 MAX_ROWS = 20_000  # expenses and settlements in one file
 # Records a CSV may hold: the rows plus headers, members, sections and blank lines. Reading
 # stops at the first one past it, so a file of 120,000 rows is refused after 21,000.

@@ -11,8 +11,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from app.money.currencies import CODES, MINOR_UNITS
 from app.receipts.scan import keywords as kw
-from app.receipts.scan.amounts import Amount, find_amounts, marker_currency
-from app.receipts.scan.dates import FoundDate, find_dates, strip_dates_and_times
+from app.money.amounts_and_dates import (Amount, FoundDate, currency_named, find_amounts,
+                                         find_dates, strip_dates_and_times)
 from app.receipts.scan.result import ScanHints, ScanResult
 from app.receipts.scan.text import clean, fold, letters
 
@@ -26,7 +26,7 @@ LEADING_COUNT = re.compile(r"^\d{1,3}\s*[x×]\s+(?=\D)", re.I)
 # A row that only says how many of the item named on the row above: "2 x 0,99", "3 Stk x 1,20".
 QUANTITY_ROW = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*(?:x|stk\.?\s*x?|st\.?\s*x?|pcs\.?\s*x?|@|×)"
                           r"(?:\s*[\d.,]+)?\s*[A-Z]?\s*$", re.I)
-MAX_ITEMS = 100
+MAX_SCANNED_ITEMS = 100
 MAX_NAME = 80
 
 
@@ -46,7 +46,7 @@ class Line:
         whole_ok = MINOR_UNITS.get(currency, 2) == 0
         values = []
         for amount in self.amounts:
-            if amount.has_decimals or amount.marker or whole_ok:
+            if amount.has_decimals or amount.currency or whole_ok:
                 value = amount.minor(currency)
                 if value is not None:
                     values.append(value)
@@ -77,7 +77,7 @@ def detect_currency(lines: Sequence[str], hint: str) -> Tuple[str, bool]:
     marks: Counter = Counter()
     for text in lines:
         for amount in find_amounts(text):
-            code = marker_currency(amount.marker, hint)
+            code = currency_named(amount.currency, hint)
             if code:
                 marks[code] += 1
     if not marks:
@@ -196,7 +196,7 @@ def _pick_items(lines: List[Line], currency: str, first: int, last: int) -> List
             continue
         items.append((name, value))
         pending = None
-    return items[:MAX_ITEMS]
+    return items[:MAX_SCANNED_ITEMS]
 
 
 def items_confidence(items, total: Optional[int], subtotals=frozenset()) -> float:

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from typing import Iterable
 
+from app.money.amounts_and_dates import fold
+
 _SPACES = re.compile(r"\s+")
 _DIGIT_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009](?=\d{3})")
 
@@ -21,17 +23,6 @@ def clean(line: str) -> str:
     text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
                    if unicodedata.category(ch) not in ("Cf", "Cs", "Co", "Cn"))
     return _SPACES.sub(" ", text).strip()
-
-
-def fold(text: str) -> str:
-    """Lower case without accents, one character for one (``"Rückgeld"`` -> ``"ruckgeld"``)
-    where the script allows it, so spans found in the folded text index the original."""
-    out = []
-    for ch in text.lower():
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch)
-                       if not unicodedata.combining(c))
-        out.append(base if len(base) == 1 else ch)
-    return "".join(out)
 
 
 def keyword_pattern(words: Iterable[str]) -> re.Pattern:

@@ -11,9 +11,8 @@ import threading
 from typing import Dict, List, Optional, Tuple
 
 from app.money.currencies import CODES, MINOR_UNITS
-from app.receipts.scan.amounts import parse_amount
-from app.receipts.scan.dates import find_dates
-from app.receipts.scan.parser import MAX_ITEMS, MAX_NAME, items_confidence, parse_lines
+from app.money.amounts_and_dates import find_dates, parse_amount
+from app.receipts.scan.parser import MAX_SCANNED_ITEMS, MAX_NAME, items_confidence, parse_lines
 from app.receipts.scan.result import ScanError, ScanHints, ScanResult
 from app.receipts.scan.rows import Box, rows
 from app.receipts.scan.text import clean
@@ -112,7 +111,7 @@ def _items(document: dict, currency: str) -> List[Tuple[str, int]]:
             amount = parse_amount(_text(price[0]), currency) if price else None
             if name and amount is not None:
                 items.append((" ".join(name.split())[:MAX_NAME], amount))
-    return items[:MAX_ITEMS]
+    return items[:MAX_SCANNED_ITEMS]
 
 
 def result_of(reply: dict, hints: ScanHints) -> ScanResult:

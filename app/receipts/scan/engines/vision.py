@@ -17,7 +17,7 @@ from typing import List, Optional, Tuple
 from app.dates import is_calendar_date
 from app.money.currencies import CODES, parse_minor
 from app.core import chat_completion
-from app.receipts.scan.parser import MAX_ITEMS, MAX_NAME, items_confidence, parse_lines
+from app.receipts.scan.parser import MAX_SCANNED_ITEMS, MAX_NAME, items_confidence, parse_lines
 from app.receipts.scan.result import ScanError, ScanHints, ScanResult
 from app.receipts.scan.text import clean
 
@@ -98,7 +98,7 @@ def _minor(value, currency: str) -> Optional[int]:
 def _items(raw, currency: str) -> List[Tuple[str, int]]:
     items = []
     for entry in raw[:MAX_LINES] if isinstance(raw, list) else []:
-        if isinstance(entry, dict) and len(items) < MAX_ITEMS:
+        if isinstance(entry, dict) and len(items) < MAX_SCANNED_ITEMS:
             name, amount = _text(entry.get("name"), MAX_NAME), _minor(entry.get("amount"), currency)
             if name and amount is not None:
                 items.append((name, amount))

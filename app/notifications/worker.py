@@ -1,4 +1,5 @@
-"""Stream records of the notifications table, read as the outbox rows they carry."""
+"""The NotificationWorker's one message: a stream record of the notifications table, read as
+the outbox row it carries and dispatched."""
 from __future__ import annotations
 
 from app.logs import logger
@@ -8,7 +9,7 @@ from models.notifications import Event, NotificationItem
 REQUIRED = ("EventId", "Type", "ActorUserId", "CreatedAt")
 
 
-def parse_record(record: dict) -> Event:
+def _outbox_event(record: dict) -> Event:
     """The EVENT a record carries, or ValueError (a poison record fails alone, never dropped)."""
     event = NotificationItem.from_raw_data(record["dynamodb"]["NewImage"])
     if not isinstance(event, Event):  # the filter should prevent this; never drop it silently
@@ -19,9 +20,9 @@ def parse_record(record: dict) -> Event:
     return event
 
 
-def handle_stream_record(record: dict) -> None:
+def handle(record: dict) -> None:
     """Take one DynamoDB stream record (the filter admits only inserted EVENT rows)."""
-    event = parse_record(record)
+    event = _outbox_event(record)
     if already_dispatched(event):  # a redelivered batch, or the sweep got there first
         logger.info("notification.already_dispatched", extra={"event_id": event.EventId})
         return
