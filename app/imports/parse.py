@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from app import names
-from app.money.expense_input import TEXT_MAX
+from app.ledger.expense_input import TEXT_MAX
 from app.errors import Invalid
 from app.money.splits import MAX_AMOUNT
 from app.limits import IMPORT_FORMATS, IMPORT_MAX_BYTES, MAX_GROUP_PARTICIPANTS

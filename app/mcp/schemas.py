@@ -16,7 +16,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields, validate
 
 from app.limits import MAX_SETTLEMENT_NOTE
-from app.money.expense_input import TEXT_MAX
+from app.ledger.expense_input import TEXT_MAX
 from app.money.splits import SPLIT_MODES
 from app.api.schemas import (CURRENCY, DisplayName, ExchangeRate, Id, PageArgsSchema, Strict,
                              StrictInteger)
