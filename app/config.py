@@ -211,6 +211,8 @@ class Settings(NamedTuple):
                 pat_per_minute=env.get("RATE_LIMIT_PAT_PER_MINUTE"),
                 ip_per_minute=env.get("RATE_LIMIT_IP_PER_MINUTE"),
                 oauth_per_minute=env.get("RATE_LIMIT_OAUTH_PER_MINUTE"),
+                link_per_minute=env.get("RATE_LIMIT_LINK_PER_MINUTE"),
+                link_ip_per_minute=env.get("RATE_LIMIT_LINK_IP_PER_MINUTE"),
                 daily_requests=env.get("DEV_DAILY_REQUEST_BUDGET"),
                 daily_creates=env.get("DEV_DAILY_CREATE_ALLOWANCE")),
         )
