@@ -21,7 +21,7 @@ class Principal(NamedTuple):
     # The account is being deleted: only the view that finishes the deletion admits it.
     deleting: bool = False
     # A share-link session (kind "link", docs/share-links.md): the one group, link and guest
-    # it acts for. ``user_id`` is then ``link:<linkId>``, never an account's id.
+    # it acts for. ``user_id`` is then ``link:<linkId>:<participantId>``, never an account's.
     link: Optional["LinkSession"] = None
 
 
@@ -34,10 +34,11 @@ class LinkSession(NamedTuple):
     expires_at: int  # unix seconds
 
 
-def link_user_id(link_id: str) -> str:
-    """The stand-in user id of a link session: it names the link, so records keyed by the
-    caller (idempotency, cursors) stay apart from every account's."""
-    return f"link:{link_id}"
+def link_user_id(link_id: str, participant_id: str) -> str:
+    """The stand-in user id of a link session: it names the link and the guest, so records
+    keyed by the caller (idempotency, cursors, a comment's author) stay apart from every
+    account's and from another guest's of the same link."""
+    return f"link:{link_id}:{participant_id}"
 
 
 def app_credential(user_id: str) -> str:

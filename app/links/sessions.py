@@ -58,7 +58,7 @@ def verify(token: str, *, now: Optional[float] = None) -> LinkSession:
 def principal(token: str) -> Principal:
     """The authenticator's verifier for ``tss_`` bearer tokens (app.auth.authenticate)."""
     session = verify(token)
-    return Principal(user_id=link_user_id(session.link_id),
-                     identity_key=f"link#{session.link_id}",
-                     credential_id=link_user_id(session.link_id), kind="link",
+    user_id = link_user_id(session.link_id, session.participant_id)
+    return Principal(user_id=user_id, identity_key=f"link#{session.link_id}",
+                     credential_id=user_id, kind="link",
                      scopes=frozenset(), link=session)

@@ -203,3 +203,40 @@ def test_deleting_the_group_sweeps_its_links(client, owner, add_guest):
     assert list(ShareLink.of_group(owner.gid)) == []
     assert client.get(f"/groups/{owner.gid}", headers=_bearer(session)).status_code == 404
     assert client.post("/links/open", json={"token": link["token"]}).status_code == 404
+
+
+def test_the_document_lists_the_session_scheme_where_sessions_are_admitted(client):
+    document = client.get("/openapi.json").get_json()
+    assert document["components"]["securitySchemes"]["linkSession"]["scheme"] == "bearer"
+    paths = document["paths"]
+    assert {"linkSession": []} in paths["/groups/{groupId}/expenses"]["post"]["security"]
+    assert {"linkSession": []} in paths["/groups/{groupId}"]["get"]["security"]
+    for path, method in (("/groups/{groupId}/links", "get"), ("/users/me", "get"),
+                         ("/groups/{groupId}/invite", "get"), ("/realtime/token", "post")):
+        assert {"linkSession": []} not in paths[path][method]["security"], path
+    assert paths["/links/open"]["post"]["security"] == []
+
+
+def test_a_replayed_create_has_no_token(client, owner):
+    headers = {**owner.headers, "Idempotency-Key": "link-once"}
+    first = client.post(f"/groups/{owner.gid}/links", json={"role": "VIEWER"}, headers=headers)
+    again = client.post(f"/groups/{owner.gid}/links", json={"role": "VIEWER"}, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert "token" in first.get_json() and "token" not in again.get_json()
+    assert again.get_json()["linkId"] == first.get_json()["linkId"]
+
+
+def test_two_guests_of_one_link_are_two_callers(client, owner):
+    token = _link(client, owner)["token"]
+    ana, bo = (_session(client, token, displayName=name) for name in ("Ana", "Bo"))
+    expense = client.post(f"/groups/{owner.gid}/expenses", headers=_bearer(ana), json={
+        "description": "Taxi", "amount": 100, "date": "2026-05-01",
+        "payments": [{"participantId": ana["participantId"], "amount": 100}],
+        "splits": [{"participantId": ana["participantId"]}], "splitMode": "EQUAL"}).get_json()
+    thread = f"/groups/{owner.gid}/expenses/{expense['expenseId']}/comments"
+    comment = client.post(thread, json={"body": "mine"}, headers=_bearer(ana)).get_json()
+    edited = client.patch(f"{thread}/{comment['commentId']}", json={"body": "yours"},
+                          headers=_bearer(bo))
+    assert edited.status_code in (403, 404)
+    assert client.patch(f"{thread}/{comment['commentId']}", json={"body": "still mine"},
+                        headers=_bearer(ana)).status_code == 200
