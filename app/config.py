@@ -182,6 +182,11 @@ class Settings(NamedTuple):
                                         env("RATE_LIMIT_IP_PER_MINUTE", minimum=0)] = None
     rate_limit_oauth_per_minute: Annotated[Optional[int],
                                            env("RATE_LIMIT_OAUTH_PER_MINUTE", minimum=0)] = None
+    # Share links (docs/share-links.md): opens, sessions and claims per link and per address.
+    rate_limit_link_per_minute: Annotated[Optional[int],
+                                          env("RATE_LIMIT_LINK_PER_MINUTE", minimum=0)] = None
+    rate_limit_link_ip_per_minute: Annotated[Optional[int],
+                                             env("RATE_LIMIT_LINK_IP_PER_MINUTE", minimum=0)] = None
     dev_daily_request_budget: Annotated[Optional[int],
                                         env("DEV_DAILY_REQUEST_BUDGET", minimum=0)] = None
     dev_daily_create_allowance: Annotated[Optional[int],
@@ -215,6 +220,8 @@ class Settings(NamedTuple):
                  ("pat_per_minute", self.rate_limit_pat_per_minute),
                  ("ip_per_minute", self.rate_limit_ip_per_minute),
                  ("oauth_per_minute", self.rate_limit_oauth_per_minute),
+                 ("link_per_minute", self.rate_limit_link_per_minute),
+                 ("link_ip_per_minute", self.rate_limit_link_ip_per_minute),
                  ("daily_requests", self.dev_daily_request_budget),
                  ("daily_creates", self.dev_daily_create_allowance))
         return tuple((name, value) for name, value in named if value is not None)

@@ -52,7 +52,14 @@ def start(settings: Optional[Settings] = None) -> Runtime:
     from app.developer import gate as developer_gate  # PATs, scopes, rate limits, usage
     developer = developer_gate.start(
         authenticator, local_data_dir=settings.data_dir if settings.local_mode else None)
+    # Share-link sessions are signed with the token pepper the gate has just configured.
+    authenticator.accept_link_sessions(_link_session)
     return Runtime(settings, authenticator, issuer, developer)
+
+
+def _link_session(credential: str):
+    from app.links.sessions import principal  # on the first session, not at cold start
+    return principal(credential)
 
 
 def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime] = None) -> Flask:
@@ -104,6 +111,7 @@ def blueprints(local_mode: bool) -> tuple:
     from app.health import views as health
     from app.imports import views as imports
     from app.insight import views as insight
+    from app.links import views as links
     from app.ledger import views as ledger
     from app.mcp import views as mcp
     from app.notifications import views as notifications
@@ -115,7 +123,7 @@ def blueprints(local_mode: bool) -> tuple:
     from app.users import views as users
     from app.oauth import cognito, ui
     documented = [health.blp, users.blp, groups.home_blp, groups.groups_blp, groups.invite_blp,
-                  groups.join_requests_blp, ledger.expenses_blp, receipts.blp,
+                  groups.join_requests_blp, links.blp, ledger.expenses_blp, receipts.blp,
                   ledger.comments_blp, ledger.settlements_blp, ledger.balances_blp, insight.blp,
                   changes.blp, imports.export_blp, imports.imports_blp, recurring.blp,
                   people.blp, notifications.blp, developer.blp, oauth.blp, mcp.blp, chat.blp,
@@ -151,9 +159,24 @@ def _authenticate() -> None:
     g.principal = runtime.authenticator.authenticate(
         request.headers.get("Authorization"), _group_read(declared),
         live_in_view=declared.liveness_in_view)
+    if g.principal.link is not None:
+        _admit_link_session(declared, g.principal.link)
     if g.principal.deleting and not declared.while_deleting:
         raise account_deleting()
     bind_user(g.principal.user_id)
+
+
+def _admit_link_session(declared, session) -> None:
+    """A share-link session reaches only views that declare it (app.api.needs: link=True),
+    in its own group: another group's path is 404 as for any stranger, anything else 403.
+    Its access is then read by the view's authorization (app.core.access.authorize_link)."""
+    from app.errors import Forbidden, group_not_found
+    group_id = (request.view_args or {}).get("group_id")
+    if group_id is not None and declared.in_group and str(group_id) != session.group_id:
+        raise group_not_found()
+    if not declared.link:
+        raise Forbidden("A share-link session cannot call this operation.",
+                        details={"reason": "LINK_NOT_ALLOWED"})
 
 
 def _group_read(declared):

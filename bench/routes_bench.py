@@ -120,6 +120,39 @@ def group_views(rows: list, client, sign_in) -> None:
     once(rows, "DELETE /groups/{id}", lambda: client.delete(base, headers=owner))
 
 
+# The routes a share-link session and a member both call, measured for each (link_sessions).
+LINK_ROUTES = ("GET /groups/{id}", "GET /groups/{id}/expenses", "GET /groups/{id}/balances",
+               "GET /groups/{id}/activity", "POST /groups/{id}/expenses")
+
+
+def link_sessions(rows: list, client, sign_in) -> None:
+    """The same routes called by a signed-in member and by a share-link session acting as a
+    guest: the session's link row is read in the access check's BatchGetItem, in place of
+    the member's guard row and profile, so both make the same calls (docs/share-links.md)."""
+    owner, _ = sign_in("lina@example.com")
+    gid = client.post("/groups", json={"name": "Links", "currency": "EUR"},
+                      headers=owner).get_json()["groupId"]
+    base = f"/groups/{gid}"
+    me = client.get(base, headers=owner).get_json()["myParticipantId"]
+    token = client.post(f"{base}/links", json={"role": "MEMBER"}, headers=owner).get_json()["token"]
+    session = client.post("/links/session", json={"token": token, "displayName": "Bo"}).get_json()
+    callers = (("member", owner, me),
+               ("link session", {"Authorization": f"Bearer {session['accessToken']}"},
+                session["participantId"]))
+    for who, headers, pid in callers:
+        spend = {"description": "Taxi", "amount": 900, "splitMode": "EQUAL",
+                 "payments": [{"participantId": pid, "amount": 900}],
+                 "splits": [{"participantId": participant} for participant in {me, pid}]}
+        paths = {"GET /groups/{id}": base, "GET /groups/{id}/expenses": f"{base}/expenses",
+                 "GET /groups/{id}/balances": f"{base}/balances",
+                 "GET /groups/{id}/activity": f"{base}/activity"}
+        for label, path in paths.items():
+            warm(rows, f"{label} ({who})", lambda path=path, headers=headers: client.get(
+                path, headers=headers))
+        once(rows, f"POST /groups/{{id}}/expenses ({who})", lambda headers=headers, spend=spend:
+             client.post(f"{base}/expenses", json=spend, headers=headers))
+
+
 def measure(reported_only: bool = False) -> list:
     """(label, calls) of every route measured, in order; ``reported_only``: only the routes
     report_rows() shows."""
@@ -137,6 +170,7 @@ def measure(reported_only: bool = False) -> list:
                                             headers=ada))
         if reported_only:
             warm(rows, *preferences)
+            link_sessions(rows, client, sign_in)
             return rows
         bob, bob_id = sign_in("bob@example.com")
         group = client.post("/groups", json={"name": "Bench", "currency": "EUR"},
@@ -184,6 +218,7 @@ def measure(reported_only: bool = False) -> list:
             f"/people/me/friends/{bob_id}", headers=ada))
 
         group_views(rows, client, sign_in)
+        link_sessions(rows, client, sign_in)
     return rows
 
 
@@ -195,7 +230,11 @@ def report_rows(rows: list) -> list:
          f"{calls['GET /users/me'].total} / {calls['GET /users/me (identity not cached)'].total}"
          f" ({calls['GET /users/me (identity not cached)']} uncached)"),
         ("preferences_patch_calls", "PATCH /notifications/preferences, DynamoDB calls",
-         str(calls["PATCH /notifications/preferences"]))]
+         str(calls["PATCH /notifications/preferences"])),
+        ("link_session_calls", "A share-link session / a member on the same routes, DynamoDB "
+         "calls (" + ", ".join(LINK_ROUTES) + ")",
+         ", ".join(f"{calls[f'{route} (link session)'].total} / {calls[f'{route} (member)'].total}"
+                   for route in LINK_ROUTES))]
 
 
 def main() -> None:

@@ -16,6 +16,9 @@ IP_SUBJECT = "IP"
 # An OAuth client's requests (registration, code exchange) or one grant's refreshes: hosts
 # such as Claude and ChatGPT call from shared address ranges, so these are not per address.
 OAUTH_SUBJECT = "OAUTH"
+# Share links: opens, sessions and claims per link and per address (app.links.limits).
+LINK_SUBJECT = "LINK"
+LINK_IP_SUBJECT = "LINKIP"
 # Receipts: uploads per group per day, scans per user per day (app.receipts.limits).
 RECEIPT_UPLOAD_SUBJECT = "RECEIPTS"
 RECEIPT_SCAN_SUBJECT = "RECEIPTSCANS"

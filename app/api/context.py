@@ -11,7 +11,7 @@ from app.auth.principal import Principal
 from app.config import Settings
 from app.errors import account_deleting
 from app.core import request_reads
-from app.core.access import Access, authorize
+from app.core.access import Access, authorize, authorize_link
 from app.core.live import is_live
 
 
@@ -33,7 +33,11 @@ def group_access(group_id, min_role: str = "VIEWER", *,
     cache = g.setdefault("group_access", {})
     key = (str(group_id), min_role, tuple(prefetch))
     if key not in cache:
-        cache[key] = authorize(principal().user_id, str(group_id), min_role, prefetch=key[2])
+        caller = principal()
+        cache[key] = (authorize_link(caller.link, caller.user_id, str(group_id), min_role,
+                                     prefetch=key[2])
+                      if caller.link is not None else
+                      authorize(caller.user_id, str(group_id), min_role, prefetch=key[2]))
     conditional.on_access(cache[key])  # a conditional read (ETag) may end here with a 304
     return cache[key]
 

@@ -4,7 +4,14 @@ One decorator's explicit arguments replace the markers the per-request hooks use
 view functions. Every hook reads the same record (:func:`of`): authentication
 (app.factory), the rate windows and the PAT policy (app.developer.gate, app.api.pat),
 the body checks (app.api.edge) and the OpenAPI document's PAT security (app.api.pat's
-plugin). A view without it is a signed-in, metered, JSON, PAT-refused view (fail closed).
+plugin). A view without it is a signed-in, metered, JSON, PAT-refused, link-session-refused
+view (fail closed).
+
+Share-link sessions (docs/share-links.md) are refused by every view that does not say
+``link=True`` (403; 404 on another group's path): a new route never opens to a guest without
+an account by accident. ``link=True`` goes only on /groups/{groupId} views with a ``role``,
+where the session is authorized by its link (app.core.access.authorize_link): its link's
+role, its own group only, acting as its guest.
 
 Place it first under the route (``@blp.route``): it wraps flask-smorest's decorators, so an
 idempotent replay answers with the reply as first serialized, and Flask registers the view
@@ -25,6 +32,7 @@ from apispec import BasePlugin
 from app.api.pat import EXTENSION, REFUSED, SCHEME, SCOPES
 
 ROLES = ("VIEWER", "MEMBER", "OWNER")
+LINK_SCHEME = "linkSession"
 # A route outside any group, or one whose non-member callers are expected (a join request).
 NO_ROLE = None
 
@@ -48,6 +56,7 @@ class Needs:
     idempotent: bool = False
     authorize: Optional[Callable[..., None]] = None
     etag: Union[bool, Callable[[], bool]] = False
+    link: bool = False
 
 
 DEFAULT = Needs()
@@ -65,7 +74,8 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
           form_body: bool = False, max_body_bytes: Optional[int] = None,
           liveness_in_view: bool = False, while_deleting: bool = False,
           authorize: Optional[Callable[..., None]] = None,
-          secret_fields: Tuple[str, ...] = (), etag: Union[bool, Callable[[], bool]] = False):
+          secret_fields: Tuple[str, ...] = (), etag: Union[bool, Callable[[], bool]] = False,
+          link: bool = False):
     """Declare what the view needs.
 
     - ``role``: the caller's least role in the path's group ("VIEWER", "MEMBER", "OWNER");
@@ -87,17 +97,21 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
     - ``liveness_in_view``: the view's service reads the caller's profile in a batch it
       makes anyway (the authenticator reads nothing); checked after the view if it did not.
     - ``while_deleting``: callable by an account that is being deleted.
+    - ``link``: a share-link session may call it (with ``role``, in its own group only);
+      every other view refuses sessions (see the module doc).
     """
     if role is not None and role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
     if pat is not None:
         if pat not in SCOPES:
             raise ValueError(f"unknown PAT scope {pat!r}")
+    if link and (role is None or not in_group):
+        raise ValueError("link=True needs a role in the path's group")
     record = Needs(public=public, metered=metered, client_limited=client_limited,
                    own_auth=own_auth, form_body=form_body, max_body_bytes=max_body_bytes,
                    pat=pat, role=role, prefetch=tuple(prefetch), in_group=in_group,
                    liveness_in_view=liveness_in_view, while_deleting=while_deleting,
-                   idempotent=idempotent, authorize=authorize, etag=etag)
+                   idempotent=idempotent, authorize=authorize, etag=etag, link=link)
 
     def declare(view):
         inner = view
@@ -161,6 +175,11 @@ class DocumentPlugin(BasePlugin):
             "type": "http", "scheme": "bearer", "bearerFormat": "tsp_<tokenId>_<secret>",
             "description": "Personal access token; reaches only operations listing it, with "
                            "the scope named there (403 otherwise)."})
+        spec.components.security_scheme(LINK_SCHEME, {
+            "type": "http", "scheme": "bearer", "bearerFormat": "tss_<payload>.<signature>",
+            "description": "Share-link session (POST /links/session, 1 hour): reaches only "
+                           "operations listing it, in its own group, with its link's role, "
+                           "acting as its guest (403 elsewhere, 404 on another group)."})
 
     def operation_helper(self, path=None, operations=None, **kwargs) -> None:
         from app.api.conditional import NOT_MODIFIED
@@ -182,6 +201,8 @@ class DocumentPlugin(BasePlugin):
                 continue
             scope = declared.pat
             operation["security"] = [{"bearerAuth": []}] + ([{SCHEME: [scope]}] if scope else [])
+            if declared.link:
+                operation["security"].append({LINK_SCHEME: []})
             operation[EXTENSION] = scope or REFUSED
             operation.setdefault("responses", {}).setdefault("429", {
                 "description": "RATE_LIMITED: over a rate limit or the daily developer budget "

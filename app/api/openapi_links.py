@@ -47,6 +47,13 @@ LINKS: dict[str, dict[str, dict[str, str]]] = {
         target: {**SAME_GROUP, "participantId": "$response.body#/participantId"}
         for target in ("groups.patch_participant", "groups.remove_participant",
                        "groups.transfer_participant")},
+    "links.create_link": {
+        "links.revoke_link": {**SAME_GROUP, "linkId": "$response.body#/linkId"},
+        "links.list_links": SAME_GROUP},
+    # A session acts in its group; a signed-in holder may claim its guest.
+    "links.start_session": {
+        "groups.get_group": GROUP,
+        "links.claim": {**GROUP, BODY: {"sessionToken": "$response.body#/accessToken"}}},
     "join_requests.submit": {
         target: {**GROUP, "requestId": "$response.body#/requestId"}
         for target in ("join_requests.approve", "join_requests.deny", "join_requests.cancel")},

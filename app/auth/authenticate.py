@@ -12,6 +12,7 @@ from app.errors import Unauthenticated, account_deleting
 from models.identities import Identity
 
 PAT_PREFIX = "tsp_"
+LINK_SESSION_PREFIX = "tss_"  # a share-link session (app.links.sessions signs them)
 ADMIN_GROUP = "admin"
 
 
@@ -55,17 +56,24 @@ class Authenticator:
 
     def __init__(self, *, jwks: JwksCache, issuer: str, client_id: str, identity_provider: str,
                  identities: IdentityCache,
-                 pat_verifier: Optional[Callable[[str], Principal]] = None) -> None:
+                 pat_verifier: Optional[Callable[[str], Principal]] = None,
+                 link_verifier: Optional[Callable[[str], Principal]] = None) -> None:
         self._jwks = jwks
         self._issuer = issuer
         self._client_id = client_id
         self._provider = identity_provider
         self.identities = identities
         self._pat_verifier = pat_verifier
+        self._link_verifier = link_verifier
 
     def accept_pats(self, verifier: Callable[[str], Principal]) -> None:
         """Plug in personal access token verification (the developer area owns it)."""
         self._pat_verifier = verifier
+
+    def accept_link_sessions(self, verifier: Callable[[str], Principal]) -> None:
+        """Plug in share-link session verification (the links area owns it). The verifier
+        reads nothing: the session's link row is read with its group's access check."""
+        self._link_verifier = verifier
 
     def authenticate(self, authorization: Optional[str],
                      group: Optional[Tuple[str, Any]] = None,
@@ -84,6 +92,10 @@ class Authenticator:
             if self._pat_verifier is None:
                 raise Unauthenticated("Personal access tokens are not accepted here.")
             return self._pat_verifier(credential)
+        if credential.startswith(LINK_SESSION_PREFIX):
+            if self._link_verifier is None:
+                raise Unauthenticated("Share-link sessions are not accepted here.")
+            return self._link_verifier(credential)
         claims = verify_access_token(credential, jwks=self._jwks, issuer=self._issuer,
                                      client_id=self._client_id)
         identity_key = Identity.key(self._provider, claims["sub"])

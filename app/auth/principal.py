@@ -15,11 +15,30 @@ class Principal(NamedTuple):
     user_id: str
     identity_key: str
     credential_id: str
-    kind: str = "app"  # app | pat | mcp
+    kind: str = "app"  # app | pat | mcp | link
     is_admin: bool = False
     scopes: Optional[FrozenSet[str]] = None  # None: unrestricted (app sign-in)
     # The account is being deleted: only the view that finishes the deletion admits it.
     deleting: bool = False
+    # A share-link session (kind "link", docs/share-links.md): the one group, link and guest
+    # it acts for. ``user_id`` is then ``link:<linkId>:<participantId>``, never an account's.
+    link: Optional["LinkSession"] = None
+
+
+class LinkSession(NamedTuple):
+    """What a share-link session token is bound to (app.auth.link_sessions)."""
+
+    group_id: str
+    link_id: str
+    participant_id: str
+    expires_at: int  # unix seconds
+
+
+def link_user_id(link_id: str, participant_id: str) -> str:
+    """The stand-in user id of a link session: it names the link and the guest, so records
+    keyed by the caller (idempotency, cursors, a comment's author) stay apart from every
+    account's and from another guest's of the same link."""
+    return f"link:{link_id}:{participant_id}"
 
 
 def app_credential(user_id: str) -> str:

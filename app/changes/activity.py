@@ -53,8 +53,10 @@ def activity(access: Access, *, limit: Optional[int], cursor: Optional[str],
 def _entry(row: Change, names: dict, currency: str) -> ActivityEntry:
     actor_id = row.ActorParticipantId
     actor = Actor(actor_id, names.get(actor_id, FORMER.capitalize()) if actor_id else SYSTEM)
+    # A share-link session's writes name its guest, and say how it acted.
+    said = f"{actor.display_name} (by link)" if row.ByLink else actor.display_name
     return ActivityEntry(int(row.Revision), row.At, actor, row.Kind, row.ResourceId, row.Op,
-                         summary(row, actor.display_name, names, currency), row.Diff or [])
+                         summary(row, said, names, currency), row.Diff or [])
 
 
 def _money(subject: dict, currency: str) -> str:

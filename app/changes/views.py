@@ -34,7 +34,7 @@ def _page_rows(view_args) -> tuple:
 
 
 @blp.route("/groups/<uuid:groupId>/changes")
-@needs(role="VIEWER", pat="groups:read", prefetch=(_page_rows,))
+@needs(role="VIEWER", pat="groups:read", prefetch=(_page_rows,), link=True)
 @blp.arguments(ChangesArgsSchema, location="query")
 @blp.response(200, ChangeFeedSchema)
 @blp.doc(description=CHANGES_DESCRIPTION)
@@ -46,7 +46,7 @@ def list_changes(args, access):
 
 
 @blp.route("/groups/<uuid:groupId>/activity")
-@needs(role="VIEWER", pat="groups:read")
+@needs(role="VIEWER", pat="groups:read", link=True)
 @blp.arguments(ActivityArgsSchema, location="query")
 @blp.response(200, ActivityPageSchema)
 @errors(blp, NOT_FOUND)

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 from pynamodb.attributes import MapAttribute
 
 from app.errors import DomainError, group_not_found
+from app.core import request_reads
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
 from models.groups import (Change, ChangeKind, Comment, Conversion, Expense, Group, Participant,
@@ -67,6 +68,7 @@ class _Entry:
     at: str
     diff: Optional[list]
     subject: Optional[dict]
+    by_link: bool = False
 
 
 @dataclass
@@ -128,7 +130,8 @@ class ChangeLog:
                        Kind=e.kind, ResourceId=e.resource_id, ResourceKey=e.resource_key,
                        Op=DELETE if e.action == DELETE else UPSERT, Action=e.action,
                        ActorParticipantId=e.actor, At=e.at, Diff=e.diff or None,
-                       Subject=e.subject or None, ExpiresAt=expires)
+                       Subject=e.subject or None, ExpiresAt=expires,
+                       ByLink=True if e.by_link else None)
                 for n, e in enumerate(self.entries)]
 
     def row_count(self) -> int:
@@ -180,7 +183,8 @@ def record(tx: Transaction, group: Union[Group, str], row, action: str = UPDATE,
     log._rows = None
     log.entries.append(_Entry(KINDS[type(row)], resource_id(row), row.SK, action, actor,
                               now_iso(), diff,
-                              subject if subject is not None else subject_of(row)))
+                              subject if subject is not None else subject_of(row),
+                              request_reads.acts_by_link(actor)))
 
 
 # --- what the activity feed shows ----------------------------------------------------------

@@ -25,6 +25,8 @@ _live: ContextVar[Optional[Tuple[str, bool]]] = ContextVar("tailspend_request_li
 _group: ContextVar[Optional[Tuple[str, str, frozenset, Mapping]]] = ContextVar(
     "tailspend_request_group_rows", default=None)
 _held: ContextVar[Optional[Mapping]] = ContextVar("tailspend_request_held", default=None)
+# The guest a share-link session acts as in this request (app.core.access.authorize_link)
+_by_link: ContextVar[Optional[str]] = ContextVar("tailspend_request_by_link", default=None)
 
 
 def forget() -> None:
@@ -33,6 +35,19 @@ def forget() -> None:
     _live.set(None)
     _group.set(None)
     _held.set(None)
+    _by_link.set(None)
+
+
+def remember_link_guest(participant_id: str) -> None:
+    """This request acts by a share link, as ``participant_id``. The change log reads it
+    (app.core.changelog.record) so every write a session makes says "by link" without
+    each of the many write paths passing the link along."""
+    _by_link.set(participant_id)
+
+
+def acts_by_link(participant_id: Optional[str]) -> bool:
+    """Whether ``participant_id`` is the guest this request's share-link session acts as."""
+    return participant_id is not None and _by_link.get() == participant_id
 
 
 def remember_profile(user_id: str, profile: Optional[Any]) -> None:

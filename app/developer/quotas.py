@@ -20,6 +20,9 @@ class Limits(NamedTuple):
     pat_per_minute: int = 120
     ip_per_minute: int = 120
     oauth_per_minute: int = 120  # per OAuth client (registration, code exchange) or grant
+    # Share links (docs/share-links.md): opens, sessions and claims per link and per address.
+    link_per_minute: int = 60
+    link_ip_per_minute: int = 120
     daily_requests: int = 10_000
     daily_creates: int = 1_000
 

@@ -77,7 +77,7 @@ def create_group(body):
 
 
 @groups_blp.route("/groups/<uuid:groupId>")
-@needs(role="VIEWER", pat="groups:read", etag=True)
+@needs(role="VIEWER", pat="groups:read", etag=True, link=True)
 @groups_blp.response(200, GroupSchema)
 @errors(groups_blp, NOT_FOUND)
 def get_group(access):
@@ -108,7 +108,7 @@ def delete_group(access):
 
 
 @groups_blp.route("/groups/<uuid:groupId>/participants")
-@needs(role="VIEWER", pat="groups:read", etag=True)
+@needs(role="VIEWER", pat="groups:read", etag=True, link=True)
 @groups_blp.response(200, ParticipantListSchema)
 @errors(groups_blp, NOT_FOUND)
 def list_participants(access):

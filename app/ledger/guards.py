@@ -24,7 +24,8 @@ from app.errors import (DomainError, Invalid, concurrent_update, group_not_found
                         not_found, participant_unavailable, version_conflict)
 from app.ledger.errors import GroupChanged, currency_changed
 from app.limits import MAX_PARTICIPANTS
-from app.core.access import Access, authorize, is_live, require_role
+from app.core.access import (Access, authorize, is_live, reauthorize, require_link,
+                             require_role)
 from app.core.transactions import Transaction
 from models.groups import Group, GroupItem, GroupStatus, Participant
 
@@ -51,6 +52,8 @@ def check_money_write(tx: Transaction, access: Access, participants: Iterable[st
     writer too and no ConditionCheck of the guard rides along (see :func:`check_writer`)."""
     named = _limited(participants)
     _require_roster(access.group_id, named, access)
+    if access.link_id is not None:  # no guard row vouches for a link: its row must stand
+        require_link(tx, access, "MEMBER")
     tx.check(Group, *Group.key(access.group_id), condition=_head_condition(access.group, named),
              on_fail=GroupChanged("The group changed while we were writing.", named, access))
 
@@ -82,7 +85,11 @@ def _require_roster(group_id: str, participant_ids: tuple, writer: Optional[Acce
             raise participant_unavailable(participant_id)
     if writer is not None:
         mine = found.get(writer.participant_id)
-        if mine is None or mine.UserId != writer.user_id or not mine.may_write_money:
+        if writer.link_id is not None:  # a link session writes as its guest, if still one
+            if mine is None or mine.Type != "GUEST" or not writer.at_least("MEMBER"):
+                reauthorize(writer, "MEMBER")  # raises its 401 / 404 / 403
+                raise concurrent_update()
+        elif mine is None or mine.UserId != writer.user_id or not mine.may_write_money:
             authorize(writer.user_id, writer.group_id, "MEMBER")  # raises its 404 / 403
             raise concurrent_update()  # changed and changed back meanwhile
 

@@ -49,7 +49,7 @@ def expense_detail(access, expense_id: str) -> dict:
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses", methods=["POST"])
-@needs(role="MEMBER", pat="expenses:write", idempotent=True)
+@needs(role="MEMBER", pat="expenses:write", idempotent=True, link=True)
 @expenses_blp.arguments(ExpenseCreateSchema)
 @expenses_blp.response(201, ExpenseSchema)
 @errors(expenses_blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
@@ -65,7 +65,7 @@ def create_expense(body, access):
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses")
-@needs(role="VIEWER", pat="groups:read", etag=True)
+@needs(role="VIEWER", pat="groups:read", etag=True, link=True)
 @expenses_blp.arguments(ExpenseListArgsSchema, location="query")
 @expenses_blp.response(200, ExpensePageSchema)
 @errors(expenses_blp, NOT_FOUND)
@@ -90,7 +90,7 @@ def list_expenses(args, access):
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>")
-@needs(role="VIEWER", pat="groups:read", etag=True)
+@needs(role="VIEWER", pat="groups:read", etag=True, link=True)
 @expenses_blp.response(200, ExpenseDetailSchema)
 @errors(expenses_blp, NOT_FOUND)
 def get_expense(access, expense_id):
@@ -99,7 +99,7 @@ def get_expense(access, expense_id):
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["PATCH"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", link=True)
 @expenses_blp.arguments(ExpensePatchSchema)
 @expenses_blp.response(200, ExpenseSchema)
 @errors(expenses_blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
@@ -109,7 +109,7 @@ def update_expense(body, access, expense_id):
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["DELETE"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", link=True)
 @expenses_blp.response(204)
 @errors(expenses_blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the expense kept changing."))
 def delete_expense(access, expense_id):
@@ -136,7 +136,7 @@ THREAD = "/groups/<uuid:groupId>/expenses/<uuid:expenseId>/comments"
 
 
 @comments_blp.route(THREAD)
-@needs(role="VIEWER", pat="groups:read")
+@needs(role="VIEWER", pat="groups:read", link=True)
 @comments_blp.arguments(PageArgsSchema, location="query")
 @comments_blp.response(200, CommentPageSchema)
 @errors(comments_blp, NOT_FOUND)
@@ -148,7 +148,7 @@ def list_comments(args, access, expense_id):
 
 
 @comments_blp.route(THREAD, methods=["POST"])
-@needs(role="VIEWER", pat="expenses:write", idempotent=True)
+@needs(role="VIEWER", pat="expenses:write", idempotent=True, link=True)
 @comments_blp.arguments(CommentBodySchema)
 @comments_blp.response(201, CommentSchema)
 @errors(comments_blp, NOT_FOUND, (409, "IDEMPOTENCY_IN_PROGRESS."),
@@ -159,7 +159,7 @@ def add_comment(body, access, expense_id):
 
 
 @comments_blp.route(THREAD + "/<uuid:commentId>", methods=["PATCH"])
-@needs(role="VIEWER", pat="expenses:write")
+@needs(role="VIEWER", pat="expenses:write", link=True)
 @comments_blp.arguments(CommentBodySchema)
 @comments_blp.response(200, CommentSchema)
 @errors(comments_blp, (403, "Only the author may edit a comment."), NOT_FOUND)
@@ -169,7 +169,7 @@ def edit_comment(body, access, expense_id, comment_id):
 
 
 @comments_blp.route(THREAD + "/<uuid:commentId>", methods=["DELETE"])
-@needs(role="VIEWER", pat="expenses:write")
+@needs(role="VIEWER", pat="expenses:write", link=True)
 @comments_blp.response(204)
 @errors(comments_blp, (403, "Only the author or an OWNER may delete a comment."), NOT_FOUND)
 def delete_comment(access, expense_id, comment_id):
@@ -191,7 +191,7 @@ def settlements_listing_scope(group_id: str) -> str:
 
 
 @settlements_blp.route("/groups/<uuid:groupId>/settlements", methods=["POST"])
-@needs(role="MEMBER", pat="settlements:write", idempotent=True)
+@needs(role="MEMBER", pat="settlements:write", idempotent=True, link=True)
 @settlements_blp.arguments(SettlementCreateSchema)
 @settlements_blp.response(201, SettlementSchema)
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
@@ -201,7 +201,7 @@ def create_settlement(body, access):
 
 
 @settlements_blp.route("/groups/<uuid:groupId>/settlements")
-@needs(role="VIEWER", pat="groups:read", etag=True)
+@needs(role="VIEWER", pat="groups:read", etag=True, link=True)
 @settlements_blp.arguments(PageArgsSchema, location="query")
 @settlements_blp.response(200, page_schema(SettlementSchema, "SettlementPage"))
 @errors(settlements_blp, NOT_FOUND)
@@ -212,7 +212,7 @@ def list_settlements(args, access):
 
 
 @settlements_blp.route(ONE)
-@needs(role="VIEWER", pat="groups:read", etag=True)
+@needs(role="VIEWER", pat="groups:read", etag=True, link=True)
 @settlements_blp.response(200, SettlementSchema)
 @errors(settlements_blp, NOT_FOUND)
 def get_settlement(access, settlement_id):
@@ -221,7 +221,7 @@ def get_settlement(access, settlement_id):
 
 
 @settlements_blp.route(ONE, methods=["PATCH"])
-@needs(role="MEMBER", pat="settlements:write")
+@needs(role="MEMBER", pat="settlements:write", link=True)
 @settlements_blp.arguments(SettlementPatchSchema)
 @settlements_blp.response(200, SettlementSchema)
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
@@ -231,7 +231,7 @@ def update_settlement(body, access, settlement_id):
 
 
 @settlements_blp.route(ONE, methods=["DELETE"])
-@needs(role="MEMBER", pat="settlements:write")
+@needs(role="MEMBER", pat="settlements:write", link=True)
 @settlements_blp.response(204)
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the settlement kept changing."))
 def delete_settlement(access, settlement_id):
@@ -264,7 +264,7 @@ def _same_rates() -> bool:
 
 @balances_blp.route("/groups/<uuid:groupId>/balances")
 @needs(role="VIEWER", pat="groups:read", prefetch=(*balances.BALANCES_PREFETCH, _payees),
-       etag=_same_rates)
+       etag=_same_rates, link=True)
 @balances_blp.arguments(BalancesArgsSchema, location="query", unknown=RAISE)
 @balances_blp.response(200, BalancesSchema)
 @errors(balances_blp, NOT_FOUND, RATE_UNAVAILABLE)

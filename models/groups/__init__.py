@@ -22,6 +22,7 @@ from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
 from models.groups.changes import Change, ChangeKind
 from models.groups.imports import ImportChunk, ImportJob
 from models.groups.receipts import Receipt
+from models.groups.links import LinkCount, ShareLink
 
 __all__ = ["BALANCE", "BODY_ATTRIBUTES", "ExpenseBodyAttributes", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
@@ -33,4 +34,4 @@ __all__ = ["BALANCE", "BODY_ATTRIBUTES", "ExpenseBodyAttributes", "STORED_PARTIC
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
-           "RecurringExpense", "ImportChunk", "ImportJob", "Receipt"]
+           "RecurringExpense", "ImportChunk", "ImportJob", "Receipt", "LinkCount", "ShareLink"]

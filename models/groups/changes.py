@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from pynamodb.attributes import JSONAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import (BooleanAttribute, JSONAttribute, NumberAttribute,
+                                 UnicodeAttribute)
 
 from models.groups.base import GroupItem
 from models.groups.keys import CHANGE_PREFIX
@@ -45,6 +46,8 @@ class Change(GroupItem, discriminator="CHANGE"):
     # here because a deleted resource cannot be read back. Never a person's name.
     Subject = JSONAttribute(null=True)
     ExpiresAt = NumberAttribute()  # TTL (unix seconds)
+    # The actor acted through a share-link session (docs/share-links.md): "Bo (by link)".
+    ByLink = BooleanAttribute(null=True)
 
     @staticmethod
     def sort_key(revision: int) -> str:

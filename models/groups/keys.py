@@ -39,3 +39,6 @@ IMPORT_BUCKET = "IMPORT_RUNNING"
 # A receipt photo's status row (app/receipts); its objects live in the receipts
 # bucket under the group and receipt ids only.
 RECEIPT_PREFIX = "RECEIPT#"
+# Share links (models/groups/links.py) and the group's count of live ones.
+LINK_PREFIX = "LINK#"
+LINK_COUNT = "LINKCOUNT"

@@ -48,6 +48,9 @@ CONTRACT_PATHS |= {"/groups/{groupId}/receipts", "/groups/{groupId}/receipts/{re
                    "/groups/{groupId}/receipts/{receiptId}/scan",
                    "/groups/{groupId}/receipts/{receiptId}/confirm",
                    "/groups/{groupId}/expenses/{expenseId}/receipt"}
+# Share links (issue 44).
+CONTRACT_PATHS |= {"/groups/{groupId}/links", "/groups/{groupId}/links/{linkId}",
+                   "/groups/{groupId}/links/claim", "/links/open", "/links/session"}
 # Insight (issue 34).
 CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats",
                    "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}

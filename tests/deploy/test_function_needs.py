@@ -28,6 +28,8 @@ NOT_SET_IN_AWS = {
     "RATE_LIMIT_PAT_PER_MINUTE": "optional tuning",
     "RATE_LIMIT_IP_PER_MINUTE": "optional tuning",
     "RATE_LIMIT_OAUTH_PER_MINUTE": "optional tuning",
+    "RATE_LIMIT_LINK_PER_MINUTE": "optional tuning",
+    "RATE_LIMIT_LINK_IP_PER_MINUTE": "optional tuning",
     "DEV_DAILY_REQUEST_BUDGET": "optional tuning",
     "DEV_DAILY_CREATE_ALLOWANCE": "optional tuning",
     "CHAT_OPENAI_BASE_URL": "the OpenAI-compatible drafter: self-hosted and local setups",

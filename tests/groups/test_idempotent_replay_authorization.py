@@ -88,6 +88,7 @@ def _group_routes(crew):
                                        {"currency": "USD", "exchangeRate": "0.92"}),
         "receipts.create_receipt": (f"{g}/receipts", {"contentType": "image/jpeg",
                                                       "size": 1000}),
+        "links.create_link": (f"{g}/links", {"role": "VIEWER"}),
     }
 
 
@@ -121,7 +122,7 @@ def test_no_idempotent_group_route_replays_to_someone_removed_since(client, crew
         refused = {"groups.add_guest", "expenses.create_expense",
                    "settlements.create_settlement", "recurring.create_recurring",
                    "people.invite", "balances.create_conversion",
-                   "receipts.create_receipt"}  # comments: open to VIEWERs
+                   "receipts.create_receipt", "links.create_link"}  # comments: VIEWERs too
     else:
         refused = set(routes)
     for index, (endpoint, (path, body)) in enumerate(routes.items()):

@@ -75,3 +75,31 @@ def test_the_platform_request_id_is_api_gateways_else_the_invocations():
     assert platform_request_id({"requestContext": {"requestId": "apigw-1"}}, context) == "apigw-1"
     assert platform_request_id({}, context) == "lambda-1"
     assert platform_request_id(None, None) is None
+
+
+def test_share_link_tokens_never_reach_the_logs(client, sign_in):
+    """A link's token and a session token go in bodies and headers only; and a line that
+    quoted one by accident (a message, an extra field) is redacted by the logger's filter."""
+    headers, _ = sign_in("logs-links@example.com")
+    gid = client.post("/groups", json={"name": "Logs", "currency": "EUR"},
+                      headers=headers).get_json()["groupId"]
+    guest = client.post(f"/groups/{gid}/participants", json={"displayName": "Gus"},
+                        headers=headers).get_json()["participantId"]
+    collect = _Collect()
+    logger.addHandler(collect)
+    logger.setLevel("INFO")
+    try:
+        token = client.post(f"/groups/{gid}/links", json={"role": "MEMBER"},
+                            headers=headers).get_json()["token"]
+        session = client.post("/links/session", json={"token": token, "participantId": guest})
+        access_token = session.get_json()["accessToken"]
+        assert client.get(f"/groups/{gid}", headers={
+            "Authorization": f"Bearer {access_token}"}).status_code == 200
+        logger.warning(f"quoted {token}", extra={"detail": f"Bearer {access_token}"})
+        output = json.dumps(collect.lines)
+    finally:
+        logger.setLevel("WARNING")
+        logger.removeHandler(collect)
+    assert "request" in output and "[redacted]" in output
+    assert token not in output and access_token not in output
+    assert token.split("_")[-1] not in output

@@ -42,7 +42,7 @@ from typing import Iterator, Optional
 from tests.local.serving import Server, call as _call
 
 STATE = "served.json"
-ENV = {"RATE_LIMIT_IP_PER_MINUTE": "1000000"}
+ENV = {"RATE_LIMIT_IP_PER_MINUTE": "1000000", "RATE_LIMIT_LINK_IP_PER_MINUTE": "1000000"}
 
 
 @dataclass(frozen=True)
