@@ -89,7 +89,7 @@ def _commit_create(access: Access, row: ShareLink) -> None:
     # An absent count fails too: it is seeded from the group's links first.
     tx.update(LinkCount(*LinkCount.key(access.group_id)),
               [LinkCount.Live.add(1), LinkCount.EntityType.set(LinkCount)],
-              condition=LinkCount.Live < MAX_LINKS, on_fail=_Full("full", code="LINK_LIMIT"))
+              condition=LinkCount.Live < MAX_LINKS, on_fail=_Full("full"))
     tx.put(row, condition=ShareLink.SK.does_not_exist(),
            on_fail=Invalid("Link id collision; try again."))
     tx.without_change("a link is access to the group, not its content").commit()

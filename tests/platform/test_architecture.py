@@ -7,7 +7,7 @@ docs/layout.md "Areas meet only through ..."):
     users, currencies, developer, notifications, realtime, credits
     ledger, oauth, health
     groups
-    people, recurring, chat
+    people, recurring, chat, links
     insight, receipts, changes, imports
     account, mcp
 
@@ -206,7 +206,7 @@ AREA_ORDER = (
     ("users", "currencies", "developer", "notifications", "realtime", "credits"),
     ("ledger", "oauth", "health"),
     ("groups",),
-    ("people", "recurring", "chat"),
+    ("people", "recurring", "chat", "links"),
     ("insight", "receipts", "changes", "imports"),
     ("account", "mcp"),
 )
