@@ -143,7 +143,7 @@ def serve(args) -> int:
 
     from app import create_app
     from app.local import server_info, vapid_key
-    from app.local.stream_poller import start_notifications_poller
+    from app.local.stream_poller import start_notifications_poller, start_projection_poller
     from app.local.triggers import (Scheduler, install_local_workers,
                                     run_account_deletion_resume, run_chat_reconcile,
                                     run_hourly_tick, run_maintenance, run_outbox_sweep,
@@ -180,6 +180,8 @@ def serve(args) -> int:
     scheduler.every(300, run_receipt_reconcile, "receipt-reconcile")
     poller = start_notifications_poller(endpoint)
     realtime_pollers = _start_realtime(realtime, endpoint)
+    # The cross-group projection (/users/me/expenses, /users/me/stats) follows the same stream.
+    projection_poller = start_projection_poller(endpoint)
     # Recorded before the first request is answered: whoever sees /health answer finds the
     # server.json of this process (the socket already listens; connections wait in its queue).
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
@@ -193,6 +195,7 @@ def serve(args) -> int:
     def cleanup() -> None:
         scheduler.stop()
         poller.stop()
+        projection_poller.stop()
         for realtime_poller in realtime_pollers:
             realtime_poller.stop()
         realtime.stop()

@@ -126,3 +126,10 @@ def clean(text: Optional[str]) -> Optional[str]:
         if bad is None:
             return normal
         normal = unicodedata.normalize("NFC", normal.replace(bad, ""))
+
+
+def folded(text: Optional[str]) -> str:
+    """Case- and accent-insensitive form: NFKD, combining marks dropped, casefolded (the
+    expense search's matching form, shared with the cross-group projection's ``Names``)."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()

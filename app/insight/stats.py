@@ -2,20 +2,22 @@
 
 A group's stats are one pass over its expense rows in the date range: a Query of
 GroupExpensesIndex by date (never a Scan, and settlement, conversion and comment rows are
-not in that index, so they are never read). A user's stats are the same pass over each of
-their groups, adding only their own participant's shares."""
+not in that index, so they are never read). A user's stats are one pass over their
+projection's expense rows (their own shares, kept by the groups stream: issue 50)."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 from app.errors import Invalid
 from app.money import fx
-from app.money.stats import Tallies
-from app.core.access import Access, is_live
+from app.money.stats import Tallies, row_key
+from app.core.access import Access
 from app.core.live import read_live_with
 from app.currencies.rates import reference_rate
-from models.groups import META, Expense, Group, GroupItem, Participant
+from models.groups import Expense, GroupItem
+from models.users import MyEntry
+from models.users.mine import EXPENSE_SORT
 
 # Rows per Query page: AWS caps a page at 1 MB anyway (~1,000 expense rows); a bound keeps
 # every call short on the embedded engine too, whose cost per page grows with the page.
@@ -42,30 +44,19 @@ def group_stats(access: Access, *, by: str, date_from: Optional[str],
             "otherCurrencies": [tallies.sections[c].as_dict(by) for c in sorted(tallies.sections)]}
 
 
-def my_groups(user_id: str) -> List[dict]:
-    """Every live group of the user with its head: [{group, participantId}] (one index
-    Query per page of memberships, one BatchGetItem per 100 heads, the first also reading
-    the caller's profile: the request's liveness check)."""
-    memberships = list(Participant.memberships(user_id))
-    heads = read_live_with(user_id, GroupItem, [(m.GroupId, META) for m in memberships])
-    out = []
-    for membership in memberships:
-        raw = heads.get((membership.GroupId, META))
-        head = GroupItem.from_raw_data(raw) if raw else None
-        if isinstance(head, Group) and is_live(head):
-            out.append({"group": head, "participantId": membership.ParticipantId})
-    return out
-
-
 def my_stats(user_id: str, *, by: str, date_from: Optional[str], date_to: Optional[str],
              display_currency: Optional[str], day: str) -> dict:
+    """Read from my projection (app.insight.projection): my share of each expense of my
+    groups is one row, so this is one Query per 1 MB page however many groups I have, plus
+    the account check (a read of my profile)."""
     _check_range(date_from, date_to)
+    read_live_with(user_id, GroupItem, [])
     tallies = Tallies("")
-    for entry in my_groups(user_id):
-        group = entry["group"]
-        for expense in Expense.listing(group.GroupId, date_from, date_to, page_size=PAGE_SIZE):
-            tallies.add_my_share(expense, entry["participantId"], by, group.Currency,
-                                 group_key=group.GroupId)
+    low = EXPENSE_SORT + (date_from or "")
+    high = EXPENSE_SORT + ((date_to + "~") if date_to else "~")
+    for entry in MyEntry.newest_first(user_id, low, high, page_size=PAGE_SIZE):
+        tallies.add_share(entry.Currency, row_key(entry, by, entry.GroupId), int(entry.Owed),
+                          int(entry.Paid))
     sections = [tallies.sections[c] for c in sorted(tallies.sections)]
     reply: dict = {"by": by, "from": date_from, "to": date_to,
                    "sections": [s.as_dict(by) for s in sections]}

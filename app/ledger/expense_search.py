@@ -7,20 +7,14 @@ back short (even empty) with a cursor, and its cursor is the end of the last pag
 so following cursors visits every row exactly once: nothing lost, nothing repeated."""
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, List, Optional
 
 from app.errors import Invalid
+from app.names import folded
 from app.core.access import Access
 from app.core.filtered_pages import filtered
 from app.ledger import expenses
-
-
-def folded(text: str) -> str:
-    """Case- and accent-insensitive form: NFKD, combining marks dropped, casefolded."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def words_of(text: Optional[str]) -> List[str]:

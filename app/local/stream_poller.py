@@ -166,3 +166,19 @@ def start_realtime_notifications_poller(
                         realtime_publisher.lambda_handler, interval=interval,
                         admit=realtime_notifications_admitted,
                         name="realtime-notifications-stream").start()
+
+
+# Change -> projection row waits at most this for the read (the contract: within seconds).
+PROJECTION_MAX_IDLE_WAIT = 0.5
+
+
+def start_projection_poller(endpoint: str,
+                            interval: float = PROJECTION_MAX_IDLE_WAIT) -> StreamPoller:
+    """Poll the groups table's stream into the Projection handler: the template's second
+    reader of that stream, with the realtime publisher's filter."""
+    from app.handlers import projection
+    from models.groups import GroupItem
+
+    return StreamPoller(endpoint, GroupItem.Meta.table_name, projection.lambda_handler,
+                        interval=interval, admit=realtime_admitted,
+                        name="projection-stream").start()

@@ -94,12 +94,22 @@ class Tallies:
         currency, converted, owed, paid = shares(expense)
         if participant_id not in owed and participant_id not in paid:
             return
-        section = self.section(group_currency if converted else currency)
         key = group_key if by == "group" else _key(expense, by)
+        self.add_share(group_currency if converted else currency, key,
+                       owed.get(participant_id, 0), paid.get(participant_id, 0))
+
+    def add_share(self, currency: str, key: Optional[str], spent: int, paid: int) -> None:
+        """One account's share of one expense, already worked out (a projection row)."""
+        section = self.section(currency)
         for tally in (section.total, section.rows[key]):
-            tally.spent += owed.get(participant_id, 0)
-            tally.paid += paid.get(participant_id, 0)
+            tally.spent += spent
+            tally.paid += paid
             tally.count += 1
+
+
+def row_key(expense, by: str, group_key: Optional[str] = None) -> Optional[str]:
+    """The row an expense counts in: its group, month or category."""
+    return group_key if by == "group" else _key(expense, by)
 
 
 def _key(expense, by: str) -> Optional[str]:

@@ -1,46 +1,47 @@
 """GET /users/me/expenses: the expenses of all my groups that involve me, newest first.
 
-Access pattern: a bounded fan-out over my groups with a merged cursor (no index row per user,
-so expense writes cost nothing extra). A page is:
-- my live groups and their balance rows (app.people.shared_groups: one Query and
-  one BatchGetItem per 100 groups, which also checks my account); ``withUserId`` keeps only the groups where that account
-  has a participant (the balance row's ``Users`` map), and names it there;
-- one GroupExpensesIndex Query per kept group, each reading at most
-  ``min(10 x limit, 1,000) / groups`` rows (at least 1) below the cursor, newest first;
-- a merge by ExpenseSortKey (``<date>#<createdAt>#<expenseId>``, unique across groups).
+Access pattern (issue 50): my projection (models/users/mine.py, kept by the groups stream:
+app.insight.projection), not a fan-out over my groups. A page is:
+- one MyEntriesIndex Query of my expense rows below the cursor, newest first, reading at
+  most ``min(10 x limit, 1,000)`` rows; ``withUserId`` and ``q`` are matched on the row
+  (``With``: the accounts it names; ``Names``: its folded description and item names);
+- one BatchGetItem of the kept rows' expenses and their groups' balance rows (names, the
+  DELETING copy, the ``Users`` map), with my profile strongly consistent: the request's
+  account check. A page whose keys would pass 200 stops early (a short page with a cursor),
+  so a page costs at most 3 calls however many groups I have.
 
-A group whose Query stopped before its end has a *frontier* (the last key it read). Only rows
-at or above the highest frontier are known to be in order across every group, so the page
-holds those (at most ``limit``) and the cursor is the last key handed out, or that frontier
-when fewer: the next page starts strictly below it. Every row is read again only when it was
-not handed out, and handed out exactly once: nothing lost, nothing repeated. A page may be
-short (even empty) with a cursor, as filtered group listings are."""
+The expense is served as stored now; the projection only picks and orders, and a row it
+still holds for an expense that no longer involves me (or them), or for a group I left or
+that is being deleted, is skipped: the stream settles those within seconds, and the page
+never shows what I may no longer read. The cursor is the last row handed out, or the last
+row read when the page ran out of matches: nothing lost, nothing repeated."""
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
-from app.errors import Invalid
 from app.core import paging
+from app.core.access import UNREADABLE
+from app.core.live import read_live_with
+from app.errors import Invalid
 from app.ledger.balances import expense_participants
-from app.ledger.expense_search import Filters, matches
-from app.people.shared_groups import SharedGroup, shared_groups
-from models.groups import Expense
+from app.ledger.expense_search import Filters, matches, words_of
+from models.base import BATCH_GET_LIMIT
+from models.groups import Balance, Expense, Group, GroupItem
+from models.users import MyEntry
+from models.users.mine import EXPENSE_SORT
 
 MAX_ROWS_PER_PAGE = 1000
 ROWS_PER_ITEM = 10
+# Keys a page may read with its expenses: two BatchGetItems, so the page is at most 3 calls.
+MAX_KEYS = 2 * BATCH_GET_LIMIT
 
 
-def _condition(date_from: Optional[str], date_to: Optional[str], below: Optional[str]):
-    key = Expense.ExpenseSortKey
-    if below is not None:  # the cursor's key: strictly below it (dropped after the read)
-        return key.between(date_from, below) if date_from else key < below
-    if date_from and date_to:
-        return key.between(date_from, date_to + "~")
-    if date_from:
-        return key >= date_from
-    if date_to:
-        return key < date_to + "~"
-    return None
+def _range(date_from: Optional[str], date_to: Optional[str],
+           below: Optional[str]) -> tuple:
+    """MineSort bounds [low, high]; ``below`` (the cursor's key) itself is dropped after."""
+    low = EXPENSE_SORT + (date_from or "")
+    high = below if below is not None else EXPENSE_SORT + ((date_to + "~") if date_to else "~")
+    return low, high
 
 
 def _below(cursor: Optional[str], scope: str) -> Optional[str]:
@@ -50,57 +51,85 @@ def _below(cursor: Optional[str], scope: str) -> Optional[str]:
     if not isinstance(after.get("k"), str):
         raise Invalid("The cursor is not valid for this list.",
                       details={"cursor": ["Invalid cursor."]})
-    return after["k"]
+    key = after["k"]
+    # A cursor from before the projection holds a bare ExpenseSortKey.
+    return key if key.startswith(EXPENSE_SORT) else EXPENSE_SORT + key
 
 
-def _wanted(group: SharedGroup, with_user_id: Optional[str]) -> Optional[Tuple[str, ...]]:
-    """The participants an expense must name in this group, or None to skip the group."""
-    if not with_user_id:
-        return (group.participant_id,)
-    them = group.participant_of(with_user_id)
-    return None if them is None else tuple({group.participant_id, them})
+def _picked(entry: MyEntry, with_user_id: Optional[str], words: List[str]) -> bool:
+    if with_user_id and with_user_id not in (entry.With or ()):
+        return False
+    return all(word in (entry.Names or "") for word in words)
+
+
+def _copies(found: dict, groups: set) -> dict:
+    """group -> (name, currency, status) from its balance row, or from its head for a row
+    older than that copy (one more BatchGetItem, only then)."""
+    copies = {g: Balance.head_copy_of(found.get(Balance.key(g))) for g in groups}
+    missing = [g for g, copy in copies.items() if copy is None]
+    heads = GroupItem.raw_batch_get([Group.key(g) for g in missing]) if missing else {}
+    for group_id in missing:
+        head = Group.from_raw(heads.get(Group.key(group_id)))
+        copies[group_id] = (head.Name, head.Currency, head.Status) if head else None
+    return copies
 
 
 def my_expenses(user_id: str, *, with_user_id: Optional[str], text: Optional[str],
                 date_from: Optional[str], date_to: Optional[str], limit: Optional[int],
                 cursor: Optional[str], scope: str, max_rows: int = MAX_ROWS_PER_PAGE) -> dict:
-    """A page; ``max_rows`` bounds the rows its Queries read together (at least 1 a group)."""
+    """A page; ``max_rows`` bounds the projection rows its Query reads."""
     if date_from and date_to and date_from > date_to:
         raise Invalid("from must not be after to.", details={"from": ["Must not be after to."]})
     size = paging.clamp_limit(limit)
     below = _below(cursor, scope)
-    groups = [(g, wanted) for g in shared_groups(user_id)
-              for wanted in [_wanted(g, with_user_id)] if wanted is not None]
-    if not groups:
-        return {"items": [], "nextCursor": None}
-    # With a lower date bound the cursor's own row comes back (between is inclusive): one
-    # more row per group, so every Query moves past it.
-    extra = 1 if below is not None and date_from else 0
-    per_group = max(1, min(ROWS_PER_ITEM * size, max_rows) // len(groups) - extra)
-    words = Filters(text=text)
-    found: List[Tuple[str, str, Expense]] = []
-    frontiers: List[str] = []
-    for group, wanted in groups:
-        rows = Expense.group_expenses.query(
-            group.group_id, _condition(date_from, date_to, below), scan_index_forward=False,
-            limit=per_group + extra, page_size=per_group + extra)
-        last = None
-        for row in rows:
-            last = row.ExpenseSortKey
-            if row.ExpenseSortKey == below:
-                continue
-            if set(wanted) <= expense_participants(row) and matches(row, words):
-                row.group_name = group.name
-                found.append((row.ExpenseSortKey, row.GroupId, row))
-        if rows.last_evaluated_key is not None and last is not None:
-            frontiers.append(last)
-    floor = max(frontiers) if frontiers else None
-    ready = sorted((f for f in found if floor is None or f[0] >= floor), reverse=True,
-                   key=lambda f: (f[0], f[1]))
-    page = ready[:size]
-    if len(ready) > size:
-        next_key: Optional[str] = page[-1][0]
+    low, high = _range(date_from, date_to, below)
+    words = words_of(text)
+    # The range is inclusive, so the cursor's own row comes back first: one more row, so the
+    # Query always moves past it.
+    budget = min(ROWS_PER_ITEM * size, max_rows) + (1 if below is not None else 0)
+    rows = MyEntry.newest_first(user_id, low, high, limit=budget, page_size=budget)
+    kept: List[MyEntry] = []
+    groups: set = set()
+    last_read: Optional[str] = None
+    full = False
+    for entry in rows:
+        if entry.MineSort == below:
+            continue
+        if len(kept) == size:
+            full = True
+            break
+        last_read = entry.MineSort
+        if not _picked(entry, with_user_id, words):
+            continue
+        if len(kept) + len(groups | {entry.GroupId}) + 1 > MAX_KEYS:
+            full = True
+            break
+        kept.append(entry)
+        groups.add(entry.GroupId)
+    if full:
+        next_key = kept[-1].MineSort if kept else last_read
     else:
-        next_key = floor
-    return {"items": [row for _, _, row in page],
+        next_key = last_read if rows.last_evaluated_key is not None else None
+    found = read_live_with(user_id, GroupItem,
+                           [(e.GroupId, e.ResourceKey) for e in kept]
+                           + [Balance.key(g) for g in sorted(groups)])
+    copies = _copies(found, groups)
+    filters = Filters(text=text)
+    items = []
+    for entry in kept:
+        expense = Expense.from_raw(found.get((entry.GroupId, entry.ResourceKey)))
+        balance = found.get(Balance.key(entry.GroupId))
+        copy = copies.get(entry.GroupId)
+        users = Balance.users_of(balance)
+        mine = {pid for pid, uid in users.items() if uid == user_id}
+        theirs = {pid for pid, uid in users.items() if uid == with_user_id}
+        if expense is None or copy is None or copy[2] in UNREADABLE or not mine:
+            continue
+        named = expense_participants(expense)
+        if not (mine & named) or (with_user_id and not theirs & named) \
+                or not matches(expense, filters):
+            continue
+        expense.group_name = copy[0]
+        items.append(expense)
+    return {"items": items,
             "nextCursor": paging.encode({"k": next_key}, scope) if next_key else None}

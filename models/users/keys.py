@@ -22,6 +22,8 @@ JOIN_REQUEST_POINTER_PREFIX = "JOINREQPTR#"
 SENT_INVITATION_PREFIX = "SENTINVITE#"
 # Each import the user started -> the new group holding its IMPORT row.
 IMPORT_POINTER_PREFIX = "IMPORT#"
+# The account's cross-group projection rows (models/users/mine.py).
+MINE_PREFIX = "MINE#"
 # ScanRecoveryIndex buckets of sent invitations by expiry, sharded like the outbox.
 INVITE_EXPIRY = "INVITE_EXPIRY"
 INVITE_EXPIRY_SHARDS = 8

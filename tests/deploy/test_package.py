@@ -466,6 +466,8 @@ CANNED = {
     # The canned ingest names no receipt: the worker (Pillow loaded) finds nothing to do.
     "ReceiptWorkerFunction": ("receipt_worker_sqs.json", _no_failures),
     "RealtimePublisherFunction": ("realtime_groups_stream.json", _every_record_reported),
+    # The same records the realtime publisher reads; their group is gone: nothing to project.
+    "ProjectionFunction": ("realtime_groups_stream.json", _no_failures),
     "RealtimeAuthorizerFunction": ("realtime_authorizer_subscribe.json", _refused),
 }
 

@@ -34,7 +34,8 @@ TABLES = ["users", "identities", "groups", "developer-tokens", "people", "notifi
 
 # short name -> (key schema, {index: (key attributes, projection type, non-key attributes)})
 TABLE_SHAPES = {
-    "users": (["UserId", "SK"], {"ScanRecoveryIndex": (["RecoveryState", "RecoveryDueAt"], "KEYS_ONLY", None)}),
+    "users": (["UserId", "SK"], {"ScanRecoveryIndex": (["RecoveryState", "RecoveryDueAt"], "KEYS_ONLY", None),
+                                 "MyEntriesIndex": (["MineUser", "MineSort"], "ALL", None)}),
     "identities": (["IdentityKey"], {"UserIdentitiesIndex": (["UserId", "CreatedAt"], "ALL", None)}),
     "groups": (["GroupId", "SK"], {
         "PendingJoinRequestsIndex": (["PendingKey", "CreatedAt"], "ALL", None),
@@ -834,6 +835,7 @@ def test_chat_worker_takes_queue_messages_and_may_invoke_only_its_model():
 
 # ---------------------------------------------------------------- live updates (issue 36)
 HANDLERS["RealtimePublisherFunction"] = "app.handlers.realtime_publisher.lambda_handler"
+HANDLERS["ProjectionFunction"] = "app.handlers.projection.lambda_handler"
 HANDLERS["RealtimeAuthorizerFunction"] = "app.handlers.realtime_authorizer.lambda_handler"
 
 

@@ -14,6 +14,7 @@ from app.ledger.balances import expense_participants
 from app.people.my_expenses import my_expenses
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_user
+from tests.support.projection import settle
 from tests.support.tables import create_all_tables
 
 
@@ -43,6 +44,7 @@ def test_across_groups_newest_first_with_group_names(group, other_group, client,
                             date="2026-03-03", description="Rent")
     other_group.add_expense(300, among=[other_group.me], date="2026-03-04",
                             description="Stranger alone")  # not Bo's
+    settle()  # the listing reads the projection the groups stream keeps (api.md: Insight)
     items = listed(client, bo_h, limit=1)
     assert [(i["description"], i["groupName"]) for i in items] == [("Rent", "Flat"),
                                                                  ("Café crème", "Trip")]
@@ -67,6 +69,7 @@ def test_a_stranger_and_bad_input(group, client, sign_in):
                       query_string={"cursor": "bogus"}).status_code == 400
     group.add_expense(100)
     group.add_expense(200)
+    settle()
     first = client.get("/users/me/expenses", headers=group.headers,
                        query_string={"limit": 1}).get_json()
     assert first["nextCursor"]
@@ -93,7 +96,7 @@ queries = st.tuples(
                      ("2026-01-02", "2026-01-03")]),  # from, to
     st.sampled_from([None, "taxi"]),  # q
     st.booleans(),  # withUserId: the other account
-    st.integers(1, 12))  # the row budget of each group's Query
+    st.integers(1, 12))  # the row budget of the projection Query
 QUESTIONS = 5
 
 
@@ -101,7 +104,7 @@ QUESTIONS = 5
           phases=(Phase.explicit, Phase.generate))
 @given(spec=group_specs, data=st.data())
 def test_paging_never_loses_or_repeats_an_item(spec, data):
-    """Small row budgets make every group's Query stop early, so the merge's frontier and
+    """Small row budgets make the projection Query stop early, so a short page's cursor and
     the cursor's own row (an inclusive lower date bound) are exercised."""
     with mock_aws():
         models.configure(stage=STAGE, region="us-east-1", host=None)
@@ -120,6 +123,7 @@ def test_paging_never_loses_or_repeats_an_item(spec, data):
                 involved = expense_participants(row)
                 made.append((row.ExpenseId, day, description, access.participant_id in involved,
                              bool(them) and them in involved))
+        settle()
         for _ in range(QUESTIONS):
             limit, window, text, with_other, max_rows = data.draw(queries)
             want = [expense_id for expense_id, day, description, mine, theirs in made

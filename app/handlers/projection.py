@@ -1,0 +1,16 @@
+"""Projection worker: the groups table's stream -> each account's cross-group rows
+(app/insight/projection.py, docs/insight.md).
+
+The mapping's filter admits inserted CHANGE rows and inserted or removed USERMEMBER rows
+(the realtime publisher's filter); failed records are reported, bisected, retried, then
+sent to the failure queue."""
+from __future__ import annotations
+
+from app.bootstrap import bootstrap
+from app.insight.worker import project_batch
+
+bootstrap()
+
+
+def lambda_handler(event, context):
+    return project_batch(list(event.get("Records") or []))
