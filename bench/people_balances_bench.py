@@ -47,7 +47,7 @@ def _setup(client, sign_in, groups: int, tag: str, accounts=None):
 def _settle(endpoint: str) -> None:
     """Let the groups stream reach the cross-group projection (/users/me/expenses reads it),
     through the poller local mode runs."""
-    from app.insight.worker import project_batch
+    from app.insight.project_stream import project_batch
     from app.local.stream_poller import StreamPoller, realtime_admitted
     from models.groups import GroupItem
 

@@ -1,5 +1,5 @@
 """Projection worker: the groups table's stream -> each account's cross-group rows
-(app/insight/projection.py, docs/insight.md).
+(app/insight/projection.py, docs/layout.md "Cross-group reads").
 
 The mapping's filter admits inserted CHANGE rows and inserted or removed USERMEMBER rows
 (the realtime publisher's filter); failed records are reported, bisected, retried, then
@@ -7,10 +7,12 @@ sent to the failure queue."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
-from app.insight.worker import project_batch
+from app.insight.project_stream import project_batch
+from app.metrics import metrics
 
 bootstrap()
 
 
+@metrics.log_metrics
 def lambda_handler(event, context):
     return project_batch(list(event.get("Records") or []))

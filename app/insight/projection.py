@@ -3,9 +3,9 @@ of a group gets a MyEntry row in the partition of every account whose participan
 (models/users/mine.py), so /users/me/expenses and /users/me/stats read one Query a page
 however many groups the account has.
 
-Kept by the groups table's stream (app.insight.worker), from state, not from the record: a
-record only says what to look at (a resource, or a whole group after a roster change), and
-the sync reads that state strongly consistent and makes the rows equal to it. A replayed,
+Kept by the groups table's stream (app.insight.project_stream), from state, not from the
+record: a record only says what to look at (a resource, or a whole group after a roster
+change), and the sync reads that state strongly consistent and makes the rows equal to it. A replayed,
 duplicated or late record therefore re-reads the present and never writes the past, and
 every write is conditioned on the resource's Version (a row is never replaced by an older
 version of its resource), so two syncs that overlap cannot leave the older one's row.

@@ -70,13 +70,12 @@ NEVER_IN_AWS = {
                     "only the stream worker and the outbox sweep send. A receipt scan runs on "
                     "the receipt worker: with RECEIPT_QUEUE_URL set the API only queues it "
                     "(running it in the caller is for tests and one-shot commands)"),
-    "ReceiptWorkerFunction": ({"env": {"CHAT_MONTHLY_CREDITS", "CHAT_QUEUE_URL",
-                                       "RECEIPT_QUEUE_URL"},
+    "ReceiptWorkerFunction": ({"env": {"CHAT_MONTHLY_CREDITS", "RECEIPT_QUEUE_URL"},
                                "actions": {"sqs:SendMessage"},
-                               "tables": {"fx-rates", "notifications", "rate-limits"}},
+                               "tables": {"fx-rates", "rate-limits"}},
                               "scanning.py holds the API's admission too (credits, the daily "
                               "counter, the hand-off); the worker runs and re-drives scans in "
-                              "place. Chat's credits module comes with the refund; a draft is "
+                              "place. The credits area comes with the refund; a draft is "
                               "checked by the REST validation it shares with chat (no rate "
                               "lookups, no events)"),
     "HourlyTickFunction": ({"tables": {"groups", "notifications", "users", "fx-rates"}},

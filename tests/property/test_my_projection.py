@@ -14,6 +14,7 @@ from app.groups.groups import create_group
 from app.groups.participants import add_guest, leave_group
 from app.ledger import expenses, settlements
 from app.ledger.expense_delete import delete_expense
+from app.money.settlement_input import SettlementInput
 from app.money.stats import shares
 from models.groups import GroupItem, Expense, Settlement
 from models.users import MyEntry
@@ -90,8 +91,8 @@ def test_the_projection_equals_a_recomputation_after_the_stream_settles(plan, le
             elif action == "delete":
                 delete_expense(access, made[g].pop(which % len(made[g])))
             else:
-                settlements.create_settlement(access, payer_id=ids[1], payee_id=ids[0],
-                                              amount=50)
+                settlements.create_settlement(access, SettlementInput.of(
+                    payer_id=ids[1], payee_id=ids[0], amount=50))
             if settled:  # rows exist before the edit or delete that must rewrite them
                 settle()
         if leaves:  # Bo leaves the first group when nothing names him there

@@ -6,7 +6,7 @@ the projection must (and does) turn into the same rows: it syncs from state
 (app/insight/projection.py)."""
 from __future__ import annotations
 
-from app.insight.worker import project_batch
+from app.insight.project_stream import project_batch
 from app.local.stream_poller import realtime_admitted
 from models.groups import GroupItem
 
