@@ -5,6 +5,7 @@ from aws_lambda_powertools.utilities.batch import (BatchProcessor, EventType,
                                                    process_partial_response)
 
 from app.bootstrap import bootstrap
+from app.handlers.time_left import seconds_left
 from app.metrics import metrics
 from app.logs import logger
 from app.notifications import push
@@ -24,9 +25,11 @@ END_MARGIN_S = 5.0
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
-    remaining = (context.get_remaining_time_in_millis() / 1000 - END_MARGIN_S
-                 if context is not None else None)
+    remaining = seconds_left(context)
+    if remaining is not None:
+        remaining -= END_MARGIN_S
     with push.invocation_ends_in(remaining):  # pushes give up before the function times out
         return process_partial_response(event=event, record_handler=handle_record,
                                         processor=processor, context=context)

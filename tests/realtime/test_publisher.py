@@ -11,6 +11,7 @@ from app.handlers import realtime_publisher
 from app.realtime import publisher
 from app.realtime.appsync import AppSyncTransport, PublishFailed
 from app.realtime.publisher import publish_batch
+from tests.support.lambda_context import lambda_context
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 CANNED = json.loads((EVENTS / "realtime_groups_stream.json").read_text())
@@ -42,7 +43,7 @@ def test_the_canned_batch_pokes_the_group_then_revokes_the_member():
     via = Recording()
     publisher.use_transport(via)
     try:
-        assert realtime_publisher.lambda_handler(CANNED, None) == {"batchItemFailures": []}
+        assert realtime_publisher.lambda_handler(CANNED, lambda_context()) == {"batchItemFailures": []}
     finally:
         publisher.use_transport(None)
     group = "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
@@ -183,7 +184,7 @@ def test_notification_history_and_settings_changes_poke_the_user():
     via = Recording()
     publisher.use_transport(via)
     try:
-        assert realtime_publisher.lambda_handler(NOTIFICATIONS, None) == {"batchItemFailures": []}
+        assert realtime_publisher.lambda_handler(NOTIFICATIONS, lambda_context()) == {"batchItemFailures": []}
     finally:
         publisher.use_transport(None)
     user, group = "9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0", "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
