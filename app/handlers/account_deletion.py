@@ -5,6 +5,7 @@ from app.account import worker
 from app.account.finish_deletion import run_schedule
 from app.bootstrap import bootstrap
 from app.handlers.queue import queue_handler
+from app.logs import logger
 from app.metrics import metrics
 
 bootstrap()
@@ -12,5 +13,6 @@ drain = queue_handler(worker.handle, on_schedule=run_schedule)
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
     return drain(event, context)

@@ -5,6 +5,7 @@ from app.bootstrap import bootstrap
 from app.chat import worker
 from app.chat.work import reconcile
 from app.handlers.queue import queue_handler
+from app.logs import logger
 from app.metrics import metrics
 
 settings = bootstrap()
@@ -15,5 +16,6 @@ drain = queue_handler(lambda message: worker.handle(message, settings),
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
     return drain(event, context)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from app.bootstrap import bootstrap
 from app.handlers.queue import queue_handler
 from app.imports import worker
+from app.logs import logger
 from app.metrics import metrics
 
 bootstrap()
@@ -14,5 +15,6 @@ drain = queue_handler(worker.handle)
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
     return drain(event, context)

@@ -4,6 +4,7 @@ the same check local mode's server makes; docs/realtime.md)."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
+from app.logs import logger
 from app.metrics import metrics
 from app.realtime.admission import authorize
 
@@ -11,5 +12,6 @@ bootstrap()
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
     return authorize(event)

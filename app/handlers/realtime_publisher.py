@@ -7,6 +7,7 @@ then sent to the failure queue, like the other stream consumers."""
 from __future__ import annotations
 
 from app.bootstrap import bootstrap
+from app.logs import logger
 from app.metrics import metrics
 from app.realtime.publisher import publish_batch
 
@@ -14,5 +15,6 @@ bootstrap()
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
     return publish_batch(list(event.get("Records") or []))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from app.bootstrap import bootstrap
 from app.handlers.queue import queue_handler
+from app.logs import logger
 from app.metrics import metrics
 from app.recurring import worker
 
@@ -12,5 +13,6 @@ drain = queue_handler(worker.handle, log_failures=False)
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
     return drain(event, context)

@@ -18,6 +18,8 @@ import threading
 from datetime import datetime
 from typing import Optional
 
+from app.local.context import LocalContext
+
 log = logging.getLogger("tailspend.local.stream")
 
 MIN_IDLE_WAIT = 0.05  # seconds: the first wait after an empty poll
@@ -69,7 +71,7 @@ class StreamPoller:
             records = [_lambda_shape(r, stream_arn) for r in reply.get("Records", [])
                        if self.admit(r)]
             if records:
-                result = self.handler({"Records": records}, None)
+                result = self.handler({"Records": records}, LocalContext(self.name))
                 for failure in result.get("batchItemFailures", []):
                     log.warning("local.stream_record_failed", extra=failure)
                 fed += len(records)

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from app.local.context import LocalContext
+
 log = logging.getLogger("tailspend.local.triggers")
 EVENTS_DIR = Path(__file__).resolve().parents[2] / "events"
 
@@ -23,13 +25,14 @@ def run_hourly_tick(now: Optional[str] = None) -> dict:
 
     event = canned_event("schedule_hourly.json")
     event["time"] = now or now_iso()
-    return hourly.lambda_handler(event, None)
+    return hourly.lambda_handler(event, LocalContext("hourly"))
 
 
 def run_maintenance() -> dict:
     from app.handlers import maintenance
 
-    return maintenance.lambda_handler(canned_event("schedule_maintenance.json"), None)
+    return maintenance.lambda_handler(canned_event("schedule_maintenance.json"),
+                                       LocalContext("maintenance"))
 
 
 def run_outbox_sweep() -> dict:
@@ -37,14 +40,15 @@ def run_outbox_sweep() -> dict:
     from app.handlers import maintenance
 
     return maintenance.lambda_handler({**canned_event("schedule_maintenance.json"),
-                                       "sweep": "outbox"}, None)
+                                       "sweep": "outbox"}, LocalContext("maintenance"))
 
 
 def run_account_deletion_resume() -> dict:
     """The account-deletion worker's 5-minute schedule: resume stalled deletions."""
     from app.handlers import account_deletion
 
-    return account_deletion.lambda_handler(canned_event("schedule_account_deletion.json"), None)
+    return account_deletion.lambda_handler(canned_event("schedule_account_deletion.json"),
+                                            LocalContext("account_deletion"))
 
 
 def _queue_message_on_a_thread(handler: str, canned: str, body: dict, job: str,
@@ -60,7 +64,7 @@ def _queue_message_on_a_thread(handler: str, canned: str, body: dict, job: str,
 
     def run() -> None:
         try:
-            module.lambda_handler(event, None)
+            module.lambda_handler(event, LocalContext(handler))
         except Exception:
             log.exception("local.job_failed", extra={"job": job, "recovery": why_a_crash_is_safe})
 
@@ -100,14 +104,16 @@ def run_chat_reconcile() -> dict:
     """The chat worker's schedule: re-drive stale work pointers."""
     from app.handlers import chat_worker
 
-    return chat_worker.lambda_handler(canned_event("schedule_chat_reconcile.json"), None)
+    return chat_worker.lambda_handler(canned_event("schedule_chat_reconcile.json"),
+                                       LocalContext("chat_worker"))
 
 
 def run_receipt_reconcile() -> dict:
     """The receipt worker's schedule: re-drive stale scan pointers."""
     from app.handlers import receipt_worker
 
-    return receipt_worker.lambda_handler(canned_event("schedule_receipt_reconcile.json"), None)
+    return receipt_worker.lambda_handler(canned_event("schedule_receipt_reconcile.json"),
+                                          LocalContext("receipt_worker"))
 
 
 class Scheduler:

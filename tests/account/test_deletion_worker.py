@@ -17,6 +17,7 @@ from app.groups import delete as group_delete
 from models.people import HandleClaim
 from models.users import Profile
 from tests.account.test_deletion import _assert_all_gone
+from tests.support.lambda_context import lambda_context
 
 
 def _sqs_event(user_id: str) -> dict:
@@ -58,7 +59,7 @@ def test_a_deletion_past_the_request_budget_is_202_and_the_worker_finishes_it(
     assert client.get("/users/me", headers=world.dora_h).status_code == 401  # gone already
     assert Profile.get(*Profile.key(world.dora)).deleting
 
-    assert handler.lambda_handler(_sqs_event(world.dora), None) == {"batchItemFailures": []}
+    assert handler.lambda_handler(_sqs_event(world.dora), lambda_context()) == {"batchItemFailures": []}
     _assert_all_gone(world, directory)
     assert Profile.count(world.dora) == 0
 
@@ -106,17 +107,17 @@ def test_local_mode_runs_the_worker_handler_on_a_thread(world, directory):
 def test_the_schedule_resumes_a_stalled_deletion(world, directory, handler):
     deletion.steps.mark(Profile.get(*Profile.key(world.dora)))  # then the worker was lost
     schedule = triggers.canned_event("schedule_account_deletion.json")
-    assert handler.lambda_handler(schedule, None) == {"resumedAccountDeletes": 0,
+    assert handler.lambda_handler(schedule, lambda_context()) == {"resumedAccountDeletes": 0,
                                                       "failedAccountDeletes": 0}  # not due
     Profile(*Profile.key(world.dora)).update(actions=[Profile.RecoveryDueAt.set(iso_in(-1))])
-    assert handler.lambda_handler(schedule, None) == {"resumedAccountDeletes": 1,
+    assert handler.lambda_handler(schedule, lambda_context()) == {"resumedAccountDeletes": 1,
                                                       "failedAccountDeletes": 0}
     _assert_all_gone(world, directory)
 
 
 def test_a_worker_message_for_a_finished_deletion_is_a_no_op(handler, aws):
     assert handler.lambda_handler(_sqs_event("0b6e6f3c-2d4b-4a57-9f1e-6a3c2b1d0e99"),
-                                  None) == {"batchItemFailures": []}
+                                  lambda_context()) == {"batchItemFailures": []}
 
 
 def test_a_failed_deletion_run_reports_only_its_own_message(handler, world):
@@ -125,7 +126,7 @@ def test_a_failed_deletion_run_reports_only_its_own_message(handler, world):
     good = dict(event["Records"][0], messageId="good-message")
     bad = dict(event["Records"][0], messageId="bad-message", body='{"no": "user"}')
 
-    result = handler.lambda_handler({"Records": [good, bad]}, None)
+    result = handler.lambda_handler({"Records": [good, bad]}, lambda_context())
 
     assert result == {"batchItemFailures": [{"itemIdentifier": "bad-message"}]}
 
@@ -135,5 +136,5 @@ def test_a_lone_failed_message_is_reported_not_raised(handler):
     event = _sqs_event("0b6e6f3c-2d4b-4a57-9f1e-6a3c2b1d0e99")
     bad = dict(event["Records"][0], messageId="bad-message", body="not json")
 
-    assert handler.lambda_handler({"Records": [bad]}, None) == {
+    assert handler.lambda_handler({"Records": [bad]}, lambda_context()) == {
         "batchItemFailures": [{"itemIdentifier": "bad-message"}]}

@@ -12,6 +12,7 @@ from app.core import handoff
 from app.chat.drafters.base import DrafterError
 from models.users import (CHAT_PREFIX, ChatMessage, ChatWork, LEDGER_PREFIX, UserItem)
 from tests.chat.conftest import make_chat
+from tests.support.lambda_context import lambda_context
 
 
 class Failing:
@@ -60,12 +61,12 @@ def test_the_handler_drafts_the_queued_message_from_the_canned_event(client, sig
     (item,) = queued
     assert set(item) == {"userId", "sessionId", "messageId", "messageKey"}  # no text
     assert len(_pointers()) == 1
-    assert handler.lambda_handler(_sqs(item), None) == {"batchItemFailures": []}
+    assert handler.lambda_handler(_sqs(item), lambda_context()) == {"batchItemFailures": []}
     session = chat.read(sid)
     assert session["messages"][0]["status"] == "DONE" and len(session["drafts"]) == 1
     assert _pointers() == []
     # Redelivered: nothing happens twice.
-    handler.lambda_handler(_sqs(item), None)
+    handler.lambda_handler(_sqs(item), lambda_context())
     assert len(chat.read(sid)["messages"]) == 2
 
 

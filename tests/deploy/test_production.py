@@ -12,6 +12,7 @@ import pytest
 
 from app.local.template_tables import load_template
 from tests.deploy.sam_translate import translated
+from tests.support.lambda_context import lambda_context
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKOV = REPO / ".venv-checkov" / "bin" / "checkov"
@@ -162,7 +163,7 @@ def test_a_failed_stream_record_writes_the_line_its_metric_filter_counts():
         # A batch whose every record failed fails the invocation (Lambda's Errors metric); the
         # line is written per failed record either way.
         with pytest.raises(BatchProcessingError):
-            worker.lambda_handler({"Records": [record]}, None)
+            worker.lambda_handler({"Records": [record]}, lambda_context())
     finally:
         logging.getLogger(logger.name).removeHandler(keep)
 
@@ -199,7 +200,8 @@ def test_a_failed_bucket_message_writes_the_line_its_metric_filter_counts(monkey
         with mock_aws():
             import models
             models.configure(stage="missing", region="us-east-1", host=None)
-            result = importlib.import_module("app.handlers.recurring_bucket").lambda_handler(event, None)
+            handler = importlib.import_module("app.handlers.recurring_bucket").lambda_handler
+            result = handler(event, lambda_context())
     finally:
         logging.getLogger(logger.name).removeHandler(keep)
         models.configure(stage="test", region="us-east-1", host=None)

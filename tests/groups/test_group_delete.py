@@ -7,6 +7,7 @@ from models import base as model_base
 from models import pynamodb_adapter
 from app.groups import delete as group_delete
 from models.groups import Comment, Group, GroupItem, Participant
+from tests.support.lambda_context import lambda_context
 
 
 def rows_of(gid: str) -> list:
@@ -137,10 +138,10 @@ def test_maintenance_resumes_an_unfinished_delete_once_it_is_due(client, owner, 
     assert client.delete(f"/groups/{owner.gid}", headers=owner.headers).status_code == 202
     event = json.loads((Path(__file__).parents[2] / "events/schedule_maintenance.json").read_text())
     # Not due yet: the request's own sweep gets a head start.
-    assert maintenance.lambda_handler(event, None)["resumedGroupDeletes"] == 0
+    assert maintenance.lambda_handler(event, lambda_context())["resumedGroupDeletes"] == 0
     assert "META" in rows_of(owner.gid)
     monkeypatch.setattr(group_delete, "now_iso", lambda: "2999-01-01T00:00:00.000Z")
-    result = maintenance.lambda_handler(event, None)  # the other sweeps report beside it
+    result = maintenance.lambda_handler(event, lambda_context())  # the other sweeps report beside it
     assert (result["resumedGroupDeletes"], result["unfinishedGroupDeletes"]) == (1, 0)
     assert rows_of(owner.gid) == []
 

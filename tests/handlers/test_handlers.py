@@ -15,6 +15,7 @@ from app.auth.local_issuer import subject_for_email
 from app.local.triggers import canned_event
 from models.groups import Group
 from tests.support.tables import create_all_tables
+from tests.support.lambda_context import lambda_context
 
 STAGE = "test"
 
@@ -69,7 +70,7 @@ def with_token(event: dict, token: str) -> dict:
 
 def call(api, event: dict) -> tuple:
     """(status, headers, parsed JSON body) of an API Gateway proxy response."""
-    response = api.lambda_handler(event, None)
+    response = api.lambda_handler(event, lambda_context())
     assert set(response) >= {"statusCode", "headers", "body"}
     assert response.get("isBase64Encoded") in (False, None)
     return int(response["statusCode"]), response["headers"], json.loads(response["body"])
@@ -224,7 +225,7 @@ def test_without_the_setting_the_origin_header_is_not_needed(api):
                                              ("maintenance", "schedule_maintenance.json")])
 def test_schedule_handlers_return_a_json_serialisable_dict(lambda_env, name, event_file):
     handler = load_handler(name)
-    result = handler.lambda_handler(canned_event(event_file), None)
+    result = handler.lambda_handler(canned_event(event_file), lambda_context())
     assert isinstance(result, dict)
     json.dumps(result)
 
@@ -241,12 +242,12 @@ def sequence_numbers(event: dict) -> list:
 
 
 def test_notifications_handler_reports_no_failures_for_the_canned_batch(notifications):
-    result = notifications.lambda_handler(canned_event("notifications_stream.json"), None)
+    result = notifications.lambda_handler(canned_event("notifications_stream.json"), lambda_context())
     assert result == {"batchItemFailures": []}
 
 
 def failures(notifications, event: dict) -> list:
-    result = notifications.lambda_handler(event, None)
+    result = notifications.lambda_handler(event, lambda_context())
     return [failure["itemIdentifier"] for failure in result["batchItemFailures"]]
 
 

@@ -10,6 +10,7 @@ from app.imports import run_import
 from models.groups import ImportJob
 from tests.imports.conftest import fixture_text, group_rows
 from tests.imports.test_worker_handler import _event
+from tests.support.lambda_context import lambda_context
 
 
 @contextmanager
@@ -41,7 +42,7 @@ def test_a_throttled_claim_retries_the_message_instead_of_reading_as_held(import
     ((group_id, import_id),) = held_imports
     event = _event(group_id, import_id)
     with dynamodb_throttles("UpdateItem") as throttled:
-        reply = import_worker.lambda_handler(event, None)
+        reply = import_worker.lambda_handler(event, lambda_context())
     assert throttled
     # The message is reported failed, so SQS delivers it again; nothing holds the import.
     assert reply == {"batchItemFailures": [
@@ -49,7 +50,7 @@ def test_a_throttled_claim_retries_the_message_instead_of_reading_as_held(import
     job = ImportJob.get(*ImportJob.key(group_id), consistent_read=True)
     assert job.Status == "RUNNING" and job.LeaseUntil is None
     # The redelivery runs it.
-    assert import_worker.lambda_handler(event, None) == {"batchItemFailures": []}
+    assert import_worker.lambda_handler(event, lambda_context()) == {"batchItemFailures": []}
     assert importer.status(started["importId"])["status"] == "DONE"
 
 
@@ -59,7 +60,7 @@ def test_a_lease_held_by_another_run_is_still_acknowledged(importer, held_import
     importer.start("spliit-json", fixture_text("spliit_lisbon.json"))
     ((group_id, import_id),) = held_imports
     assert run_import.claim(group_id) is not None  # a live run holds it
-    assert import_worker.lambda_handler(_event(group_id, import_id), None) == {
+    assert import_worker.lambda_handler(_event(group_id, import_id), lambda_context()) == {
         "batchItemFailures": []}
     assert ImportJob.get(*ImportJob.key(group_id), consistent_read=True).Status == "RUNNING"
 
@@ -77,7 +78,7 @@ def test_maintenance_fails_an_import_past_its_lease_and_redeliveries(importer, c
     (_, (stuck_group, _)) = held_imports
     assert any(sk.startswith("IMPORT#CHUNK#") for sk in group_rows(stuck_group))
 
-    result = maintenance.lambda_handler({"sweep": "stuckImports"}, None)
+    result = maintenance.lambda_handler({"sweep": "stuckImports"}, lambda_context())
 
     assert result["stuckImportsFailed"] == 1
     status = importer.status(stuck["importId"])
@@ -85,4 +86,4 @@ def test_maintenance_fails_an_import_past_its_lease_and_redeliveries(importer, c
     assert group_rows(stuck_group) == ["IMPORT"]  # staged file, head and all removed
     assert client.get(f"/groups/{stuck_group}", headers=importer.headers).status_code == 404
     assert importer.status(fresh["importId"])["status"] == "RUNNING"  # not overdue: kept
-    assert maintenance.lambda_handler({"sweep": "stuckImports"}, None)["stuckImportsFailed"] == 0
+    assert maintenance.lambda_handler({"sweep": "stuckImports"}, lambda_context())["stuckImportsFailed"] == 0

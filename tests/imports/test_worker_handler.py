@@ -6,6 +6,7 @@ import json
 
 from app.local import triggers
 from tests.imports.conftest import fixture_text, group_rows
+from tests.support.lambda_context import lambda_context
 
 
 def _event(group_id: str, import_id: str) -> dict:
@@ -20,13 +21,13 @@ def test_the_handler_runs_a_queued_import_to_done(importer, held_imports):
     started = importer.start("spliit-json", fixture_text("spliit_lisbon.json")).get_json()
     ((group_id, import_id),) = held_imports
 
-    reply = import_worker.lambda_handler(_event(group_id, import_id), None)
+    reply = import_worker.lambda_handler(_event(group_id, import_id), lambda_context())
 
     assert reply == {"batchItemFailures": []}
     assert importer.status(started["importId"])["status"] == "DONE"
     assert not any(sk.startswith("IMPORT#CHUNK#") for sk in group_rows(group_id))  # unstaged
     # A redelivery of the same message changes nothing.
-    assert import_worker.lambda_handler(_event(group_id, import_id), None) == {
+    assert import_worker.lambda_handler(_event(group_id, import_id), lambda_context()) == {
         "batchItemFailures": []}
     assert importer.status(started["importId"])["status"] == "DONE"
 
@@ -34,7 +35,7 @@ def test_the_handler_runs_a_queued_import_to_done(importer, held_imports):
 def test_the_canned_event_names_no_import_and_fails_nothing(aws):
     from app.handlers import import_worker
 
-    assert import_worker.lambda_handler(triggers.canned_event("import_sqs.json"), None) == {
+    assert import_worker.lambda_handler(triggers.canned_event("import_sqs.json"), lambda_context()) == {
         "batchItemFailures": []}
 
 

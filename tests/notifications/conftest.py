@@ -9,6 +9,7 @@ import pytest
 
 from app.notifications import push
 from models.notifications import Event, NotificationItem
+from tests.support.lambda_context import lambda_context
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def stream_record(new_image: dict, sequence: int) -> dict:
 def run_worker(records: list) -> list:
     """Feed a batch to the Lambda handler; returns the failed sequence numbers."""
     from app.handlers import notifications
-    result = notifications.lambda_handler({"Records": records}, None)
+    result = notifications.lambda_handler({"Records": records}, lambda_context())
     return [failure["itemIdentifier"] for failure in result["batchItemFailures"]]
 
 

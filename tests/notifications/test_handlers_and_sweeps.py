@@ -10,6 +10,7 @@ from models.groups import Comment, Expense, GroupItem, JoinRequest
 from models.notifications import Event, NotificationItem
 from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_worker import add_expense, duo, history  # noqa: F401
+from tests.support.lambda_context import lambda_context
 
 CANNED_GROUP = "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
 CANNED_ACTOR = "9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0"
@@ -47,7 +48,7 @@ def maintenance(only=None):
     event = canned_event("schedule_maintenance.json")
     if only:
         event["sweep"] = only
-    return load_handler("maintenance").lambda_handler(event, None)
+    return load_handler("maintenance").lambda_handler(event, lambda_context())
 
 
 def test_an_event_written_while_the_worker_is_down_is_delivered_by_the_sweep(

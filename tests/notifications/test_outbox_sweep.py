@@ -12,6 +12,7 @@ from app.notifications import push, redispatch
 from models.notifications import Device, Event, Notification, NotificationItem
 from models.users import Profile
 from tests.support.threads import together
+from tests.support.lambda_context import lambda_context
 
 
 
@@ -43,16 +44,6 @@ def history_rows(user_id: str) -> int:
                                              Notification.SK.startswith("NOTIF#")))
 
 
-class _Context:
-    """The Lambda context's documented method, as the runtime hands it to the handler."""
-
-    def __init__(self, remaining_s: float) -> None:
-        self.until = time.monotonic() + remaining_s
-
-    def get_remaining_time_in_millis(self) -> int:
-        return int((self.until - time.monotonic()) * 1000)
-
-
 def _handler():
     from tests.handlers.test_handlers import load_handler
     return load_handler("maintenance")
@@ -60,7 +51,7 @@ def _handler():
 
 def test_one_run_takes_the_whole_backlog_not_200(app, recorder):
     backlog = seed(205, recipients=1)
-    result = _handler().lambda_handler({"sweep": "outbox"}, _Context(300))
+    result = _handler().lambda_handler({"sweep": "outbox"}, lambda_context(300))
     assert result["redispatchedEvents"] == backlog.count and result["morePendingEvents"] is False
     assert pending() == 0 and len(recorder.sent) == backlog.count
 
@@ -69,7 +60,7 @@ def test_a_run_stops_starting_events_at_its_deadline_and_the_next_resumes(app, r
     backlog = seed(40)
     # A container with no time left beyond the margin: nothing is started, nothing is lost.
     first = _handler().lambda_handler({"sweep": "outbox"},
-                                      _Context(redispatch_margin() - 1))
+                                      lambda_context(redispatch_margin() - 1))
     assert first["redispatchedEvents"] == 0 and first["morePendingEvents"] is True
     started = time.monotonic()
     second = redispatch.redispatch_pending(deadline=time.monotonic() + 0.3)
@@ -108,11 +99,11 @@ def test_two_sweeps_at_once_write_and_push_each_event_once(live_db):
 
 def test_runs_side_by_side_each_take_their_own_shards(app, recorder):
     backlog = seed(24, recipients=1)
-    low = _handler().lambda_handler({"sweep": "outbox", "shards": list(range(8))}, _Context(300))
+    low = _handler().lambda_handler({"sweep": "outbox", "shards": list(range(8))}, lambda_context(300))
     left = pending()
     assert low["morePendingEvents"] is False and low["redispatchedEvents"] + left == backlog.count
     assert all(int(event.PK.split("#")[1]) >= 8
                for shard in Event.shards() for event in Event.pending(shard, "9999"))
     high = _handler().lambda_handler({"sweep": "outbox", "shards": list(range(8, 16))},
-                                     _Context(300))
+                                     lambda_context(300))
     assert high["redispatchedEvents"] == left and pending() == 0

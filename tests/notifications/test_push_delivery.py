@@ -19,6 +19,7 @@ from tests.notifications.conftest import pending_records, run_worker
 from tests.notifications.test_push_providers import _restore, _swap_provider, endpoints
 from tests.notifications.test_web_push import subscribe
 from tests.notifications.test_worker import add_expense, duo, history  # noqa: F401
+from tests.support.lambda_context import lambda_context
 
 
 def _error(code: str, message: str, operation: str) -> ClientError:
@@ -214,16 +215,6 @@ def test_each_push_has_short_connect_and_read_timeouts():
     assert config.max_pool_connections >= push.MAX_PARALLEL_SENDS
 
 
-class _LambdaContext:
-    """The one documented method of the Lambda context the worker reads."""
-
-    def __init__(self, remaining_s: float) -> None:
-        self.until = time.monotonic() + remaining_s
-
-    def get_remaining_time_in_millis(self) -> int:
-        return int((self.until - time.monotonic()) * 1000)
-
-
 def test_pushes_give_up_before_the_worker_invocation_times_out(duo):
     from app.handlers import notifications
 
@@ -238,7 +229,7 @@ def test_pushes_give_up_before_the_worker_invocation_times_out(duo):
         started = time.monotonic()
         # 1 s left after the worker's margin: less than one record's push deadline (10 s).
         result = notifications.lambda_handler(
-            {"Records": records}, _LambdaContext(notifications.END_MARGIN_S + 1.0))
+            {"Records": records}, lambda_context(notifications.END_MARGIN_S + 1.0))
         elapsed = time.monotonic() - started
     finally:
         slow.close()

@@ -5,12 +5,14 @@ import copy
 import json
 from pathlib import Path
 
+from aws_lambda_powertools.utilities.batch import BatchProcessor, process_partial_response
 from botocore.credentials import Credentials
 
 from app.handlers import realtime_publisher
 from app.realtime import publisher
 from app.realtime.appsync import AppSyncTransport, PublishFailed
-from app.realtime.publisher import publish_batch
+from app.realtime.publisher import PokeProcessor, publish_batch, read_pokes
+from tests.support.lambda_context import lambda_context
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 CANNED = json.loads((EVENTS / "realtime_groups_stream.json").read_text())
@@ -42,7 +44,7 @@ def test_the_canned_batch_pokes_the_group_then_revokes_the_member():
     via = Recording()
     publisher.use_transport(via)
     try:
-        assert realtime_publisher.lambda_handler(CANNED, None) == {"batchItemFailures": []}
+        assert realtime_publisher.lambda_handler(CANNED, lambda_context()) == {"batchItemFailures": []}
     finally:
         publisher.use_transport(None)
     group = "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"
@@ -105,6 +107,22 @@ def test_a_failed_publish_stops_that_channel_and_reports_its_first_record():
     assert via.sent == [("/groups/ga", [
         {"groupId": "ga", "revision": 1, "kind": "EXPENSE", "id": "e1"},
         {"groupId": "ga", "revision": 2, "kind": "EXPENSE", "id": "e1"}])]
+
+
+def test_failed_pokes_are_reported_through_the_powertools_batch_processor():
+    records = [_change(1, "ga", 1), _change(2, "gb", 1), _change(3, "gb", 2)]
+    processor = PokeProcessor(Recording(failing={"/groups/gb"}))
+    result = process_partial_response(event={"Records": records}, record_handler=read_pokes,
+                                      processor=processor)
+    assert isinstance(processor, BatchProcessor) and result == processor.response()
+    assert [failed.dynamodb.sequence_number for failed in processor.fail_messages] == [f"{2:021d}"]
+    assert result == {"batchItemFailures": [{"itemIdentifier": f"{2:021d}"}]}
+
+
+def test_a_batch_whose_every_record_failed_is_answered_not_raised():
+    via = Recording(failing={"/groups/ga"})
+    assert publish_batch([_change(1, "ga", 1)], via) == {
+        "batchItemFailures": [{"itemIdentifier": f"{1:021d}"}]}
 
 
 def test_a_malformed_record_fails_alone():
@@ -183,7 +201,7 @@ def test_notification_history_and_settings_changes_poke_the_user():
     via = Recording()
     publisher.use_transport(via)
     try:
-        assert realtime_publisher.lambda_handler(NOTIFICATIONS, None) == {"batchItemFailures": []}
+        assert realtime_publisher.lambda_handler(NOTIFICATIONS, lambda_context()) == {"batchItemFailures": []}
     finally:
         publisher.use_transport(None)
     user, group = "9e8d7c6b-5a49-4382-b716-05f4e3d2c1b0", "3c9a1e52-6d7b-4f8e-a0c1-2b3d4e5f6a70"

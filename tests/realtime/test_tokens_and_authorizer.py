@@ -14,6 +14,7 @@ from app.handlers import realtime_authorizer
 from app.realtime import keys, tokens
 from app.realtime.channels import ChannelRefused, check_subscribe
 from tests.ledger.conftest import make_group_ctx
+from tests.support.lambda_context import lambda_context
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 KEY_A, KEY_B = "a" * 40, "b" * 40
@@ -57,16 +58,16 @@ def test_the_authorizer_allows_connect_and_a_listed_channel_only(client, sign_in
     theirs = make_group_ctx(client, sign_in, "bob@example.com", guests=0)
     token = client.post("/realtime/token", headers=mine.headers).get_json()["token"]
     handle = realtime_authorizer.lambda_handler
-    assert handle(_event(token, "EVENT_CONNECT"), None)["isAuthorized"] is True
-    allowed = handle(_event(token, channel=f"/groups/{mine.group_id}"), None)
+    assert handle(_event(token, "EVENT_CONNECT"), lambda_context())["isAuthorized"] is True
+    allowed = handle(_event(token, channel=f"/groups/{mine.group_id}"), lambda_context())
     assert allowed == {"isAuthorized": True, "ttlOverride": 0,
                        "handlerContext": {"userId": mine.user_id}}
     for channel in (f"/groups/{theirs.group_id}", "/groups/*", "/*", f"/users/{theirs.user_id}",
                     f"/groups/{mine.group_id}/*", None):
-        assert handle(_event(token, channel=channel), None)["isAuthorized"] is False, channel
+        assert handle(_event(token, channel=channel), lambda_context())["isAuthorized"] is False, channel
     # publishing is the publisher's IAM role's alone
     assert handle(_event(token, "EVENT_PUBLISH", f"/groups/{mine.group_id}"),
-                  None)["isAuthorized"] is False
+                  lambda_context())["isAuthorized"] is False
 
 
 def test_expired_forged_and_foreign_tokens_are_refused(client):
@@ -75,7 +76,7 @@ def test_expired_forged_and_foreign_tokens_are_refused(client):
     with pytest.raises(tokens.TokenRefused, match="expired"):
         tokens.verify(token)
     assert realtime_authorizer.lambda_handler(_event(token, "EVENT_CONNECT"),
-                                              None)["isAuthorized"] is False
+                                              lambda_context())["isAuthorized"] is False
     fresh, _ = tokens.mint("u1")
     header, claims, signature = fresh.split(".")
     for bad in (f"{header}.{claims}.{signature[:-2]}AA",  # signature changed
@@ -154,15 +155,16 @@ def test_the_canned_connect_and_subscribe_get_documented_replies(client, sign_in
     mine = make_group_ctx(client, sign_in, "cat@example.com", guests=0)
     token = client.post("/realtime/token", headers=mine.headers).get_json()["token"]
     handle = realtime_authorizer.lambda_handler
-    connect = handle(_canned("realtime_authorizer_connect.json", token), None)
+    connect = handle(_canned("realtime_authorizer_connect.json", token), lambda_context())
     subscribe = _canned("realtime_authorizer_subscribe.json", token)
     subscribe["requestContext"]["channel"] = f"/groups/{mine.group_id}"
     publish = copy.deepcopy(subscribe)
     publish["requestContext"]["operation"] = "EVENT_PUBLISH"
     refused_channel = _canned("realtime_authorizer_subscribe.json", token)  # another group
-    replies = [connect, handle(subscribe, None), handle(publish, None),
-               handle(refused_channel, None),
-               handle(json.loads((EVENTS / "realtime_authorizer_connect.json").read_text()), None)]
+    replies = [connect, handle(subscribe, lambda_context()), handle(publish, lambda_context()),
+               handle(refused_channel, lambda_context()),
+               handle(json.loads((EVENTS / "realtime_authorizer_connect.json").read_text()),
+                      lambda_context())]
     for reply in replies:
         assert set(reply) <= REPLY_KEYS and isinstance(reply["isAuthorized"], bool)
         assert reply["ttlOverride"] == 0  # never cached: the answer depends on the channel
@@ -191,7 +193,7 @@ def _authorized(name: str, token: str, channel: str | None = None) -> bool:
     event = _canned(name, token)
     if channel is not None:
         event["requestContext"]["channel"] = channel
-    reply = realtime_authorizer.lambda_handler(event, None)
+    reply = realtime_authorizer.lambda_handler(event, lambda_context())
     assert reply["ttlOverride"] == 0
     return reply["isAuthorized"]
 

@@ -15,6 +15,7 @@ from app.recurring import templates
 from models.groups import DUE_BUCKETS, RecurringExpense
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.recurring.helpers import as_request, slots, template_body
+from tests.support.lambda_context import lambda_context
 
 SCHEDULED_AT = canned_event("schedule_hourly.json")["time"]  # 2025-01-01T13:00:00Z
 
@@ -62,7 +63,7 @@ def _sqs_event(bodies):
 
 def test_scheduled_event_runs_every_bucket_in_process_as_of_its_time(handlers, due_group):
     access, recurring_id = due_group
-    result = handlers["hourly"].lambda_handler(canned_event("schedule_hourly.json"), None)
+    result = handlers["hourly"].lambda_handler(canned_event("schedule_hourly.json"), lambda_context())
     json.dumps(result)
     assert result["created"] == 1 and result["now"] == "2025-01-01T13:00:00.000Z"
     assert slots(access.group_id) == ["2025-01-01"]
@@ -76,7 +77,7 @@ def test_deployed_tick_queues_one_message_per_bucket_and_the_worker_records_them
     url = sqs.create_queue(QueueName="tailspend-test-recurring-buckets")["QueueUrl"]
     monkeypatch.setenv(QUEUE_URL_ENV, url)
     handlers = _cold_start()
-    result = handlers["hourly"].lambda_handler(canned_event("schedule_hourly.json"), None)
+    result = handlers["hourly"].lambda_handler(canned_event("schedule_hourly.json"), lambda_context())
     assert result == {"now": "2025-01-01T13:00:00.000Z", "bucketsSent": DUE_BUCKETS}
     assert slots(access.group_id) == []  # the tick itself records nothing
     bodies = []
@@ -88,19 +89,19 @@ def test_deployed_tick_queues_one_message_per_bucket_and_the_worker_records_them
     assert sorted(json.loads(b)["bucket"] for b in bodies) == sorted(RecurringExpense.buckets())
     mine = [b for b in bodies
             if json.loads(b)["bucket"] == RecurringExpense.bucket_of(access.group_id)]
-    reply = handlers["recurring_bucket"].lambda_handler(_sqs_event(mine), None)
+    reply = handlers["recurring_bucket"].lambda_handler(_sqs_event(mine), lambda_context())
     assert reply == {"batchItemFailures": []}
     assert slots(access.group_id) == ["2025-01-01"]
 
 
 def test_worker_takes_the_canned_sqs_event(handlers):
     reply = handlers["recurring_bucket"].lambda_handler(canned_event("recurring_bucket_sqs.json"),
-                                                        None)
+                                                        lambda_context())
     assert reply == {"batchItemFailures": []}
 
 
 def test_worker_reports_only_the_failed_bucket_for_redelivery(handlers):
     good = json.dumps({"bucket": "RECURRING#1", "now": "2025-01-01T13:00:00Z"})
     bad = json.dumps({"bucket": "RECURRING#2", "now": "not a time"})
-    reply = handlers["recurring_bucket"].lambda_handler(_sqs_event([good, bad]), None)
+    reply = handlers["recurring_bucket"].lambda_handler(_sqs_event([good, bad]), lambda_context())
     assert reply == {"batchItemFailures": [{"itemIdentifier": "m-1"}]}

@@ -21,6 +21,7 @@ from app.users.profiles import list_users
 from app.local.triggers import canned_event
 from models.identities import Identity
 from tests.support.tables import empty_tables, scan_all, shared_moto_tables
+from tests.support.lambda_context import lambda_context
 
 STAGE = "test"
 TEST_DOMAIN = "integ.tailspend.kinesis.studio"
@@ -303,7 +304,7 @@ def handler(db):
 def invoke(handler, name: str) -> tuple:
     event = canned_event(name)
     original = copy.deepcopy(event)
-    returned = handler(event, None)
+    returned = handler(event, lambda_context())
     return returned, original
 
 
@@ -365,5 +366,5 @@ def test_handler_ignores_other_trigger_sources_and_still_returns_the_event(handl
     event = canned_event("cognito_post_confirmation.json")
     event["triggerSource"] = trigger
     original = copy.deepcopy(event)
-    assert handler(event, None) == original
+    assert handler(event, lambda_context()) == original
     assert raw_rows("users") == [] and raw_rows("identities") == []
