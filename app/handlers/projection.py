@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from app.bootstrap import bootstrap
 from app.insight.project_stream import project_batch
+from app.logs import logger
 from app.metrics import metrics
 
 bootstrap()
 
 
 @metrics.log_metrics
+@logger.inject_lambda_context
 def lambda_handler(event, context):
     return project_batch(list(event.get("Records") or []))
