@@ -7,7 +7,7 @@ import json
 from typing import Optional
 
 from app.errors import DomainError, Invalid, draft_confirmed, draft_discarded, version_conflict
-from app.ledger.expense_input import from_wire
+from app.ledger.expense_input import ExpenseInput
 from app.chat import capacity, proposals
 from app.chat.sessions import DISCARDED, OPEN, SAVED, load_draft, load_session
 from app.core.access import authorize
@@ -56,7 +56,7 @@ def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):
             raise version_conflict("draft", int(draft.Version))
         # Judged when it was drafted (proposals.validate_body); the ledger's build judges the
         # money again as it records it. Only the roster may have changed since it was shown.
-        expense = from_wire(json.loads(draft.Body))
+        expense = ExpenseInput.from_draft(json.loads(draft.Body))
         from app.groups.participants import list_participants
 
         roster = {p.ParticipantId for p in list_participants(access)}

@@ -19,7 +19,6 @@ from app.chat.work import STALE_SECONDS, ago, drop_pointer, load
 from app.core.clock import new_id, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
-from app.ledger import expense_input
 from models.users import ChatDraft, ChatMessage, ChatWork
 
 FAILED_REPLY = "Sorry, I couldn't draft that just now; your credit was refunded. Try again?"
@@ -157,7 +156,7 @@ def _finish(message: ChatMessage, checked, open_draft: Optional[ChatDraft]) -> s
 
 def _store_draft(tx: Transaction, message: ChatMessage, checked, target, at: str,
                  on_lost) -> None:
-    fields = {"Body": json.dumps(expense_input.to_wire(checked.expense), sort_keys=True),
+    fields = {"Body": json.dumps(checked.expense.to_draft(), sort_keys=True),
               "Participants": json.dumps([{"participantId": pid, "displayName": name}
                                           for pid, name in checked.participants]),
               "Facts": json.dumps(checked.facts, sort_keys=True, default=str),

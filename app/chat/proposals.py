@@ -2,7 +2,7 @@
 an expense accepts it, in one of the caller's groups, naming only that group's roster.
 
 It is judged once, here: the draft holds the resulting ExpenseInput (stored as its wire
-body, app.ledger.expense_input.to_wire), and confirming re-checks only the
+body, ExpenseInput.to_draft), and confirming re-checks only the
 roster before the ledger records it."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import List, Optional
 from app.errors import Invalid
 from app.chat.drafters.base import WHICH_GROUP, Context, Proposal
 from app.ledger import expense_build, expense_input
-from app.ledger.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, from_wire
+from app.ledger.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput
 
 MAX_REPLY = 2000
 MAX_QUESTIONS = 5
@@ -42,7 +42,7 @@ def validate_body(body, roster_ids: set) -> ExpenseInput:
     if unknown:
         raise Invalid(f"The draft has fields an expense does not: {sorted(unknown)}.")
     _text_limits(body)
-    expense = from_wire(body)
+    expense = ExpenseInput.from_draft(body)
     check_roster(expense, roster_ids)
     expense_build.build(expense)
     return expense

@@ -3,11 +3,12 @@
 An expense row, a recurring template's ``Template`` map and the occurrences it records all
 carry the same body; create, edit, recurring materialisation, a participant transfer's
 rewrite and the export read and write it only through :class:`ExpenseBody`. Its fields are
-the stored attributes ``models.groups.ExpenseBodyAttributes`` declares (``ExchangeRate`` is
-the field ``exchange_rate``), which Expense and ExpenseTemplateMap both inherit. Adding a
-field means declaring its attribute there, adding it to
+the stored attributes ``models.groups.ExpenseBodyAttributes`` declares, which Expense and
+ExpenseTemplateMap both inherit, each named by the table beside them
+(``models.groups.BODY_FIELDS``: ``exchange_rate`` is stored as ``ExchangeRate``). Adding a
+field means declaring its attribute and its row of that table there, adding it to
 ``app.ledger.expense_input.ExpenseInput`` (what every door hands in, with its API name in
-``WIRE_NAMES`` for stored drafts), to the REST schemas (app.ledger.schemas: the request
+``WIRE_NAMES`` for the draft body), to the REST schemas (app.ledger.schemas: the request
 field, loaded under the input's name, and the reply's) and to the export's ``EXPORT``
 (app.imports.export: its CSV column, or why none). A field no money rule
 reads (text such as the category or the notes) is recorded as sent; one the ledger computes
@@ -25,15 +26,14 @@ What is not body: the date (an occurrence's, a template's being its schedule), i
 versions, audit."""
 from __future__ import annotations
 
-import re
 from types import SimpleNamespace
 from typing import Any, Dict, List, NamedTuple, Optional
 
-from models.groups import BODY_ATTRIBUTES, ItemMap, PaymentMap, SplitMap
+from models.groups import BODY_FIELDS, ItemMap, PaymentMap, SplitMap
 
-# Body field -> stored attribute (models.groups.ExpenseBodyAttributes), in declaration order.
-ATTRIBUTES = {re.sub(r"(?<!^)(?=[A-Z])", "_", attribute).lower(): attribute
-              for attribute in BODY_ATTRIBUTES}
+# Body field -> stored attribute: the table declared beside the attributes
+# (models.groups.ledger.BODY_FIELDS).
+ATTRIBUTES = BODY_FIELDS
 # Fields the ledger's build computes (app.ledger.expense_build.build: the money,
 # its currency and the recorded conversion). Every other field is recorded exactly as the
 # door's ExpenseInput sends it: the build, an edit's merge and a stored body read back as

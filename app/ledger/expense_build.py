@@ -11,7 +11,7 @@ door says them in its own units. Edits merge typed values (:func:`merge`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, Optional
 
 from app.errors import Invalid
 from app.money import fx
@@ -21,7 +21,7 @@ from app.ledger import foreign_currency
 from app.ledger.expense_body import AS_SENT, ExpenseBody
 from app.ledger.expense_input import (BOTH, BOTH_DETAIL, ITEMS, NEITHER, NEITHER_DETAIL,
                                       SHORTHAND, ExpenseInput, ItemInput, PaymentInput,
-                                      SplitInput, as_input, check_date, missing, mixed)
+                                      SplitInput, check_date, missing, mixed)
 from models.groups import ItemMap, PaymentMap, SplitMap
 
 
@@ -71,15 +71,13 @@ def _forms(expense: ExpenseInput) -> tuple:
                       expense.splits or ())], True
 
 
-def build(expense: Union[ExpenseInput, Mapping[str, Any]], group_currency: Optional[str] = None,
+def build(expense: ExpenseInput, group_currency: Optional[str] = None,
           *, defer_auto: bool = False) -> Draft:
     """Validate a whole expense and resolve every split exactly; a foreign-currency body
     converted at its rate gets every share's GroupAmount (app.ledger.foreign_currency).
 
-    ``expense`` is an ExpenseInput (an API-shaped Mapping is read with ``from_wire`` first).
     ``nets`` are what the body adds to its balances: group minor units for a converted or
     group-currency body, its own currency's for a kept one (balances.ledger_key)."""
-    expense = as_input(expense)
     try:
         return _build(expense, group_currency, defer_auto)
     except MoneyInvalid as error:

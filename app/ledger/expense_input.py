@@ -4,8 +4,8 @@
 REST schemas load straight into it (app.ledger.schemas, camelCase only there, through
 ``data_key``), and so do the MCP tools (after their decimals became minor units), import rows
 (app.imports.model.Row.expense_input), recurring templates (their schema's expense part),
-and chat and receipt drafts (stored as the API-shaped body and read back with
-:func:`from_wire`, below). It is immutable, snake_case, in integer
+and chat and receipt drafts (stored as the API-shaped body, :meth:`ExpenseInput.to_draft`,
+and read back once with :meth:`ExpenseInput.from_draft`). It is immutable, snake_case, in integer
 minor units of its ``currency`` (``group_amount`` in the group's), and holds either ``items``
 or the one-item shorthand (``amount`` + ``split_mode`` + ``splits``) exactly as sent; ``sent``
 names the fields a body carried, so a partial edit can tell "cleared" (sent as null) from
@@ -16,7 +16,7 @@ This module is a leaf (it imports no use case), so the request schemas may load 
 ``app.ledger.expense_build.build`` judges an input's money and makes the stored body."""
 from __future__ import annotations
 
-from typing import Any, Collection, FrozenSet, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Collection, FrozenSet, Mapping, NamedTuple, Optional, Tuple
 
 from app.errors import Invalid
 from app.dates import is_calendar_date
@@ -67,6 +67,21 @@ class ExpenseInput(NamedTuple):
         """The same input with some fields replaced (and counted as sent)."""
         return self._replace(**changes, sent=self.sent | set(changes))
 
+    # --- the draft body (chat and receipt drafts store an input as it; see below) ------
+    @classmethod
+    def from_draft(cls, body: Mapping[str, Any]) -> "ExpenseInput":
+        """A stored or proposed draft body (API-shaped, minor units) as the input it holds.
+
+        Takes the fields of ``WIRE_NAMES`` (others are ignored: a caller that must refuse
+        unknown fields checks them first) and checks only the shapes (lists of objects);
+        ``build`` judges every value."""
+        return _from_draft(body)
+
+    def to_draft(self) -> dict:
+        """The draft body (API-shaped, minor units) :meth:`from_draft` reads back as this
+        input: what a chat or receipt draft stores and its reply shows."""
+        return _to_draft(self)
+
     @property
     def participant_ids(self) -> set:
         """Everyone the input names (payers and split members, either form)."""
@@ -89,13 +104,14 @@ TEXT_MAX = {"description": 200, "category": 50, "notes": 500}
 ITEM_NAME_MAX = 200
 
 
-# ---------------------------------------------------------------- the API-shaped body
-# What still hands over an API-shaped dict (minor units) rather than loading it through a
-# schema: chat and receipt drafts, stored as this shape and read back from it, and service
-# calls in tests. One reader and one writer, here, so the names are said once; the REST
-# routes load straight into ExpenseInput (app.ledger.schemas).
+# ---------------------------------------------------------------- the draft body
+# Chat and receipt drafts are stored as the API-shaped body (minor units): rows already in
+# the tables hold that JSON, and the draft replies show it as is. ExpenseInput.to_draft and
+# ExpenseInput.from_draft are its one writer and one reader, so the names are said once
+# here; a service reads a draft once, at its edge, and works on the typed input after. The
+# REST routes load straight into ExpenseInput (app.ledger.schemas).
 
-# ExpenseInput field -> its API name (the order of to_wire).
+# ExpenseInput field -> its API name (the order of ExpenseInput.to_draft).
 WIRE_NAMES = {"description": "description", "category": "category", "date": "date",
               "notes": "notes", "payments": "payments", "items": "items", "amount": "amount",
               "split_mode": "splitMode", "splits": "splits", "currency": "currency",
@@ -103,9 +119,7 @@ WIRE_NAMES = {"description": "description", "category": "category", "date": "dat
               "rate_source": "rateSource", "rate_date": "rateDate"}
 
 
-def to_wire(expense: ExpenseInput) -> dict:
-    """The API-shaped body (minor units) an input reads back as with :func:`from_wire`:
-    what a chat or receipt draft stores and what the draft's reply shows."""
+def _to_draft(expense: ExpenseInput) -> dict:
     body: dict = {}
     for name, api in WIRE_NAMES.items():
         value = getattr(expense, name)
@@ -139,12 +153,7 @@ def _splits(value: Any, name: str) -> Tuple[SplitInput, ...]:
     return tuple(SplitInput(s.get("participantId"), s.get("value")) for s in _entries(value, name))
 
 
-def from_wire(body: Mapping[str, Any]) -> ExpenseInput:
-    """An API-shaped expense body (minor units) -> ExpenseInput.
-
-    Takes the fields of ``WIRE_NAMES`` (others are ignored: a caller that must refuse
-    unknown fields checks them first) and checks only the shapes (lists of objects);
-    ``build`` judges every value."""
+def _from_draft(body: Mapping[str, Any]) -> ExpenseInput:
     if not isinstance(body, Mapping):
         raise Invalid("An expense body must be an object.")
     values = {name: body[api] for name, api in WIRE_NAMES.items() if api in body}
@@ -159,11 +168,6 @@ def from_wire(body: Mapping[str, Any]) -> ExpenseInput:
     if values.get("splits") is not None:
         values["splits"] = _splits(values["splits"], "splits")
     return ExpenseInput.of(**values)
-
-
-def as_input(body: Union[ExpenseInput, Mapping[str, Any]]) -> ExpenseInput:
-    """``body`` if it is an input already, else read with :func:`from_wire`."""
-    return body if isinstance(body, ExpenseInput) else from_wire(body)
 
 
 # ---------------------------------------------------------------- the two forms

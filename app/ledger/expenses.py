@@ -6,13 +6,13 @@ participant."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, List, Mapping, Optional, Union
+from typing import Callable, List, Optional
 
 from app import metrics
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
 from app.core import changelog, outbox, paging
 from app.ledger import balances, expense_build, guards as money_guards
-from app.ledger.expense_input import ExpenseInput, as_input
+from app.ledger.expense_input import ExpenseInput
 from app.core.access import Access, authorize
 from app.core.clock import new_id, now_iso, today
 from app.core.transactions import Transaction
@@ -51,40 +51,38 @@ def _head_checked_transaction(access: Access) -> Transaction:
     return tx
 
 
-def create_expense(access: Access, body: Union[ExpenseInput, Mapping[str, Any]], *,
+def create_expense(access: Access, expense: ExpenseInput, *,
                    recurring_id: Optional[str] = None,
                    recurring_slot: Optional[str] = None,
                    also: Optional[Callable[[Transaction, Expense], None]] = None) -> Expense:
     """Record an expense (version 1) with its balance delta and EXPENSE_ADDED atomically.
 
-    ``body`` is the door's ExpenseInput (an API-shaped body is read with ``from_wire``);
-    no date means today.
+    ``expense`` is the door's ExpenseInput; no date means today.
 
     ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
     draft's saved marker), so they commit with the expense or not at all."""
-    expense = as_input(body)
     draft = expense_build.build(expense if expense.date else expense.with_(date=today()),
                                 access.group.Currency)
     expense_id, now = new_id(), now_iso()
-    expense = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
-                      ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
-                      Date=draft.date,
-                      **draft.body.to_row_attributes(), Version=1, CreatedBy=access.user_id,
-                      UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
-                      RecurringId=recurring_id, RecurringSlot=recurring_slot)
+    row = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
+                  ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
+                  Date=draft.date,
+                  **draft.body.to_row_attributes(), Version=1, CreatedBy=access.user_id,
+                  UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
+                  RecurringId=recurring_id, RecurringSlot=recurring_slot)
     tx = _guarded_transaction(access, draft)
-    tx.put(expense, condition=Expense.SK.does_not_exist(),
+    tx.put(row, condition=Expense.SK.does_not_exist(),
            on_fail=id_collision())
     balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1)
     outbox.add_event(tx, "EXPENSE_ADDED", scope_id=access.group_id, resource_id=expense_id,
                      revision=1, actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
-    changelog.record(tx, access.group, expense, changelog.CREATE, actor=access.participant_id)
+    changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     if also is not None:
-        also(tx, expense)
+        also(tx, row)
     money_guards.commit(tx, access.group)
     metrics.count(metrics.EXPENSES_WRITTEN)
-    return expense
+    return row
 
 
 def load_expense(group_id: str, expense_id: str) -> Expense:
@@ -96,13 +94,13 @@ def load_expense(group_id: str, expense_id: str) -> Expense:
 
 
 def update_expense(access: Access, expense_id: str, version: int,
-                   patch: Union[ExpenseInput, Mapping[str, Any]]) -> Expense:
+                   patch: ExpenseInput) -> Expense:
     """Apply a full or partial edit to the version read; a stale version is VERSION_CONFLICT."""
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
         raise version_conflict("expense", int(current.Version))
     draft = expense_build.build(
-        expense_build.merge(ExpenseBody.from_row(current), current.Date, as_input(patch)),
+        expense_build.merge(ExpenseBody.from_row(current), current.Date, patch),
         access.group.Currency)
     now, new_version = now_iso(), version + 1
     changes = {**draft.body.to_row_attributes(), "Date": draft.date, "Version": new_version,

@@ -17,6 +17,7 @@ from app.core.access import Access
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
 from app.ledger import expenses, guards as money_guards
+from app.ledger.expense_input import ExpenseInput
 from app.receipts import objects
 from app.receipts.errors import (expense_has_receipt, receipt_attached, receipt_confirmed,
                                  receipt_not_ready, scan_not_done)
@@ -44,31 +45,33 @@ def _judged(raw: Optional[dict]) -> DomainError:
     return _refusal(Receipt.from_raw_data(raw)) or receipt_not_ready("changed")
 
 
-def draft_of(receipt: Receipt) -> Optional[dict]:
+def draft_of(receipt: Receipt) -> Optional[ExpenseInput]:
+    """The scan's draft (stored in its result as the draft body), or None."""
     if receipt.ScanStatus != SCAN_DONE or not receipt.ScanResult:
         return None
-    return json.loads(receipt.ScanResult).get("draft")
+    draft = json.loads(receipt.ScanResult).get("draft")
+    return ExpenseInput.from_draft(draft) if draft is not None else None
 
 
-def confirm(access: Access, receipt_id: str, body: Optional[dict]) -> Expense:
-    """Create the expense (``body``, else the scan's draft) with the receipt attached."""
+def confirm(access: Access, receipt_id: str, expense: Optional[ExpenseInput]) -> Expense:
+    """Create the expense (``expense``, else the scan's draft) with the receipt attached."""
     receipt = load_receipt(access.group_id, receipt_id)
     refusal = _refusal(receipt)
     if refusal is not None:
         raise refusal
-    body = body if body is not None else draft_of(receipt)
-    if body is None:
+    expense = expense if expense is not None else draft_of(receipt)
+    if expense is None:
         raise scan_not_done()
 
-    def saved_marker(tx: Transaction, expense: Expense) -> None:
-        expense.ReceiptId = receipt_id  # the put is rendered at commit: the row carries it
+    def saved_marker(tx: Transaction, row: Expense) -> None:
+        row.ReceiptId = receipt_id  # the put is rendered at commit: the row carries it
         tx.update(Receipt(*Receipt.key(access.group_id, receipt_id)),
-                  [Receipt.ConfirmedExpenseId.set(expense.ExpenseId),
-                   Receipt.AttachedExpenseId.set(expense.ExpenseId),
+                  [Receipt.ConfirmedExpenseId.set(row.ExpenseId),
+                   Receipt.AttachedExpenseId.set(row.ExpenseId),
                    Receipt.Version.add(1), Receipt.UpdatedAt.set(now_iso())],
                   condition=FREE & (Receipt.Status == READY), on_fail=_judged)
 
-    return expenses.create_expense(access, body, also=saved_marker)
+    return expenses.create_expense(access, expense, also=saved_marker)
 
 
 def _receipt_change(tx: Transaction, access: Access, expense: Expense, before, after) -> None:

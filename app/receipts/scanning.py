@@ -25,7 +25,7 @@ from app.core.clock import iso_in, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from app.ledger import guards as money_guards
-from app.ledger.expense_input import ExpenseInput, to_wire
+from app.ledger.expense_input import ExpenseInput
 from app.receipts import drafts, images, limits, objects, work
 from app.receipts.errors import receipt_confirmed, receipt_not_ready
 from app.receipts.uploads import load_receipt
@@ -165,7 +165,7 @@ def _stored(result, draft: Optional[ExpenseInput]) -> str:
                        "items": [{"name": str(name)[:200], "amount": int(amount)}
                                  for name, amount in result.items][:100],
                        "confidence": {k: float(v) for k, v in dict(result.confidence).items()},
-                       "draft": to_wire(draft) if draft is not None else None},
+                       "draft": draft.to_draft() if draft is not None else None},
                       sort_keys=True)
 
 

@@ -15,7 +15,7 @@ from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
 from models.groups.membership import (Group, GroupStatus, Invite, JoinLock, JoinRequest,
                                       Participant, UserMember)
-from models.groups.ledger import (BODY_ATTRIBUTES, STORED_PARTICIPANT_ID, Balance, Comment,
+from models.groups.ledger import (BODY_FIELDS, STORED_PARTICIPANT_ID, Balance, Comment,
                                   Conversion, Expense, ExpenseBodyAttributes, ItemMap, PaymentMap,
                                   Settlement, SplitMap)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
@@ -24,7 +24,7 @@ from models.groups.imports import ImportChunk, ImportJob
 from models.groups.receipts import Receipt
 from models.groups.links import LinkCount, ShareLink
 
-__all__ = ["BALANCE", "BODY_ATTRIBUTES", "ExpenseBodyAttributes", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
+__all__ = ["BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
            "DUE_BUCKET_PREFIX", "DUE_BUCKETS", "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT",
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",

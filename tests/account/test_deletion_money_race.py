@@ -18,6 +18,7 @@ from app.ledger import comments, expenses, settlements
 from app.money.settlement_input import SettlementInput
 from models.groups import Change, Participant
 from tests.account.conftest import _expense
+from tests.support.expense_requests import as_create
 
 SECRET = "Raced-in clinic bill (private)"
 NOTE = "raced-in note for the pharmacy"
@@ -38,7 +39,7 @@ def test_a_money_write_racing_the_conversion_is_scrubbed_and_a_later_one_refused
     def racing_to_guest(head, me, user_id):
         if head.GroupId == world.shared:
             expense = expenses.create_expense(
-                access, _expense(world.dora_pid, 700, [world.dora_pid, olive], SECRET))
+                access, as_create(_expense(world.dora_pid, 700, [world.dora_pid, olive], SECRET)))
             comments.add_comment(access, expense.ExpenseId, "raced comment")
             settlements.create_settlement(access, SettlementInput.of(payer_id=olive, payee_id=world.dora_pid,
                                           amount=100, note=NOTE))
@@ -55,7 +56,7 @@ def test_a_money_write_racing_the_conversion_is_scrubbed_and_a_later_one_refused
     assert dora.Type == "GUEST" and dora.UserId is None
     # After the conversion nothing of the account lands, whatever it read before.
     with pytest.raises(DomainError) as refused:
-        expenses.create_expense(access, _expense(world.dora_pid, 100, [world.dora_pid]))
+        expenses.create_expense(access, as_create(_expense(world.dora_pid, 100, [world.dora_pid])))
     assert refused.value.status == 404
 
 

@@ -16,6 +16,7 @@ from app.money.settlement_input import SettlementInput
 from models.groups import Change, Group
 from tests.groups.test_races import codes, race
 from tests.ledger.helpers import equal_body, make_group, make_user
+from tests.support.expense_requests import as_create
 
 pytestmark = pytest.mark.race
 ROUNDS = 4
@@ -25,12 +26,12 @@ def test_concurrent_writers_leave_a_gap_free_strictly_increasing_log(live_db):
     user = make_user("racer@example.com")
     access, ids = make_group(user, guests=2)
     gid = access.group_id
-    expense = expenses.create_expense(access, equal_body(ids[0], 900, ids))
+    expense = expenses.create_expense(access, as_create(equal_body(ids[0], 900, ids)))
     for _ in range(ROUNDS):
         stale = authorize(user, gid, "MEMBER")
         before = int(stale.group.Revision)
         outcomes = race(
-            lambda: expenses.create_expense(stale, equal_body(ids[1], 300, ids)),
+            lambda: expenses.create_expense(stale, as_create(equal_body(ids[1], 300, ids))),
             lambda: comments.add_comment(stale, expense.ExpenseId, "race"),
             lambda: settlements.create_settlement(stale, SettlementInput.of(payer_id=ids[1], payee_id=ids[0],
                                                   amount=100)),

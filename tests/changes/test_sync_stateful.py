@@ -28,6 +28,7 @@ from app.money.settlement_input import SettlementInput
 from models.groups import EXPENSE_PREFIX, Comment, Expense, Participant, Settlement
 from tests.ledger.helpers import equal_body, make_group, make_user
 from tests.support.tables import create_all_tables
+from tests.support.expense_requests import as_create, as_edit
 
 STAGE = "syncstate"
 KINDS = ("EXPENSE", "COMMENT", "SETTLEMENT", "PARTICIPANT")
@@ -78,7 +79,7 @@ class SyncMachine(RuleBasedStateMachine):
     @rule(data=st.data(), amount=st.integers(1, 10_000), stale=st.booleans())
     def add_expense(self, data, amount, stale):
         among = data.draw(st.lists(st.sampled_from(self.ids), min_size=1, unique=True))
-        expenses.create_expense(self.access(stale), equal_body(self.ids[0], amount, among))
+        expenses.create_expense(self.access(stale), as_create(equal_body(self.ids[0], amount, among)))
 
     @precondition(lambda self: self.rows("EXPENSE"))
     @rule(data=st.data(), stale=st.booleans())
@@ -87,7 +88,7 @@ class SyncMachine(RuleBasedStateMachine):
         current = expenses.load_expense(self.gid, expense_id)
         patch = data.draw(st.sampled_from([{"description": "Renamed"}, {"date": "2026-02-02"},
                                            equal_body(self.ids[-1], 77, self.ids)]))
-        expenses.update_expense(self.access(stale), expense_id, int(current.Version), patch)
+        expenses.update_expense(self.access(stale), expense_id, int(current.Version), as_edit(patch))
 
     @precondition(lambda self: self.rows("EXPENSE"))
     @rule(data=st.data())

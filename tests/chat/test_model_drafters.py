@@ -13,7 +13,6 @@ from app.chat.drafters.base import Context, DrafterError, GroupContext
 from app.chat.drafters.bedrock import BedrockDrafter
 from app.chat.drafters.openai_compat import OpenAICompatibleDrafter
 from app.chat.proposals import check
-from app.ledger.expense_input import to_wire
 from tests.support.fake_openai import FakeOpenAI, completion, tool_call
 
 GROUP = GroupContext("g1", "Trip", "EUR", "me", (("me", "Dana"), ("ann", "Ann")))
@@ -125,7 +124,7 @@ def _openai(server, timeout=2.0):
 def test_openai_tool_call_becomes_a_valid_draft(server):
     server.answer(completion(tool_call("propose_expense", TOOL_INPUT)))
     checked = check(_openai(server).draft(CONTEXT), CONTEXT)
-    assert to_wire(checked.expense)["payments"] == [{"participantId": "me", "amount": 4250}]
+    assert checked.expense.to_draft()["payments"] == [{"participantId": "me", "amount": 4250}]
     path, headers, body = (server.last[key] for key in ("path", "headers", "body"))
     assert path == "/v1/chat/completions" and headers["Authorization"] == "Bearer sk-local"
     assert body["model"] == "local" and body["tools"][0]["type"] == "function"

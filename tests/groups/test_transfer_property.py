@@ -21,6 +21,7 @@ from app.money.settlement_input import SettlementInput
 from models.groups import Balance, ItemMap, SplitMap
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.property.test_splits import parts_summing_to
+from tests.support.expense_requests import as_create
 
 S, T = "source", "target"
 OTHERS = ("a", "b", "c")
@@ -91,12 +92,12 @@ def test_transfer_conserves_nets_for_random_ledgers(aws, ledger, user_source):
     for entry in ledger:
         if entry[0] == "expense":
             _, payer, amount, mode, among = entry
-            expenses.create_expense(access, {
+            expenses.create_expense(access, as_create({
                 "description": "p", "date": "2026-11-28", "amount": amount,
                 "payments": [{"participantId": ids[payer], "amount": amount}],
                 "splitMode": mode, "splits": [{"participantId": ids[i], "value": v}
                                               for i, v in zip(among, _split_values(
-                                                  mode, len(among), amount), strict=True)]})
+                                                  mode, len(among), amount), strict=True)]}))
         elif entry[1] != entry[2]:
             settlements.create_settlement(access, SettlementInput.of(payer_id=ids[entry[1]],
                                           payee_id=ids[entry[2]], amount=entry[3]))

@@ -34,6 +34,7 @@ from app.ledger import balances, expense_build, expenses
 from models.groups import Balance, Expense, Group, GroupItem, Participant
 from tests.groups.test_races import _delete_all, codes, guest_row, profile, put_all
 from tests.support.interleave import just_after, just_before
+from tests.support.expense_requests import as_create, as_edit
 
 TX = "TransactWriteItems"
 # Where the writers run: (hook, TransactWriteItems call of the transfer) or None for after
@@ -51,14 +52,14 @@ def body(payer: str, amount: int, among: list, mode: str = "EQUAL", values=None)
 def nets_of(bodies: list) -> dict:
     total: dict = {}
     for one in bodies:
-        for pid, value in expense_build.build(one).nets.items():
+        for pid, value in expense_build.build(as_create(one)).nets.items():
             total[pid] = total.get(pid, 0) + value
     return total
 
 
 def expense_row(gid: str, one: dict) -> Expense:
     """The row create_expense writes for ``one`` (version 1), for a one-call setup."""
-    draft, expense_id, now = expense_build.build(one, "EUR"), new_id(), now_iso()
+    draft, expense_id, now = expense_build.build(as_create(one), "EUR"), new_id(), now_iso()
     return Expense(gid, Expense.sort_key(expense_id), ExpenseId=expense_id,
                    ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
                    Date=draft.date, **draft.body.to_row_attributes(),
@@ -142,10 +143,10 @@ def test_transfer_races_edits_and_new_expenses_naming_the_source(world):
         new_s, new_other = body(s, 300, [s, x]), body(x, 200, [o, x])
 
         writers = list(enumerate((
-            lambda: expenses.update_expense(access, e1.ExpenseId, 1, keeps_s),
-            lambda: expenses.update_expense(access, e2.ExpenseId, 1, drops_s),
-            lambda: expenses.create_expense(access, new_s),
-            lambda: expenses.create_expense(access, new_other)), start=1))
+            lambda: expenses.update_expense(access, e1.ExpenseId, 1, as_edit(keeps_s)),
+            lambda: expenses.update_expense(access, e2.ExpenseId, 1, as_edit(drops_s)),
+            lambda: expenses.create_expense(access, as_create(new_s)),
+            lambda: expenses.create_expense(access, as_create(new_other))), start=1))
         outcomes = at_point(point, lambda: transfer.transfer_participant(access, s, t), writers)
         found = codes(outcomes)
         assert set(found) <= {"CONCURRENT_UPDATE", "VERSION_CONFLICT",

@@ -16,6 +16,7 @@ from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_user
 from tests.support.projection import settle
 from tests.support.tables import create_all_tables
+from tests.support.expense_requests import as_create
 
 
 def listed(client, headers, **query) -> list:
@@ -119,7 +120,7 @@ def test_paging_never_loses_or_repeats_an_item(spec, data):
             for day, among, description in rows:
                 body = equal_body(pids[among[0]], 100, sorted({pids[i] for i in among}),
                                   date=day, description=description)
-                row = expenses.create_expense(access, body)
+                row = expenses.create_expense(access, as_create(body))
                 involved = expense_participants(row)
                 made.append((row.ExpenseId, day, description, access.participant_id in involved,
                              bool(them) and them in involved))

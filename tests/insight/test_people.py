@@ -19,6 +19,7 @@ from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_user
 from tests.support import aws_calls
 from tests.support.tables import create_all_tables
+from tests.support.expense_requests import as_create
 
 
 def people_of(client, headers) -> dict:
@@ -138,7 +139,7 @@ def _build(spec, users):
                               sorted({pids[i % len(pids)] for i in among}))
             if kept:
                 body["currency"] = "USD"
-            expenses.create_expense(access, body)
+            expenses.create_expense(access, as_create(body))
         if settle and len(pids) > 1:
             settlements.create_settlement(access, SettlementInput.of(payer_id=pids[1], payee_id=pids[0], amount=77))
         built.append(access)

@@ -15,6 +15,7 @@ from app.ledger import expense_search, expenses
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, make_group, make_user
 from tests.support.tables import create_all_tables
+from tests.support.expense_requests import as_create
 
 WORDS = ["Taxi", "café", "CAFE", "Airport", "dîner", "hotel", "Bar"]
 
@@ -55,7 +56,7 @@ def test_filtered_paging_visits_every_match_once_in_listing_order(specs, data):
             among = [ids[2]] if payer == 2 else ids[:2]
             body = {**equal_body(ids[payer], amount, among, date=f"2026-03-{day:02d}",
                                  description=" ".join(words)), "category": category}
-            created.append((expenses.create_expense(access, body), body))
+            created.append((expenses.create_expense(access, as_create(body)), body))
         newest_first = sorted(created, key=lambda pair: pair[0].ExpenseSortKey, reverse=True)
         for _ in range(QUESTIONS):
             wanted = data.draw(filters)

@@ -17,6 +17,7 @@ from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_group, make_user
 from tests.support import aws_calls
 from tests.support.tables import create_all_tables
+from tests.support.expense_requests import as_create
 
 specs = st.lists(st.tuples(
     st.integers(1, 9000), st.integers(0, 2), st.lists(st.integers(0, 2), min_size=1,
@@ -79,7 +80,7 @@ def test_group_and_my_stats_equal_a_recomputation(rows, by, window):
             if currency == "USD+rate":
                 body["exchangeRate"] = "0.9"
             try:
-                expenses.create_expense(access, body)
+                expenses.create_expense(access, as_create(body))
             except Invalid as error:  # a rate converting an amount to nothing
                 assert "exchangeRate" in getattr(error, "details", {}), error
         if rows:  # a settlement is not spending

@@ -10,29 +10,29 @@ from hypothesis import given, settings, strategies as st
 
 from app.errors import Invalid
 from app.money.currencies import decimal_to_minor, exact_minor, format_minor, parse_minor
-from app.ledger.expense_input import (TEXT_MAX, ExpenseInput, ItemInput, PaymentInput,
-                                      SplitInput, from_wire, to_wire)
+from app.ledger.expense_input import TEXT_MAX, ExpenseInput, ItemInput, PaymentInput, SplitInput
 from app.money.refusals import MoneyInvalid
 from app.ledger.schemas import ExpenseCreateSchema, ExpenseEdit, ExpensePatchSchema
 from app.chat import proposals
 from app.imports.model import EXPENSE, Item, Row
 from app.ledger import expense_build, expense_input, foreign_currency
 from tests.ledger.helpers import equal_body, stored_nets
+from tests.support.expense_requests import as_create, as_edit
 
 A, B = "3f1c2a9e-6b7d-4e8f-9a0b-1c2d3e4f5a6b", "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
 
 
 # --- the typed input ---------------------------------------------------------------------
 
-def test_an_input_is_immutable_and_reads_back_as_the_body_it_came_from():
+def test_an_input_is_immutable_and_reads_back_as_the_draft_body_it_came_from():
     body = {"description": "Dinner", "date": "2026-11-28", "notes": "Table 4",
             "payments": [{"participantId": A, "amount": 900}],
             "items": [{"name": "Food", "amount": 900, "splitMode": "EQUAL",
                        "splits": [{"participantId": A}, {"participantId": B}]}]}
-    made = from_wire(body)
+    made = ExpenseInput.from_draft(body)
     assert made.payments == (PaymentInput(A, 900),)
     assert made.items == (ItemInput("Food", 900, "EQUAL", (SplitInput(A), SplitInput(B))),)
-    assert to_wire(made) == body and from_wire(to_wire(made)) == made
+    assert made.to_draft() == body and ExpenseInput.from_draft(made.to_draft()) == made
     with pytest.raises(AttributeError):
         made.notes = "changed"  # type: ignore[misc]
     with pytest.raises((AttributeError, TypeError, dataclasses.FrozenInstanceError)):
@@ -60,16 +60,16 @@ def test_an_import_row_becomes_an_input_with_its_notes():
 
 
 def test_an_edit_merges_typed_values_and_keeps_what_it_does_not_send():
-    stored = expense_build.build(from_wire({**equal_body(A, 900, [A, B]), "notes": "x",
+    stored = expense_build.build(as_create({**equal_body(A, 900, [A, B]), "notes": "x",
                                             "category": "FOOD"})).body
-    merged = expense_build.merge(stored, "2026-11-28", from_wire({"amount": 1000,
-                                                                  "payments": [{
-                                                                      "participantId": A,
-                                                                      "amount": 1000}]}))
+    merged = expense_build.merge(stored, "2026-11-28", as_edit({"amount": 1000,
+                                                                "payments": [{
+                                                                    "participantId": A,
+                                                                    "amount": 1000}]}))
     assert (merged.notes, merged.category, merged.items, merged.amount) == (
         "x", "FOOD", None, 1000)
     assert merged.splits == stored_items_splits(stored)
-    cleared = expense_build.merge(stored, "2026-11-28", from_wire({"notes": None}))
+    cleared = expense_build.merge(stored, "2026-11-28", as_edit({"notes": None}))
     assert expense_build.build(cleared).body.notes is None
 
 
@@ -82,7 +82,7 @@ def stored_items_splits(body):
 def test_a_money_refusal_says_minor_units_and_keeps_amounts_and_currency():
     body = {**equal_body(A, 1000, [A, B]), "payments": [{"participantId": A, "amount": 900}]}
     with pytest.raises(MoneyInvalid) as refused:
-        expense_build.build(body, "JPY")
+        expense_build.build(as_create(body), "JPY")
     error = refused.value
     assert error.message == "payments sum to 900 but the expense amount is 1000"
     assert error.details == {"payments": [error.message]}
@@ -146,6 +146,82 @@ def test_the_input_type_and_its_forms_rule_are_one_ledger_module_schemas_may_loa
     tree = ast.parse(open(expense_input.__file__).read())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert imported <= {"__future__", "typing", "app.errors", "app.dates"}, imported
+
+
+def test_the_ledger_services_take_only_the_typed_input():
+    """create, edit and build take an ExpenseInput and nothing else: no dict is read into
+    one inside the ledger (every door loads or builds its input before it calls)."""
+    import inspect
+
+    from app.ledger import expenses
+
+    for function, name in ((expenses.create_expense, "expense"),
+                           (expenses.update_expense, "patch"),
+                           (expense_build.build, "expense")):
+        assert inspect.signature(function).parameters[name].annotation == "ExpenseInput", \
+            function.__name__
+    assert not hasattr(expense_input, "as_input")
+
+
+# Drafts stored before this change (a chat draft's Body, a receipt scan's "draft"), byte for
+# byte as the tables hold them: they must read back and write out unchanged.
+STORED_DRAFTS = [
+    '{"amount": 4250, "currency": "USD", "date": "2026-11-28", "description": "Taxi", '
+    '"exchangeRate": "0.92", "payments": [{"amount": 4250, "participantId": "%s"}], '
+    '"splitMode": "EQUAL", "splits": [{"participantId": "%s"}, {"participantId": "%s"}]}'
+    % (A, A, B),
+    '{"date": "2026-12-01", "description": "Corner Shop", "items": [{"amount": 1299, '
+    '"name": "Corner Shop", "splitMode": "EQUAL", "splits": [{"participantId": "%s", '
+    '"value": 1}, {"participantId": "%s", "value": 1}]}], "payments": [{"amount": 1299, '
+    '"participantId": "%s"}]}' % (A, B, A),
+]
+
+
+@pytest.mark.parametrize("stored", STORED_DRAFTS)
+def test_a_stored_draft_reads_into_the_input_and_writes_back_the_same_json(stored):
+    import json
+
+    expense = ExpenseInput.from_draft(json.loads(stored))
+    assert isinstance(expense, ExpenseInput) and expense.payments[0] == PaymentInput(
+        A, json.loads(stored)["payments"][0]["amount"])
+    assert json.dumps(expense.to_draft(), sort_keys=True) == stored
+    expense_build.build(expense, "EUR")  # and the ledger takes it as it is
+
+
+def test_a_receipts_stored_draft_reaches_confirm_as_the_typed_input():
+    """The scan's draft is read once, where confirm takes it (attaching.draft_of), into the
+    ExpenseInput the ledger's create takes; no dict goes further."""
+    import json
+
+    from app.receipts import attaching
+    from models.groups.receipts import SCAN_DONE, Receipt
+
+    scan = {"engine": "text", "merchant": "Corner Shop", "draft": json.loads(STORED_DRAFTS[1])}
+    receipt = Receipt("g", "r", ScanStatus=SCAN_DONE, ScanResult=json.dumps(scan))
+    assert attaching.draft_of(receipt) == ExpenseInput.from_draft(scan["draft"])
+    assert isinstance(attaching.draft_of(receipt), ExpenseInput)
+    no_draft = Receipt("g", "r", ScanStatus=SCAN_DONE, ScanResult=json.dumps(
+        {**scan, "draft": None}))
+    assert attaching.draft_of(no_draft) is None
+
+
+def test_the_draft_body_is_read_and_written_only_at_a_drafts_edge():
+    """One reader and one writer of the stored draft shape, on the type; services call
+    them only where a draft is stored or read back (chat: drafted, proposed, confirmed;
+    receipts: scanned, confirmed), never to pass a dict on."""
+    import pathlib
+    import re
+
+    app = pathlib.Path(expense_input.__file__).resolve().parents[1]
+    calls = {"from_draft": set(), "to_draft": set()}
+    for path in app.rglob("*.py"):
+        for name, seen in calls.items():
+            if re.search(rf"\.{name}\(", path.read_text()):
+                seen.add(str(path.relative_to(app)))
+    assert calls == {"from_draft": {"chat/proposals.py", "chat/confirm.py",
+                                    "receipts/attaching.py"},
+                     "to_draft": {"chat/drafting.py", "receipts/scanning.py"}}
+    assert not hasattr(expense_input, "from_wire") and not hasattr(expense_input, "to_wire")
 
 
 def test_the_rest_body_loads_straight_into_the_ledgers_input_under_its_own_names():

@@ -6,6 +6,7 @@ from app.ledger import expenses
 from models.groups import Balance, Group, Participant
 from tests.support import aws_calls
 from tests.ledger.helpers import assert_balance_matches_rows, equal_body, join_directly, stored_nets
+from tests.support.expense_requests import as_create
 
 
 def _itemised(ctx, payments, items, **extra):
@@ -224,7 +225,7 @@ def test_write_after_the_group_starts_deleting_is_404(group):
     import pytest
     from app.errors import NotFound
     with pytest.raises(NotFound):
-        expenses.create_expense(owner, equal_body(group.me, 100, [group.me]))
+        expenses.create_expense(owner, as_create(equal_body(group.me, 100, [group.me])))
     assert stored_nets(group.group_id) == {}
 
 
@@ -234,7 +235,7 @@ def test_currency_change_between_read_and_write_is_409(group):
     import pytest
     from app.errors import Conflict
     with pytest.raises(Conflict) as caught:
-        expenses.create_expense(owner, equal_body(group.me, 100, [group.me]))
+        expenses.create_expense(owner, as_create(equal_body(group.me, 100, [group.me])))
     assert caught.value.code == "CURRENCY_CHANGED"
 
 

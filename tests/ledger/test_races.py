@@ -15,6 +15,7 @@ from app.money.settlement_input import SettlementInput
 from models.groups import GroupItem
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, make_group, make_user,
                                  stored_nets)
+from tests.support.expense_requests import as_create
 
 pytestmark = pytest.mark.race
 
@@ -76,7 +77,7 @@ def test_concurrent_creates_from_many_threads_all_land_in_the_balance(live_db):
         def run():
             for index in range(per_thread):
                 payer = ids[(offset + index) % len(ids)]
-                expenses.create_expense(access, equal_body(payer, 100 + offset, ids))
+                expenses.create_expense(access, as_create(equal_body(payer, 100 + offset, ids)))
             settlements.create_settlement(access, SettlementInput.of(payer_id=ids[0], payee_id=ids[1], amount=7))
         return run
 
@@ -93,7 +94,7 @@ def test_concurrent_creates_from_many_threads_all_land_in_the_balance(live_db):
 def test_comments_racing_an_expense_delete_leave_no_orphans(live_db):
     access, ids = make_group(make_user("orphans@example.com"), guests=1)
     for round_ in range(3):
-        expense = expenses.create_expense(access, equal_body(ids[0], 100, ids))
+        expense = expenses.create_expense(access, as_create(equal_body(ids[0], 100, ids)))
         eid = expense.ExpenseId
 
         def commenter(index):

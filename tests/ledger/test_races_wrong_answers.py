@@ -16,6 +16,7 @@ from models.groups import Group
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, join_directly,
                                   make_group, make_user)
 from tests.ledger.test_races import _together
+from tests.support.expense_requests import as_create, as_edit
 
 pytestmark = pytest.mark.race
 ROUNDS = 8
@@ -24,14 +25,14 @@ ROUNDS = 8
 def test_the_loser_of_two_concurrent_edits_gets_version_conflict_with_the_version(live_db):
     access, ids = make_group(make_user("editors@example.com"), guests=2)
     for round_ in range(ROUNDS):
-        expense = expenses.create_expense(access, equal_body(ids[0], 900, ids))
+        expense = expenses.create_expense(access, as_create(equal_body(ids[0], 900, ids)))
         settlement = settlements.create_settlement(access, SettlementInput.of(payer_id=ids[1], payee_id=ids[0],
                                                    amount=100))
         outcomes = _together([
             lambda: expenses.update_expense(access, expense.ExpenseId, 1,
-                                            {"description": "A"}),
+                                            as_edit({"description": "A"})),
             lambda: expenses.update_expense(access, expense.ExpenseId, 1,
-                                            {"description": "B"}),
+                                            as_edit({"description": "B"})),
             lambda: settlements.update_settlement(access, settlement.SettlementId, 1,
                                                   SettlementInput.of(amount=200)),
             lambda: settlements.update_settlement(access, settlement.SettlementId, 1,
@@ -72,7 +73,7 @@ def test_no_expense_by_a_member_lands_after_their_demotion_committed(live_db):
         # Authorized now, as a request would be; the commit races the demotion.
         member_access = authorize(member, owner_access.group_id, "MEMBER")
         outcomes = _together([
-            lambda: [expenses.create_expense(member_access, equal_body(ids[0], 100, ids))
+            lambda: [expenses.create_expense(member_access, as_create(equal_body(ids[0], 100, ids)))
                      for _ in range(3)],
             lambda: participants.update_participant(
                 authorize(owner, owner_access.group_id, "OWNER"), pid, role="VIEWER")])
@@ -82,6 +83,6 @@ def test_no_expense_by_a_member_lands_after_their_demotion_committed(live_db):
         if isinstance(outcomes[0], Exception):
             assert getattr(outcomes[0], "status", None) == 403, (round_, outcomes[0])
         with pytest.raises(DomainError) as refused:
-            expenses.create_expense(member_access, equal_body(ids[0], 100, ids))
+            expenses.create_expense(member_access, as_create(equal_body(ids[0], 100, ids)))
         assert refused.value.status == 403
     assert_balance_matches_rows(owner_access.group_id)

@@ -15,6 +15,7 @@ from app.ledger import expenses
 from models.groups import Expense, Group
 from tests.ledger.helpers import (assert_balance_matches_rows, equal_body, make_group,
                                   make_user, stored_nets)
+from tests.support.expense_requests import as_create
 
 pytestmark = pytest.mark.race
 
@@ -37,7 +38,7 @@ def test_an_expense_naming_a_guest_removed_before_its_commit_fails(live_db):
         participants.remove_participant(_fresh(owner, access.group_id), ids[2])
 
     with pytest.raises(Conflict) as refused:
-        expenses.create_expense(access, equal_body(ids[0], 900, ids), also=remove_guest)
+        expenses.create_expense(access, as_create(equal_body(ids[0], 900, ids)), also=remove_guest)
     assert refused.value.code == "PARTICIPANT_UNAVAILABLE"
     assert refused.value.details == {"participantId": ids[2]}
     assert _expenses(access.group_id) == []
@@ -54,7 +55,7 @@ def test_a_guest_added_meanwhile_does_not_fail_an_expense_naming_others(live_db)
     def add_guest(_tx, _expense):
         participants.add_guest(_fresh(owner, access.group_id), display_name="Late")
 
-    expense = expenses.create_expense(access, equal_body(ids[0], 900, ids), also=add_guest)
+    expense = expenses.create_expense(access, as_create(equal_body(ids[0], 900, ids)), also=add_guest)
     assert [row.ExpenseId for row in _expenses(access.group_id)] == [expense.ExpenseId]
     assert Group.get(*Group.key(access.group_id)).RosterVersion == version + 1
     assert_balance_matches_rows(access.group_id)
@@ -66,7 +67,7 @@ def test_an_expense_naming_a_removed_guest_is_refused_before_any_write(live_db):
     stale = _fresh(owner, access.group_id)
     participants.remove_participant(_fresh(owner, access.group_id), ids[1])
     with pytest.raises(Conflict) as refused:
-        expenses.create_expense(stale, equal_body(ids[0], 900, ids))
+        expenses.create_expense(stale, as_create(equal_body(ids[0], 900, ids)))
     assert refused.value.code == "PARTICIPANT_UNAVAILABLE"
     assert _expenses(access.group_id) == []
 
@@ -83,5 +84,5 @@ def test_every_roster_change_moves_the_version(live_db):
     assert version() == start + 1
     participants.remove_participant(_fresh(owner, access.group_id), guest.ParticipantId)
     assert version() == start + 2
-    expenses.create_expense(_fresh(owner, access.group_id), equal_body(ids[0], 100, ids))
+    expenses.create_expense(_fresh(owner, access.group_id), as_create(equal_body(ids[0], 100, ids)))
     assert version() == start + 2  # money moves nothing on the roster

@@ -24,6 +24,7 @@ from app.ledger import balances, comments, conversions, expense_delete, expenses
 from app.money.settlement_input import SettlementInput
 from tests.ledger.helpers import assert_balance_matches_rows, make_group, make_user
 from tests.support.tables import create_all_tables
+from tests.support.expense_requests import as_create, as_edit
 
 STAGE = "stateful"
 MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES")
@@ -123,7 +124,7 @@ class MoneyMachine(RuleBasedStateMachine):
     def create_expense(self, data):
         body = {**expense_body(data, self.ids), **currency_fields(data)}
         try:
-            created = expenses.create_expense(self.access, body)
+            created = expenses.create_expense(self.access, as_create(body))
         except Invalid as error:  # a rate that converts the amount to nothing
             assert "exchangeRate" in error.details, error.details
             return
@@ -137,7 +138,7 @@ class MoneyMachine(RuleBasedStateMachine):
         body = expense_body(data, self.ids)
         body["payments"][0]["participantId"] = UNKNOWN
         with pytest.raises((Conflict, Invalid)):
-            expenses.create_expense(self.access, body)
+            expenses.create_expense(self.access, as_create(body))
 
     @precondition(lambda self: self.expenses)
     @rule(data=st.data(), full=st.booleans())
@@ -150,7 +151,7 @@ class MoneyMachine(RuleBasedStateMachine):
         if full and data.draw(st.booleans()):
             patch.update(currency_fields(data))
         try:
-            edited = expenses.update_expense(self.access, expense_id, version, patch)
+            edited = expenses.update_expense(self.access, expense_id, version, as_edit(patch))
         except Invalid as error:  # a rate that converts the amount to nothing
             assert "exchangeRate" in error.details, error.details
             return
@@ -164,7 +165,7 @@ class MoneyMachine(RuleBasedStateMachine):
         expense_id = data.draw(st.sampled_from(sorted(
             eid for eid, (v, _) in self.expenses.items() if v > 1)))
         with pytest.raises(Conflict) as caught:
-            expenses.update_expense(self.access, expense_id, 1, expense_body(data, self.ids))
+            expenses.update_expense(self.access, expense_id, 1, as_edit(expense_body(data, self.ids)))
         assert caught.value.code == "VERSION_CONFLICT"
 
     @precondition(lambda self: self.expenses)

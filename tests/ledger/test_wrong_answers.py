@@ -17,6 +17,7 @@ from app.money.settlement_input import SettlementInput
 from models.groups import Expense, GroupItem
 from tests.ledger.helpers import assert_balance_matches_rows, equal_body, join_directly
 from tests.support.interleave import just_before
+from tests.support.expense_requests import as_edit
 
 TX = "TransactWriteItems"
 
@@ -31,7 +32,7 @@ def test_edit_that_loses_to_a_concurrent_edit_is_version_conflict_not_duplicate_
     expense = group.add_expense(900)
     path = f"/expenses/{expense['expenseId']}"
     winner = lambda: expenses.update_expense(_owner(group), expense["expenseId"], 1,  # noqa: E731
-                                             {"description": "Winner"})
+                                             as_edit({"description": "Winner"}))
     with just_before(TX, winner):
         reply = group.patch(path, {"version": 1, "description": "Loser"})
     assert reply.status_code == 409, reply.get_json()
@@ -58,7 +59,7 @@ def test_edit_of_an_expense_deleted_meanwhile_is_not_found(group):
     with just_before(TX, deleter):
         with pytest.raises(NotFound):
             expenses.update_expense(_owner(group), expense["expenseId"], 1,
-                                    {"description": "Too late"})
+                                    as_edit({"description": "Too late"}))
 
 
 def test_settlement_edit_that_loses_a_race_reports_the_current_version(group):
@@ -154,7 +155,7 @@ def test_member_demoted_after_authorization_cannot_settle_edit_or_delete(group, 
     access = authorize(user_id, group.group_id, "MEMBER")
     with just_before(TX, _demote(group, pid)):
         with pytest.raises(Exception) as edit:
-            expenses.update_expense(access, expense["expenseId"], 1, {"description": "Mine"})
+            expenses.update_expense(access, expense["expenseId"], 1, as_edit({"description": "Mine"}))
     assert getattr(edit.value, "status", None) == 403
     participants.update_participant(authorize(group.user_id, group.group_id, "OWNER"), pid,
                                     role="MEMBER")

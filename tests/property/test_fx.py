@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from app.money import fx
 from app.ledger import expense_build, foreign_currency
+from tests.support.expense_requests import as_create
 
 CURRENCIES = ["JPY", "EUR", "KWD"]  # exponents 0, 2, 3
-IDS = [f"p{n}" for n in range(4)]
+IDS = [f"00000000-0000-4000-8000-00000000000{n}" for n in range(4)]  # the REST ids
 rates = st.builds(lambda digits, scale: Decimal(digits).scaleb(-scale),
                   st.integers(1, 10**12 - 1), st.integers(0, 12))
 
@@ -51,7 +52,8 @@ def test_converted_payments_and_owed_each_sum_to_group_amount(body, rate, source
     rate = Decimal(text)
     total = fx.convert(body["amount"], rate, source, target)
     try:
-        draft = expense_build.build({**body, "currency": source, "exchangeRate": text}, target)
+        draft = expense_build.build(as_create({**body, "currency": source, "exchangeRate": text}),
+                                    target)
     except Exception as error:  # noqa: BLE001 — only "converts to nothing/too much" may refuse
         assert not 0 < total <= 10**11, error
         return

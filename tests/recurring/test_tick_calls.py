@@ -19,6 +19,7 @@ from models.groups import Change, Group, RecurringExpense
 from tests.ledger.helpers import equal_body, make_group, make_user
 from tests.recurring.helpers import as_request, recorded, template_body
 from tests.support import aws_calls, interleave
+from tests.support.expense_requests import as_create
 
 NOW = "2026-03-31T12:00:00Z"  # 3 slots of the first template, 1 of the second; no reminder
 
@@ -62,7 +63,7 @@ def test_a_head_moved_after_the_tick_read_it_is_renumbered_gap_free(group):
 
     def another_writer():
         fresh = authorize(access.user_id, access.group_id, "MEMBER")
-        other.append(expenses.create_expense(fresh, equal_body(ids[2], 600, ids)).ExpenseId)
+        other.append(expenses.create_expense(fresh, as_create(equal_body(ids[2], 600, ids))).ExpenseId)
 
     with aws_calls.recorded() as calls, \
             interleave.just_before("TransactWriteItems", another_writer):
