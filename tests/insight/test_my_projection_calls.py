@@ -8,6 +8,7 @@ from app.ledger import expenses
 from tests.ledger.helpers import equal_body
 from tests.support import aws_calls
 from tests.support.projection import settle
+from tests.support.expense_requests import as_create
 
 GROUPS = 12
 
@@ -16,9 +17,8 @@ def test_a_page_is_at_most_three_calls_however_many_groups(client, sign_in):
     headers, me = sign_in("many@example.com", display_name="Many")
     for n in range(GROUPS):
         access = authorize(me, create_group(me, name=f"G{n}", currency="EUR").group_id)
-        expenses.create_expense(access, equal_body(access.participant_id, 100,
-                                                   [access.participant_id],
-                                                   date=f"2026-01-{n + 1:02d}"))
+        expenses.create_expense(access, as_create(equal_body(
+            access.participant_id, 100, [access.participant_id], date=f"2026-01-{n + 1:02d}")))
     settle()
     for path in ("/users/me/expenses", "/users/me/stats"):
         with aws_calls.recorded() as made:

@@ -20,6 +20,7 @@ from models.groups import GroupItem, Expense, Settlement
 from models.users import MyEntry
 from tests.conftest import STAGE
 from tests.ledger.helpers import equal_body, join_directly, make_user
+from tests.support.expense_requests import as_create, as_edit
 from tests.support.projection import settle
 from tests.support.tables import create_all_tables
 
@@ -79,15 +80,14 @@ def test_the_projection_equals_a_recomputation_after_the_stream_settles(plan, le
             access, ids = groups[g][0], pids[g]
             people = sorted({ids[i] for i in among})
             if action == "create" or (action in ("edit", "delete") and not made[g]):
-                row = expenses.create_expense(access, equal_body(ids[among[0]], 300, people,
-                                                                 date=day))
+                row = expenses.create_expense(access, as_create(
+                    equal_body(ids[among[0]], 300, people, date=day)))
                 made[g].append(row.ExpenseId)
             elif action == "edit":
                 expense_id = made[g][which % len(made[g])]
                 current = expenses.load_expense(access.group_id, expense_id)
-                expenses.update_expense(access, expense_id, int(current.Version),
-                                        equal_body(ids[among[0]], 600, people, date=day,
-                                                   description="Edited"))
+                expenses.update_expense(access, expense_id, int(current.Version), as_edit(
+                    equal_body(ids[among[0]], 600, people, date=day, description="Edited")))
             elif action == "delete":
                 delete_expense(access, made[g].pop(which % len(made[g])))
             else:
