@@ -87,9 +87,9 @@ class UnsupportedMediaType(DomainError):
 
 
 # --- The catalogue: every error a service raises by name, its code and message written once ---
-# An area's own errors go in app/<area>/errors.py; here the ones several areas raise or tell
-# apart, then the sections of areas whose errors have not moved to their folder yet. A named
-# class is an error some code tells apart (``isinstance``), not only answers with.
+# An area's own errors go in app/<area>/errors.py; here only the ones the kernel or several
+# areas raise or tell apart (tests/platform/test_declared_once.py checks each has such users).
+# A named class is an error some code tells apart (``isinstance``), not only answers with.
 
 class ConcurrentUpdate(Conflict):
     """Another writer got there first; retrying the same request is safe."""
@@ -107,14 +107,6 @@ class DuplicateEvent(Conflict):
     """The outbox already holds this change's event: the change was recorded before."""
 
     code = "DUPLICATE_EVENT"
-
-
-class LastOwner(Conflict):
-    code = "LAST_OWNER"
-
-
-class NotPending(Conflict):
-    code = "NOT_PENDING"
 
 
 class ParticipantUnavailable(Conflict):
@@ -140,15 +132,6 @@ def not_found(what: str) -> NotFound:
 
 def group_not_found() -> NotFound:
     return not_found("Group")
-
-
-def invite_not_found() -> NotFound:
-    return NotFound("No invite with this code.")
-
-
-def web_push_disabled() -> NotFound:
-    return NotFound("This deployment sends no Web Push (no VAPID key is configured).",
-                    code="WEB_PUSH_DISABLED")
 
 
 def version_conflict(what: str, current_version: Optional[int] = None) -> Conflict:
@@ -179,114 +162,19 @@ def id_collision() -> Conflict:
     return concurrent_update("Id collision; try again.")
 
 
-def participant_changed() -> Conflict:
-    return concurrent_update("The participant changed meanwhile; reload and try again.")
-
-
-def last_owner() -> Conflict:
-    return LastOwner("A group needs at least one owner; make someone else an owner first.")
-
-
-def currency_locked() -> Conflict:
-    return Conflict("The currency is fixed once the group has an expense or settlement.",
-                    code="CURRENCY_LOCKED")
-
-
 def participant_unavailable(participant_id: str) -> Conflict:
     return ParticipantUnavailable("A participant does not exist in this group or is being "
                                   "transferred.", details={"participantId": participant_id})
-
-
-def transfer_in_progress(message: str = "This participant is being transferred; "
-                                        "let the transfer finish.") -> Conflict:
-    """A participant transfer holds the participant (as its source or its target)."""
-    return Conflict(message, code="TRANSFER_IN_PROGRESS")
 
 
 def already_member(who: str = "You are") -> Conflict:
     return Conflict(f"{who} already a participant of this group.", code="ALREADY_MEMBER")
 
 
-def request_pending() -> Conflict:
-    return Conflict("A request to join this group is already pending; cancel it first.",
-                    code="REQUEST_PENDING")
-
-
-def not_pending() -> Conflict:
-    return NotPending("The request is no longer pending.")
-
-
 def target_not_guest() -> Conflict:
     return Conflict("The participant is no longer a guest anyone can claim.",
                     code="TARGET_NOT_GUEST")
 
-
-def group_full(limit: int) -> Conflict:
-    return Conflict(f"A group holds at most {limit} participants; remove someone first.",
-                    code="GROUP_FULL", details={"maxParticipants": limit})
-
-
-def needs_owner() -> Forbidden:
-    return Forbidden("This needs the OWNER role in the group.")
-
-
-# --- People: handles, friends, direct invitations -------------------------------------------
-
-def handle_taken() -> Conflict:
-    return Conflict("That handle belongs to someone else.", code="HANDLE_TAKEN")
-
-
-def handle_reserved() -> Invalid:
-    return Invalid("That handle is reserved.", details={"handle": ["This handle is reserved."]})
-
-
-def friend_request_pending() -> Conflict:
-    return Conflict("A friend request between you is already pending.",
-                    code="FRIEND_REQUEST_PENDING")
-
-
-def already_friends() -> Conflict:
-    return Conflict("You are already friends.", code="ALREADY_FRIENDS")
-
-
-def not_yourself(field: str = "userId") -> Invalid:
-    return Invalid("You cannot do this to yourself.", details={field: ["Must not be you."]})
-
-
-def invitation_pending() -> Conflict:
-    return Conflict("This user already has a pending invitation to the group.",
-                    code="INVITATION_PENDING")
-
-
-def invitation_expired() -> Conflict:
-    return Conflict("The invitation has expired.", code="INVITATION_EXPIRED")
-
-
-def invitation_changed() -> Conflict:
-    """The invitation or its reserved guest slot changed; nothing was claimed."""
-    return Conflict("The invitation or its reserved place in the group changed; "
-                    "ask for a new invitation.", code="INVITATION_CHANGED")
-
-
-def guest_unavailable() -> Conflict:
-    return Conflict("That guest is claimed, reserved for someone else or being transferred.",
-                    code="TARGET_NOT_GUEST")
-
-
-# --- Reminders -------------------------------------------------------------------------------
-
-def nothing_owed() -> Conflict:
-    """The target is a guest, or pays the caller nothing in the group's settle-up plan."""
-    return Conflict("This participant owes you nothing in the group's settle-up plan (or is "
-                    "a guest, who can't be reminded).", code="NOTHING_OWED")
-
-
-def reminder_too_soon(retry_after: int) -> RateLimited:
-    return RateLimited("You reminded this person in this group less than 24 hours ago.",
-                       code="REMINDER_TOO_SOON", retry_after=max(1, retry_after))
-
-
-# --- Account deletion -------------------------------------------------------------------------
 
 def sole_owner(groups: list) -> Conflict:
     """The caller is the only OWNER of groups other users are in; ``groups`` lists them."""
@@ -296,7 +184,9 @@ def sole_owner(groups: list) -> Conflict:
 
 def account_deleting() -> Unauthenticated:
     return Unauthenticated("This account has been deleted.")
-# --- MCP connector (OAuth 2.1) -----------------------------------------------------------------
+
+
+# --- OAuth 2.1: the HTTP kernel answers these (and any limit on /oauth/) in RFC 6749's shape ---
 
 class OAuthError(DomainError):
     """An OAuth protocol error, answered as RFC 6749 §5.2 says (``{"error", "error_description"}``),
@@ -316,82 +206,3 @@ def oauth_rate_limited(error: RateLimited) -> OAuthError:
     refused = OAuthError("too_many_requests", error.message, status=429)
     refused.retry_after = error.retry_after
     return refused
-
-
-def oauth_invalid_grant(why: str = "The code or refresh token is invalid, expired or used.") -> OAuthError:
-    return OAuthError("invalid_grant", why)
-
-
-def oauth_invalid_request(why: str) -> OAuthError:
-    return OAuthError("invalid_request", why)
-
-
-def oauth_invalid_client(why: str = "Unknown client.") -> OAuthError:
-    return OAuthError("invalid_client", why, status=401)
-
-
-def oauth_unsupported_grant_type() -> OAuthError:
-    return OAuthError("unsupported_grant_type",
-                      "Only authorization_code and refresh_token are supported.")
-
-
-def oauth_invalid_client_metadata(why: str) -> OAuthError:
-    return OAuthError("invalid_client_metadata", why)
-
-
-def oauth_invalid_redirect_uri(why: str) -> OAuthError:
-    return OAuthError("invalid_redirect_uri", why)
-
-
-def mcp_token_invalid(why: str = "The MCP access token is invalid or expired.") -> Unauthenticated:
-    return Unauthenticated(why)
-
-
-def mcp_connection_revoked() -> Unauthenticated:
-    return Unauthenticated("This connection was disconnected or is not active; connect again.")
-
-
-def authorization_request_expired() -> Conflict:
-    return Conflict("The authorization request expired or was already answered; start again "
-                    "from the assistant.", code="AUTHORIZATION_EXPIRED")
-
-
-# --- Expense chat assistant ---
-
-class PaymentRequired(DomainError):
-    """Out of a budget that only more credit buys (402)."""
-
-    status = 402
-    code = "PAYMENT_REQUIRED"
-
-
-def draft_confirmed(expense_id: Optional[str] = None) -> Conflict:
-    """The draft was saved already: a replay never creates a second expense."""
-    details = {"expenseId": expense_id} if expense_id else None
-    return Conflict("This draft was already confirmed.", code="DRAFT_CONFIRMED",
-                    details=details)
-
-
-def draft_discarded() -> Conflict:
-    return Conflict("This draft was discarded.", code="DRAFT_DISCARDED")
-
-
-def draft_incomplete(questions: list) -> Conflict:
-    return Conflict("This draft is not a valid expense yet; answer its questions first.",
-                    code="DRAFT_INCOMPLETE", details={"questions": questions})
-
-
-def chat_session_full(limit: int) -> Conflict:
-    return Conflict(f"A chat session holds at most {limit} messages; start a new one.",
-                    code="CHAT_SESSION_FULL", details={"limit": limit})
-
-
-# --- Currencies -------------------------------------------------------------------------------
-
-def rate_unavailable(base: str, quote: str, date: str) -> Unprocessable:
-    """No reference rate is known for this pair on or before this day: the client sends one."""
-    return Unprocessable(f"No reference rate from {base} to {quote} is known for {date}.",
-                         code="RATE_UNAVAILABLE",
-                         details={"currency": base, "groupCurrency": quote, "date": date,
-                                  "hint": "Send exchangeRate (a decimal string) or groupAmount."})
-

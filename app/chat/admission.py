@@ -6,7 +6,8 @@ import random
 import time
 
 from app.credits import service as credits
-from app.errors import Conflict, chat_session_full, concurrent_update
+from app.errors import Conflict, concurrent_update
+from app.chat.errors import chat_session_full
 from app.chat import capacity
 from app.chat.sessions import load_session
 from app.core.clock import new_id, now_iso

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Optional
 
-from app.errors import DomainError, Invalid, draft_confirmed, draft_discarded, version_conflict
+from app.errors import DomainError, Invalid, version_conflict
+from app.chat.errors import draft_confirmed, draft_discarded
 from app.ledger.expense_input import ExpenseInput
 from app.chat import capacity, proposals
 from app.chat.sessions import DISCARDED, OPEN, SAVED, load_draft, load_session

@@ -11,7 +11,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Dict, NamedTuple, Optional, Tuple
 
-from app.errors import Invalid, rate_unavailable
+from app.errors import Invalid
+from app.currencies.errors import rate_unavailable
 from app.money import ecb
 from app.money.currencies import CODES
 from app.money.fx import rate_text

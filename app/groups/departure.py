@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from app.errors import Conflict, participant_changed, sole_owner, LastOwner
+from app.errors import Conflict, sole_owner
+from app.groups.errors import participant_changed, LastOwner
 from app.core import scrub
 from app.core import changelog
 from app.core.clock import now_iso

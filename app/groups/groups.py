@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import (DomainError, concurrent_update, currency_locked, group_not_found,
-                        id_collision)
+from app.errors import DomainError, concurrent_update, group_not_found, id_collision
+from app.groups.errors import currency_locked
 from app.core import changelog
 from app.core.access import Access
 from app.core.clock import new_id, now_iso

@@ -8,7 +8,7 @@ import hmac
 from typing import Optional
 
 
-from app.errors import invite_not_found
+from app.groups.errors import invite_not_found
 from app.core.access import Access, load_live_group
 from app.core.clock import now_iso
 from app.groups.codes import new_invite_code

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import (Conflict, Invalid, NotPending, already_member, group_not_found,
-                        id_collision, not_found, not_pending, request_pending, target_not_guest)
+from app.errors import (Conflict, Invalid, already_member, group_not_found, id_collision, not_found,
+                        target_not_guest)
+from app.groups.errors import NotPending, not_pending, request_pending
 from app.core import changelog, outbox, paging
 from app.core.access import Access, is_live
 from app.core.clock import new_id, now_iso

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import (DomainError, concurrent_update, group_full, group_not_found, last_owner,
-                        needs_owner, not_found)
+from app.errors import DomainError, concurrent_update, group_not_found, not_found
+from app.groups.errors import group_full, last_owner, needs_owner
 from app.limits import MAX_GROUP_PARTICIPANTS
 from app.core import changelog
 from app.core.access import Access

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from app.errors import (Invalid, participant_changed, transfer_in_progress,
-                        concurrent_update)
+from app.errors import Invalid, concurrent_update
+from app.groups.errors import participant_changed, transfer_in_progress
 from app.core import cascades, changelog
 from app.groups.errors import participant_referenced
 from app.core.access import Access, require_role

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from app.errors import (Conflict, DomainError, Invalid, concurrent_update, not_found,
-                        participant_unavailable, transfer_in_progress, ConcurrentUpdate)
+                        participant_unavailable, ConcurrentUpdate)
+from app.groups.errors import transfer_in_progress
 from app.core import cascades, changelog
 from app.core.access import Access
 from app.core.clock import now_iso

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional
 
-from app.errors import nothing_owed, participant_unavailable, reminder_too_soon
+from app.errors import participant_unavailable
+from app.insight.errors import nothing_owed, reminder_too_soon
 from app.limits import REMINDER_INTERVAL_SECONDS
 from app.core import outbox
 from app.core.access import Access

@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from app import config
 from app.config import Settings
-from app.errors import web_push_disabled
+from app.notifications.errors import web_push_disabled
 
 
 def _b64url(data: bytes) -> str:

@@ -19,7 +19,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
 
 import jwt
 
-from app.errors import mcp_connection_revoked, mcp_token_invalid
+from app.oauth.errors import mcp_connection_revoked, mcp_token_invalid
 from app.core.live import is_live
 from app.oauth import keys
 from models.users import McpGrant

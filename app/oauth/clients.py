@@ -25,8 +25,7 @@ from urllib.parse import urlsplit
 
 
 from app import names
-from app.errors import (oauth_invalid_client, oauth_invalid_client_metadata,
-                        oauth_invalid_redirect_uri)
+from app.oauth.errors import oauth_invalid_client, oauth_invalid_client_metadata, oauth_invalid_redirect_uri
 from app.core import addresses, urls
 from app.core.clock import epoch, now_iso
 from models.users import McpClient

@@ -22,7 +22,8 @@ from typing import Iterable, Optional
 from authlib.oauth2.rfc6749.util import list_to_scope, scope_to_list
 from pynamodb.expressions.condition import Condition
 
-from app.errors import OAuthError, authorization_request_expired, concurrent_update
+from app.errors import OAuthError, concurrent_update
+from app.oauth.errors import authorization_request_expired
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
 from app.oauth import clients, secrets

@@ -13,9 +13,9 @@ from typing import Callable, Optional
 from authlib.oauth2.rfc6749.util import scope_to_list
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from app.errors import (OAuthError, concurrent_update, oauth_invalid_client,
-                        oauth_invalid_grant, oauth_invalid_request,
-                        oauth_unsupported_grant_type)
+from app.errors import OAuthError, concurrent_update
+from app.oauth.errors import (oauth_invalid_client, oauth_invalid_grant, oauth_invalid_request,
+                              oauth_unsupported_grant_type)
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
 from app.oauth import access_tokens, clients, grants, secrets

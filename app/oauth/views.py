@@ -9,7 +9,8 @@ from app.oauth import ui as oauth_ui
 from app.api.context import principal, settings
 from app.api.needs import needs
 from app.api.spec import Blueprint, errors
-from app.errors import OAuthError, oauth_invalid_client_metadata
+from app.errors import OAuthError
+from app.oauth.errors import oauth_invalid_client_metadata
 from app.oauth.schemas import (OAUTH_ERROR_JSON, AuthorizationServerSchema,
                                ClientRegisteredSchema, ClientRegistrationSchema,
                                ConnectionListSchema, ProtectedResourceSchema,

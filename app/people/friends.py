@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from app.errors import (already_friends, concurrent_update, friend_request_pending, not_found,
-                        not_yourself)
+from app.errors import concurrent_update, not_found
+from app.people.errors import already_friends, friend_request_pending, not_yourself
 from app.core import outbox, paging
 from app.core.clock import now_iso
 from app.core.transactions import Transaction

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from app.errors import (Invalid, account_deleting, concurrent_update, handle_reserved,
-                        handle_taken, not_found)
+from app.errors import Invalid, account_deleting, concurrent_update, not_found
+from app.people.errors import handle_reserved, handle_taken
 from app.core.live import LIVE
 from app.core.clock import now_iso
 from app.core.transactions import Transaction

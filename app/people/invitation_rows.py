@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import Conflict, NotFound, invitation_changed
+from app.errors import Conflict, NotFound
+from app.people.errors import invitation_changed
 from app.core import cascades, changelog
 from app.core.transactions import Transaction
 from app.groups.membership import get_participant

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import (Invalid, NotFound, already_member, guest_unavailable, invitation_changed,
-                        invitation_expired, invitation_pending, not_found)
+from app.errors import Invalid, NotFound, already_member, not_found
+from app.people.errors import guest_unavailable, invitation_changed, invitation_expired, invitation_pending
 from app.core import changelog, outbox, paging
 from app.core.access import Access, load_live_group
 from app.core.clock import iso_in, new_id, now_iso

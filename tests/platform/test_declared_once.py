@@ -5,6 +5,8 @@ import ast
 import re
 from pathlib import Path
 
+from tests.platform.test_architecture import KERNEL
+
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_NAME = re.compile(r"^(?:MAX|MIN)_[A-Z0-9_]+$|^[A-Z0-9_]+_(?:MAX|LIMIT)$")
 # A comment naming where the value really lives ("# app.ledger.comments.MAX_BODY"): a copy.
@@ -138,3 +140,89 @@ def test_the_code_check_finds_each_way_to_write_a_code():
                'if error.code == LastOwner.code or reason.kind == "X":\n    pass\n')
     assert code_literals(planted) == [(1, "GONE"), (3, "LOST"), (4, "FORBIDDEN"),
                                       (5, "NOT_PENDING"), (7, "SOLE_OWNER")]
+
+
+def _place(path: Path, root: Path) -> str:
+    """The area a module of app/ belongs to, or "kernel" for everything else (core, api,
+    money, auth, local, the handlers, the top-level modules): those cannot import an area."""
+    parts = path.relative_to(root / "app").parts
+    return parts[0] if len(parts) > 1 and parts[0] not in KERNEL else "kernel"
+
+
+def _names_used(tree: ast.AST) -> set:
+    """The app.errors names a module uses: imported by name, or read off the module
+    (``from app import errors`` / ``import app.errors``, then ``errors.x``)."""
+    used, aliases = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            if node.module == "app.errors":
+                used.update(alias.name for alias in node.names)
+            elif node.module == "app":
+                aliases.update(a.asname or a.name for a in node.names if a.name == "errors")
+        elif isinstance(node, ast.Import):
+            aliases.update(a.asname for a in node.names if a.name == "app.errors" and a.asname)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and (
+                isinstance(node.value, ast.Name) and node.value.id in aliases
+                or isinstance(node.value, ast.Attribute) and node.value.attr == "errors"
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == "app"):
+            used.add(node.attr)
+    return used
+
+
+def shared_error_places(root: Path = ROOT) -> dict:
+    """{name: the places (areas, "kernel") that use it} for each class and function of
+    app/errors.py; a name another of its names uses counts that one's places too (the class
+    a shared function raises is as shared as the function)."""
+    catalogue = {node.name: node for node in ast.parse((root / "app" / "errors.py").read_text()).body
+                 if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    places = {name: set() for name in catalogue}
+    for path in sorted((root / "app").rglob("*.py")):
+        if path != root / "app" / "errors.py":
+            for name in _names_used(ast.parse(path.read_text())) & set(catalogue):
+                places[name].add(_place(path, root))
+    users_in_catalogue = {name: {other for other, node in catalogue.items() if other != name and any(
+        isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))} for name in catalogue}
+    changed = True
+    while changed:  # until every name has the places of the names that use it
+        changed = False
+        for name, users in users_in_catalogue.items():
+            grown = places[name].union(*(places[user] for user in users))
+            changed |= grown != places[name]
+            places[name] = grown
+    return places
+
+
+def errors_of_one_area(root: Path = ROOT) -> dict:
+    """{name: its places} for each error app/errors.py holds that the kernel does not use and
+    at most one area does: it belongs in that area's errors.py (or, used by none, nowhere)."""
+    return {name: sorted(found) for name, found in shared_error_places(root).items()
+            if "kernel" not in found and len(found) < 2}
+
+
+def test_app_errors_holds_only_errors_the_kernel_or_several_areas_use():
+    assert len(shared_error_places()) > 25  # the walk reads the catalogue
+    assert errors_of_one_area() == {}
+
+
+def test_the_shared_error_check_finds_an_error_of_one_area_and_an_unused_one(tmp_path):
+    for folder in ("core", "groups", "people"):
+        (tmp_path / "app" / folder).mkdir(parents=True)
+    (tmp_path / "app" / "errors.py").write_text(
+        "class DomainError(Exception):\n    pass\n"
+        "class Conflict(DomainError):\n    pass\n"
+        "class LastOwner(Conflict):\n    pass\n"
+        "def last_owner():\n    return LastOwner()\n"
+        "def for_kernel():\n    return Conflict()\n"
+        "def for_two():\n    return Conflict()\n"
+        "def for_people():\n    return for_two()\n"
+        "def unused():\n    return Conflict()\n")
+    (tmp_path / "app" / "core" / "x.py").write_text("from app.errors import for_kernel\n")
+    (tmp_path / "app" / "groups" / "a.py").write_text("from app.errors import last_owner, for_two\n")
+    (tmp_path / "app" / "groups" / "errors.py").write_text("from app import errors\n"
+                                                           "errors.LastOwner\n")
+    (tmp_path / "app" / "people" / "b.py").write_text(
+        "import app.errors\n\ndef f():\n    from app.errors import for_two\n"
+        "    return app.errors.for_people()\n")
+    assert errors_of_one_area(tmp_path) == {"LastOwner": ["groups"], "last_owner": ["groups"],
+                                            "for_people": ["people"], "unused": []}
