@@ -174,7 +174,7 @@ def _admit_link_session(declared, session) -> None:
     group_id = (request.view_args or {}).get("group_id")
     if group_id is not None and declared.in_group and str(group_id) != session.group_id:
         raise group_not_found()
-    if not declared.link:
+    if not (declared.link or declared.link_own_group):
         raise Forbidden("A share-link session cannot call this operation.",
                         details={"reason": "LINK_NOT_ALLOWED"})
 

@@ -11,7 +11,9 @@ Share-link sessions (docs/share-links.md) are refused by every view that does no
 ``link=True`` (403; 404 on another group's path): a new route never opens to a guest without
 an account by accident. ``link=True`` goes only on /groups/{groupId} views with a ``role``,
 where the session is authorized by its link (app.core.access.authorize_link): its link's
-role, its own group only, acting as its guest.
+role, its own group only, acting as its guest. ``link_own_group=True`` is for the few views
+outside any group path that serve a session only its own group (POST /realtime/token): the
+view passes the session to its use case, which authorizes it by its link.
 
 Place it first under the route (``@blp.route``): it wraps flask-smorest's decorators, so an
 idempotent replay answers with the reply as first serialized, and Flask registers the view
@@ -57,6 +59,7 @@ class Needs:
     authorize: Optional[Callable[..., None]] = None
     etag: Union[bool, Callable[[], bool]] = False
     link: bool = False
+    link_own_group: bool = False
 
 
 DEFAULT = Needs()
@@ -75,7 +78,7 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
           liveness_in_view: bool = False, while_deleting: bool = False,
           authorize: Optional[Callable[..., None]] = None,
           secret_fields: Tuple[str, ...] = (), etag: Union[bool, Callable[[], bool]] = False,
-          link: bool = False):
+          link: bool = False, link_own_group: bool = False):
     """Declare what the view needs.
 
     - ``role``: the caller's least role in the path's group ("VIEWER", "MEMBER", "OWNER");
@@ -98,7 +101,8 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
       makes anyway (the authenticator reads nothing); checked after the view if it did not.
     - ``while_deleting``: callable by an account that is being deleted.
     - ``link``: a share-link session may call it (with ``role``, in its own group only);
-      every other view refuses sessions (see the module doc).
+      every other view refuses sessions (see the module doc). ``link_own_group``: a view
+      with no group in its path that serves a session only its own group (no ``role``).
     """
     if role is not None and role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
@@ -107,11 +111,14 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
             raise ValueError(f"unknown PAT scope {pat!r}")
     if link and (role is None or not in_group):
         raise ValueError("link=True needs a role in the path's group")
+    if link_own_group and (role is not None or link):
+        raise ValueError("link_own_group=True is for views outside a group's path")
     record = Needs(public=public, metered=metered, client_limited=client_limited,
                    own_auth=own_auth, form_body=form_body, max_body_bytes=max_body_bytes,
                    pat=pat, role=role, prefetch=tuple(prefetch), in_group=in_group,
                    liveness_in_view=liveness_in_view, while_deleting=while_deleting,
-                   idempotent=idempotent, authorize=authorize, etag=etag, link=link)
+                   idempotent=idempotent, authorize=authorize, etag=etag, link=link,
+                   link_own_group=link_own_group)
 
     def declare(view):
         inner = view
@@ -201,7 +208,7 @@ class DocumentPlugin(BasePlugin):
                 continue
             scope = declared.pat
             operation["security"] = [{"bearerAuth": []}] + ([{SCHEME: [scope]}] if scope else [])
-            if declared.link:
+            if declared.link or declared.link_own_group:
                 operation["security"].append({LINK_SCHEME: []})
             operation[EXTENSION] = scope or REFUSED
             operation.setdefault("responses", {}).setdefault("429", {

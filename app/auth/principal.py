@@ -41,6 +41,12 @@ def link_user_id(link_id: str, participant_id: str) -> str:
     return f"link:{link_id}:{participant_id}"
 
 
+def link_of_user_id(user_id: str) -> Optional[tuple]:
+    """(linkId, participantId) of a link session's stand-in user id, or None for an account."""
+    parts = user_id.split(":") if isinstance(user_id, str) else []
+    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "link" else None
+
+
 def app_credential(user_id: str) -> str:
     """The credential id of an app sign-in: every app token of one user shares it."""
     return f"APP#{user_id}"

@@ -90,6 +90,8 @@ def summary(row: Change, actor: str, names: dict, currency: str) -> str:
     if kind == ChangeKind.COMMENT:
         return f"{actor} commented on an expense" if action == changelog.CREATE \
             else f"{actor} {verb} a comment"
+    if kind == ChangeKind.LINK:
+        return f"{actor} opened the group"
     if kind == ChangeKind.PARTICIPANT:
         who = names.get(subject.get("participantId"), FORMER)
         if subject.get("participantId") == row.ActorParticipantId and \

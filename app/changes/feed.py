@@ -18,7 +18,7 @@ from app.core.access import Access
 from app.ledger.settlements import GroupSettlement
 from app.recurring.templates import template_of
 from models.base import BATCH_GET_LIMIT
-from models.groups import Change, Group, GroupItem, RecurringExpense, Settlement
+from models.groups import Change, ChangeKind, Group, GroupItem, RecurringExpense, Settlement
 
 MAX_PAGE = 100  # one BatchGetItem holds 100 keys, and a page names at most that many rows
 # The access check's BatchGetItem reads the profile, the head and the guard row: the rows of
@@ -77,7 +77,9 @@ def _query_page(group_id: str, since: int, limit: Optional[int]) -> Page:
     query = Change.after(group_id, since, limit=min(limit or MAX_PAGE, MAX_PAGE),
                          consistent_read=True)
     rows = list(query)
-    names = tuple(dict.fromkeys(row.ResourceKey for row in rows))
+    # An activity-only row names a row no feed may read (a LINK's is the link, with hashes).
+    names = tuple(dict.fromkeys(row.ResourceKey for row in rows
+                                if row.Kind not in ChangeKind.ACTIVITY_ONLY))
     return Page(rows, query.last_evaluated_key is not None,
                 names if len(names) <= PREFETCH_LIMIT else ())
 
@@ -93,9 +95,11 @@ def changes_since(access: Access, since: int, page: Page) -> Feed:
         return Feed(current, [], current, False, True)
     latest: Dict[tuple, Change] = {}
     for row in rows:  # oldest first: the last one of each resource wins
+        if row.Kind in ChangeKind.ACTIVITY_ONLY:
+            continue  # its revision still counts (nextSince passes it)
         latest.pop((row.Kind, row.ResourceId), None)
         latest[(row.Kind, row.ResourceId)] = row
-    if page.keys:
+    if page.keys or not latest:
         found = {(access.group_id, sort_key): raw for sort_key, raw in access.prefetched.items()
                  if raw is not None}
     else:

@@ -12,6 +12,7 @@ from app.ledger.schemas import SettlementSchema
 from models.groups.changes import ChangeKind
 
 KINDS = list(ChangeKind.ALL)
+ACTIVITY_KINDS = list(ChangeKind.ACTIVITY)
 OPS = ["UPSERT", "DELETE"]
 # Each kind's data is dumped by the schema of its own GET (an expense as in the expense
 # list: its comments are changes of their own).
@@ -97,7 +98,9 @@ class ActivitySchema(Strict):
     revision = fields.Integer(required=True)
     at = fields.String(required=True)
     actor = fields.Nested(ActorSchema, required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+    kind = fields.String(required=True, validate=validate.OneOf(ACTIVITY_KINDS), metadata={
+        "description": "LINK: the actor opened a share-link session (activity only, never "
+                       "in /changes)"})
     id = fields.String(required=True)
     op = fields.String(required=True, validate=validate.OneOf(OPS))
     summary = fields.String(required=True, metadata={"example": "Ann added Pizza (30.00 EUR)"})

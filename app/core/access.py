@@ -103,11 +103,9 @@ def _authorize_link(group_id: str, link_id: str, participant_id: str, user_id: s
     if not is_live(head):
         raise group_not_found()
     link = ShareLink.from_raw(rows.get(keys[1]))
-    guest = Participant.from_raw(rows.get(keys[2]))
-    if link is None or (link.ValidUntil and link.ValidUntil <= now_iso()):
-        raise Unauthenticated("This share link was revoked or has expired.")
-    if guest is None or guest.Type != "GUEST":
-        raise Unauthenticated("This share link's guest was claimed or removed.")
+    refusal = link_refusal(link, Participant.from_raw(rows.get(keys[2])))
+    if refusal is not None:
+        raise Unauthenticated(refusal)
     access = Access(group=head, user_id=user_id, participant_id=participant_id,
                     role=link.Role, prefetched={sk: rows.get((group_id, sk)) for sk in prefetch},
                     link_id=link_id)
@@ -115,6 +113,17 @@ def _authorize_link(group_id: str, link_id: str, participant_id: str, user_id: s
         raise Forbidden(f"This needs the {min_role} role in the group.")
     request_reads.remember_link_guest(participant_id)
     return access
+
+
+def link_refusal(link: Optional[ShareLink], guest: Optional[Participant]) -> Optional[str]:
+    """Why a session of ``link`` acting as ``guest`` (the rows as read now) is refused, or
+    None while the link stands and its guest is still a guest. Shared with the realtime
+    admission, so a session's socket ends on exactly what ends its requests."""
+    if link is None or (link.ValidUntil and link.ValidUntil <= now_iso()):
+        return "This share link was revoked or has expired."
+    if guest is None or guest.Type != "GUEST":
+        return "This share link's guest was claimed or removed."
+    return None
 
 
 def require_link(tx: Transaction, access: Access, min_role: str) -> None:

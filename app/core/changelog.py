@@ -24,7 +24,7 @@ from app.core import request_reads
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
 from models.groups import (Change, ChangeKind, Comment, Conversion, Expense, Group, Participant,
-                           RecurringExpense, Settlement)
+                           RecurringExpense, Settlement, ShareLink)
 
 KEEP_SECONDS = 90 * 24 * 3600
 # What a writer did (``record``'s ``action``); the API's op is UPSERT for the first two.
@@ -32,7 +32,8 @@ CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
 UPSERT = "UPSERT"
 K = ChangeKind
 KINDS = {Group: K.GROUP, Participant: K.PARTICIPANT, Expense: K.EXPENSE, Comment: K.COMMENT,
-         Settlement: K.SETTLEMENT, RecurringExpense: K.RECURRING, Conversion: K.CONVERSION}
+         Settlement: K.SETTLEMENT, RecurringExpense: K.RECURRING, Conversion: K.CONVERSION,
+         ShareLink: K.LINK}
 # A head without Revision holds content that was never logged: an imported group, whose
 # rows the import worker wrote in bulk before the group turned ACTIVE. Its first change is
 # numbered 2, so CHANGE#1 is missing and a client asking from 0 is told to refetch.

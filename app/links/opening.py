@@ -13,7 +13,7 @@ from typing import Callable, List, Optional
 
 from app.core.access import UNREADABLE
 from app.core.clock import new_id, now_iso
-from app.core import changelog
+from app.core import changelog, request_reads
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from app.errors import Forbidden
@@ -139,6 +139,7 @@ def start_session(token: str, pin: Optional[str], *, participant_id: Optional[st
             raise bad_participant("This link acts only for its own guest.")
         if guest_id not in {g.ParticipantId for g in _guests(link)}:
             raise bad_participant("Not an unclaimed guest of this group.")
+        _log_session(head, link, guest_id)
     access_token, expires = sessions.sign(link.GroupId, link.LinkId, guest_id)
     return {"accessToken": access_token,
             "expiresAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(expires)),
@@ -156,6 +157,29 @@ def _add_guest(head: Group, link: ShareLink, display_name: str) -> str:
     tx.check(ShareLink, link.GroupId, link.SK, condition=ShareLink.Role == "MEMBER",
              on_fail=link_not_found())
     tx.put(guest, condition=Participant.SK.does_not_exist())
+    request_reads.remember_link_guest(guest_id)
     changelog.record(tx, head, guest, changelog.CREATE, actor=guest_id)
+    _record_session(tx, head, link, guest_id)
     tx.commit()
     return guest_id
+
+
+def _log_session(head: Group, link: ShareLink, guest_id: str) -> None:
+    """The activity item of a session opened as an existing guest, committed only while
+    the link stands and the guest is still a guest (a claim racing it wins or loses whole)."""
+    tx = Transaction()
+    tx.check(ShareLink, link.GroupId, link.SK, condition=ShareLink.SK.exists(),
+             on_fail=link_not_found())
+    tx.check(Participant, link.GroupId, Participant.sort_key(guest_id),
+             condition=Participant.Type == GUEST,
+             on_fail=bad_participant("Not an unclaimed guest of this group."))
+    request_reads.remember_link_guest(guest_id)
+    _record_session(tx, head, link, guest_id)
+    tx.commit()
+
+
+def _record_session(tx: Transaction, head: Group, link: ShareLink, guest_id: str) -> None:
+    """Every session opened is an activity item of kind LINK naming its guest ("Bo (by link)
+    opened the group"); its subject is the guest alone, so nothing of the link row is kept."""
+    changelog.record(tx, head, ShareLink(link.GroupId, link.SK), changelog.CREATE,
+                     actor=guest_id, subject={"participantId": guest_id})

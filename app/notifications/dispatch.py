@@ -13,6 +13,7 @@ from typing import Dict, Iterable, List, Optional
 
 
 from app.errors import DomainError
+from app.auth.principal import link_of_user_id
 from app.logs import logger
 from app.notifications import push
 from app.notifications.devices import remove_device
@@ -154,7 +155,8 @@ def recipients_of(event: Event, group_users: List[str]) -> List[str]:
 def dispatch(event: Event) -> dict:
     """Deliver one event to everyone it concerns, then take it out of the outbox."""
     ctx, group_users = _group_context(event.GroupId) if event.GroupId else (Context(), [])
-    if event.ActorUserId not in ctx.user_names:
+    # a share-link session has no profile: render names its guest from the roster
+    if event.ActorUserId not in ctx.user_names and link_of_user_id(event.ActorUserId) is None:
         name = _actor_name(event.ActorUserId)
         if name:
             ctx.user_names[event.ActorUserId] = name

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
+from app.auth.principal import link_of_user_id
 from app.money.currencies import format_minor
 
 SOMEONE = "Someone"
@@ -50,11 +51,22 @@ def _reminder(who: str, group: str, payload: Mapping) -> tuple:
     return f"Payment reminder from {who}", f"{who} reminds you: you owe {amounts} in {group}.{pay}"
 
 
+def _who(actor_user_id: str, ctx: Context) -> str:
+    """The actor as the group knows them. A share-link session's writes carry its stand-in
+    id (``link:<linkId>:<participantId>``, no account): its guest's name, marked as the
+    activity marks it, "Bo (by link)"."""
+    link = link_of_user_id(actor_user_id)
+    if link is not None:
+        name = ctx.participant_names.get(link[1])
+        return f"{name} (by link)" if name else SOMEONE
+    return ctx.user_names.get(actor_user_id) or SOMEONE
+
+
 def render(event_type: str, actor_user_id: str, payload: Optional[Mapping],
            ctx: Context) -> tuple:
     """(title, body) for one event; unknown types get a neutral text, never an error."""
     payload = payload or {}
-    who = ctx.user_names.get(actor_user_id) or SOMEONE
+    who = _who(actor_user_id, ctx)
     group = ctx.group_name or "your group"
     what = _what(payload, ctx)
     suffix = f" {what}" if what else ""

@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import jwt
 
-from app.realtime import channels, keys
+from app.realtime import channels as channel_names, keys
 from models.groups import Participant
 
 LIFETIME_S = 15 * 60
@@ -35,13 +35,18 @@ class Grant:
 
 def caller_channels(user_id: str) -> List[str]:
     group_ids = [m.GroupId for m in Participant.memberships(user_id)]
-    return channels.channels_for(user_id, group_ids)
+    return channel_names.channels_for(user_id, group_ids)
 
 
-def mint(user_id: str, *, now: Optional[float] = None) -> tuple:
-    """(token, Grant) for the caller's current groups and their own user channel."""
+def mint(user_id: str, *, now: Optional[float] = None, channels: Optional[List[str]] = None,
+         ends_by: Optional[int] = None) -> tuple:
+    """(token, Grant) for the caller's current groups and their own user channel, or for
+    ``channels`` (a share-link session's one group). ``ends_by``: the credential behind it
+    ends then, and the token must not outlive it."""
     issued = int(now if now is not None else time.time())
-    grant = Grant(user_id, caller_channels(user_id), issued + LIFETIME_S)
+    expires = issued + LIFETIME_S if ends_by is None else min(issued + LIFETIME_S, ends_by)
+    listed = caller_channels(user_id) if channels is None else list(channels)
+    grant = Grant(user_id, listed, expires)
     kid, key = keys.current()
     token = jwt.encode({"sub": user_id, "aud": AUDIENCE, "iat": issued, "exp": grant.expires_at,
                         "channels": grant.channels},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.errors import Conflict, RateLimited
+from app.errors import Conflict, Forbidden, RateLimited
 
 
 def receipt_confirmed(expense_id: Optional[str] = None) -> Conflict:
@@ -42,3 +42,11 @@ def scan_not_done() -> Conflict:
 def receipt_limit(what: str, limit: int) -> RateLimited:
     return RateLimited(f"At most {limit} {what} per day.", code="RECEIPT_LIMIT",
                        retry_after=3600, details={"limit": limit})
+
+
+def scan_needs_account() -> Forbidden:
+    """A share-link session asked for a scan: credits are an account's, and a guest's session
+    spends no one else's (docs/share-links.md)."""
+    return Forbidden("A receipt scan spends its caller's credits and a share-link session has "
+                     "none: sign in and claim this guest to scan, or enter the expense.",
+                     details={"reason": "SCAN_NEEDS_ACCOUNT"})

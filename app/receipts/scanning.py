@@ -27,7 +27,7 @@ from app.core.transactions import Transaction
 from app.ledger import guards as money_guards
 from app.ledger.expense_input import ExpenseInput
 from app.receipts import drafts, images, limits, objects, work
-from app.receipts.errors import receipt_confirmed, receipt_not_ready
+from app.receipts.errors import receipt_confirmed, receipt_not_ready, scan_needs_account
 from app.receipts.uploads import load_receipt
 from models.groups import UserMember
 from models.groups.receipts import (READY, SCAN_DONE, SCAN_FAILED, SCAN_PENDING, SCAN_WORKING,
@@ -48,6 +48,8 @@ class _Lost(Conflict):
 def request_scan(access: Access, receipt_id: str, settings) -> Receipt:
     """Admit a scan (MEMBER+, 402 INSUFFICIENT_CREDITS, 20 a day) and hand it off; a scan
     already pending is left as it is (asked twice: charged once)."""
+    if access.link_id is not None:
+        raise scan_needs_account()
     cost, monthly = int(settings.receipt_scan_credits), int(settings.chat_monthly_credits)
     for attempt in range(ATTEMPTS):
         receipt = load_receipt(access.group_id, receipt_id)

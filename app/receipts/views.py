@@ -16,7 +16,7 @@ NOT_READY = "RECEIPT_NOT_READY (details.status): the receipt is not READY"
 
 
 @blp.route("/groups/<uuid:groupId>/receipts", methods=["POST"])
-@needs(role="MEMBER", pat="expenses:write", idempotent=True)
+@needs(role="MEMBER", pat="expenses:write", idempotent=True, link=True)
 @blp.arguments(ReceiptCreateSchema)
 @blp.response(201, ReceiptUploadSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND, LIMITED)
@@ -27,7 +27,7 @@ def create_receipt(body, access):
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>/complete", methods=["POST"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", link=True)
 @blp.response(202, ReceiptSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND)
 def complete_receipt(access, receipt_id):
@@ -37,7 +37,7 @@ def complete_receipt(access, receipt_id):
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>")
-@needs(role="VIEWER", pat="groups:read")
+@needs(role="VIEWER", pat="groups:read", link=True)
 @blp.response(200, ReceiptSchema)
 @errors(blp, NOT_FOUND)
 def get_receipt(access, receipt_id):
@@ -46,20 +46,22 @@ def get_receipt(access, receipt_id):
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>/scan", methods=["POST"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", link=True)
 @blp.response(202, ReceiptSchema)
-@errors(blp, FORBIDDEN, NOT_FOUND, LIMITED,
+@errors(blp, (403, "FORBIDDEN: below MEMBER, or a share-link session (details.reason "
+                   "SCAN_NEEDS_ACCOUNT: a scan spends its caller's credits)."),
+        NOT_FOUND, LIMITED,
         (402, "INSUFFICIENT_CREDITS: a scan costs chat credits (details.balance, "
               "details.needed)."),
         (409, f"{NOT_READY}; RECEIPT_CONFIRMED."))
 def scan_receipt(access, receipt_id):
-    """Scan the receipt into a draft (MEMBER+, costs chat credits); asked while a scan is
-    pending: charged once."""
+    """Scan the receipt into a draft (MEMBER+, costs chat credits; not by a share-link
+    session, which has no credits); asked while a scan is pending: charged once."""
     return scanning.request_scan(access, str(receipt_id), settings())
 
 
 @blp.route("/groups/<uuid:groupId>/receipts/<uuid:receiptId>/confirm", methods=["POST"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", link=True)
 @blp.arguments(ConfirmReceiptSchema)
 @blp.response(201, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,
@@ -72,7 +74,7 @@ def confirm_receipt(body, access, receipt_id):
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/receipt", methods=["PUT"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", link=True)
 @blp.arguments(AttachReceiptSchema)
 @blp.response(200, ExpenseSchema)
 @errors(blp, FORBIDDEN, NOT_FOUND,
@@ -84,7 +86,7 @@ def attach_receipt(body, access, expense_id):
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/receipt", methods=["DELETE"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", link=True)
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "VERSION_CONFLICT: the expense changed meanwhile."))
 def detach_receipt(access, expense_id):

@@ -26,13 +26,18 @@ class ChangeKind:
     RECURRING = "RECURRING"
     CONVERSION = "CONVERSION"
     ALL = (GROUP, PARTICIPANT, EXPENSE, COMMENT, SETTLEMENT, RECURRING, CONVERSION)
+    # A share-link session opened (docs/share-links.md): shown by /activity, never served
+    # by /changes, whose data would be the link row and its hashes.
+    LINK = "LINK"
+    ACTIVITY_ONLY = (LINK,)
+    ACTIVITY = ALL + ACTIVITY_ONLY
 
 
 class Change(GroupItem, discriminator="CHANGE"):
     """What changed at one revision: the resource (kind, id, its row's SK), how, by whom."""
 
     Revision = NumberAttribute()
-    Kind = UnicodeAttribute()  # one of ChangeKind.ALL (GROUP, ..., RECURRING, CONVERSION)
+    Kind = UnicodeAttribute()  # one of ChangeKind.ACTIVITY (GROUP, ..., CONVERSION, LINK)
     ResourceId = UnicodeAttribute()
     # The changed row's sort key, so a page of changes fetches the rows in one BatchGetItem.
     ResourceKey = UnicodeAttribute()

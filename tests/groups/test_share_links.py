@@ -91,14 +91,16 @@ def test_a_session_reaches_nothing_outside_its_group(client, owner, add_guest, s
                          ("GET", "/developer/tokens"), ("GET", f"/groups/{owner.gid}/invite"),
                          ("GET", f"/groups/{owner.gid}/links"),
                          ("DELETE", f"/groups/{owner.gid}"),
-                         ("POST", f"/groups/{owner.gid}/leave"),
-                         ("POST", "/realtime/token")):
+                         ("POST", f"/groups/{owner.gid}/leave")):
         reply = client.open(path, method=method, headers=headers, json={} if method == "POST"
                             else None)
         assert reply.status_code == 403, (method, path, reply.get_json())
     mcp = client.post("/mcp", headers=headers, json={"jsonrpc": "2.0", "id": 1,
                                                       "method": "tools/list"})
     assert mcp.status_code == 401
+    # its realtime token lists its own group only
+    issued = client.post("/realtime/token", headers=headers).get_json()
+    assert issued["channels"] == [f"/groups/{owner.gid}"]
 
 
 def test_a_viewer_link_cannot_write(client, owner, add_guest):
@@ -211,8 +213,9 @@ def test_the_document_lists_the_session_scheme_where_sessions_are_admitted(clien
     paths = document["paths"]
     assert {"linkSession": []} in paths["/groups/{groupId}/expenses"]["post"]["security"]
     assert {"linkSession": []} in paths["/groups/{groupId}"]["get"]["security"]
+    assert {"linkSession": []} in paths["/realtime/token"]["post"]["security"]
     for path, method in (("/groups/{groupId}/links", "get"), ("/users/me", "get"),
-                         ("/groups/{groupId}/invite", "get"), ("/realtime/token", "post")):
+                         ("/groups/{groupId}/invite", "get")):
         assert {"linkSession": []} not in paths[path][method]["security"], path
     assert paths["/links/open"]["post"]["security"] == []
 

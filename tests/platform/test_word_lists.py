@@ -15,8 +15,9 @@ def test_group_statuses_are_pinned_and_readers_skip_the_hidden_ones():
 def test_change_kinds_are_pinned_and_every_logged_row_kind_is_one_of_them():
     assert ChangeKind.ALL == ("GROUP", "PARTICIPANT", "EXPENSE", "COMMENT", "SETTLEMENT",
                               "RECURRING", "CONVERSION")
+    assert ChangeKind.ACTIVITY == ChangeKind.ALL + ("LINK",)
     assert KINDS == list(ChangeKind.ALL)
-    assert sorted(changelog.KINDS.values()) == sorted(ChangeKind.ALL)
+    assert sorted(changelog.KINDS.values()) == sorted(ChangeKind.ACTIVITY)
 
 
 def test_import_formats_are_pinned_each_with_its_source_app():
