@@ -74,6 +74,10 @@ RUNS = {
     # Receipts: an upload's row, its routes and the expense a confirm makes (no file reaches
     # the embedded S3 here, so complete fails the receipt and scan/confirm are refused: the
     # upload path itself is tests/receipts/test_receipts_serve.py).
+    # Share links: a link, its session (the session token rides into claim) and its revoke.
+    "links": (GROUP + (
+        "groups.add_guest", "links.create_link", "links.list_links", "links.revoke_link",
+        "links.open_link", "links.start_session", "links.claim"), 2, 6),
     "receipts": (GROUP + (
         "receipts.create_receipt", "receipts.complete_receipt", "receipts.get_receipt",
         "receipts.scan_receipt", "receipts.confirm_receipt", "receipts.detach_receipt",
