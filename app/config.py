@@ -147,6 +147,7 @@ class Settings(NamedTuple):
     account_deletion_queue_url: Annotated[Optional[str], env("ACCOUNT_DELETION_QUEUE_URL")] = None
     chat_queue_url: Annotated[Optional[str], env("CHAT_QUEUE_URL")] = None
     import_queue_url: Annotated[Optional[str], env("IMPORT_QUEUE_URL")] = None
+    profile_mirror_queue_url: Annotated[Optional[str], env("PROFILE_MIRROR_QUEUE_URL")] = None
     recurring_bucket_queue_url: Annotated[Optional[str], env("RECURRING_BUCKET_QUEUE_URL")] = None
     # The ECB daily publication, fetched by the Maintenance job only when set.
     fx_rates_url: Annotated[Optional[str], env("FX_RATES_URL")] = None

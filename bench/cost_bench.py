@@ -4,14 +4,17 @@ Serves the real app (Flask, every area) on the embedded DynamoDB engine of local
 (app.local.dynamodb, moto behind a loopback endpoint) and meters every DynamoDB call of every
 operation through botocore's event hooks (bench/dynamo_meter.py: DynamoDB's on-demand
 billing rules). The notification worker runs on each operation's outbox events, as the
-stream would run it. Then prices the issue-33 mix: a group of 6 members (5 push recipients
+stream would run it, and so does the cross-group projection (issue 50: each change's rows in its
+accounts' partitions, app/insight/projection.py), fed the groups stream's records the operation
+wrote, as the ProjectionFunction reads them. Then prices the issue-33 mix: a group of 6 members (5 push recipients
 per event, one device each) and 100 expenses; 60% reads, 25% expense writes, 10% comments,
 5% other.
 
 Prices (us-east-1, on demand): DynamoDB $0.625 per million WRU and $0.125 per million RRU;
 API Gateway HTTP API $1.00 per million requests of up to 512 KB (REST $3.50 with --api rest);
 Lambda $0.20 per million invocations plus $0.0000133334 per GB-s (arm64), the API at 512 MB and a modelled 150 ms per
-request, the notification worker one 512 MB invocation of a modelled 50 ms per event; SNS
+request, the notification worker one 512 MB invocation of a modelled 50 ms per event, the
+projection one of 50 ms per operation that gave it records; SNS
 mobile push $0.50 per million deliveries; CloudWatch Logs $0.50 per GB ingested, a modelled
 1.3 KB per request (the access-log line, Lambda's START/END/REPORT and the app's lines).
 The Lambda and log figures are models, not measurements: moto times say nothing about Lambda.
@@ -59,10 +62,36 @@ MIX = {
 
 
 class Bench:
-    def __init__(self, client, sign_in, meter: Meter, expenses: int = EXPENSES) -> None:
+    def __init__(self, client, sign_in, meter: Meter, expenses: int = EXPENSES,
+                 endpoint: str = "") -> None:
         self.client, self.sign_in, self.meter = client, sign_in, meter
         self.expenses = expenses
         self.events: dict = {}
+        self.endpoint = endpoint
+        self._stream = None
+
+    # the projection, as the groups stream runs it ------------------------------------------
+
+    def drain_projection(self) -> Bill:
+        """Feed the groups stream's records not read yet to the projection, billed; the
+        stream reads themselves (GetRecords) are not DynamoDB table calls and cost nothing
+        per read for a Lambda event source."""
+        from app.insight.project_stream import project_batch
+        from app.local.stream_poller import StreamPoller, realtime_admitted
+        from models.groups import GroupItem
+
+        if self._stream is None:
+            poller = StreamPoller(self.endpoint, GroupItem.Meta.table_name,
+                                  lambda event, _: project_batch(event["Records"]),
+                                  admit=realtime_admitted)
+            dynamodb, streams = poller._clients()
+            arn = dynamodb.describe_table(TableName=poller.table_name)["Table"]["LatestStreamArn"]
+            self._stream = (poller, {}, streams, arn)
+        poller, iterators, streams, arn = self._stream
+        with self.meter.block() as bill:
+            while poller.poll_once(iterators, streams, arn):
+                pass
+        return bill
 
     def group(self) -> None:
         from app.notifications import push
@@ -182,10 +211,13 @@ class Bench:
         }
 
     def measure(self, repeat: int) -> dict:
-        """Per operation: (request Bill, worker Bill, events), averaged over ``repeat`` runs."""
+        """Per operation: (request Bill, worker Bill, events, projection Bill), averaged over
+        ``repeat`` runs."""
         results = {}
-        for name, run in self.operations().items():
-            request, worker, events, pushes = Bill(), Bill(), 0, 0
+        operations = self.operations()
+        self.drain_projection()  # the set-up's records: not the mix's
+        for name, run in operations.items():
+            request, worker, events, pushes, projected = Bill(), Bill(), 0, 0, Bill()
             for _ in range(repeat):
                 if name == "GET balances 304":
                     tag = self.client.get(f"{self.base}/balances",
@@ -200,9 +232,11 @@ class Bench:
                 worker.add(drained)
                 events += self.events_seen - before
                 pushes += drained.pushes
+                projected.add(self.drain_projection())
             worker = _scaled(worker, repeat)
             worker.pushes = pushes / repeat
-            results[name] = (_scaled(request, repeat), worker, events / repeat)
+            results[name] = (_scaled(request, repeat), worker, events / repeat,
+                             _scaled(projected, repeat))
         return results
 
 
@@ -227,9 +261,12 @@ def price(results: dict, api: str) -> dict:
     parts = dict.fromkeys(("DynamoDB writes", f"API Gateway {api.upper()}", "Lambda", "SNS",
                            "DynamoDB reads", "logs"), 0.0)
     for name, share in MIX.items():
-        request, worker, events = results[name]
-        wru, rru = request.wru + worker.wru, request.rru + worker.rru
+        request, worker, events, projected = results[name]
+        wru = request.wru + worker.wru + projected.wru
+        rru = request.rru + worker.rru + projected.rru
         pushes = worker.pushes
+        if projected.total_calls:
+            parts["Lambda"] += share * (LAMBDA_REQUEST + WORKER_GB_SECONDS * LAMBDA_GB_SECOND)
         parts["DynamoDB writes"] += share * wru * WRU_PRICE
         parts["DynamoDB reads"] += share * rru * RRU_PRICE
         parts["Lambda"] += share * (LAMBDA_REQUEST + API_GB_SECONDS * LAMBDA_GB_SECOND
@@ -275,7 +312,7 @@ def measure(repeat: int = 3, expenses: int = EXPENSES) -> dict:
 
             meter = Meter(boto3.client("dynamodb", endpoint_url=db.endpoint,
                                        region_name="us-east-1"))
-            bench = Bench(client, sign_in, meter, expenses)
+            bench = Bench(client, sign_in, meter, expenses, endpoint=db.endpoint)
             bench.events_seen = 0
             bench.group()
             meter.hook_models()
@@ -299,7 +336,7 @@ def goals(results: dict) -> None:
     for name, goal in CALL_GOALS.items():
         calls = results[name][0].total_calls
         print(f"  {name:<30} calls {calls:>4.1f}  goal <= {goal}  {'ok' if calls <= goal else 'MISSED'}")
-    create, worker, events = results["POST expense (6-way)"]
+    create, worker, events, _ = results["POST expense (6-way)"]
     per_event = worker.wru / events if events else 0.0
     print(f"  {'6-way create':<30} WRU {create.wru:>5.1f}  goal <= 20  "
           f"{'ok' if create.wru <= 20 else 'MISSED'}")
@@ -314,12 +351,13 @@ def report(results: dict, api: str) -> None:
     print(f"Per operation ({MEMBERS} members, {EXPENSES} expenses; the worker's part is the "
           "notification events the operation raised)")
     print(f"  {'operation':<30} {'share':>5} {'calls':>5} {'WRU':>6} {'of it checks':>12} "
-          f"{'GSI':>5} {'RRU':>6} | {'events':>6} {'worker WRU':>10} {'worker calls':>12}")
-    for name, (request, worker, events) in results.items():
+          f"{'GSI':>5} {'RRU':>6} | {'events':>6} {'worker WRU':>10} {'worker calls':>12} | "
+          f"{'projection WRU':>14} {'RRU':>5}")
+    for name, (request, worker, events, projected) in results.items():
         print(f"  {name:<30} {MIX[name]:>5.0%} {request.total_calls:>5.1f} {request.wru:>6.1f} "
               f"{request.check_wru:>12.1f} {request.gsi_wru:>5.1f} {request.rru:>6.1f} | "
               f"{events:>6.1f} {worker.wru:>10.1f} "
-              f"{worker.total_calls:>12.1f}")
+              f"{worker.total_calls:>12.1f} | {projected.wru:>14.1f} {projected.rru:>5.1f}")
         print(f"  {'':<30} calls: {request.calls_text()}")
     goals(results)
     parts = price(results, api)
@@ -343,7 +381,7 @@ def _results(results: dict, totals: dict) -> None:
 def report_rows(results: dict, totals: "dict | None" = None) -> list:
     """The report rows (docs/benchmarks.md's table) of what measure() metered; the mix's
     total only with ``totals`` ($ per 1M requests by API edge)."""
-    create, worker, events = results["POST expense (6-way)"]
+    create, worker, events, projected = results["POST expense (6-way)"]
     rows = []
     if totals is not None:
         rows.append(("cost_total", "issue-33 mix, $ per 1M requests (6 members, 100 expenses; "
@@ -354,6 +392,11 @@ def report_rows(results: dict, totals: "dict | None" = None) -> list:
                  f"{create.wru:.0f} ({create.check_wru:.0f}) / "
                  f"{(worker.wru / events if events else 0):.0f} (goals <= 20 / <= 10); hot "
                  f"group {1000 / create.wru:.0f} creates/s in 1,000 WRU/s"))
+    rows.append(("cost_projection_wru", f"6-way POST expense, the cross-group projection's "
+                                        f"write units for k = {MEMBERS} accounts (per account) "
+                                        "/ its read units / calls",
+                 f"{projected.wru:.0f} ({projected.wru / MEMBERS:.1f}) / {projected.rru:g} / "
+                 f"{projected.total_calls:.0f} ({projected.calls_text()})"))
     calls = "; ".join(f"{name} {results[name][0].total_calls:.0f}" for name in CALL_GOALS)
     rows.append(("cost_calls", "DynamoDB calls per request (app sign-in, identity cached)",
                  calls))

@@ -25,7 +25,9 @@ from moto import mock_aws  # noqa: E402
 import models  # noqa: E402
 from app import create_app  # noqa: E402
 from app.config import Settings  # noqa: E402
+from app.core import handoff  # noqa: E402
 from app.local import engine  # noqa: E402
+from tests.support import renames  # noqa: E402
 from tests.support.tables import create_all_tables  # noqa: E402
 
 # The embedded endpoint's moto patches (undo log instead of table copies, partition-bounded
@@ -56,6 +58,16 @@ def pytest_collection_modifyitems(items):
                     len(LONGEST))
 
     items.sort(key=rank)  # stable: the rest keep pytest's order
+
+
+@pytest.fixture(autouse=True)
+def held_renames():
+    """A rename's roster mirroring waits here for the test to run it, as a queue would hold
+    it (tests/support/renames.py)."""
+    renames.PENDING.clear()
+    handoff.use_local_runner(renames.QUEUE.name, renames.hold)
+    yield renames.PENDING
+    handoff.use_local_runner(renames.QUEUE.name, None)
 
 
 @pytest.fixture

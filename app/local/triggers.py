@@ -82,6 +82,8 @@ LOCAL_WORKERS = {
     "chat": ("chat_worker", "chat_worker_sqs.json", "the reconciliation sweep re-drives it"),
     "receipt": ("receipt_worker", "receipt_worker_sqs.json",
                 "complete again (ingest) or the reconcile schedule (scan) re-drives it"),
+    "profile-mirror": ("profile_mirror", "profile_mirror_sqs.json",
+                       "the account's next rename mirrors its name again"),
 }
 
 

@@ -1,22 +1,18 @@
 """Profiles, linked identities and the admin user list."""
 from __future__ import annotations
 
-import logging
 from typing import Optional
 
-from app.errors import (Conflict, DomainError, Invalid, NotFound, account_deleting,
+from app.errors import (Conflict, Invalid, NotFound, account_deleting,
                         concurrent_update)
 from app.users.errors import identity_linked
-from app.core import changelog, paging, request_reads
+from app.core import paging, request_reads
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
-from app.users import directory_rows
+from app.users import directory_rows, mirror
 from app.core.live import LIVE
-from models.groups import Participant
 from models.identities import COGNITO, LOCAL, Identity
 from models.users import Profile
-
-log = logging.getLogger(__name__)
 
 
 def get_profile(user_id: str) -> Profile:
@@ -39,14 +35,15 @@ def get_profile(user_id: str) -> Profile:
 
 def update_profile(user_id: str, *, display_name: Optional[str] = None,
                    default_currency: Optional[str] = None) -> Profile:
-    """Change the profile; a rename is then mirrored onto the caller's USER participants."""
+    """Change the profile; a rename is then mirrored onto the caller's USER participants by
+    a worker (app.users.mirror), so the reply does not wait for the account's groups."""
     profile = get_profile(user_id)
     now = now_iso()
     actions = [Profile.UpdatedAt.set(now)]
     condition = LIVE  # a rename rewrites the user's directory rows: none once deleting
     tx = Transaction()
     if display_name is not None:
-        actions.append(Profile.DisplayName.set(display_name))
+        actions += [Profile.DisplayName.set(display_name), Profile.NameVersion.add(1)]
         # The directory rows follow the name in the same transaction, derived from the
         # handle and opt-in read here, which the condition pins.
         condition &= directory_rows.profile_condition(profile)
@@ -63,33 +60,12 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
     profile.UpdatedAt = now
     if display_name is not None:
         profile.DisplayName = display_name
+        profile.NameVersion = (profile.NameVersion or 0) + 1
     if default_currency is not None:
         profile.DefaultCurrency = default_currency
     if display_name is not None:
-        sync_participant_names(user_id, display_name)
+        mirror.mirror_later(user_id)
     return profile
-
-
-def sync_participant_names(user_id: str, display_name: str) -> int:
-    """Best effort: rewrite DisplayName on every USER participant row of this user.
-
-    The profile is the source of truth and is already saved; each write is idempotent and
-    conditioned on the row still existing, so a removed participant is never resurrected."""
-    synced = 0
-    try:
-        for membership in Participant.memberships(user_id):
-            row = Participant(membership.GroupId, membership.SK)
-            tx = Transaction().update(row, [Participant.DisplayName.set(display_name)],
-                                      condition=Participant.SK.exists())
-            changelog.record(tx, membership.GroupId, row, actor=membership.ParticipantId)
-            try:
-                tx.commit()
-                synced += 1
-            except DomainError:  # removed meanwhile (or the group is gone): nothing to sync
-                continue
-    except Exception:  # a failed fan-out must never fail the rename
-        log.exception("users.participant_name_sync_failed", extra={"user_id": user_id})
-    return synced
 
 
 SIGN_IN_PROVIDERS = (COGNITO, LOCAL)

@@ -141,6 +141,10 @@ class Participant(GroupItem, discriminator="PARTICIPANT"):
     # Transfers under way INTO this participant: while > 0 it can be neither removed nor
     # made the source of a transfer (its lock would otherwise strand theirs).
     IncomingTransfers = NumberAttribute(null=True)
+    # The profile's NameVersion its DisplayName was mirrored from (USER rows): a mirroring
+    # run writes only rows showing an older one, so a late or repeated run never undoes a
+    # newer rename (app/users/mirror.py).
+    NameVersion = NumberAttribute(null=True)
 
     @staticmethod
     def sort_key(participant_id: str) -> str:

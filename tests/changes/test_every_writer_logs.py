@@ -17,6 +17,7 @@ from models.groups import Change, Expense, Group
 from tests.groups.conftest import add_guest, join, owner, submit  # noqa: F401 — fixtures
 from tests.ledger.helpers import equal_body
 from tests.recurring.helpers import template_body
+from tests.support import renames
 from tests.support.aws_calls import requests_made
 
 GROUPS = re.compile(r"tailspend-.*-groups$")
@@ -135,6 +136,7 @@ def _walk(client, sign_in, owner, join, add_guest, submit):
             ok(client.delete(f"{base}/invitations/{guest_id}", headers=h))
     # a member renames themself (their participant rows follow), leaves; an account goes
     ok(client.patch("/users/me", json={"displayName": "Bea B"}, headers=bea.headers))
+    renames.run_worker()
     ok(client.post(f"{base}/leave", headers=cy_headers))
     ok(client.delete("/users/me", headers=bea.headers))
     return [gid]

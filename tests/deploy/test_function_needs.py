@@ -107,6 +107,10 @@ NEVER_IN_AWS = {
     "ImportWorkerFunction": ({"tables": {"notifications"}},
                              "the export module (the import reads its column names) imports the "
                              "settlement writers, which raise outbox events; an import raises none"),
+    "ProfileMirrorWorkerFunction": ({"env": {"PROFILE_MIRROR_QUEUE_URL"},
+                                     "actions": {"sqs:SendMessage"}},
+                                    "mirror.py holds the API's hand-off too; the worker only "
+                                    "mirrors"),
 }
 
 _TABLE_POLICIES = {"DynamoDBCrudPolicy", "DynamoDBReadPolicy"}

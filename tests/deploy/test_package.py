@@ -461,6 +461,8 @@ CANNED = {
     "AccountDeletionWorkerFunction": ("account_deletion_sqs.json", _no_failures),
     # The canned message names no import: the worker logs it and answers with no failure.
     "ImportWorkerFunction": ("import_sqs.json", _no_failures),
+    # The canned message names no account: nothing to mirror.
+    "ProfileMirrorWorkerFunction": ("profile_mirror_sqs.json", _no_failures),
     # The canned message names no admitted message: the worker finds nothing to draft.
     "ChatWorkerFunction": ("chat_worker_sqs.json", _no_failures),
     # The canned ingest names no receipt: the worker (Pillow loaded) finds nothing to do.

@@ -113,7 +113,8 @@ def test_failed_records_of_each_worker_are_counted_and_alarmed():
     assert set(workers) == {"NotificationWorkerFunction", "RecurringBucketWorkerFunction",
                             "AccountDeletionWorkerFunction", "ChatWorkerFunction",
                             "ImportWorkerFunction", "RealtimePublisherFunction",
-                            "ReceiptWorkerFunction", "ProjectionFunction"}
+                            "ReceiptWorkerFunction", "ProjectionFunction",
+                            "ProfileMirrorWorkerFunction"}
     for worker in workers:
         group = worker.replace("Function", "LogGroup")
         (metric,) = filters[group]["MetricTransformations"]
@@ -493,7 +494,7 @@ def test_readme_deploy_section_counts_the_functions_and_links_the_deploy_doc():
     section = readme[readme.index("## Deploy"):]
     section = section[: section.find("\n## ", 4) if "\n## " in section[4:] else len(section)]
     words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
-             10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
+             10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen"}
 
     assert f"{words[len(_resources('AWS::Serverless::Function'))]} functions" in section
     assert "docs/deploy.md" in section

@@ -739,9 +739,11 @@ def test_the_api_hands_deletions_to_the_queue_and_may_only_send_there():
     sends = [p["SQSSendMessagePolicy"] for p in api["Policies"] if "SQSSendMessagePolicy" in p]
     # (and, since the import worker, its queue: test_the_api_hands_imports_to_their_queue)
     # ... and admitted chat messages to the chat worker's queue (docs/chat.md), receipt
-    # ingests and scans to the receipt worker's (docs/receipts.md).
+    # ingests and scans to the receipt worker's (docs/receipts.md), renames' roster mirroring
+    # to the profile mirror worker's (docs/api.md, Users).
     assert sends == [{"QueueName": {"Fn::GetAtt": ["AccountDeletionQueue", "QueueName"]}},
                      {"QueueName": {"Fn::GetAtt": ["ImportQueue", "QueueName"]}},
+                     {"QueueName": {"Fn::GetAtt": ["ProfileMirrorQueue", "QueueName"]}},
                      {"QueueName": {"Fn::GetAtt": ["ChatQueue", "QueueName"]}},
                      {"QueueName": {"Fn::GetAtt": ["ReceiptQueue", "QueueName"]}}]
 
@@ -803,6 +805,47 @@ def test_import_resources_are_one_block_with_a_header():
 
     assert len(names) == 9
     assert all(start < text.index(f"\n  {name}:\n") < end for name in names)
+# ---------------------------------------------------------------- profile mirror worker
+HANDLERS["ProfileMirrorWorkerFunction"] = "app.handlers.profile_mirror.lambda_handler"
+WORK_QUEUES.add("ProfileMirrorQueue")
+
+
+def test_profile_mirror_worker_takes_one_rename_at_a_time_and_reads_only_users():
+    worker = _resources("AWS::Serverless::Function")["ProfileMirrorWorkerFunction"]["Properties"]
+    queue = _resources("AWS::SQS::Queue")["ProfileMirrorQueue"]["Properties"]
+    (source,) = [e["Properties"] for e in worker["Events"].values()]
+
+    assert source["Queue"] == {"Fn::GetAtt": ["ProfileMirrorQueue", "Arn"]}
+    assert source["BatchSize"] == 1
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert queue["VisibilityTimeout"] >= 6 * worker["Timeout"]
+    assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {
+        "Fn::GetAtt": ["ProfileMirrorFailuresQueue", "Arn"]}
+    table_policies = {(kind, body["TableName"]["Ref"]) for policy in worker["Policies"]
+                      for kind, body in policy.items() if kind.startswith("DynamoDB")}
+    assert table_policies == {(_CRUD, "GroupsTable"), (_READ, "UsersTable")}
+    assert [p for p in worker["Policies"] if not any(k.startswith("DynamoDB") for k in p)] == []
+
+
+def test_the_api_hands_renames_to_their_queue():
+    api = _resources("AWS::Serverless::Function")["ApiFunction"]["Properties"]
+
+    assert api["Environment"]["Variables"]["PROFILE_MIRROR_QUEUE_URL"] == {
+        "Ref": "ProfileMirrorQueue"}
+    assert {"SQSSendMessagePolicy": {"QueueName": {"Fn::GetAtt": [
+        "ProfileMirrorQueue", "QueueName"]}}} in api["Policies"]
+
+
+def test_profile_mirror_resources_are_one_block_with_a_header():
+    text = (REPO / "template.yaml").read_text()
+    start = text.index("# ================================================================ profile mirror worker")
+    end = text.index("# ================================================================ end: profile mirror worker")
+    names = [name for name in load_template()["Resources"] if name.startswith("ProfileMirror")]
+
+    assert len(names) == 9
+    assert all(start < text.index(f"\n  {name}:\n") < end for name in names)
+
+
 # ---------------------------------------------------------------- chat worker
 # Registered in the shared tables above from here, like the account deletion worker; fold
 # these lines into them when merging.

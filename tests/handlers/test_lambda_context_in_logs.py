@@ -37,6 +37,7 @@ CASES = {
     "import_worker": lambda: canned_event("import_sqs.json"),
     "maintenance": lambda: canned_event("schedule_maintenance.json"),
     "notifications": lambda: canned_event("notifications_stream.json"),
+    "profile_mirror": lambda: _unreadable_message("profile_mirror_sqs.json"),
     "projection": lambda: canned_event("realtime_groups_stream.json"),
     "provisioning": lambda: canned_event("cognito_post_confirmation.json"),
     "realtime_authorizer": lambda: canned_event("realtime_authorizer_connect.json"),

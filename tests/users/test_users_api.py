@@ -20,6 +20,7 @@ from app.config import Settings
 from app.core import idempotency
 from models.developer_tokens import IdempotencyRecord
 from models.groups import Group, Participant
+from tests.support import renames
 from tests.support.tables import empty_tables, scan_all, shared_moto_tables
 
 STAGE = "test"
@@ -188,6 +189,7 @@ def test_rename_is_mirrored_onto_the_callers_user_participants_only(client, me, 
 
     assert client.patch("/users/me", headers=headers,
                         json={"displayName": "Ada Renamed"}).status_code == 200
+    renames.run_worker()  # the rosters follow through the worker (test_rename_mirror.py)
 
     for group in groups:
         row = Participant.get(group["groupId"], Participant.sort_key(group["myParticipantId"]))
