@@ -81,8 +81,9 @@ def _imports(name: str, top_only: bool) -> Set[str]:
                 sub = f"{base}.{alias.name}"
                 named.add(sub if _ours(sub) else base)
         elif (not top_only and isinstance(node, ast.Constant) and isinstance(node.value, str)
-              and _ours(node.value)):
-            named.add(node.value)  # imported by name
+              and "." in node.value and _ours(node.value)):
+            # imported by name; a bare "app" is a word (Principal.kind), not importlib's
+            named.add(node.value)
     return {n for n in named if _ours(n)}
 
 
