@@ -1,7 +1,13 @@
 """/docs in a real headless Chromium: it renders /openapi.json and calls the API with no internet.
 
 Swagger UI's files used to come from a CDN, so /docs was a blank page offline. Here every
-request the page makes is recorded and must go to the local server alone."""
+request the page makes is recorded and must go to the local server alone.
+
+Swagger UI (5.34, flask-swagger-ui's wheel) virtualizes the operations list once it holds
+150 rows or more (one per tag plus one per operation, `B.length>=150` in the bundle): only
+the rows near the viewport are in the DOM, the rest appear as the page scrolls. So "every
+operation renders" is checked by scrolling the page top to bottom and collecting the
+opblocks seen on the way, not by counting the opblocks present at once."""
 from __future__ import annotations
 
 import json
@@ -48,6 +54,39 @@ def _operation(method: str, path: str) -> str:
             f"b.querySelector('.opblock-summary-path')?.dataset.path === {json.dumps(path)})")
 
 
+# Scrolls the page top to bottom half a viewport at a time (two animation frames after each
+# step let the virtualizer render the rows it brought in) and returns every opblock seen, as
+# [method, path, summary]; ends at the bottom once a step brings nothing new, then goes back up.
+COLLECT_OPBLOCKS = """(async () => {
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const seen = new Map();
+  const collect = () => {
+    let added = 0;
+    for (const b of document.querySelectorAll('.opblock')) {
+      const row = [b.querySelector('.opblock-summary-method').textContent.toLowerCase(),
+                   b.querySelector('.opblock-summary-path').dataset.path,
+                   b.querySelector('.opblock-summary-description')?.textContent || ''];
+      const key = row[0] + ' ' + row[1];
+      if (!seen.has(key)) { seen.set(key, row); added++; }
+    }
+    return added;
+  };
+  window.scrollTo(0, 0);
+  await frame();
+  collect();
+  for (let step = 0; step < 2000; step++) {
+    window.scrollBy(0, Math.max(200, window.innerHeight / 2));
+    await frame();
+    const added = collect();
+    const bottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+    if (bottom && added === 0) break;
+  }
+  window.scrollTo(0, 0);
+  await frame();
+  return [...seen.values()];
+})()"""
+
+
 def test_docs_render_every_operation_and_try_it_out_with_no_other_host(
         client, server_url, browser, tmp_path):
     document = client.get("/openapi.json").get_json()
@@ -57,15 +96,11 @@ def test_docs_render_every_operation_and_try_it_out_with_no_other_host(
 
     browser.send("Page.navigate", {"url": server_url + "/docs"})
     try:
-        browser.wait_for(f"document.querySelectorAll('.opblock').length === {len(operations)}",
-                         what=f"{len(operations)} operations rendered")
+        browser.wait_for("document.querySelectorAll('.opblock').length > 0",
+                         what="operations rendered")
     except AssertionError as blank:
         raise AssertionError(f"{blank}; the page requested {browser.requested_urls()}") from None
-    shown = browser.evaluate(
-        "[...document.querySelectorAll('.opblock')].map(b => ["
-        "b.querySelector('.opblock-summary-method').textContent.toLowerCase(),"
-        "b.querySelector('.opblock-summary-path').dataset.path,"
-        "b.querySelector('.opblock-summary-description')?.textContent || ''])")
+    shown = browser.evaluate(COLLECT_OPBLOCKS)
     assert sorted(map(tuple, shown)) == sorted((m, p, op.get("summary", ""))
                                                for m, p, op in operations)
 
