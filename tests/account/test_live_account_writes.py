@@ -39,6 +39,8 @@ EXEMPT = {
                              "receipt: tests/receipts/test_receipts_api.py walks it",
     "receipts.confirm_receipt": "the expense create walked here, with the receipt's marker",
     "receipts.attach_receipt": "group history, guarded by require_role (walked via create)",
+    "links.claim": "needs a session of the group's link; its TransactWrite holds the caller "
+                   "live (require_live_account): tests/links/test_share_links_served.py claims",
 }
 # Writes that add the group's history (money, comments) and hold the caller's guard row
 # instead of a PROFILE check (issue 33 lever 1, app.core.live): after the mark
@@ -167,6 +169,7 @@ def _walk(s):
         ("users.link_identity", d, "POST", "/users/me/identities",
          {"provider": "google", "subject": "dora-g"}),
         ("groups.add_guest", d, "POST", f"{g}/participants", {"displayName": "Sam"}),
+        ("links.create_link", d, "POST", f"{g}/links", {"role": "MEMBER"}),
         ("expenses.create_expense", d, "POST", f"{g}/expenses", expense),
         ("receipts.create_receipt", d, "POST", f"{g}/receipts",
          {"contentType": "image/png", "size": 2000}),

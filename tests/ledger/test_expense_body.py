@@ -128,7 +128,13 @@ def test_no_service_rebuilds_the_body_attribute_by_attribute():
                  for path in modules
                  for number, line in enumerate(path.read_text().splitlines(), 1)
                  if BODY_KEYWORD.search(line)]
-    assert offenders == []
+    assert sorted(set(offenders) - set(OTHER_ROWS)) == []
+    assert set(OTHER_ROWS) <= set(offenders)  # an entry whose line is gone goes too
+
+
+# Lines that name a body attribute for a row of another kind, each with why.
+OTHER_ROWS = {"insight/projection.py:92": "the projection's own MyEntry.Category, copied from "
+                                           "the stored row, not a body rebuilt"}
 
 
 # --- every path keeps every field ------------------------------------------------------
