@@ -1,4 +1,5 @@
-"""ledger"""
+"""The ledger: expenses (one ExpenseInput in, one body stored), comments, settlements, balances
+per currency with their settle-up plan and payTo links, conversions."""
 
 # The modules other areas may import (tests/platform/test_architecture.py).
 __all__ = ("balances", "comments", "expense_body", "expense_build", "expense_delete", "expense_input",
