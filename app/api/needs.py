@@ -3,8 +3,8 @@
 One decorator's explicit arguments replace the markers the per-request hooks used to read off
 view functions. Every hook reads the same record (:func:`of`): authentication
 (app.factory), the rate windows and the PAT policy (app.developer.gate, app.api.pat),
-the body checks (app.api.edge) and the OpenAPI document's PAT security (app.api.pat's
-plugin). A view without it is a signed-in, metered, JSON, PAT-refused, link-session-refused
+the body checks (app.api.edge) and the OpenAPI document (:class:`DocumentPlugin` below:
+each operation's security and its 304). A view without it is a signed-in, metered, JSON, PAT-refused, link-session-refused
 view (fail closed).
 
 Share-link sessions (docs/share-links.md) are refused by every view that does not say
@@ -35,8 +35,6 @@ from app.api.pat import EXTENSION, REFUSED, SCHEME, SCOPES
 
 ROLES = ("VIEWER", "MEMBER", "OWNER")
 LINK_SCHEME = "linkSession"
-# A route outside any group, or one whose non-member callers are expected (a join request).
-NO_ROLE = None
 
 
 @dataclass(frozen=True)
