@@ -13,7 +13,6 @@ Markdown table for docs/benchmarks.md's hand-written section, and are never chec
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.dynamo_meter import Meter
 from bench.people_balances_bench import _settle
-from bench.support import report
+from bench.support import embedded_api, report
 
 SIZES = (10, 50, 150, 300)
 OTHERS = 10  # accounts the groups are shared with, in turn
@@ -90,29 +89,15 @@ def measure(sizes=SIZES, timed: bool = True) -> dict:
     """{size: {route: (bill, best ms or None)}} at each of ``sizes`` (ascending)."""
     import boto3
 
-    import models
-    from app import create_app
-    from app.config import Settings
     from app.core import handoff
-    from app.local.dynamodb import EmbeddedDynamoDB
     from app.users.mirror import QUEUE
 
     held: list = []
     found = {}
-    with tempfile.TemporaryDirectory() as data_dir:
-        db = EmbeddedDynamoDB(port=0, stage="bench", data_dir=None).start()
-        handoff.use_local_runner(QUEUE.name, held.append)
-        try:
-            models.configure(stage="bench", region="us-east-1", host=db.endpoint)
-            app = create_app(Settings(stage="bench", local_mode=True, data_dir=data_dir,
-                                      dynamodb_endpoint=db.endpoint, cursor_secret=b"bench"))
-            client = app.test_client()
-
-            def sign_in(email: str):
-                data = client.post("/dev/tokens", json={"email": email}).get_json()
-                return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
-
-            meter = Meter(boto3.client("dynamodb", endpoint_url=db.endpoint,
+    handoff.use_local_runner(QUEUE.name, held.append)
+    try:
+        with embedded_api() as (client, sign_in, endpoint):
+            meter = Meter(boto3.client("dynamodb", endpoint_url=endpoint,
                                        region_name="us-east-1"))
             me_h, _ = sign_in("me-cross@example.com")
             others = [sign_in(f"o{index}-cross@example.com")[1] for index in range(OTHERS)]
@@ -120,12 +105,11 @@ def measure(sizes=SIZES, timed: bool = True) -> dict:
             for size in sizes:
                 _grow(client, sign_in, me_h, others, have, size)
                 have = size
-                _settle(db.endpoint)
+                _settle(endpoint)
                 meter.hook_models()
                 found[size] = _at(client, meter, me_h, held, timed)
-        finally:
-            handoff.use_local_runner(QUEUE.name, None)
-            db.stop()
+    finally:
+        handoff.use_local_runner(QUEUE.name, None)
     return found
 
 

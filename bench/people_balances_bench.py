@@ -13,13 +13,12 @@ delete) and of a 6-way expense, on that row.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.dynamo_meter import Meter, item_size
-from bench.support import report
+from bench.support import embedded_api, report
 
 # (groups, other accounts: None for one of its own per group)
 GROUP_COUNTS = ((1, None), (50, None), (150, 10))
@@ -125,40 +124,21 @@ def measure(group_counts=GROUP_COUNTS) -> dict:
     row's bytes and the write units of the writes on it."""
     import boto3
 
-    import models
-    from app import create_app
-    from app.config import Settings
-    from app.local.dynamodb import EmbeddedDynamoDB
-
-    with tempfile.TemporaryDirectory() as data_dir:
-        db = EmbeddedDynamoDB(port=0, stage="bench", data_dir=None).start()
-        try:
-            models.configure(stage="bench", region="us-east-1", host=db.endpoint)
-            app = create_app(Settings(stage="bench", local_mode=True, data_dir=data_dir,
-                                      dynamodb_endpoint=db.endpoint, cursor_secret=b"bench"))
-            client = app.test_client()
-
-            def sign_in(email: str):
-                data = client.post("/dev/tokens", json={"email": email}).get_json()
-                return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
-
-            meter = Meter(boto3.client("dynamodb", endpoint_url=db.endpoint,
-                                       region_name="us-east-1"))
-            people, listing, home = [], [], []
-            for groups, accounts in group_counts:
-                headers = _setup(client, sign_in, groups, str(groups), accounts)
-                _settle(db.endpoint)
-                meter.hook_models()
-                people.append(_measure(client, meter, headers, "/users/me/people",
-                                       accounts or groups))
-                listing.append(_measure(client, meter, headers, "/users/me/expenses?limit=25",
-                                        min(groups, 25)))
-                home.append(_measure(client, meter, headers, "/users/me/groups?limit=50",
-                                     min(groups, 50)))
-            row_bytes, map_bytes, copy_bytes = _users_map_bytes(client, sign_in)
-            units = _write_units(client, meter, sign_in)
-        finally:
-            db.stop()
+    with embedded_api() as (client, sign_in, endpoint):
+        meter = Meter(boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1"))
+        people, listing, home = [], [], []
+        for groups, accounts in group_counts:
+            headers = _setup(client, sign_in, groups, str(groups), accounts)
+            _settle(endpoint)
+            meter.hook_models()
+            people.append(_measure(client, meter, headers, "/users/me/people",
+                                   accounts or groups))
+            listing.append(_measure(client, meter, headers, "/users/me/expenses?limit=25",
+                                    min(groups, 25)))
+            home.append(_measure(client, meter, headers, "/users/me/groups?limit=50",
+                                 min(groups, 50)))
+        row_bytes, map_bytes, copy_bytes = _users_map_bytes(client, sign_in)
+        units = _write_units(client, meter, sign_in)
     return {"group_counts": tuple(group_counts), "people": people, "listing": listing,
             "home": home, "row_bytes": row_bytes, "map_bytes": map_bytes,
             "copy_bytes": copy_bytes, "units": units}

@@ -95,27 +95,40 @@ def median_ms(action, repeat: int) -> float:
 
 
 @contextlib.contextmanager
-def embedded_app(stage: str, email: str = "bench@example.com", **settings):
-    """The API (Flask test client) on the embedded DynamoDB endpoint as `python -m app serve`
-    runs it (serialized, journaled, moto patched by app.local.engine), signed in as ``email``:
-    yields (client, headers). ``settings``: more app Settings (e.g. max_body_bytes)."""
+def embedded_api(stage: str = "bench", *, journal: bool = False, **settings):
+    """The API (Flask test client) on a fresh embedded DynamoDB endpoint as `python -m app
+    serve` runs it (serialized, moto patched by app.local.engine; journaled with ``journal``):
+    yields (client, sign_in, endpoint), ``sign_in(email)`` -> (headers, user id).
+    ``settings``: more app Settings (e.g. max_body_bytes)."""
     import models
     from app import create_app
     from app.config import Settings
     from app.local.dynamodb import EmbeddedDynamoDB
 
     with tempfile.TemporaryDirectory() as data_dir:
-        db = EmbeddedDynamoDB(port=0, stage=stage, data_dir=data_dir, snapshot_seconds=0).start()
+        db = EmbeddedDynamoDB(port=0, stage=stage, data_dir=data_dir if journal else None,
+                              **({"snapshot_seconds": 0} if journal else {})).start()
         try:
             models.configure(stage=stage, region="us-east-1", host=db.endpoint)
             app = create_app(Settings(stage=stage, local_mode=True, data_dir=data_dir,
                                       cursor_secret=b"bench", dynamodb_endpoint=db.endpoint,
                                       **settings))
             client = app.test_client()
-            token = client.post("/dev/tokens", json={"email": email}).get_json()
-            yield client, {"Authorization": f"Bearer {token['accessToken']}"}
+
+            def sign_in(email: str):
+                data = client.post("/dev/tokens", json={"email": email}).get_json()
+                return {"Authorization": f"Bearer {data['accessToken']}"}, data["userId"]
+
+            yield client, sign_in, db.endpoint
         finally:
             db.stop()
+
+
+@contextlib.contextmanager
+def embedded_app(stage: str, email: str = "bench@example.com", **settings):
+    """:func:`embedded_api`, journaled, signed in as ``email``: yields (client, headers)."""
+    with embedded_api(stage, journal=True, **settings) as (client, sign_in, _endpoint):
+        yield client, sign_in(email)[0]
 
 
 # --- results for docs/benchmarks.md ------------------------------------------------------------
