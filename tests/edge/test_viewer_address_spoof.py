@@ -23,9 +23,11 @@ def _ip_counters(address: str) -> list:
 
 
 def _addresses() -> tuple:
-    """A real and a spoofed address no other test's requests spend from."""
-    suffix = uuid.uuid4().int
-    return (f"203.0.113.{suffix % 250 + 1}", f"2001:db8::{suffix % 65000 + 1:x}")
+    """A real and a spoofed address no other test's requests spend from: two IPv6 documentation
+    addresses with 64 random bits each (250 IPv4 choices collided across this module's tests)."""
+    real, spoof = uuid.uuid4().int, uuid.uuid4().int
+    return (f"2001:db8:1::{real >> 96 & 0xffff:x}:{real >> 64 & 0xffff:x}:{real & 0xffff:x}",
+            f"2001:db8:2::{spoof >> 96 & 0xffff:x}:{spoof >> 64 & 0xffff:x}:{spoof & 0xffff:x}")
 
 
 def _spoofed(real: str, spoof: str, name: str) -> dict:
