@@ -4,13 +4,14 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from app.api.smorest_adapter import SharedByDocumentation
 from app.limits import MAX_DISPLAY_NAME
 from app.money.currencies import CODES
 from app.money.splits import MAX_AMOUNT
 
 
-class Schema(ma.Schema):
-    """The base of every TailSpend schema."""
+class Schema(SharedByDocumentation, ma.Schema):
+    """The base of every TailSpend schema (its deep copy is itself: app.api.smorest_adapter)."""
 
 
 class Strict(Schema):

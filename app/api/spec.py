@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from apispec import BasePlugin
 from flask import json
-from flask_smorest import Api
 from flask_smorest import Blueprint as _Blueprint
 
 from app.api import docs_ui, openapi_links
 from app.api import errors as error_replies
 from app.api.needs import DocumentPlugin
 from app.api.schemas import ErrorEnvelopeSchema
+from app.api.smorest_adapter import DocumentedOnDemand
 
 SPEC_OPTIONS = {
     "info": {"description": "TailSpend: group expenses, balances and settle-up. "
@@ -95,9 +95,10 @@ class ContractPlugin(BasePlugin):
                                                   "schema": ERROR_REF}}}
 
 
-class TailSpendApi(Api):
+class TailSpendApi(DocumentedOnDemand):
     """flask-smorest Api documenting our envelope as the error schema; our handler
-    (app.api.errors) answers every HTTP error, as in an app without this Api."""
+    (app.api.errors) answers every HTTP error, as in an app without this Api. The document
+    is built on its first read (app.api.smorest_adapter), not at cold start."""
 
     ERROR_SCHEMA = ErrorEnvelopeSchema
 
