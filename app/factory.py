@@ -8,6 +8,7 @@ from typing import Optional
 
 from flask import Flask, g, request
 
+from app.api.werkzeug_adapter import BuiltOnFirstUse
 from app.auth.authenticate import Authenticator, IdentityCache
 from app.auth.jwks import JwksCache, http_fetch
 from app.auth.local_issuer import LocalIssuer
@@ -70,6 +71,7 @@ def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime
     settings = runtime.settings
 
     app = Flask(__name__, static_folder=None)  # no /static route: this is a JSON API
+    app.url_rule_class = BuiltOnFirstUse  # URL builders compile when url_for first needs one
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     app.extensions["tailspend"] = runtime

@@ -1,6 +1,8 @@
 """Shapes shared by every area: the error envelope, list paging, money and ids."""
 from __future__ import annotations
 
+import re
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -153,16 +155,28 @@ class OmitNone:
         return data
 
 
+class NamePattern(validate.Regexp):
+    """marshmallow's Regexp with app.names' pattern, compiled on its first use (a check or
+    the OpenAPI document's ``pattern``) rather than when the schemas are imported."""
+
+    def __init__(self, *, error: str) -> None:  # no pattern to compile yet
+        self.error = error
+
+    @property
+    def regex(self) -> re.Pattern:
+        from app import names
+
+        return names.pattern()
+
+
 class DisplayName(fields.String):
     """A human-visible name (app.names): NFC-normalised on load; control, format and
     bidirectional-override characters refused; 1..``max_length`` characters once
     normalised, not blank."""
 
     def __init__(self, *, max_length: int = MAX_DISPLAY_NAME, **kwargs):
-        from app import names
-
         kwargs.setdefault("validate", [validate.Length(min=1, max=max_length),
-                                       validate.Regexp(names.PATTERN, error="Must not be blank.")])
+                                       NamePattern(error="Must not be blank.")])
         metadata = kwargs.pop("metadata", {})
         note = ("Stored NFC-normalised; control (Cc), format (Cf: zero-width, bidi marks and "
                 "overrides) and line/paragraph separator characters are refused.")
