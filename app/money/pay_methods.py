@@ -15,9 +15,6 @@ from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence
 from urllib.parse import quote
 
-from schwifty import IBAN
-from schwifty.exceptions import SchwiftyException
-
 from app.money import epc_qr
 from app.money.currencies import exponent
 from app.names import refused_character
@@ -118,6 +115,10 @@ def _name(value, where: str, errors: dict, *, required: bool, sepa: bool = False
 
 
 def _sepa(raw: Mapping, where: str, errors: dict) -> Method:
+    # schwifty loads its country registries on import: paid by a SEPA write, not a cold start.
+    from schwifty import IBAN
+    from schwifty.exceptions import SchwiftyException
+
     if raw.get("handle") is not None:
         errors[where + "handle"] = ["Not used by SEPA; send iban and name."]
     iban = None

@@ -19,7 +19,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from authlib.oauth2.rfc6749.util import list_to_scope, scope_to_list
 from pynamodb.expressions.condition import Condition
 
 from app.errors import OAuthError, concurrent_update
@@ -41,6 +40,21 @@ MAX_CHALLENGE = 128
 REDIRECTABLE = frozenset({"invalid_request", "unauthorized_client", "access_denied",
                           "unsupported_response_type", "invalid_scope", "server_error",
                           "temporarily_unavailable"})
+
+
+def scopes_of(text: Optional[str]) -> Optional[list]:
+    """A scope parameter as a list (None for none): Authlib's reading of RFC 6749 §3.3."""
+    # Imported on use: authlib.oauth2 loads its whole server, a cost no cold start should pay.
+    from authlib.oauth2.rfc6749.util import scope_to_list
+
+    return scope_to_list(text)
+
+
+def scope_text(scopes: Iterable[str]) -> str:
+    """Scopes as one space-separated parameter (Authlib's list_to_scope)."""
+    from authlib.oauth2.rfc6749.util import list_to_scope
+
+    return list_to_scope(scopes)
 
 
 class ClientRefused(Exception):
@@ -116,14 +130,14 @@ def start(params: dict, *, resource: str, allow_private: bool,
     # RFC 8707: a client that names a resource must name ours (absent means ours too).
     if params.get("resource", resource) != resource:
         raise refuse("invalid_target", f"The only resource here is {resource}.")
-    requested = scope_to_list(params.get("scope")) or list(SCOPES)
+    requested = scopes_of(params.get("scope")) or list(SCOPES)
     if not set(requested) <= set(SCOPES):
         raise refuse("invalid_scope", f"Scopes are {' '.join(SCOPES)}.")
     scopes = tuple(s for s in SCOPES if s in requested)
     request_id = str(uuid.uuid4())
     McpAuthRequest(*McpAuthRequest.key(request_id), ClientId=client.client_id,
                    ClientName=client.client_name, RedirectUri=redirect_uri,
-                   CodeChallenge=challenge, Scopes=list_to_scope(scopes), Resource=resource,
+                   CodeChallenge=challenge, Scopes=scope_text(scopes), Resource=resource,
                    State=state, CreatedAt=now_iso(), ExpiresAt=epoch() + REQUEST_TTL_S).save()
     return PendingRequest(request_id, client.client_id, client.client_name, redirect_uri,
                           scopes, state, resource, challenge)
@@ -139,7 +153,7 @@ def pending(request_id: str) -> PendingRequest:
     if (row.ExpiresAt or 0) <= epoch():
         raise authorization_request_expired()
     return PendingRequest(request_id, row.ClientId, row.ClientName, row.RedirectUri,
-                          tuple(scope_to_list(row.Scopes)), row.State, row.Resource,
+                          tuple(scopes_of(row.Scopes)), row.State, row.Resource,
                           row.CodeChallenge)
 
 
@@ -161,7 +175,7 @@ def approve(request: PendingRequest, user_id: str) -> str:
     grant_id = str(uuid.uuid4())
     grant = McpGrant(*McpGrant.key(user_id, grant_id), GrantId=grant_id, Status=PENDING,
                      Client=request.client_name, ClientId=request.client_id,
-                     Scopes=list_to_scope(request.scopes), Resource=request.resource,
+                     Scopes=scope_text(request.scopes), Resource=request.resource,
                      CreatedAt=now_iso())
     (Transaction()
      .require_live_account(user_id)
@@ -178,7 +192,7 @@ def issue_code(request: PendingRequest, user_id: str, grant_id: str) -> str:
     claim = McpCodeClaim(*McpCodeClaim.key(secrets.digest(code)), OwnerUserId=user_id,
                          GrantId=grant_id, ClientId=request.client_id,
                          RedirectUri=request.redirect_uri, CodeChallenge=request.code_challenge,
-                         Scopes=list_to_scope(request.scopes), Resource=request.resource,
+                         Scopes=scope_text(request.scopes), Resource=request.resource,
                          CreatedAt=now_iso(), ExpiresAt=epoch() + CODE_TTL_S)
     grant = McpGrant(*McpGrant.key(user_id, grant_id))
     (Transaction()

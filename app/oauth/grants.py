@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from typing import List
 
-from authlib.oauth2.rfc6749.util import scope_to_list
-
 from app.errors import not_found
 from app.core.clock import now_iso
 from app.core.conditional import update_if
 from app.oauth.access_tokens import forget_grant
-from app.oauth.flow import ACTIVE, REVOKED
+from app.oauth.flow import ACTIVE, REVOKED, scopes_of
 from models.users import McpGrant
 
 
@@ -22,7 +20,7 @@ def list_connections(user_id: str) -> List[dict]:
     rows = [g for g in McpGrant.of_user(user_id) if g.Status == ACTIVE]
     rows.sort(key=lambda g: g.CreatedAt or "", reverse=True)
     return [{"grantId": g.GrantId, "clientName": g.Client or "", "clientId": g.ClientId or "",
-             "scopes": scope_to_list(g.Scopes) or [], "createdAt": g.CreatedAt,
+             "scopes": scopes_of(g.Scopes) or [], "createdAt": g.CreatedAt,
              "lastUsedAt": g.LastUsedAt} for g in rows]
 
 

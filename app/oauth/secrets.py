@@ -16,6 +16,14 @@ def new_secret() -> str:
     return generate_token(TOKEN_CHARS)
 
 
+def s256_challenge(verifier: str) -> str:
+    """RFC 7636's S256 code challenge of a PKCE verifier (Authlib's)."""
+    # Imported on use: authlib.oauth2 loads its whole server, a cost no cold start should pay.
+    from authlib.oauth2.rfc7636 import create_s256_code_challenge
+
+    return create_s256_code_challenge(verifier)
+
+
 def digest(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
 

@@ -12,12 +12,10 @@ import hmac
 from typing import Optional
 from urllib.parse import urlencode
 
-from authlib.oauth2.rfc7636 import create_s256_code_challenge
-
 from cryptography.hazmat.primitives import serialization
 
 from app.core.clock import epoch
-from app.oauth import keys
+from app.oauth import keys, secrets
 
 SESSION_TTL_S = 600
 
@@ -72,5 +70,5 @@ def hosted_ui_url(*, domain: str, client_id: str, callback: str, request_id: str
     query = urlencode({"response_type": "code", "client_id": client_id, "redirect_uri": callback,
                        "state": request_id, "scope": "openid email",
                        "code_challenge_method": "S256",
-                       "code_challenge": create_s256_code_challenge(hosted_ui_verifier(request_id))})
+                       "code_challenge": secrets.s256_challenge(hosted_ui_verifier(request_id))})
     return f"{domain}/oauth2/authorize?{query}"

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from authlib.oauth2.rfc6749.util import scope_to_list
-from authlib.oauth2.rfc7636 import create_s256_code_challenge
-
 from app.errors import OAuthError, concurrent_update
 from app.oauth.errors import (oauth_invalid_client, oauth_invalid_grant, oauth_invalid_request,
                               oauth_unsupported_grant_type)
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
 from app.oauth import access_tokens, clients, grants, secrets
-from app.oauth.flow import ACTIVE, PENDING
+from app.oauth.flow import ACTIVE, PENDING, scopes_of
 from models.users import McpCleanupPointer, McpCodeClaim, McpGrant, McpRefreshHash
 
 REFRESH_TTL_S = 30 * 24 * 3600
@@ -94,7 +91,7 @@ def exchange_code(form: dict, *, resource: str) -> dict:
     if (claim.ExpiresAt or 0) <= epoch() or claim.ClientId != form["client_id"] \
             or claim.RedirectUri != form["redirect_uri"] or claim.Resource != resource:
         raise oauth_invalid_grant()
-    if not secrets.same(create_s256_code_challenge(verifier), claim.CodeChallenge):
+    if not secrets.same(secrets.s256_challenge(verifier), claim.CodeChallenge):
         raise oauth_invalid_grant("PKCE verification failed.")
     family_id = secrets.new_secret()[:22]
     grant = McpGrant(*McpGrant.key(claim.OwnerUserId, claim.GrantId))
@@ -179,7 +176,7 @@ def _replayed(row: McpRefreshHash) -> None:
 def _narrowed(granted: str, asked: Optional[str]) -> str:
     if not asked:
         return granted
-    if not set(scope_to_list(asked)) <= set(scope_to_list(granted)):
+    if not set(scopes_of(asked)) <= set(scopes_of(granted)):
         raise OAuthError("invalid_scope", "A refresh may only narrow the granted scopes.")
     return asked
 
@@ -194,7 +191,7 @@ def _new_refresh(user_id, grant_id, family_id, client_id, scopes, resource) -> t
 
 
 def _reply(user_id, grant_id, scopes, resource, client_id, refresh_token) -> dict:
-    grant_scopes = scope_to_list(scopes) or []
+    grant_scopes = scopes_of(scopes) or []
     client_name = access_tokens.grant_cache.lookup(user_id, grant_id)[1]
     access = access_tokens.mint_access_token(user_id=user_id, grant_id=grant_id,
                                              scopes=grant_scopes, client_name=client_name,

@@ -19,14 +19,14 @@ from app import blobs, metrics
 from app.credits import service as credits
 from app.errors import Conflict, concurrent_update
 from app.logs import logger
-from app.limits import MAX_WORK_CLAIMS
+from app.limits import MAX_RECEIPT_BYTES, MAX_WORK_CLAIMS
 from app.core.access import Access, load_live_group
 from app.core.clock import iso_in, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from app.ledger import guards as money_guards
 from app.ledger.expense_input import ExpenseInput
-from app.receipts import drafts, images, limits, objects, work
+from app.receipts import drafts, limits, objects, work
 from app.receipts.errors import receipt_confirmed, receipt_not_ready, scan_needs_account
 from app.receipts.uploads import load_receipt
 from models.groups import UserMember
@@ -143,7 +143,7 @@ def run(group_id: str, receipt_id: str, settings) -> str:
 def _scan(receipt: Receipt, settings):
     from app.receipts.scan import ScanHints, scan_receipt
 
-    blob = objects.read(receipt.GroupId, receipt.ReceiptId, blobs.IMAGE, images.MAX_BYTES)
+    blob = objects.read(receipt.GroupId, receipt.ReceiptId, blobs.IMAGE, MAX_RECEIPT_BYTES)
     if blob is None:
         raise LookupError("the receipt's image is gone")
     group = load_live_group(receipt.GroupId)

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Iterator, Optional
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from dateutil import rrule
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from app.errors import Invalid
 
-FREQUENCIES = {"DAILY": rrule.DAILY, "WEEKLY": rrule.WEEKLY, "MONTHLY": rrule.MONTHLY,
-               "YEARLY": rrule.YEARLY}
+if TYPE_CHECKING:
+    from dateutil import rrule
+
+FREQUENCIES = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")  # each names its dateutil.rrule constant
 MAX_INTERVAL = 1000
 MAX_COUNT = 10000
 # The window a new startDate must fall in, counted from today in the template's zone. A
@@ -41,7 +40,10 @@ class Schedule:
     count: Optional[int] = None
     time_zone: str = "UTC"
 
-    def rule(self) -> rrule.rrule:
+    def rule(self) -> "rrule.rrule":
+        # Imported on use, as is zoneinfo below: the API's cold start parses no schedule.
+        from dateutil import rrule
+
         day = self.start.day
         extra = {}
         if self.frequency == "MONTHLY" and day > 28:
@@ -49,7 +51,9 @@ class Schedule:
         elif self.frequency == "YEARLY" and (self.start.month, day) == (2, 29):
             extra = {"bymonth": 2, "bymonthday": (29, -1), "bysetpos": 1}
         until = datetime.combine(self.end, time()) if self.end else None
-        return rrule.rrule(FREQUENCIES[self.frequency], dtstart=datetime.combine(self.start, time()),
+        frequency = {"DAILY": rrule.DAILY, "WEEKLY": rrule.WEEKLY, "MONTHLY": rrule.MONTHLY,
+                     "YEARLY": rrule.YEARLY}[self.frequency]
+        return rrule.rrule(frequency, dtstart=datetime.combine(self.start, time()),
                            interval=self.interval, until=until, count=self.count, **extra)
 
     def first(self) -> Optional[date]:
@@ -71,11 +75,11 @@ class Schedule:
         """UTC instant of local midnight of ``slot`` in the template's zone (ISO, ms, Z).
 
         A midnight skipped by a DST jump resolves to the first instant after the gap."""
-        local = datetime.combine(slot, time(), tzinfo=ZoneInfo(self.time_zone))
+        local = datetime.combine(slot, time(), tzinfo=_zone(self.time_zone))
         return iso(local.astimezone(timezone.utc))
 
     def local_today(self, now: datetime) -> date:
-        return now.astimezone(ZoneInfo(self.time_zone)).date()
+        return now.astimezone(_zone(self.time_zone)).date()
 
 
 def iso(moment: datetime) -> str:
@@ -94,7 +98,7 @@ def window_now() -> datetime:
 
 def check_start_window(start_date: str, time_zone: str) -> None:
     """A new startDate lies within START_PAST_DAYS before and START_AHEAD_DAYS after today."""
-    today = window_now().astimezone(ZoneInfo(check_time_zone(time_zone))).date()
+    today = window_now().astimezone(_zone(check_time_zone(time_zone))).date()
     earliest = today - timedelta(days=START_PAST_DAYS)
     latest = today + timedelta(days=START_AHEAD_DAYS)
     if not earliest <= date.fromisoformat(start_date) <= latest:
@@ -110,9 +114,17 @@ def parse_instant(value: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
+def _zone(name: str):
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(name)
+
+
 def check_time_zone(name: str) -> str:
+    from zoneinfo import ZoneInfoNotFoundError
+
     try:
-        ZoneInfo(name)
+        _zone(name)
     except (ZoneInfoNotFoundError, ValueError):
         raise Invalid("timeZone must be an IANA time zone such as Europe/Paris.",
                       details={"timeZone": ["Unknown time zone."]}) from None
