@@ -1,6 +1,7 @@
 """Shapes shared by every area: the error envelope, list paging, money and ids."""
 from __future__ import annotations
 
+import functools
 import re
 
 import marshmallow as ma
@@ -78,13 +79,29 @@ def Id(**kwargs) -> fields.UUID:  # noqa: N802 — reads like a field type
 
 def page_schema(item_schema, name: str):
     """``{"items": [...], "nextCursor": str|null}`` for one item schema."""
-    return ma.Schema.from_dict({
+    return Schema.from_dict({
         "items": fields.List(fields.Nested(item_schema), required=True),
         "nextCursor": fields.String(allow_none=True, required=True),
     }, name=name)
 
 
-CURRENCY = validate.OneOf(sorted(CODES), error="Must be an ISO 4217 currency code such as EUR.")
+class CurrencyCode(validate.OneOf):
+    """marshmallow's OneOf over the ISO 4217 codes, read from their table on first use (a
+    check or the OpenAPI document's ``enum``) rather than when the schemas are imported."""
+
+    def __init__(self, *, error: str) -> None:  # the choices are not read yet
+        self.labels, self.labels_text, self.error = [], "", error
+
+    @functools.cached_property
+    def choices(self) -> list:
+        return sorted(CODES)
+
+    @functools.cached_property
+    def choices_text(self) -> str:
+        return ", ".join(self.choices)
+
+
+CURRENCY = CurrencyCode(error="Must be an ISO 4217 currency code such as EUR.")
 
 RATE_PATTERN = r"^[0-9]{1,24}(\.[0-9]{1,24})?$"
 

@@ -24,6 +24,9 @@ SPEC_OPTIONS = {
 }
 
 
+# One instance for every error reply documented: flask-smorest builds an instance of a
+# schema class at each decorator (about 250 here), and the document names the class alone.
+ERROR_ENVELOPE = ErrorEnvelopeSchema()
 NOT_FOUND = (404, "Not a participant of the group (or it is being deleted), or no such id in it.")
 FORBIDDEN = (403, "The caller's role is too low.")
 
@@ -33,7 +36,7 @@ def errors(blueprint, *replies):
 
     def document(view):
         for status, description in replies:
-            view = blueprint.alt_response(status, schema=ErrorEnvelopeSchema,
+            view = blueprint.alt_response(status, schema=ERROR_ENVELOPE,
                                           description=description)(view)
         return view
 
@@ -100,7 +103,7 @@ class TailSpendApi(DocumentedOnDemand):
     (app.api.errors) answers every HTTP error, as in an app without this Api. The document
     is built on its first read (app.api.smorest_adapter), not at cold start."""
 
-    ERROR_SCHEMA = ErrorEnvelopeSchema
+    ERROR_SCHEMA = ERROR_ENVELOPE
 
     def handle_http_exception(self, error):
         return error_replies.handle_http_exception(error)

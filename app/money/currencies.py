@@ -5,15 +5,52 @@ published table, shipped with the package), never from a hand table. Codes witho
 unit (funds, precious metals, ``XXX``) are not money a group can spend and are left out."""
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Mapping, Set
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
-from iso4217 import Currency
 
-MINOR_UNITS = {currency.code: currency.exponent for currency in Currency
-               if currency.exponent is not None}
-CODES = frozenset(MINOR_UNITS)
+@functools.cache
+def _table() -> dict:
+    """Code -> minor-unit exponent, read once from the iso4217 package."""
+    # Imported on first use: the package parses its XML table on import, a cost a cold start
+    # pays only when a request reads a currency.
+    from iso4217 import Currency
+
+    return {currency.code: currency.exponent for currency in Currency
+            if currency.exponent is not None}
+
+
+class _MinorUnits(Mapping):
+    """``MINOR_UNITS``: a read-only dict of code -> exponent, the table read on first use."""
+
+    def __getitem__(self, code: str) -> int:
+        return _table()[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_table())
+
+    def __len__(self) -> int:
+        return len(_table())
+
+
+class _Codes(Set):
+    """``CODES``: the set of known codes, the table read on first use."""
+
+    def __contains__(self, code) -> bool:
+        return code in _table()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_table())
+
+    def __len__(self) -> int:
+        return len(_table())
+
+
+MINOR_UNITS: Mapping = _MinorUnits()
+CODES: Set = _Codes()
 
 
 def exponent(currency: str) -> int:
