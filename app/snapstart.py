@@ -4,8 +4,8 @@ per-process state that must not be shared.
 Before the snapshot: the API's init builds the whole app (every blueprint); its table modules
 and the developer gate's limiter and verifier load on first use. With SnapStart init is paid
 once, when the version is published, so the hook loads those too and serves the OpenAPI
-document once: every restored environment then starts with them in memory instead of loading
-them on its first request.
+document once (its first read builds it: app.api.smorest_adapter): every restored environment
+then starts with them in memory instead of loading them on its first request.
 
 After a restore: every execution environment restored from one snapshot starts with the same
 memory. Whatever was seeded or opened during init would be shared by all of them: the `random`
