@@ -20,10 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-DEFAULT = "en"
-# BCP 47 tags (as the API speaks them) and each language's own name for itself.
-SUPPORTED = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español",
-             "it": "Italiano", "pt-BR": "Português (Brasil)", "nl": "Nederlands"}
+from app.limits import DEFAULT_LOCALE as DEFAULT, LOCALES as SUPPORTED
+
 CATALOGS = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 

@@ -108,7 +108,7 @@ def render(event_type: str, actor_user_id: str, payload: Optional[Mapping],
                            int(payload["occurrences"]), what=what or t.gettext("expense"),
                            first=t.date(payload.get("firstSlot")),
                            last=t.date(payload.get("slot"))))
-    if event_type in ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED"):
+    if event_type.startswith("EXPENSE_"):  # added, updated, deleted
         return _expense(event_type, who, group, what, t)
     if event_type == "COMMENT_ADDED":
         return (t.gettext("New comment in {group}", group=group),
@@ -141,7 +141,7 @@ def render(event_type: str, actor_user_id: str, payload: Optional[Mapping],
     if event_type == "FRIEND_ACCEPTED":
         return (t.gettext("Friend request accepted"),
                 t.gettext("{who} accepted your friend request.", who=who))
-    if event_type in ("RECURRING_CREATED", "RECURRING_REMINDER"):
+    if event_type.startswith("RECURRING_"):  # created, reminder
         return _recurring(event_type, who, group, what, t)
     if event_type == "REMINDER":
         return _reminder(who, group, payload, t)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.core.i18n import DEFAULT, SUPPORTED
+from app.limits import DEFAULT_LOCALE as DEFAULT, LOCALES as SUPPORTED
 from app.api.schemas import (CURRENCY, DerivedBoolean, DisplayName, PageArgsSchema, Strict,
                              StrictBoolean, page_schema)
 

@@ -5,7 +5,7 @@ from app.api.context import principal, scope
 from app.api.needs import needs
 from app.api.spec import FORBIDDEN, Blueprint, errors
 from app.errors import Forbidden
-from app.core.i18n import DEFAULT, SUPPORTED
+from app.limits import DEFAULT_LOCALE, LOCALES
 from app.users.schemas import (AdminUserPageSchema, AdminUsersArgsSchema, IdentityLinkSchema,
                                IdentityListSchema, IdentitySchema, LocalesSchema,
                                ProfilePatchSchema, ProfileSchema)
@@ -43,8 +43,8 @@ def patch_me(body):
 @blp.doc(security=[])
 def list_locales():
     """The languages every text the service writes can be in (the profile's ``locale``)."""
-    return {"default": DEFAULT, "items": [{"tag": tag, "name": name}
-                                         for tag, name in SUPPORTED.items()]}
+    return {"default": DEFAULT_LOCALE, "items": [{"tag": tag, "name": name}
+                                                for tag, name in LOCALES.items()]}
 
 
 @blp.route("/users/me/identities")
