@@ -26,7 +26,7 @@ CATALOGS = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> str:  # noqa: N802 - gettext's own name for the marker, Babel's default keyword
     """Marks a message kept in a constant for extraction; it is translated where it is
     written for a reader (``texts(locale).gettext(CONSTANT)``)."""
     return message
