@@ -8,7 +8,7 @@ CHECKOV_VENV := .venv-checkov
 PY := $(VENV)/bin/python
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: dev test bench bench-full validate build clean checkov lint chromium ocr
+.PHONY: dev test bench bench-full validate build clean checkov lint chromium ocr catalogs
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,16 @@ ocr:
 # ruff, configured in pyproject.toml: a `noqa` in the code names a rule it really breaks.
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+
+# make catalogs: the texts the code writes for readers (app/core/i18n.py), extracted into
+# app/locales/messages.pot, merged into each locale's .po (translate what is new there), and
+# compiled to the .mo files the app reads; tests/platform/test_catalogs.py checks all three.
+catalogs: $(VENV)/.installed
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-location --omit-header --sort-output \
+		-o app/locales/messages.pot .
+	$(VENV)/bin/pybabel update -i app/locales/messages.pot -d app/locales -D messages \
+		--no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date
+	$(VENV)/bin/pybabel compile -d app/locales -D messages
 
 # make bench: the slow benches at a smaller size (bench/run_all.py QUICK, ~10 min on 2 cores);
 # make bench-full: every bench at the size docs/benchmarks.md's rows name.

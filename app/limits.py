@@ -39,3 +39,9 @@ MAX_RECEIPT_BYTES = 10 * 1024 * 1024
 # bounds the work. Cameras and phones write 1 (baseline) or about 10 (libjpeg's default
 # progressive script; its scripts stay far under 100); more is TOO_COMPLEX.
 MAX_JPEG_SCANS = 100
+
+# The languages every text written for a reader can be in (app/core/i18n.py, GET /locales):
+# BCP 47 tags and each language's own name. Each has a catalog under app/locales.
+DEFAULT_LOCALE = "en"
+LOCALES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español",
+           "it": "Italiano", "pt-BR": "Português (Brasil)", "nl": "Nederlands"}

@@ -68,6 +68,21 @@ def _require_live() -> None:
         raise account_deleting()
 
 
+def reader_locale() -> str:
+    """The language the caller reads: their profile's ``locale`` (the profile this request's
+    liveness check read: no extra call), else the best match of the browser's
+    Accept-Language (a share-link guest has no profile)."""
+    from flask import request
+
+    from app.core.i18n import DEFAULT, negotiate, supported
+
+    caller = principal()
+    profile = request_reads.profile_of(caller.user_id) if caller.link is None else None
+    if profile is not None:
+        return supported(profile.Locale) if profile.Locale else DEFAULT
+    return negotiate(request.headers.get("Accept-Language"))
+
+
 def settings() -> Settings:
     return current_app.extensions["tailspend"].settings
 

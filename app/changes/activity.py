@@ -9,14 +9,12 @@ from dataclasses import dataclass
 from typing import Optional
 
 from app.limits import IMPORT_SOURCES
-from app.money.currencies import format_minor
+from app.core.i18n import Texts, texts
 from app.core import changelog, paging
 from app.core.access import Access
 from models.groups import Change, ChangeKind, Participant
 
 SYSTEM = "TailSpend"  # the actor of the hourly tick's writes
-FORMER = "a former participant"
-VERBS = {changelog.CREATE: "added", changelog.UPDATE: "edited", changelog.DELETE: "deleted"}
 
 
 @dataclass(frozen=True)
@@ -35,77 +33,112 @@ class ActivityEntry:
     op: str
     summary: str
     diff: list
+    locale: str
 
 
 def activity(access: Access, *, limit: Optional[int], cursor: Optional[str],
-             scope: str) -> paging.Page:
-    """A page of the group's activity, newest first."""
+             scope: str, locale: Optional[str] = None) -> paging.Page:
+    """A page of the group's activity, newest first, its sentences in ``locale`` (the
+    reader's)."""
     rows = Change.newest_first(access.group_id, limit=paging.clamp_limit(limit),
                                consistent_read=True,
                                last_evaluated_key=paging.decode(cursor, scope))
     changes = list(rows)
     names = {p.ParticipantId: p.DisplayName
              for p in Participant.roster(access.group_id, consistent_read=True)}
-    items = [_entry(row, names, access.group.Currency) for row in changes]
+    t = texts(locale)
+    items = [_entry(row, names, access.group.Currency, t) for row in changes]
     return paging.Page(items, paging.encode(rows.last_evaluated_key, scope))
 
 
-def _entry(row: Change, names: dict, currency: str) -> ActivityEntry:
+def _entry(row: Change, names: dict, currency: str, t: Texts) -> ActivityEntry:
     actor_id = row.ActorParticipantId
-    actor = Actor(actor_id, names.get(actor_id, FORMER.capitalize()) if actor_id else SYSTEM)
+    actor = Actor(actor_id, names.get(actor_id) or t.gettext("A former participant")
+                  if actor_id else SYSTEM)
     # A share-link session's writes name its guest, and say how it acted.
-    said = f"{actor.display_name} (by link)" if row.ByLink else actor.display_name
+    said = t.gettext("{name} (by link)", name=actor.display_name) if row.ByLink \
+        else actor.display_name
     return ActivityEntry(int(row.Revision), row.At, actor, row.Kind, row.ResourceId, row.Op,
-                         summary(row, said, names, currency), row.Diff or [])
+                         summary(row, said, names, currency, t), row.Diff or [], t.tag)
 
 
-def _money(subject: dict, currency: str) -> str:
+def _what(subject: dict, currency: str, t: Texts, unnamed: str) -> str:
+    """"Pizza (€30.00)": the subject's name and, when known, its amount."""
+    name = subject.get("name") or unnamed
     if "amount" not in subject:
-        return ""
-    code = subject.get("currency") or currency
-    return f" ({format_minor(int(subject['amount']), code)} {code})"
+        return name
+    money = t.money(int(subject["amount"]), subject.get("currency") or currency)
+    return t.gettext("{name} ({money})", name=name, money=money)
 
 
-def summary(row: Change, actor: str, names: dict, currency: str) -> str:
-    """"Ann added Pizza (30.00 EUR)": one sentence per change, in the group's words."""
+def _by_verb(action: str, added: str, edited: str, deleted: str) -> str:
+    return {changelog.CREATE: added, changelog.DELETE: deleted}.get(action, edited)
+
+
+def summary(row: Change, actor: str, names: dict, currency: str, t: Texts) -> str:
+    """"Ann added Pizza (€30.00)": one sentence per change, in the group's words and the
+    reader's language."""
     action = row.Action or (changelog.DELETE if row.Op == changelog.DELETE else changelog.UPDATE)
-    verb, subject = VERBS[action], row.Subject or {}
+    subject = row.Subject or {}
     kind = row.Kind
+    former = t.gettext("a former participant")
     if kind == ChangeKind.EXPENSE:
-        return f"{actor} {verb} {subject.get('name', 'an expense')}{_money(subject, currency)}"
+        what = _what(subject, currency, t, t.gettext("an expense"))
+        return _by_verb(action, t.gettext("{actor} added {what}", actor=actor, what=what),
+                        t.gettext("{actor} edited {what}", actor=actor, what=what),
+                        t.gettext("{actor} deleted {what}", actor=actor, what=what))
     if kind == ChangeKind.RECURRING:
-        what = f"the recurring expense {subject.get('name', '')}".rstrip()
-        return f"{actor} {verb} {what}{_money(subject, currency)}"
+        what = _what(subject, currency, t, "").strip()
+        return _by_verb(
+            action, t.gettext("{actor} added the recurring expense {what}", actor=actor,
+                              what=what).rstrip(),
+            t.gettext("{actor} edited the recurring expense {what}", actor=actor,
+                      what=what).rstrip(),
+            t.gettext("{actor} deleted the recurring expense {what}", actor=actor,
+                      what=what).rstrip())
     if kind == ChangeKind.SETTLEMENT:
-        payer = names.get(subject.get("payerId"), FORMER)
-        payee = names.get(subject.get("payeeId"), FORMER)
-        amount = _money(subject, currency).strip(" ()")
-        return f"{actor} {verb} a payment: {payer} paid {payee} {amount}".rstrip()
+        payer = names.get(subject.get("payerId")) or former
+        payee = names.get(subject.get("payeeId")) or former
+        money = t.money(int(subject["amount"]), subject.get("currency") or currency) \
+            if "amount" in subject else ""
+        params = {"actor": actor, "payer": payer, "payee": payee, "amount": money}
+        return _by_verb(action, t.gettext("{actor} added a payment: {payer} paid {payee} "
+                                          "{amount}", **params),
+                        t.gettext("{actor} edited a payment: {payer} paid {payee} {amount}",
+                                  **params),
+                        t.gettext("{actor} deleted a payment: {payer} paid {payee} {amount}",
+                                  **params)).rstrip()
     if kind == ChangeKind.CONVERSION:
+        params = {"actor": actor, "currency": subject.get("currency", ""),
+                  "rate": subject.get("exchangeRate", ""), "main": currency}
         if action == changelog.DELETE:
-            return (f"{actor} undid the conversion of the {subject.get('currency', '')} "
-                    f"balances at {subject.get('exchangeRate', '')}")
-        return (f"{actor} converted the {subject.get('currency', '')} balances into {currency} "
-                f"at {subject.get('exchangeRate', '')}")
+            return t.gettext("{actor} undid the conversion of the {currency} balances at {rate}",
+                             **params)
+        return t.gettext("{actor} converted the {currency} balances into {main} at {rate}",
+                         **params)
     if kind == ChangeKind.COMMENT:
-        return f"{actor} commented on an expense" if action == changelog.CREATE \
-            else f"{actor} {verb} a comment"
+        return _by_verb(action, t.gettext("{actor} commented on an expense", actor=actor),
+                        t.gettext("{actor} edited a comment", actor=actor),
+                        t.gettext("{actor} deleted a comment", actor=actor))
     if kind == ChangeKind.LINK:
-        return f"{actor} opened the group"
+        return t.gettext("{actor} opened the group", actor=actor)
     if kind == ChangeKind.PARTICIPANT:
-        who = names.get(subject.get("participantId"), FORMER)
+        who = names.get(subject.get("participantId")) or former
         if subject.get("participantId") == row.ActorParticipantId and \
                 action in (changelog.CREATE, changelog.DELETE):
             # their own row: at the group's creation or a join, and a leave
-            return f"{actor} joined the group" if action == changelog.CREATE \
-                else f"{actor} left the group"
-        verb = {changelog.CREATE: "added", changelog.DELETE: "removed"}.get(action, "changed")
-        return f"{actor} {verb} {who}"
+            return t.gettext("{actor} joined the group", actor=actor) \
+                if action == changelog.CREATE else t.gettext("{actor} left the group", actor=actor)
+        return _by_verb(action, t.gettext("{actor} added {who}", actor=actor, who=who),
+                        t.gettext("{actor} changed {who}", actor=actor, who=who),
+                        t.gettext("{actor} removed {who}", actor=actor, who=who))
     if action == changelog.CREATE:
-        return f"{actor} created the group {subject.get('name', '')}".rstrip()
+        return t.gettext("{actor} created the group {name}", actor=actor,
+                         name=subject.get("name", "")).rstrip()
     if subject.get("importedFrom"):
-        return f"{actor} imported the group from {_source(subject['importedFrom'])}"
-    return f"{actor} changed the group"
+        return t.gettext("{actor} imported the group from {source}", actor=actor,
+                         source=_source(subject["importedFrom"]))
+    return t.gettext("{actor} changed the group", actor=actor)
 
 
 def _source(file_format: str) -> str:

@@ -103,7 +103,10 @@ class ActivitySchema(Strict):
                        "in /changes)"})
     id = fields.String(required=True)
     op = fields.String(required=True, validate=validate.OneOf(OPS))
-    summary = fields.String(required=True, metadata={"example": "Ann added Pizza (30.00 EUR)"})
+    summary = fields.String(required=True, metadata={"example": "Ann added Pizza (€30.00)"})
+    locale = fields.String(required=True, metadata={
+        "description": "The tag summary was written in: the reader's (their profile's locale, "
+                       "or for a share-link guest the browser's Accept-Language)"})
     diff = fields.List(fields.Nested(FieldDiffSchema), required=True, metadata={
         "description": "An edit's changed fields, before and after (empty otherwise)"})
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import request
 from marshmallow import ValidationError
 
-from app.api.context import scope
+from app.api.context import reader_locale, scope
 from app.api.needs import needs
 from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.changes.schemas import (ActivityArgsSchema, ActivityPageSchema, ChangeFeedSchema,
@@ -53,4 +53,5 @@ def list_changes(args, access):
 def list_activity(args, access):
     """Who changed what, newest first, with each edit's fields before and after (VIEWER+)."""
     return activity.activity(access, limit=args["limit"], cursor=args["cursor"],
-                             scope=scope(f"activity:{access.group_id}")).as_dict()
+                             scope=scope(f"activity:{access.group_id}"),
+                             locale=reader_locale()).as_dict()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Optional
 
 from app.credits import service as credits
 from app.errors import Conflict, concurrent_update
@@ -25,14 +26,15 @@ class _Lost(Conflict):
 
 
 def post_message(user_id: str, session_id: str, text: str, *, monthly: int,
-                 cost: int) -> ChatMessage:
+                 cost: int, locale: Optional[str] = None) -> ChatMessage:
     """Admit ``text`` (PENDING) or raise 402 INSUFFICIENT_CREDITS; the caller hands the
     returned message to the worker."""
     with capacity.metered("admit"):
-        return _admit(user_id, session_id, text, monthly=monthly, cost=cost)
+        return _admit(user_id, session_id, text, monthly=monthly, cost=cost, locale=locale)
 
 
-def _admit(user_id: str, session_id: str, text: str, *, monthly: int, cost: int) -> ChatMessage:
+def _admit(user_id: str, session_id: str, text: str, *, monthly: int, cost: int,
+           locale: Optional[str]) -> ChatMessage:
     for attempt in range(ATTEMPTS):
         rows = load_session(user_id, session_id)
         session = rows.session
@@ -43,6 +45,7 @@ def _admit(user_id: str, session_id: str, text: str, *, monthly: int, cost: int)
         if now.balance < cost:
             raise credits.insufficient_credits(now.balance, cost)
         message = _message(user_id, session, text, at, cost)
+        message.Locale = locale
         tx = Transaction().require_live_account(user_id)
         lost = _Lost("Lost to a parallel message.")
         tx.update(ChatSession(*ChatSession.key(user_id, session_id)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from app.core.i18n import supported
 from app.errors import NotFound
 from app.chat.drafters.base import Context, GroupContext
 from app.core.access import authorize
@@ -25,7 +26,7 @@ def group_context(user_id: str, group_id: str) -> Optional[GroupContext]:
 
 
 def build(user_id: str, text: str, today: str, *, session_group_id: Optional[str],
-          open_draft) -> Context:
+          open_draft, locale: Optional[str] = None) -> Context:
     if session_group_id:
         ids = [session_group_id]
     else:
@@ -37,4 +38,4 @@ def build(user_id: str, text: str, today: str, *, session_group_id: Optional[str
                  "facts": json.loads(open_draft.Facts or "{}"),
                  "expense": json.loads(open_draft.Body)}
     return Context(text=text, today=today, groups=groups, session_group_id=session_group_id,
-                   open_draft=draft)
+                   open_draft=draft, locale=supported(locale))

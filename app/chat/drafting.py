@@ -2,6 +2,8 @@
 settle the credit and drop the work pointer, each step under an optimistic version."""
 from __future__ import annotations
 
+from app.core.i18n import N_, texts
+
 import json
 from typing import Optional
 
@@ -21,7 +23,7 @@ from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from models.users import ChatDraft, ChatMessage, ChatWork
 
-FAILED_REPLY = "Sorry, I couldn't draft that just now; your credit was refunded. Try again?"
+FAILED_REPLY = N_("Sorry, I couldn't draft that just now; your credit was refunded. Try again?")
 
 
 def make_drafter(settings) -> Drafter:
@@ -77,7 +79,8 @@ def _process(item: dict, settings, drafter) -> str:
         rows = load_session(message.UserId, message.SessionId)
         open_draft = rows.open_draft()
         ctx = chat_context.build(message.UserId, message.Text, today(),
-                                 session_group_id=rows.session.GroupId, open_draft=open_draft)
+                                 session_group_id=rows.session.GroupId, open_draft=open_draft,
+                                 locale=message.Locale)
         if drafter is None:
             drafter = make_drafter(settings)
         checked = proposals.check(drafter.draft(ctx), ctx)
@@ -118,7 +121,7 @@ def _fail(message: ChatMessage, reason: str) -> str:
     at = now_iso()
     tx = Transaction()
     _finish_message(tx, message, FAILED, at, failure=reason)
-    tx.put(_reply(message, FAILED_REPLY, [], at), condition=ChatMessage.SK.does_not_exist(),
+    tx.put(_reply(message, texts(message.Locale).gettext(FAILED_REPLY), [], at), condition=ChatMessage.SK.does_not_exist(),
            on_fail=_Lost("lost"))
     credits.refund(tx, message.UserId, int(message.Cost), at, session_id=message.SessionId,
                    message_id=message.MessageId)

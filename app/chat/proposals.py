@@ -11,6 +11,7 @@ from typing import List, Optional
 
 from app.errors import Invalid
 from app.chat.drafters.base import WHICH_GROUP, Context, Proposal
+from app.core.i18n import Texts, texts
 from app.ledger import expense_build, expense_input
 from app.ledger.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput
 
@@ -76,18 +77,20 @@ def check(proposal: Proposal, context: Context) -> Checked:
     if proposal.expense is None:
         return result
     group = context.group(proposal.group_id)
+    t = texts(context.locale)
     if group is None:
-        return _refused(result, WHICH_GROUP)
+        return _refused(result, t.gettext(WHICH_GROUP))
     roster = dict(group.participants)
     try:
         body = validate_body(proposal.expense, set(roster))
     except Invalid as error:
-        return _refused(result, f"I couldn't make a valid expense of that ({error.message}) "
-                                "— could you say it another way?")
+        return _refused(result, t.gettext("I couldn't make a valid expense of that ({reason}) "
+                                          "— could you say it another way?",
+                                          reason=error.message))
     result.group_id, result.expense = group.group_id, body
     result.participants = [(pid, roster[pid]) for pid in sorted(body.participant_ids,
                                                                 key=list(roster).index)]
-    result.reply = summary(body, group)  # never the model's own words about the money
+    result.reply = summary(body, group, t)  # never the model's own words about the money
     return result
 
 
@@ -98,26 +101,23 @@ def _refused(result: Checked, question: str) -> Checked:
     return result
 
 
-def summary(expense: ExpenseInput, group) -> str:
-    """What the user confirms, said from the validated input itself, naming the group."""
-    from app.money.currencies import format_minor
-
+def summary(expense: ExpenseInput, group, t: Texts) -> str:
+    """What the user confirms, said from the validated input itself, naming the group, in
+    the writer's language."""
     currency = expense.currency or group.currency
     items = expense.items or ()
     total = sum(int(item.amount) for item in items) if items else int(expense.amount or 0)
     names = dict(group.participants)
 
     def who(pid):
-        return "you" if pid == group.my_participant_id else names.get(pid, "?")
+        return t.gettext("you") if pid == group.my_participant_id else names.get(pid, "?")
 
     payers = [who(p.participant_id) for p in expense.payments or ()]
     sharing = list(dict.fromkeys(who(s.participant_id) for item in items for s in item.splits))
     sharing = sharing or [who(s.participant_id) for s in expense.splits or ()]
-    return (f"{expense.description or 'Expense'}: {format_minor(total, currency)} {currency} "
-            f"paid by {_joined(payers)}, split between {_joined(sharing)}, in the group "
-            f"\u201c{group.name}\u201d. Confirm to save it.")[:MAX_REPLY]
+    return t.gettext("{description}: {money} paid by {payers}, split between {sharing}, in the "
+                     "group \u201c{group}\u201d. Confirm to save it.",
+                     description=expense.description or t.gettext("Expense"),
+                     money=t.money(total, currency), payers=t.join(payers or ["?"]),
+                     sharing=t.join(sharing or ["?"]), group=group.name)[:MAX_REPLY]
 
-
-def _joined(names) -> str:
-    names = list(names) or ["?"]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

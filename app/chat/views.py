@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import request
 
-from app.api.context import principal, scope, settings
+from app.api.context import principal, reader_locale, scope, settings
 from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.errors import Forbidden
@@ -70,7 +70,8 @@ def post_message(body, session_id):
     config = settings()
     message = admission.post_message(principal().user_id, str(session_id), body["text"],
                                      monthly=config.chat_monthly_credits,
-                                     cost=config.chat_message_credits)
+                                     cost=config.chat_message_credits,
+                                     locale=reader_locale())
     work.hand_off(admission.work_item(message))
     return message
 

@@ -80,19 +80,20 @@ def wants(prefs: Optional[Preferences], event_type: str, group_id: Optional[str]
     return types.get(event_type, True) is not False
 
 
-def live_recipients(user_ids: List[str]) -> set:
-    """The recipients whose account is live, from one strongly consistent BatchGetItem of
-    their profiles (100 a call): a profile absent or marked DELETING gets no history row.
+def live_recipients(user_ids: List[str]) -> Dict[str, Optional[str]]:
+    """The recipients whose account is live, each with the locale their texts are written in,
+    from one strongly consistent BatchGetItem of their profiles (100 a call): a profile absent
+    or marked DELETING gets no history row.
 
     Read, not held by a ConditionCheck per row: a row whose put races the deletion mark
     (the profile read live just before it) lands in the partition the deletion sweeps, and
     its notifications step and late sweep read that partition again when they run, so the
     row is removed with the rest (tests/account/test_deletion_late_rows.py)."""
     if not user_ids:
-        return set()
+        return {}
     found = Profile.batch_get([Profile.key(user_id) for user_id in user_ids],
                               consistent_read=True)
-    return {profile.UserId for profile in found if not profile.deleting}
+    return {profile.UserId: profile.Locale for profile in found if not profile.deleting}
 
 
 def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
@@ -152,6 +153,13 @@ def recipients_of(event: Event, group_users: List[str]) -> List[str]:
     return [user_id for user_id in dict.fromkeys(chosen) if user_id != event.ActorUserId]
 
 
+def _rendered(event: Event, payload: dict, ctx: Context, locale: Optional[str],
+              cache: Dict[Optional[str], tuple]) -> tuple:
+    if locale not in cache:
+        cache[locale] = render(event.Type, event.ActorUserId, payload, ctx, locale)
+    return cache[locale]
+
+
 def dispatch(event: Event) -> dict:
     """Deliver one event to everyone it concerns, then take it out of the outbox."""
     ctx, group_users = _group_context(event.GroupId) if event.GroupId else (Context(), [])
@@ -165,19 +173,21 @@ def dispatch(event: Event) -> dict:
     live = live_recipients([user_id for user_id in recipients
                             if wants(prefs.get(user_id), event.Type, event.GroupId)])
     payload = event.Payload.as_dict() if event.Payload is not None else {}
-    title, body = render(event.Type, event.ActorUserId, payload, ctx)
     counts = {"recipients": 0, "written": 0}
-    message = push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
-                           notification_id(event.CreatedAt, event.EventId))
     deliveries: List[push.Delivery] = []
+    rendered: Dict[Optional[str], tuple] = {}
     for user_id in recipients:
         if not wants(prefs.get(user_id), event.Type, event.GroupId):
             continue
         counts["recipients"] += 1
         if user_id not in live:  # gone or being deleted: nothing lands in a swept partition
             continue
+        # each recipient reads it in their own language (rendered once per locale)
+        title, body = _rendered(event, payload, ctx, live[user_id], rendered)
         if _write_history(user_id, event, title, body):
             counts["written"] += 1
+            message = push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
+                                   notification_id(event.CreatedAt, event.EventId))
             deliveries.extend(_deliveries(user_id, message))
     _push(deliveries, counts)
     _mark_dispatched(event)

@@ -34,7 +34,8 @@ def get_profile(user_id: str) -> Profile:
 
 
 def update_profile(user_id: str, *, display_name: Optional[str] = None,
-                   default_currency: Optional[str] = None) -> Profile:
+                   default_currency: Optional[str] = None,
+                   locale: Optional[str] = None) -> Profile:
     """Change the profile; a rename is then mirrored onto the caller's USER participants by
     a worker (app.users.mirror), so the reply does not wait for the account's groups."""
     profile = get_profile(user_id)
@@ -50,6 +51,8 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
         directory_rows.rename_in_directory(tx, profile, display_name)
     if default_currency is not None:
         actions.append(Profile.DefaultCurrency.set(default_currency))
+    if locale is not None:
+        actions.append(Profile.Locale.set(locale))
     gone = NotFound("No profile for this account.")
     changed = gone if display_name is None else concurrent_update(
         "The profile changed meanwhile; try again.")
@@ -63,6 +66,8 @@ def update_profile(user_id: str, *, display_name: Optional[str] = None,
         profile.NameVersion = (profile.NameVersion or 0) + 1
     if default_currency is not None:
         profile.DefaultCurrency = default_currency
+    if locale is not None:
+        profile.Locale = locale
     if display_name is not None:
         mirror.mirror_later(user_id)
     return profile

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from app.limits import DEFAULT_LOCALE as DEFAULT, LOCALES as SUPPORTED
 from app.api.schemas import (CURRENCY, DerivedBoolean, DisplayName, PageArgsSchema, Strict,
                              StrictBoolean, page_schema)
 
@@ -16,6 +17,9 @@ class ProfileSchema(Strict):
     handle = fields.String(allow_none=True, attribute="Handle")
     discoverable = DerivedBoolean(lambda row: bool(row.Discoverable), required=True)
     defaultCurrency = fields.String(allow_none=True, attribute="DefaultCurrency")
+    locale = fields.Function(lambda row: row.Locale or DEFAULT, required=True, metadata={
+        "type": "string", "enum": list(SUPPORTED),
+        "description": "The language every text written for this user is in (GET /locales)"})
     createdAt = fields.String(allow_none=True, attribute="CreatedAt")
 
 
@@ -33,12 +37,26 @@ class AdminUserSchema(ProfileSchema):
 class ProfilePatchSchema(Strict):
     displayName = DisplayName()
     defaultCurrency = fields.String(validate=CURRENCY)
+    locale = fields.String(validate=validate.OneOf(list(SUPPORTED)), metadata={
+        "description": "One of the tags GET /locales lists"})
     OPENAPI_EXTRA = {"minProperties": 1}  # what _something_to_change enforces
 
     @validates_schema
     def _something_to_change(self, data, **kwargs):
         if not data:
             raise ValidationError("Send at least one field to change.", "_schema")
+
+
+class LocaleSchema(Strict):
+    tag = fields.String(required=True, metadata={"description": "A BCP 47 tag, e.g. pt-BR"})
+    name = fields.String(required=True, metadata={"description": "The language's own name"})
+
+
+class LocalesSchema(Strict):
+    """GET /locales: the languages texts can be written in."""
+
+    default = fields.String(required=True)
+    items = fields.List(fields.Nested(LocaleSchema), required=True)
 
 
 class IdentitySchema(Strict):

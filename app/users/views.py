@@ -5,9 +5,10 @@ from app.api.context import principal, scope
 from app.api.needs import needs
 from app.api.spec import FORBIDDEN, Blueprint, errors
 from app.errors import Forbidden
+from app.limits import DEFAULT_LOCALE, LOCALES
 from app.users.schemas import (AdminUserPageSchema, AdminUsersArgsSchema, IdentityLinkSchema,
-                               IdentityListSchema, IdentitySchema, ProfilePatchSchema,
-                               ProfileSchema)
+                               IdentityListSchema, IdentitySchema, LocalesSchema,
+                               ProfilePatchSchema, ProfileSchema)
 from app.users import profiles as users
 
 # DELETE /users/me is the account area's (app.account.views), on this blueprint: account
@@ -29,9 +30,21 @@ def get_me():
 @blp.arguments(ProfilePatchSchema)
 @blp.response(200, ProfileSchema)
 def patch_me(body):
-    """Change display name or default currency; a rename is mirrored onto group rosters."""
+    """Change display name, default currency or locale; a rename is mirrored onto group
+    rosters."""
     return users.update_profile(principal().user_id, display_name=body.get("displayName"),
-                                default_currency=body.get("defaultCurrency"))
+                                default_currency=body.get("defaultCurrency"),
+                                locale=body.get("locale"))
+
+
+@blp.route("/locales")
+@needs(public=True)
+@blp.response(200, LocalesSchema)
+@blp.doc(security=[])
+def list_locales():
+    """The languages every text the service writes can be in (the profile's ``locale``)."""
+    return {"default": DEFAULT_LOCALE, "items": [{"tag": tag, "name": name}
+                                                for tag, name in LOCALES.items()]}
 
 
 @blp.route("/users/me/identities")

@@ -96,6 +96,7 @@ class ChatMessage(UserItem, discriminator="CHAT_MESSAGE"):
     WorkKey = UnicodeAttribute(null=True)  # (hash#range) of its work pointer while pending
     Questions = ListAttribute(of=UnicodeAttribute, null=True)  # ASSISTANT only
     Failure = UnicodeAttribute(null=True)  # a reason code, never model output
+    Locale = UnicodeAttribute(null=True)  # USER: its writer's locale, which the reply is in
 
     @staticmethod
     def sort_key(session_id: str, seq: int, role: str) -> str:

@@ -19,6 +19,8 @@ class Profile(UserItem, discriminator="PROFILE"):
     Handle = UnicodeAttribute(null=True)
     Discoverable = BooleanAttribute(default=False)
     DefaultCurrency = UnicodeAttribute(null=True)
+    # The BCP 47 tag every text written for this user is rendered in (app.core.i18n); absent: en.
+    Locale = UnicodeAttribute(null=True)
     # Counts renames: the group rosters mirror DisplayName at this version (app/users/mirror.py).
     NameVersion = NumberAttribute(null=True)
     # DELETING once account deletion has begun: the account is gone for every request, and

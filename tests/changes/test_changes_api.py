@@ -72,9 +72,9 @@ def test_activity_reads_as_sentences_with_per_field_diffs(group):
     group.patch(f"/expenses/{expense['expenseId']}",
                 {"version": 1, "description": "Pasta", "date": "2026-11-29"})
     items = group.get("/activity").get_json()["items"]
-    assert items[1]["summary"] == "ann added Pizza (30.00 EUR)"
+    assert items[1]["summary"] == "ann added Pizza (€30.00)"
     edit = items[0]
-    assert edit["summary"] == "ann edited Pasta (30.00 EUR)"
+    assert edit["summary"] == "ann edited Pasta (€30.00)"
     assert edit["actor"] == {"participantId": group.me, "displayName": "ann"}
     assert {d["field"]: (d["before"], d["after"]) for d in edit["diff"]} == {
         "description": ("Pizza", "Pasta"), "date": ("2026-11-28", "2026-11-29")}
@@ -224,4 +224,4 @@ def test_a_deleted_recurring_template_leaves_no_description_in_activity(group):
     assert "Therapy" not in str(items)
     assert [item["summary"] for item in items[:2]] == [
         "ann deleted the recurring expense",
-        "ann added the recurring expense (25.00 EUR)"]
+        "ann added the recurring expense (€25.00)"]

@@ -37,7 +37,7 @@ def test_every_draft_reply_names_its_group(chat):
     sid = chat.session()
     chat.say(sid, "I paid 42.50 for dinner with Ann and Bo, split equally")
     reply = chat.read(sid)["messages"][1]["text"]
-    assert "42.50 EUR" in reply and "\u201cTrip\u201d" in reply
+    assert "€42.50" in reply and "\u201cTrip\u201d" in reply
 
 
 class _Model:
@@ -71,8 +71,8 @@ def test_the_summary_comes_from_the_body_not_the_model(chat, settings):
     session = chat.read(sid)
     assert session["drafts"][0]["expense"]["items"][0]["amount"] == 300000
     text = session["messages"][1]["text"]
-    assert "3,000.00 EUR" in text or "3000.00 EUR" in text, text
-    assert "3.00 EUR" not in text.replace("3,000.00", "").replace("3000.00", "")
+    assert "€3,000.00" in text, text
+    assert "3.00 EUR" not in text and "€3.00" not in text
 
 
 def test_a_model_draft_over_the_rest_limits_is_not_stored(chat, settings):

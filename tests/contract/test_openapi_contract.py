@@ -54,6 +54,8 @@ CONTRACT_PATHS |= {"/groups/{groupId}/links", "/groups/{groupId}/links/{linkId}"
 # Insight (issue 34).
 CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats",
                    "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}
+# E-mail and language (issue 48).
+CONTRACT_PATHS |= {"/locales"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

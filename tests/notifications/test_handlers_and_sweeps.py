@@ -36,7 +36,7 @@ def test_a_poison_record_fails_alone_and_a_replay_adds_nothing(duo, deliver, rec
     poison = batch["Records"][1]["dynamodb"]["SequenceNumber"]
     assert run_worker(batch["Records"]) == [poison]
     bodies = [i["body"] for i in history(duo.client, duo.bob_h) if i["type"] == "EXPENSE_ADDED"]
-    assert bodies == ["Olive added \u201cDinner\u201d (45.50 EUR)."] * 2
+    assert bodies == ["Olive added \u201cDinner\u201d (€45.50)."] * 2
     assert len(recorder.sent) == 2
     assert run_worker(batch["Records"]) == [poison]  # the stream retries the batch
     assert len([i for i in history(duo.client, duo.bob_h) if i["type"] == "EXPENSE_ADDED"]) == 2
@@ -61,7 +61,7 @@ def test_an_event_written_while_the_worker_is_down_is_delivered_by_the_sweep(
     result = maintenance()
     assert result["redispatchedEvents"] == 1 and result["morePendingEvents"] is False
     assert [i["body"] for i in history(duo.client, duo.bob_h) if i["type"] == "EXPENSE_ADDED"] \
-        == ["Olive added \u201cMissed\u201d (45.50 EUR)."]
+        == ["Olive added \u201cMissed\u201d (€45.50)."]
     assert pending_records() == []
     assert maintenance()["redispatchedEvents"] == 0
     # The worker coming back late with the original record changes nothing.

@@ -22,4 +22,4 @@ def test_a_guests_write_by_link_is_named_in_the_notification(client, sign_in, de
     deliver()
     items = client.get("/notifications", headers=olive_h).get_json()["items"]
     added = [item for item in items if item["type"] == "EXPENSE_ADDED"]
-    assert [item["body"] for item in added] == ["Bo (by link) added \u201cTaxi\u201d (12.00 EUR)."]
+    assert [item["body"] for item in added] == ["Bo (by link) added \u201cTaxi\u201d (€12.00)."]

@@ -69,7 +69,7 @@ def test_ios_and_android_devices_get_their_platform_payloads_through_sns(duo, sn
     _, published = ios["bob-phone"]
     payload = json.loads(published[-1]["APNS"])
     assert payload["aps"]["alert"] == {"title": "New expense in Lisbon",
-                                       "body": "Olive added \u201cTapas\u201d (45.50 EUR)."}
+                                       "body": "Olive added \u201cTapas\u201d (€45.50)."}
     assert payload["data"]["groupId"] == duo.gid
     assert all(json.loads(m["APNS"])["data"]["type"] != "EXPENSE_ADDED"
                for m in ios.get("olive-phone", (None, []))[1])  # never the actor

@@ -103,7 +103,7 @@ def test_the_push_service_receives_an_encrypted_message_with_the_right_title(
     message = json.loads(http_ece.decrypt(body, private_key=receiver, auth_secret=auth,
                                           version="aes128gcm"))
     assert message["title"] == "New expense in Lisbon"
-    assert message["body"] == "Olive added \u201cTapas\u201d (45.50 EUR)."
+    assert message["body"] == "Olive added \u201cTapas\u201d (€45.50)."
     assert message["notificationId"] == history(duo.client, duo.bob_h)[0]["notificationId"]
 
 

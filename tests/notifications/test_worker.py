@@ -67,7 +67,7 @@ def test_expense_added_reaches_the_other_member_with_who_what_and_amount(duo, de
     item = history(duo.client, duo.bob_h)[0]
     assert item["type"] == "EXPENSE_ADDED"
     assert item["title"] == "New expense in Lisbon"
-    assert item["body"] == "Olive added \u201cDinner\u201d (45.50 EUR)."
+    assert item["body"] == "Olive added \u201cDinner\u201d (€45.50)."
     assert item["groupId"] == duo.gid and item["readAt"] is None
     assert "EXPENSE_ADDED" not in types_of(duo.client, duo.olive_h)  # never the actor
     assert [(p, t, m.title) for p, t, m in recorder.sent] == [
@@ -81,7 +81,7 @@ def test_amounts_use_the_group_currency_minor_units(client, sign_in, deliver):
     from app.notifications.render import Context, render
     title, body = render("EXPENSE_ADDED", "u", {"description": "Ramen", "amount": 1200},
                          Context(group_name=group["name"], currency="JPY", user_names={"u": "Olive"}))
-    assert body == "Olive added \u201cRamen\u201d (1200 JPY)."
+    assert body == "Olive added \u201cRamen\u201d (¥1,200)."
 
 
 def test_a_batch_replayed_twice_writes_no_second_row_and_pushes_once(duo, deliver, recorder):
@@ -125,7 +125,7 @@ def test_muted_group_and_disabled_type_are_respected(duo, deliver, recorder):
     add_expense(duo, description="On again")
     deliver()
     assert [i["body"] for i in history(duo.client, duo.bob_h)
-            if i["type"] == "EXPENSE_ADDED"] == ["Olive added \u201cOn again\u201d (45.50 EUR)."]
+            if i["type"] == "EXPENSE_ADDED"] == ["Olive added \u201cOn again\u201d (€45.50)."]
     assert all(m.type != "EXPENSE_ADDED" or "On again" in m.body for _, _, m in recorder.sent)
 
 
@@ -152,9 +152,9 @@ def test_every_event_written_in_this_codebase_lands_in_the_recipient_history(duo
     by_type = {item["type"]: item for item in history(client, duo.bob_h)}
     assert {"EXPENSE_ADDED", "EXPENSE_UPDATED", "COMMENT_ADDED", "MENTION", "SETTLEMENT_ADDED",
             "EXPENSE_DELETED", "JOIN_REQUEST_DECIDED"} <= set(by_type)
-    assert by_type["SETTLEMENT_ADDED"]["body"] == "Olive recorded Bob paying Olive 22.75 EUR."
+    assert by_type["SETTLEMENT_ADDED"]["body"] == "Olive recorded Bob paying Olive €22.75."
     assert by_type["EXPENSE_DELETED"]["body"] == \
-        "Olive deleted \u201cDinner and wine\u201d (45.50 EUR)."
+        "Olive deleted \u201cDinner and wine\u201d (€45.50)."
     assert by_type["MENTION"]["title"] == "Olive mentioned you"
     assert by_type["JOIN_REQUEST_DECIDED"]["body"] == "Your request to join Lisbon was approved."
 

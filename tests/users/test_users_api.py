@@ -26,7 +26,7 @@ from tests.support.tables import empty_tables, scan_all, shared_moto_tables
 STAGE = "test"
 TEST_DOMAIN = "integ.tailspend.kinesis.studio"
 PROFILE_FIELDS = {"userId", "email", "displayName", "handle", "discoverable",
-                  "defaultCurrency", "createdAt"}
+                  "defaultCurrency", "locale", "createdAt"}
 ISO_Z = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 
 

@@ -1,12 +1,14 @@
 """The drafter interface: what a drafter is told, and what it may answer."""
 from __future__ import annotations
 
+from app.core.i18n import N_
+
 from dataclasses import dataclass, field
 from typing import List, Optional, Protocol
 
 
 # The server's question when a proposal names none of the caller's groups.
-WHICH_GROUP = "Which of your groups is this for?"
+WHICH_GROUP = N_("Which of your groups is this for?")
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class Context:
     groups: tuple  # (GroupContext, ...)
     session_group_id: Optional[str] = None
     open_draft: Optional[dict] = None  # {"draftId", "groupId", "facts", "expense"}
+    locale: str = "en"  # the language replies are written in: the message's writer's
 
     def group(self, group_id: Optional[str]) -> Optional[GroupContext]:
         return next((g for g in self.groups if g.group_id == group_id), None)
