@@ -56,6 +56,7 @@ class ExpenseInput(NamedTuple):
     group_amount: Any = None
     rate_source: Optional[str] = None
     rate_date: Optional[str] = None
+    kind: Optional[str] = None  # EXPENSE (None: not sent) or INCOME
     sent: FrozenSet[str] = frozenset()
 
     @classmethod
@@ -116,7 +117,7 @@ WIRE_NAMES = {"description": "description", "category": "category", "date": "dat
               "notes": "notes", "payments": "payments", "items": "items", "amount": "amount",
               "split_mode": "splitMode", "splits": "splits", "currency": "currency",
               "exchange_rate": "exchangeRate", "group_amount": "groupAmount",
-              "rate_source": "rateSource", "rate_date": "rateDate"}
+              "rate_source": "rateSource", "rate_date": "rateDate", "kind": "kind"}
 
 
 def _to_draft(expense: ExpenseInput) -> dict:
