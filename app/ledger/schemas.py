@@ -152,6 +152,8 @@ class FullBody:
 
     @validates_schema
     def complete(self, data, **kwargs):
+        if expense_input.defaulted(data):  # the group's defaultSplit shares the amount
+            return
         errors = {name: [expense_input.REQUIRED_DETAIL] for name in expense_input.missing(data)}
         if errors:
             raise ValidationError(errors)
