@@ -107,7 +107,7 @@ def test_the_csv_shows_an_income_with_a_negative_cost_its_net_effects_and_its_ki
     group.post("/expenses", _income(group))
     rows = list(csv.reader(io.StringIO(group.get("/export?format=csv").get_data(as_text=True))))
     header, income = rows[0], rows[1]
-    cell = dict(zip(header, income))
+    cell = dict(zip(header, income, strict=False))
     assert cell["Cost"] == "-9.00" and cell["Kind"] == "INCOME"
     assert (cell["owner"], cell["Guest 0"], cell["Guest 1"]) == ("-6.00", "3.00", "3.00")
     # paid - owed is still the net: the receiver "paid" -9.00 and "owed" -3.00.
@@ -137,7 +137,7 @@ def test_an_adjustment_refusal_is_a_400_naming_the_split(group, splits, field):
             "payments": [{"participantId": group.me, "amount": 1000}],
             "splitMode": "ADJUSTMENT",
             "splits": [{"participantId": pid, **s}
-                       for pid, s in zip(group.everyone, splits)]}
+                       for pid, s in zip(group.everyone, splits, strict=False)]}
     reply = group.post("/expenses", body)
     assert reply.status_code == 400
     assert field in reply.get_json()["error"]["details"], reply.get_json()
