@@ -169,3 +169,20 @@ def test_the_model_tool_types_kind_and_adjustment_and_passes_income_through():
                            Context(text="got 20 back", today=TODAY, groups=(GROUP,)))
     assert proposal.expense["kind"] == "INCOME"
     assert proposal.expense["items"][0]["splitMode"] == "ADJUSTMENT"
+
+
+def test_a_message_naming_nobody_uses_the_groups_default_split():
+    group = GroupContext("g1", "Trip", "EUR", "me", GROUP.participants,
+                        default_split=("SHARES", (("me", 2), ("ann", 1))))
+
+    def draft(text):
+        return RuleDrafter().draft(Context(text=text, today=TODAY, groups=(group,)))
+
+    (item,) = draft("I bought groceries for 90").expense["items"]
+    assert item["splitMode"] == "SHARES"
+    assert [(s["participantId"], s["value"]) for s in item["splits"]] == [("me", 2), ("ann", 1)]
+    # Naming people, or saying how, overrides the default.
+    (item,) = draft("I paid 90 for groceries with Bo").expense["items"]
+    assert (item["splitMode"], {s["participantId"] for s in item["splits"]}) == (
+        "EQUAL", {"me", "bo"})
+    assert draft("groceries 90 split evenly").expense["items"][0]["splitMode"] == "EQUAL"

@@ -240,6 +240,7 @@ class _Parse:
                 chosen = list(previous)
             else:
                 chosen = [pid for pid, _ in self.gc.participants]
+                facts["unnamed"] = True  # the group's default split may say who shares
         chosen = [pid for pid in dict.fromkeys([*chosen, *added, *owes]) if pid not in removed]
         if owes and facts["payer"] not in chosen:
             chosen.append(facts["payer"])
@@ -292,6 +293,11 @@ class _Parse:
                 facts.update(mode="EQUAL", weights=None)
             else:
                 facts.update(mode="EXACT", owes={pid: str(a.value) for pid, a in owes.items()})
+        elif ways is None and not _EQUAL.search(text) and "mode" not in facts \
+                and facts.get("unnamed") and self.gc.default_split is not None:
+            mode, default = self.gc.default_split  # named nobody: the group's default
+            facts["participants"] = [pid for pid, _ in default]
+            facts.update(mode=mode, weights={pid: value or 0 for pid, value in default})
         elif ways is not None or _EQUAL.search(text) or "mode" not in facts:
             facts.update(mode="EQUAL", weights=None)
         if ways is not None and _count(ways.group(1)) != len(facts["participants"]):
