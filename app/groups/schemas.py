@@ -4,9 +4,8 @@ from __future__ import annotations
 from marshmallow import fields, validate, ValidationError, validates_schema
 from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DerivedNested,
                              DisplayName, Id, OmitNone, Strict, StrictInteger, page_schema)
-from app.ledger.default_split import MODES as DEFAULT_SPLIT_MODES
 from app.limits import MAX_PARTICIPANTS
-from app.money.splits import MAX_AMOUNT
+from app.money.splits import DEFAULT_SPLIT_MODES, MAX_AMOUNT
 
 
 # ---------------------------------------------------------------- groups

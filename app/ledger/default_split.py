@@ -12,11 +12,8 @@ from typing import Any, Iterable, List, Optional, Tuple
 
 from app.errors import Invalid
 from app.ledger.expense_input import ExpenseInput, SplitInput
-from app.money.splits import resolve_item
+from app.money.splits import DEFAULT_SPLIT_MODES as MODES, resolve_item
 from models.groups import DefaultShareMap, DefaultSplitMap
-
-# The modes a default may use: the ones that scale to any amount.
-MODES = ("EQUAL", "SHARES", "PERCENT")
 NO_DEFAULT = ("splitMode and splits are required: this group has no defaultSplit "
               "(PATCH /groups/{groupId}).")
 

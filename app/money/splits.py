@@ -26,6 +26,8 @@ from app.money.refusals import MoneyInvalid, Quoted
 
 SPLIT_MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES", "ADJUSTMENT")
 ADJUSTMENT = "ADJUSTMENT"
+# The modes a group's default split may use: the ones that scale to any amount.
+DEFAULT_SPLIT_MODES = ("EQUAL", "SHARES", "PERCENT")
 EXPENSE = "EXPENSE"
 INCOME = "INCOME"
 KINDS = (EXPENSE, INCOME)
