@@ -20,9 +20,13 @@ def group_context(user_id: str, group_id: str) -> Optional[GroupContext]:
     except NotFound:
         return None
     roster = tuple((p.ParticipantId, p.DisplayName) for p in list_participants(access))
+    default = access.group.DefaultSplit
     return GroupContext(group_id=group_id, name=access.group.Name,
                         currency=access.group.Currency,
-                        my_participant_id=access.participant_id, participants=roster)
+                        my_participant_id=access.participant_id, participants=roster,
+                        default_split=None if default is None else (default.SplitMode, tuple(
+                            (s.ParticipantId, None if s.Value is None else int(s.Value))
+                            for s in default.Splits)))
 
 
 def build(user_id: str, text: str, today: str, *, session_group_id: Optional[str],

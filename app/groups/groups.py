@@ -1,7 +1,7 @@
 """Groups: create, read, rename, change currency."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from app.errors import DomainError, concurrent_update, group_not_found, id_collision
 from app.groups.errors import currency_locked
@@ -10,6 +10,7 @@ from app.core.access import Access
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
 from app.groups.codes import new_invite_code
+from app.ledger.default_split import stored as stored_default
 from app.users.profiles import get_profile
 from models.groups import Balance, Group, GroupStatus, Invite, Participant, UserMember
 
@@ -44,21 +45,38 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
     return Access(group=head, user_id=user_id, participant_id=participant_id, role="OWNER")
 
 
+# ``default_split`` of update_group when the PATCH did not send it (None clears it).
+NOT_SENT: Any = object()
+
+
 def update_group(access: Access, *, name: Optional[str] = None,
-                 currency: Optional[str] = None) -> Access:
-    """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
+                 currency: Optional[str] = None, default_split: Any = NOT_SENT) -> Access:
+    """Rename, change the currency (OWNER; only while no money is recorded) and/or set or
+    clear the default split (``{"splitMode", "splits"}`` as the API names them, or None).
 
     The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
     update, so an expense created concurrently either lands first (409) or after the change.
-    That TransactWrite also writes the balance row's copy of the name and currency."""
+    That TransactWrite also writes the balance row's copy of the name and currency. A default
+    split names roster participants: read once after the head, and the head update
+    conditions on the roster version that read saw."""
     group = access.group
     new_currency = currency if currency is not None and currency != group.Currency else None
-    if name is None and new_currency is None:
+    if name is None and new_currency is None and default_split is NOT_SENT:
         return access
     now = now_iso()
     actions = [Group.UpdatedAt.set(now)]
     if name is not None:
         actions.append(Group.Name.set(name))
+    new_default = None
+    if default_split is not None and default_split is not NOT_SENT:
+        roster = [p.ParticipantId for p in Participant.roster(group.GroupId,
+                                                              consistent_read=True)]
+        new_default = stored_default(
+            default_split["splitMode"],
+            [(s["participantId"], s.get("value")) for s in default_split["splits"]], roster)
+        actions.append(Group.DefaultSplit.set(new_default))
+    elif default_split is None:
+        actions.append(Group.DefaultSplit.remove())
     tx = Transaction()
     # The balance row's head copy moves with the head (Balance.Name): one item, so the money
     # check of a currency change is that update's condition.
@@ -75,6 +93,8 @@ def update_group(access: Access, *, name: Optional[str] = None,
     # concurrent rename or currency change makes one of the two writes retry (409), never
     # leaves the balance row's copy behind the head.
     condition = Group.Status == GroupStatus.ACTIVE
+    if new_default is not None:
+        condition &= Group.roster_unchanged(group.RosterVersion)
     if name is None:
         condition &= Group.Name == group.Name
     if new_currency is None:
@@ -88,6 +108,8 @@ def update_group(access: Access, *, name: Optional[str] = None,
     tx.commit()
     group.Name = name if name is not None else group.Name
     group.Currency = new_currency or group.Currency
+    if default_split is not NOT_SENT:
+        group.DefaultSplit = new_default
     group.UpdatedAt = now
     return access
 

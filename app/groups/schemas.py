@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from marshmallow import fields, validate, ValidationError, validates_schema
-from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DisplayName, Id, OmitNone,
-                             Strict, page_schema)
+from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DerivedNested,
+                             DisplayName, Id, OmitNone, Strict, StrictInteger, page_schema)
+from app.limits import MAX_PARTICIPANTS
+from app.money.splits import DEFAULT_SPLIT_MODES, MAX_AMOUNT
 
 
 # ---------------------------------------------------------------- groups
@@ -18,6 +20,32 @@ class GroupCreateSchema(Strict):
     currency = fields.String(required=True, validate=CURRENCY)
 
 
+class DefaultShareSchema(Strict):
+    participantId = Id(required=True)
+    value = StrictInteger(validate=validate.Range(min=0, max=MAX_AMOUNT), allow_none=True,
+                          metadata={"description": "Ignored for EQUAL; a weight >= 1 for "
+                                                   "SHARES; basis points for PERCENT"})
+
+
+class DefaultSplitSchema(Strict):
+    """How a create that sends an amount and payments but no items, splitMode or splits
+    shares it; participants added later take no share until named here."""
+
+    splitMode = fields.String(required=True, validate=validate.OneOf(DEFAULT_SPLIT_MODES))
+    splits = fields.List(fields.Nested(DefaultShareSchema), required=True,
+                         validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
+
+
+def _default_split(access):
+    default = access.group.DefaultSplit
+    if default is None:
+        return None
+    return {"splitMode": default.SplitMode,
+            "splits": [{"participantId": s.ParticipantId,
+                        "value": None if s.Value is None else int(s.Value)}
+                       for s in default.Splits]}
+
+
 class GroupSchema(Strict):
     """Dumps the caller's Access: the group head plus their role and participant."""
 
@@ -30,6 +58,10 @@ class GroupSchema(Strict):
     ownerCount = DerivedInteger(lambda access: int(access.group.OwnerCount or 0), required=True)
     myRole = fields.String(required=True, attribute="role")
     myParticipantId = fields.String(required=True, attribute="participant_id")
+    defaultSplit = DerivedNested(_default_split, DefaultSplitSchema, allow_none=True,
+                                 required=True, metadata={
+                                     "description": "The group's default split; null when "
+                                                    "none is set"})
 
 
 class ParticipantSchema(OmitNone, Strict):
@@ -59,6 +91,9 @@ class GroupPatchSchema(Strict):
     currency = fields.String(validate=CURRENCY, metadata={
         "description": "Only while the group has no expense or settlement "
                        "(otherwise 409 CURRENCY_LOCKED)."})
+    defaultSplit = fields.Nested(DefaultSplitSchema, allow_none=True, metadata={
+        "description": "Sets the group's default split (EQUAL, SHARES or PERCENT over named "
+                       "participants; an unknown participant is 400); null clears it"})
 
 
 class ParticipantPatchSchema(Strict):

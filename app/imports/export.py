@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Dict, List
 
 from app.money.currencies import format_minor
+from app.money.splits import kind_sign
 from app.ledger import balances
 from app.core.access import Access
 from app.core.clock import today
@@ -25,17 +26,21 @@ FIXED_COLUMNS = ["Date", "Description", "Category", "Cost", "Currency"]
 # After the net columns: who paid, then "<name> paid" and "<name> owed" per participant.
 # The splitwise-csv import stops reading member columns here.
 PAYER_COLUMN = "Paid by"
+# After the paid/owed columns: what each row is (EXPENSE, INCOME, SETTLEMENT, CONVERSION), so
+# our own CSV import tells an income from an expense with the same cells turned round.
+KIND_COLUMN = "Kind"
+SETTLEMENT_KIND, CONVERSION_KIND = "SETTLEMENT", "CONVERSION"
 # Last, and only when some row is in another currency than the group's.
 RATE_COLUMNS = ["Exchange rate", "Rate source", "Rate date", "Group cost"]
 # Every body field (app.ledger.expense_body.ATTRIBUTES) -> its CSV column, or None;
 # tests/ledger/test_expense_body.py fails until a new field is named here. Payments and items
 # become the per-participant net columns (balances.expense_nets), not a column of their own.
 # Notes are in the JSON export (the expense's reply schema) only: the CSV keeps the columns
-# Splitwise exports.
+# Splitwise exports. An INCOME's Cost is negative (and its cells its net effects).
 EXPORT = {"description": "Description", "category": "Category", "notes": None,
           "amount": "Cost", "payments": None, "items": None, "currency": "Currency",
           "exchange_rate": "Exchange rate", "rate_source": "Rate source",
-          "rate_date": "Rate date", "group_amount": "Group cost"}
+          "rate_date": "Rate date", "group_amount": "Group cost", "kind": KIND_COLUMN}
 # Categoryless expenses export under this category (Splitwise's default).
 DEFAULT_CATEGORY = "General"
 
@@ -90,6 +95,7 @@ class _Line:
     paid: Dict[str, int]
     owed: Dict[str, int]
     rate: tuple = ("", "", "", "")  # exchange rate, source, date, group cost
+    kind: str = "EXPENSE"
 
     def net(self, pid: str) -> int:
         return self.paid.get(pid, 0) - self.owed.get(pid, 0)
@@ -109,6 +115,11 @@ def body_cells(body: ExpenseBody) -> Dict[str, object]:
     """The CSV columns of an expense's body (``EXPORT``)."""
     cells = {column: getattr(body, name) for name, column in EXPORT.items() if column}
     cells["Category"] = body.category or DEFAULT_CATEGORY
+    cells[KIND_COLUMN] = body.kind_shown
+    # Money the group received: a negative Cost, as Splitwise shows a refund.
+    cells["Cost"] = kind_sign(body.kind) * body.amount
+    if body.group_amount is not None:
+        cells["Group cost"] = kind_sign(body.kind) * body.group_amount
     return {column: "" if value is None else value for column, value in cells.items()}
 
 
@@ -118,8 +129,12 @@ def _expense_line(e: Expense, main: str) -> _Line:
     converted = bool(body.converted)
     kept = None if converted or body.currency in (None, main) else body.currency
 
+    # An INCOME's receivers "paid" minus what they received and its shares "owed" minus
+    # what they own, so paid - owed is still the row's net effect on every column.
+    sign = kind_sign(body.kind)
+
     def share(row) -> int:
-        return int(row.GroupAmount if converted else row.Amount)
+        return sign * int(row.GroupAmount if converted else row.Amount)
 
     paid: Dict[str, int] = {}
     owed: Dict[str, int] = {}
@@ -131,7 +146,7 @@ def _expense_line(e: Expense, main: str) -> _Line:
     return _Line(e.Date, e.CreatedAt, cells["Description"], cells["Category"], cells["Cost"],
                  body.currency or main, kept or main, [p.ParticipantId for p in body.payments],
                  paid, owed, (cells["Exchange rate"], cells["Rate source"], cells["Rate date"],
-                              cells["Group cost"]))
+                              cells["Group cost"]), cells[KIND_COLUMN])
 
 
 def _settlement_line(s: Settlement, main: str, known: Dict[str, str]) -> _Line:
@@ -143,7 +158,7 @@ def _settlement_line(s: Settlement, main: str, known: Dict[str, str]) -> _Line:
     return _Line(s.Date or s.CreatedAt[:10], s.CreatedAt, label, "Payment", int(s.Amount),
                  s.Currency or main, ledger, [s.PayerId], paid, owed,
                  (s.ExchangeRate or "", s.RateSource or "", s.RateDate or "",
-                  "" if s.GroupAmount is None else s.GroupAmount))
+                  "" if s.GroupAmount is None else s.GroupAmount), SETTLEMENT_KIND)
 
 
 def _conversion_lines(c: Conversion, main: str) -> List[_Line]:
@@ -156,7 +171,8 @@ def _conversion_lines(c: Conversion, main: str) -> List[_Line]:
         paid, owed = _sides(nets)
         lines.append(_Line(c.CreatedAt[:10], c.CreatedAt, f"Conversion {c.Currency} to {main}",
                            "Conversion", cost, ledger, ledger, [], paid, owed,
-                           (c.ExchangeRate, c.RateSource, c.RateDate or "", "")))
+                           (c.ExchangeRate, c.RateSource, c.RateDate or "", ""),
+                           CONVERSION_KIND))
     return lines
 
 
@@ -188,7 +204,7 @@ def export_csv(access: Access) -> str:
     names = list(columns.values())
     writer.writerow([safe_cell(c) for c in FIXED_COLUMNS + names + [PAYER_COLUMN] +
                      [f"{name} {what}" for name in names for what in ("paid", "owed")] +
-                     (RATE_COLUMNS if foreign else [])])
+                     [KIND_COLUMN] + (RATE_COLUMNS if foreign else [])])
 
     def paid_owed(paid: Dict[str, int], owed: Dict[str, int], ledger: str) -> List[str]:
         return [format_minor(side.get(pid, 0), ledger) for pid in columns
@@ -202,7 +218,7 @@ def export_csv(access: Access) -> str:
                                                 line.cost_currency]] +
                         [format_minor(line.net(pid), line.ledger) for pid in columns] +
                         [safe_cell(payers)] + paid_owed(line.paid, line.owed, line.ledger) +
-                        ([safe_cell(rate[0]), rate[1], rate[2],
+                        [line.kind] + ([safe_cell(rate[0]), rate[1], rate[2],
                           format_minor(rate[3], currency) if rate[3] != "" else ""]
                          if foreign else []))
     writer.writerow([])

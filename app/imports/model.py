@@ -58,6 +58,9 @@ class Row:
     amount: int = 0  # settlements; an expense's amount is its items' sum
     note: Optional[str] = None  # settlements
     notes: Optional[str] = None  # expenses: the source's free-text notes
+    # An expense the group received (kind INCOME): payments name who received it, items
+    # whom it belongs to, and its nets move the other way.
+    income: bool = False
 
     @property
     def total(self) -> int:
@@ -69,7 +72,15 @@ class Row:
             return {self.payer: self.amount, self.payee: -self.amount}
         from app.money.splits import net_effects
 
-        return net_effects(self.payments, [(i.amount, i.mode, i.splits) for i in self.items])
+        return net_effects(self.payments, [(i.amount, i.mode, i.splits) for i in self.items],
+                           self.ledger_kind)
+
+    @property
+    def ledger_kind(self) -> Optional[str]:
+        """The ledger's kind of this expense row: INCOME, or None (an EXPENSE)."""
+        from app.money.splits import INCOME
+
+        return INCOME if self.income else None
 
 
     def expense_input(self, participant_ids: Dict[str, str], *,
@@ -91,7 +102,7 @@ class Row:
                                   item.mode,
                                   tuple(SplitInput(pid(key), value) for key, value in item.splits))
                         for item in self.items),
-            currency=self.currency, exchange_rate=exchange_rate)
+            currency=self.currency, exchange_rate=exchange_rate, kind=self.ledger_kind)
 
 
 @dataclass

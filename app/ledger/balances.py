@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from pynamodb.expressions.operand import Path
 
 from app.money.settle import settle_up
+from app.money.splits import kind_sign
 from app.core import changelog, request_reads
 from app.core.access import Access
 from app.core.transactions import Transaction
@@ -47,14 +48,16 @@ def split_nets(nets: Mapping[str, int]) -> Tuple[Nets, Dict[str, Nets]]:
 
 def body_nets(body: ExpenseBody, main_currency: str) -> Nets:
     """paid - owed per ledger key of an expense body, from its resolved split amounts:
-    GroupAmounts for a converted body, its own amounts otherwise."""
+    GroupAmounts for a converted body, its own amounts otherwise; an INCOME's negated
+    (its payers received, its shares own)."""
     converted = body.converted
+    sign = kind_sign(body.kind)
     kept = None if converted or body.currency in (None, main_currency) else body.currency
     nets: Nets = {}
 
     def add(pid: str, value) -> None:
         key = ledger_key(pid, kept)
-        nets[key] = nets.get(key, 0) + int(value)
+        nets[key] = nets.get(key, 0) + sign * int(value)
 
     for payment in body.payments:
         add(payment.ParticipantId, payment.GroupAmount if converted else payment.Amount)

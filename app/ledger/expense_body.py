@@ -29,6 +29,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, Dict, List, NamedTuple, Optional
 
+from app.money.splits import EXPENSE
 from models.groups import BODY_FIELDS, ItemMap, PaymentMap, SplitMap
 
 # Body field -> stored attribute: the table declared beside the attributes
@@ -39,7 +40,7 @@ ATTRIBUTES = BODY_FIELDS
 # door's ExpenseInput sends it: the build, an edit's merge and a stored body read back as
 # input copy those by name, so a new text field needs no ledger code.
 BUILT = ("description", "amount", "payments", "items", "currency", "exchange_rate",
-         "rate_source", "rate_date", "group_amount")
+         "rate_source", "rate_date", "group_amount", "kind")
 AS_SENT = tuple(name for name in ATTRIBUTES if name not in BUILT)
 # The fields recording a conversion (absent on a kept or group-currency body).
 RATE_FIELDS = ("exchange_rate", "rate_source", "rate_date", "group_amount")
@@ -73,7 +74,8 @@ class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
     """A validated body; payments and items in their stored shapes, owed amounts resolved.
 
     Its fields are ``ATTRIBUTES``' (description, category, notes, amount, payments, items,
-    currency, exchange_rate, rate_source, rate_date, group_amount). A NamedTuple, not a
+    currency, exchange_rate, rate_source, rate_date, group_amount, kind: INCOME, or None
+    for an EXPENSE, so an expense's row is the bytes it was before kinds). A NamedTuple, not a
     frozen dataclass: it is built on the API's cold-start path."""
 
     __slots__ = ()
@@ -106,6 +108,11 @@ class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
     def as_row(self) -> SimpleNamespace:
         """A row-shaped view (``.Payments``, ``.Items`` ...) for readers of stored rows."""
         return SimpleNamespace(**self.to_row_attributes())
+
+    @property
+    def kind_shown(self) -> str:
+        """The kind replies and exports show: EXPENSE when none is stored."""
+        return self.kind or EXPENSE
 
     @property
     def converted(self) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, Dict, Optional
 from app.errors import Invalid
 from app.money import fx
 from app.money.refusals import MoneyInvalid, Quoted
-from app.money.splits import net_effects, resolve_item
+from app.money.splits import INCOME, net_effects, resolve_item
 from app.ledger import foreign_currency
 from app.ledger.expense_body import AS_SENT, ExpenseBody
 from app.ledger.expense_input import (BOTH, BOTH_DETAIL, ITEMS, NEITHER, NEITHER_DETAIL,
@@ -91,7 +91,7 @@ def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: boo
     try:
         parsed = [(item.amount, item.split_mode,
                    [(s.participant_id, s.value) for s in item.splits]) for item in raw_items]
-        net_effects(payments, parsed)  # validates every item and the payments
+        net_effects(payments, parsed, expense.kind)  # validates the items, payments, kind
         for item, (amount, mode, splits) in zip(raw_items, parsed, strict=True):
             owed = resolve_item(amount, mode, splits)
             items.append(ItemMap(
@@ -121,6 +121,7 @@ def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: boo
                        payments=stored_payments, items=items, currency=rate.currency,
                        exchange_rate=rate.exchange_rate, rate_source=rate.rate_source,
                        rate_date=rate.rate_date, group_amount=rate.group_amount,
+                       kind=INCOME if expense.kind == INCOME else None,
                        **{name: getattr(expense, name) for name in AS_SENT})
     from app.ledger.balances import body_nets
 
@@ -137,12 +138,12 @@ def input_of(body: ExpenseBody, date: Optional[str]) -> ExpenseInput:
                               tuple(SplitInput(s.ParticipantId, int(s.Value)) for s in i.Splits))
                     for i in body.items),
         currency=body.currency, exchange_rate=body.exchange_rate, rate_source=body.rate_source,
-        rate_date=body.rate_date, group_amount=body.group_amount)
+        rate_date=body.rate_date, group_amount=body.group_amount, kind=body.kind)
 
 
 # Fields a partial edit replaces as sent; the amount follows from the items, and ``items``
 # (with the shorthand) and the rate are merged below.
-PLAIN = ("description", *AS_SENT, "payments", "date")
+PLAIN = ("description", *AS_SENT, "payments", "date", "kind")
 MONEY = ("payments", "items", "amount", "split_mode", "splits")
 RECORDED = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 

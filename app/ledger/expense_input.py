@@ -56,6 +56,7 @@ class ExpenseInput(NamedTuple):
     group_amount: Any = None
     rate_source: Optional[str] = None
     rate_date: Optional[str] = None
+    kind: Optional[str] = None  # EXPENSE (None: not sent) or INCOME
     sent: FrozenSet[str] = frozenset()
 
     @classmethod
@@ -116,7 +117,7 @@ WIRE_NAMES = {"description": "description", "category": "category", "date": "dat
               "notes": "notes", "payments": "payments", "items": "items", "amount": "amount",
               "split_mode": "splitMode", "splits": "splits", "currency": "currency",
               "exchange_rate": "exchangeRate", "group_amount": "groupAmount",
-              "rate_source": "rateSource", "rate_date": "rateDate"}
+              "rate_source": "rateSource", "rate_date": "rateDate", "kind": "kind"}
 
 
 def _to_draft(expense: ExpenseInput) -> dict:
@@ -210,8 +211,21 @@ def missing(sent: Collection[str]) -> Tuple[str, ...]:
                  if name not in sent)
 
 
+# A whole body may also send the amount alone (no split mode, no splits): the group's
+# defaultSplit shares it (app.ledger.default_split).
+DEFAULTED = SHORTHAND[1:]
+DEFAULTED_API = SHORTHAND_API[1:]
+
+
+def defaulted(sent: Collection[str]) -> bool:
+    """An amount with neither items nor any of the shorthand's split fields."""
+    return "amount" in sent and ITEMS not in sent and not any(name in sent for name in DEFAULTED)
+
+
 # The same rule as JSON Schema: a whole body is one of the forms (anyOf ONE_FORM) ...
-ONE_FORM = [{"required": [ITEMS]}, {"required": list(SHORTHAND_API)}]
+ONE_FORM = [{"required": [ITEMS]}, {"required": list(SHORTHAND_API)},
+            {"required": ["amount"],
+             "not": {"anyOf": [{"required": [name]} for name in DEFAULTED_API]}}]
 # ... and no body, whole or a patch, is both (not NOT_BOTH_FORMS).
 NOT_BOTH_FORMS = {"required": [ITEMS],
                   "anyOf": [{"required": [name]} for name in NOT_WITH_ITEMS_API]}

@@ -11,7 +11,7 @@ from typing import Callable, List, Optional
 from app import metrics
 from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
 from app.core import changelog, outbox, paging
-from app.ledger import balances, expense_build, guards as money_guards
+from app.ledger import balances, default_split, expense_build, guards as money_guards
 from app.ledger.expense_input import ExpenseInput
 from app.core.access import Access, authorize
 from app.core.clock import new_id, now_iso, today
@@ -61,6 +61,7 @@ def create_expense(access: Access, expense: ExpenseInput, *,
 
     ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
     draft's saved marker), so they commit with the expense or not at all."""
+    expense = default_split.applied(access.group.DefaultSplit, expense)
     draft = expense_build.build(expense if expense.date else expense.with_(date=today()),
                                 access.group.Currency)
     expense_id, now = new_id(), now_iso()

@@ -14,7 +14,7 @@ from app.ledger import expense_input
 from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, TEXT_MAX,
                                       ExpenseInput, ItemInput, PaymentInput, SplitInput)
 from app.money.settlement_input import SettlementInput
-from app.money.splits import MAX_AMOUNT, SPLIT_MODES
+from app.money.splits import EXPENSE, KINDS, MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB
 
 
@@ -54,9 +54,11 @@ class PaymentSchema(Strict):
 
 class SplitInSchema(Strict):
     participant_id = Id(required=True, data_key="participantId")
-    value = StrictInteger(validate=validate.Range(min=0, max=MAX_AMOUNT), metadata={
+    value = StrictInteger(validate=validate.Range(min=-MAX_AMOUNT, max=MAX_AMOUNT), metadata={
         "description": "Ignored for EQUAL; minor units for EXACT; basis points for PERCENT; "
-                       "a positive weight for SHARES"})
+                       "a positive weight for SHARES; for ADJUSTMENT (required, 0 allowed) "
+                       "signed minor units added to an equal share of what the adjustments "
+                       "leave. Only ADJUSTMENT takes a negative value"})
 
     @post_load
     def _input(self, data, **kwargs):
@@ -87,6 +89,12 @@ def expense_of(data: dict) -> ExpenseInput:
     return ExpenseInput.of(**fields_sent)
 
 
+KIND_DESCRIPTION = (
+    "EXPENSE (default): payments name who paid, splits who owes. INCOME: money the group "
+    "received (a deposit back, a refund, a sale): payments name who received it, splits "
+    "whom it belongs to, and every net moves the other way")
+
+
 class _ExpenseFields(Strict):
     """The expense fields of a request body, loaded under ExpenseInput's names."""
 
@@ -109,6 +117,8 @@ class _ExpenseFields(Strict):
     exchange_rate = ExchangeRate(allow_none=True, data_key="exchangeRate")
     group_amount = Money(allow_none=True, data_key="groupAmount", metadata={
         "description": "What was really charged, in group minor units (the rate is derived)"})
+    kind = fields.String(validate=validate.OneOf(KINDS), metadata={
+        "description": KIND_DESCRIPTION})
 
     @validates_schema
     def one_form(self, data, **kwargs):
@@ -122,7 +132,9 @@ ROUNDING_RULE = (
     "of their ideal share (amount * weight / total weight); the leftover minor units then "
     "go one each, in list order, only to splits whose ideal share is fractional (a split "
     "owing a whole share, or 0%, is never rounded up). Every owed amount is within one "
-    "minor unit of its ideal share.")
+    "minor unit of its ideal share. ADJUSTMENT splits owe an equal share (by the same rule, "
+    "rounded toward minus infinity) of the amount minus the adjustments, plus their own "
+    "adjustment; a share below 0 is refused.")
 
 
 BOTH_FORMS_REFUSED = ("A body with both forms (or a whole body with neither) is refused with 400 "
@@ -140,6 +152,8 @@ class FullBody:
 
     @validates_schema
     def complete(self, data, **kwargs):
+        if expense_input.defaulted(data):  # the group's defaultSplit shares the amount
+            return
         errors = {name: [expense_input.REQUIRED_DETAIL] for name in expense_input.missing(data)}
         if errors:
             raise ValidationError(errors)
@@ -264,6 +278,10 @@ class ExpenseBodySchema(_Converted, Strict):
         "description": "ECB rates: the publication day used"})
     groupAmount = fields.Integer(attribute="GroupAmount", metadata={
         "description": "Converted rows: the amount in group minor units"})
+    # The row's Kind, or a template's (its Template map); EXPENSE when none is stored.
+    kind = DerivedString(lambda row: getattr(getattr(row, "Template", None) or row, "ExpenseKind",
+                                             None) or EXPENSE, required=True,
+                         metadata={"enum": list(KINDS), "description": KIND_DESCRIPTION})
 
 
 class ReceiptLinkSchema(Schema):

@@ -47,7 +47,12 @@ PROPERTY_TEXT = {
                 "reuse the group's own (list_expenses shows them); null clears it.",
     "splitMode": "How the amount is shared: EQUAL (evenly), EXACT (each split's value is "
                  "what they owe, a decimal string), PERCENT (value in basis points, "
-                 "2500 = 25%, summing to 10000) or SHARES (value is a positive weight).",
+                 "2500 = 25%, summing to 10000), SHARES (value is a positive weight) or "
+                 "ADJUSTMENT (value is a signed decimal string added to an equal share of "
+                 "what the adjustments leave).",
+    "kind": "EXPENSE (the default: payments name who paid) or INCOME (money the group "
+            "received, e.g. a deposit back or a refund: payments name who received it, "
+            "splits whom it belongs to).",
     "name": "A label for this item, e.g. \"Wine\" (optional).",
     "note": "Optional note (at most 500 characters).",
     "version": "The version you read (version from get_expense, list_expenses or "
@@ -124,7 +129,8 @@ class McpSplitSchema(Strict):
     value = SplitValue(metadata={
         "type": ["string", "integer"],
         "description": "EXACT: what they owe as a decimal string (\"4.10\"); PERCENT: basis "
-                       "points (2500 = 25%); SHARES: a positive weight; EQUAL: omit."})
+                       "points (2500 = 25%); SHARES: a positive weight; ADJUSTMENT: a "
+                       "signed decimal string (\"-2.50\", \"0\"); EQUAL: omit."})
 
 
 class McpItemSchema(Strict):

@@ -30,6 +30,7 @@ from app.errors import Invalid, version_conflict
 from app.ledger import expense_input
 from app.ledger.expense_input import ExpenseInput
 from app.money.settlement_input import SettlementInput
+from app.money.splits import ADJUSTMENT
 from app.mcp.errors import balances_changed
 from app.ledger.schemas import (CommentSchema, ExpenseCreateSchema, ExpensePatchSchema,
                                 ExpenseSchema)
@@ -54,6 +55,14 @@ def _split(split: dict, mode: str, currency: str, path: str) -> dict:
             raise Invalid("The arguments have invalid fields.", details={
                 f"{path}.value": ["EXACT values are decimal strings such as \"4.10\"."]})
         value = to_minor(value, currency, f"{path}.value", minimum=0)
+    elif mode == ADJUSTMENT:
+        if not isinstance(value, str):
+            raise Invalid("The arguments have invalid fields.", details={
+                f"{path}.value": ["ADJUSTMENT values are signed decimal strings such as "
+                                  "\"-2.50\" or \"0\"."]})
+        negative = value.startswith("-")
+        value = to_minor(value[1:] if negative else value, currency, f"{path}.value",
+                         minimum=0) * (-1 if negative else 1)
     elif isinstance(value, str):
         raise Invalid("The arguments have invalid fields.", details={
             f"{path}.value": [f"{mode} values are integers (PERCENT in basis points)."]})
@@ -273,8 +282,14 @@ TOOLS = (
                     + " " + FOREIGN + " payments: who paid how much (they add up to the total). Who owes "
                     "what: " + expense_input.EITHER_FORM + " splitMode EQUAL splits evenly "
                     "(omit values); EXACT takes each split's value as a decimal string; "
-                    "PERCENT takes basis points (2500 = 25%); SHARES takes weights. Get "
-                    "participant ids from get_group. date defaults to today. " + RETRY,
+                    "PERCENT takes basis points (2500 = 25%); SHARES takes weights; "
+                    "ADJUSTMENT takes a signed decimal string per split (\"2.50\": 2.50 more "
+                    "than an equal share of the rest, \"-2.50\": less, \"0\": just the "
+                    "equal share). With amount and payments but no splitMode or splits, the "
+                    "group's default split (get_group group.defaultSplit) shares it. kind INCOME "
+                    "records money the group received (\"got 20 back from the deposit\", a "
+                    "refund, a sale): payments name who received it, splits whom it belongs "
+                    "to. Get participant ids from get_group. date defaults to today. " + RETRY,
         args=AddExpenseArgs, result=ExpenseSchema, rest_view=expenses_api.create_expense,
         run=_add_expense, creates=True),
     Tool(

@@ -7,6 +7,15 @@ Rounding (PERCENT, SHARES and EQUAL): every split first gets
 floor(amount * weight / total_weight); the few leftover minor units then go one each to
 the splits in list order, skipping weight-0 splits (a 0% split owes exactly 0). Each
 owed amount is therefore within one minor unit of its ideal share.
+
+ADJUSTMENT: each split's value is a signed adjustment; the item amount minus their sum is
+shared equally by the same rule (floor toward minus infinity, so a negative remainder is
+rounded the same way), then each split's adjustment is added; only a final share below 0
+is refused.
+
+An expense's kind says which way its nets move: an EXPENSE's payers paid for the shares,
+an INCOME's payers received money the shares own, so every net of an INCOME is the
+negation of the same EXPENSE body's (:func:`kind_sign`).
 """
 from __future__ import annotations
 
@@ -15,7 +24,13 @@ from typing import Any, Sequence
 from app.errors import Invalid
 from app.money.refusals import MoneyInvalid, Quoted
 
-SPLIT_MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES")
+SPLIT_MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES", "ADJUSTMENT")
+ADJUSTMENT = "ADJUSTMENT"
+# The modes a group's default split may use: the ones that scale to any amount.
+DEFAULT_SPLIT_MODES = ("EQUAL", "SHARES", "PERCENT")
+EXPENSE = "EXPENSE"
+INCOME = "INCOME"
+KINDS = (EXPENSE, INCOME)
 MAX_AMOUNT = 10**11
 PERCENT_TOTAL = 10_000  # PERCENT values are basis points
 
@@ -50,6 +65,19 @@ def _check_participant_ids(ids: Sequence[Any], field: str, what: str) -> None:
                           details={"field": f"{field}[{i}].participantId",
                                    "participantId": pid})
         seen.add(pid)
+
+
+def kind_sign(kind: Any) -> int:
+    """+1 for an EXPENSE (None: a row from before kinds), -1 for an INCOME: what every
+    net of a body is multiplied by."""
+    return -1 if kind == INCOME else 1
+
+
+def check_kind(kind: Any) -> None:
+    """None (an EXPENSE) or one of KINDS, else Invalid."""
+    if kind is not None and kind not in KINDS:
+        raise Invalid(f"kind must be one of {', '.join(KINDS)}, got {kind!r}",
+                      details={"field": "kind", "value": repr(kind)})
 
 
 def apportion(amount: int, weights: list[int]) -> list[int]:
@@ -87,13 +115,13 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
         return apportion(amount, [1] * len(splits))
 
     values = [value for _, value in splits]
-    minimum = 1 if mode == "SHARES" else 0
+    minimum = {"SHARES": 1, ADJUSTMENT: -MAX_AMOUNT}.get(mode, 0)
     for i, value in enumerate(values):
         field = f"splits[{i}].value"
         if not _is_int(value):
             raise Invalid(f"{field} must be an integer for {mode} splits",
                           details={"field": field, "value": repr(value)})
-        if value < minimum:
+        if value < minimum or (mode == ADJUSTMENT and value > MAX_AMOUNT):
             raise Invalid(f"{field} must be at least {minimum} for {mode} splits, got {value}",
                           details={"field": field, "value": value})
 
@@ -103,11 +131,27 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
                                {"sum": Quoted(sum(values)), "amount": Quoted(amount)},
                                field="splits")
         return list(values)
+    if mode == ADJUSTMENT:
+        return _adjusted(amount, values)
     if mode == "PERCENT" and sum(values) != PERCENT_TOTAL:
         raise Invalid(f"PERCENT splits sum to {sum(values)} basis points but must sum to "
                       f"{PERCENT_TOTAL} (100%)",
                       details={"field": "splits", "sum": sum(values), "expected": PERCENT_TOTAL})
     return apportion(amount, values)
+
+
+def _adjusted(amount: int, adjustments: list[int]) -> list[int]:
+    """Equal shares of what the adjustments leave (floor toward minus infinity, leftover
+    units in list order), each plus its adjustment; a share below 0 is refused."""
+    owed = [share + adjustment for share, adjustment
+            in zip(apportion(amount - sum(adjustments), [1] * len(adjustments)), adjustments,
+                   strict=True)]
+    for i, share in enumerate(owed):
+        if share < 0:
+            raise MoneyInvalid(f"splits[{i}] would owe {{share}}: an ADJUSTMENT share must "
+                               "not be below 0", {"share": Quoted(share)},
+                               field=f"splits[{i}].value")
+    return owed
 
 
 def validate_payments(total: int, payments: list[tuple[str, int]]) -> None:
@@ -132,8 +176,10 @@ def validate_payments(total: int, payments: list[tuple[str, int]]) -> None:
 
 
 def net_effects(payments: list[tuple[str, int]],
-                items: list[tuple[int, str, list[tuple[str, int]]]]) -> dict[str, int]:
-    """participantId -> paid - owed for one expense; sums to 0.
+                items: list[tuple[int, str, list[tuple[str, int]]]],
+                kind: Any = None) -> dict[str, int]:
+    """participantId -> paid - owed for one expense (received - owned for an INCOME, so
+    negated); sums to 0.
 
     Every participant mentioned (payer or split) gets an entry, zeros included. Validates
     every item and the payments against the sum of the item amounts; raises Invalid with
@@ -155,6 +201,8 @@ def net_effects(payments: list[tuple[str, int]],
         for (pid, _), share in zip(splits, owed, strict=True):
             net[pid] = net.get(pid, 0) - share
     validate_payments(item_total, payments)
+    check_kind(kind)
     for pid, paid in payments:
         net[pid] = net.get(pid, 0) + paid
-    return net
+    sign = kind_sign(kind)
+    return {pid: sign * value for pid, value in net.items()}

@@ -9,6 +9,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from app.money.splits import kind_sign
+
 BY = ("category", "month", "participant", "group")
 
 
@@ -43,15 +45,21 @@ class Section:
 
 
 def shares(expense) -> Tuple[str, bool, Dict[str, int], Dict[str, int]]:
-    """(currency it counts in, converted?, owed per participant, paid per participant)."""
+    """(currency it counts in, converted?, owed per participant, paid per participant).
+
+    An INCOME counts negative: its shares un-spend what they own and its receivers un-pay
+    what they received (its count is still 1)."""
     converted = getattr(expense, "GroupAmount", None) is not None
+    sign = kind_sign(getattr(expense, "ExpenseKind", None))
     owed: Dict[str, int] = defaultdict(int)
     paid: Dict[str, int] = defaultdict(int)
     for item in expense.Items or ():
         for split in item.Splits or ():
-            owed[split.ParticipantId] += int(split.GroupAmount if converted else split.Amount)
+            owed[split.ParticipantId] += sign * int(split.GroupAmount if converted
+                                                    else split.Amount)
     for payment in expense.Payments or ():
-        paid[payment.ParticipantId] += int(payment.GroupAmount if converted else payment.Amount)
+        paid[payment.ParticipantId] += sign * int(payment.GroupAmount if converted
+                                                  else payment.Amount)
     return expense.Currency, converted, owed, paid
 
 

@@ -167,5 +167,6 @@ MY_EXPENSES_EXAMPLE = {"items": [{
     "items": [{"name": "Taxi to the airport", "amount": 2400, "splitMode": "EQUAL",
                "splits": [{"participantId": _ANA, "value": 0, "amount": 1200},
                           {"participantId": _BO, "value": 0, "amount": 1200}]}],
-    "createdBy": _ANA, "createdAt": "2026-03-01T18:04:05Z", "updatedAt": None}],
+    "createdBy": _ANA, "createdAt": "2026-03-01T18:04:05Z", "updatedAt": None,
+    "kind": "EXPENSE"}],
     "nextCursor": None}

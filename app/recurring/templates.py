@@ -19,7 +19,7 @@ from app.core import changelog, outbox, paging
 from app.core.access import Access
 from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
-from app.ledger import balances, expense_build, guards as money_guards
+from app.ledger import balances, default_split, expense_build, guards as money_guards
 from app.recurring import schedule as schedules
 from app.ledger.expense_body import ExpenseBody, compared
 from models.groups import RECURRING_PREFIX, ExpenseTemplateMap, RecurringExpense
@@ -79,7 +79,9 @@ def create_template(access: Access, body: Mapping[str, Any]) -> Template:
     """A new active template; its first run is local midnight of its first occurrence."""
     schedule = _schedule(body)
     schedules.check_start_window(body["startDate"], schedule.time_zone)
-    draft = expense_build.build(body["expense"].with_(date=body["startDate"]),
+    # A template that names nobody records the group's default split as it is now.
+    expense = default_split.applied(access.group.DefaultSplit, body["expense"])
+    draft = expense_build.build(expense.with_(date=body["startDate"]),
                                 access.group.Currency, defer_auto=True)
     recurring_id, now = new_id(), now_iso()
     first = schedule.first()

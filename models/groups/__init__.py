@@ -13,8 +13,8 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 GroupExpensesIndex, GroupItem, PendingJoinRequestsIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
-from models.groups.membership import (Group, GroupStatus, Invite, JoinLock, JoinRequest,
-                                      Participant, UserMember)
+from models.groups.membership import (DefaultShareMap, DefaultSplitMap, Group, GroupStatus,
+                                      Invite, JoinLock, JoinRequest, Participant, UserMember)
 from models.groups.ledger import (BODY_FIELDS, STORED_PARTICIPANT_ID, Balance, Comment,
                                   Conversion, Expense, ExpenseBodyAttributes, ItemMap, PaymentMap,
                                   Settlement, SplitMap)
@@ -24,7 +24,7 @@ from models.groups.imports import ImportChunk, ImportJob
 from models.groups.receipts import Receipt
 from models.groups.links import LinkCount, ShareLink
 
-__all__ = ["BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
+__all__ = ["DefaultShareMap", "DefaultSplitMap", "BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
            "DUE_BUCKET_PREFIX", "DUE_BUCKETS", "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT",
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",

@@ -67,6 +67,9 @@ class ExpenseBodyAttributes:
     RateSource = UnicodeAttribute(null=True)  # CLIENT | DERIVED | ECB
     RateDate = UnicodeAttribute(null=True)
     GroupAmount = NumberAttribute(null=True)
+    # INCOME (money the group received: every net moves the other way); absent means an
+    # EXPENSE, so the rows written before income existed read as what they are.
+    ExpenseKind = UnicodeAttribute(null=True)
 
 
 # Each body field (app.ledger.expense_body.ExpenseBody's, in this order) -> the attribute it
@@ -77,7 +80,7 @@ BODY_FIELDS = {"description": "Description", "category": "Category", "notes": "N
                "amount": "Amount", "payments": "Payments", "items": "Items",
                "currency": "Currency", "exchange_rate": "ExchangeRate",
                "rate_source": "RateSource", "rate_date": "RateDate",
-               "group_amount": "GroupAmount"}
+               "group_amount": "GroupAmount", "kind": "ExpenseKind"}
 
 
 class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):

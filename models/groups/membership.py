@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import (BooleanAttribute, ListAttribute, MapAttribute, NumberAttribute,
+                                 UnicodeAttribute)
 
 from models.groups.base import GroupItem
 from models.groups.keys import (DELETE_BUCKET, INVITE, JOINLOCK_PREFIX, JOINREQ_PREFIX, META,
@@ -20,6 +21,20 @@ class GroupStatus:
     DELETING = "DELETING"  # being removed
     CLOSING = "CLOSING"
     ALL = (ACTIVE, IMPORTING, DELETING, CLOSING)
+
+
+class DefaultShareMap(MapAttribute):
+    """One participant of a group's default split and its value (the split mode's)."""
+
+    ParticipantId = UnicodeAttribute(attr_name="p")
+    Value = NumberAttribute(null=True, attr_name="v")
+
+
+class DefaultSplitMap(MapAttribute):
+    """How a create that names no splits shares its amount (EQUAL, SHARES or PERCENT)."""
+
+    SplitMode = UnicodeAttribute(attr_name="m")
+    Splits = ListAttribute(of=DefaultShareMap, attr_name="s")
 
 
 class Group(GroupItem, discriminator="GROUP"):
@@ -41,6 +56,8 @@ class Group(GroupItem, discriminator="GROUP"):
     # a transfer). A money write conditions its head update on the version it read instead
     # of checking each participant it names. Absent until the first change (0).
     RosterVersion = NumberAttribute(null=True)
+    # The group's default split (PATCH, OWNER), absent when none is set.
+    DefaultSplit = DefaultSplitMap(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:

@@ -108,3 +108,81 @@ def test_several_groups_ask_which_unless_one_is_named():
     named = RuleDrafter().draft(Context(text="I paid 10 for milk in the Flat", today=TODAY,
                                         groups=(GROUP, other)))
     assert named.group_id == "g2" and named.expense is not None
+
+
+# Money the group received (issue 45): the drafter proposes kind INCOME, its "payer" being
+# who received it; every other phrasing stays an EXPENSE (the table above sends none).
+INCOME = [
+    ("got 20 back from the deposit", 2000, "me", ALL, "Deposit back"),
+    ("Ann got 45 back from the hotel, split with Bo", 4500, "ann", {"ann", "bo"}, "Hotel back"),
+    ("Bo received a 30 refund for the tickets", 3000, "bo", ALL, "Tickets"),
+]
+
+
+@pytest.mark.parametrize("text, amount, receiver, among, description", INCOME)
+def test_money_received_is_drafted_as_income(text, amount, receiver, among, description):
+    proposal = _draft(text)
+    assert proposal.questions == [], proposal.questions
+    body = proposal.expense
+    (item,) = body["items"]
+    assert body["kind"] == "INCOME"
+    assert (item["amount"], body["payments"][0]["participantId"],
+            {s["participantId"] for s in item["splits"]}, body["description"]) == (
+        amount, receiver, among, description)
+    assert "received by" in proposal.reply
+
+
+def test_expense_phrasings_carry_no_kind():
+    for text, *_ in TABLE:
+        assert "kind" not in _draft(text).expense, text
+
+
+def test_more_or_less_than_an_equal_share_is_an_adjustment():
+    proposal = _draft("I paid 90 for the cabin with Ann and Bo, Ann 10 more, Bo 4.50 less")
+    assert proposal.questions == [], proposal.questions
+    (item,) = proposal.expense["items"]
+    assert item["splitMode"] == "ADJUSTMENT" and item["amount"] == 9000
+    assert {s["participantId"]: s["value"] for s in item["splits"]} == {
+        "me": 0, "ann": 1000, "bo": -450}
+
+
+def test_an_income_draft_reads_back_as_an_income_input_and_builds():
+    from app.ledger.expense_build import build
+    from app.ledger.expense_input import ExpenseInput
+
+    body = _draft("got 20 back from the deposit").expense
+    expense = ExpenseInput.from_draft(body)
+    assert expense.kind == "INCOME" and expense.to_draft()["kind"] == "INCOME"
+    draft = build(expense, "EUR")
+    assert draft.nets == {"me": -1500, "ann": 500, "bo": 500, "zoe": 500}
+
+
+def test_the_model_tool_types_kind_and_adjustment_and_passes_income_through():
+    from app.chat.drafters.tool import SCHEMA, proposal_of
+
+    assert SCHEMA["properties"]["kind"]["enum"] == ["EXPENSE", "INCOME"]
+    assert "ADJUSTMENT" in SCHEMA["properties"]["splitMode"]["enum"]
+    proposal = proposal_of({"reply": "Deposit back", "groupId": "g1", "amount": "20",
+                            "kind": "INCOME", "splitMode": "ADJUSTMENT",
+                            "splits": [{"participantId": "me", "value": 0},
+                                       {"participantId": "ann", "value": 500}]},
+                           Context(text="got 20 back", today=TODAY, groups=(GROUP,)))
+    assert proposal.expense["kind"] == "INCOME"
+    assert proposal.expense["items"][0]["splitMode"] == "ADJUSTMENT"
+
+
+def test_a_message_naming_nobody_uses_the_groups_default_split():
+    group = GroupContext("g1", "Trip", "EUR", "me", GROUP.participants,
+                        default_split=("SHARES", (("me", 2), ("ann", 1))))
+
+    def draft(text):
+        return RuleDrafter().draft(Context(text=text, today=TODAY, groups=(group,)))
+
+    (item,) = draft("I bought groceries for 90").expense["items"]
+    assert item["splitMode"] == "SHARES"
+    assert [(s["participantId"], s["value"]) for s in item["splits"]] == [("me", 2), ("ann", 1)]
+    # Naming people, or saying how, overrides the default.
+    (item,) = draft("I paid 90 for groceries with Bo").expense["items"]
+    assert (item["splitMode"], {s["participantId"] for s in item["splits"]}) == (
+        "EQUAL", {"me", "bo"})
+    assert draft("groceries 90 split evenly").expense["items"][0]["splitMode"] == "EQUAL"

@@ -105,7 +105,10 @@ def test_expense_create_documents_rounding_and_required_fields(client):
     assert set(schemas["ExpenseCreate"]["required"]) == {"description", "payments"}
     rule = schemas["ExpenseCreate"]["x-body-rule"]  # the schema itself stays a plain object
     assert [sorted(branch["required"]) for branch in rule["anyOf"]] == [
-        ["items"], ["amount", "splitMode", "splits"]]
+        ["items"], ["amount", "splitMode", "splits"], ["amount"]]
+    # The amount alone (no splitMode, no splits): the group's defaultSplit shares it.
+    assert rule["anyOf"][2]["not"] == {"anyOf": [{"required": ["splitMode"]},
+                                                 {"required": ["splits"]}]}
     assert set(schemas["SettlementCreate"]["required"]) == {"payerId", "payeeId", "amount"}
     assert "fractional" in schemas["ExpenseCreate"]["description"]
     # Every body schema stays closed: unknown fields are 400s (apispec drops this for a schema

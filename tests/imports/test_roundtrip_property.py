@@ -1,7 +1,7 @@
 """Round trips: our JSON export -> tailspend-json import -> export is the same group (roster
 with members in nothing or at a zero net, expenses, settlements, comments, recurring
 templates, balances), and our CSV export -> splitwise-csv import reproduces every net
-(hypothesis over random groups; issue 31 section 2)."""
+(hypothesis over random groups, expenses and income; issue 31 section 2, issue 45)."""
 from __future__ import annotations
 
 import itertools
@@ -67,7 +67,8 @@ def groups(draw):
             if 0 in paid:
                 paid, payers = [total], payers[:1]
             rows.append(("expense", index, parts, list(zip(payers, paid, strict=True)),
-                         draw(st.sampled_from([None, "FOOD", "=1+1"]))))
+                         draw(st.sampled_from([None, "FOOD", "=1+1"])),
+                         draw(st.sampled_from(["EXPENSE", "INCOME"]))))
         else:
             payer, payee = draw(st.lists(st.integers(0, people - 1), min_size=2, max_size=2,
                                          unique=True))
@@ -93,9 +94,9 @@ def _create(importer: Importer, people: int, rows: list, comments: list,
     row_ids = []
     for row in rows:
         if row[0] == "expense":
-            _, index, parts, payments, category = row
+            _, index, parts, payments, category, kind = row
             body = {"description": f"Row {index}", "date": f"2026-02-{index + 1:02d}",
-                    "category": category,
+                    "category": category, "kind": kind,
                     "payments": [{"participantId": ids[p], "amount": a} for p, a in payments],
                     "items": [{"name": f"Item {n}", "amount": amount, "splitMode": mode,
                                "splits": [{"participantId": ids[m], "value": v}
@@ -137,7 +138,7 @@ def _create(importer: Importer, people: int, rows: list, comments: list,
 def _comparable(export: dict) -> dict:
     """The export with ids, versions and timestamps replaced by who and what."""
     name = {p["participantId"]: p["displayName"] for p in export["participants"]}
-    expenses = [{"date": e["date"], "description": e["description"],
+    expenses = [{"date": e["date"], "description": e["description"], "kind": e["kind"],
                  "category": e["category"], "currency": e["currency"], "amount": e["amount"],
                  "payments": [(name[p["participantId"]], p["amount"]) for p in e["payments"]],
                  "items": [(i["name"], i["amount"], i["splitMode"],

@@ -23,22 +23,25 @@ specs = st.lists(st.tuples(
     st.integers(1, 9000), st.integers(0, 2), st.lists(st.integers(0, 2), min_size=1,
                                                       max_size=3, unique=True),
     st.sampled_from([None, "FOOD", "TRAVEL"]), st.sampled_from(["EUR", "USD", "USD+rate"]),
-    st.sampled_from(["2026-01-05", "2026-01-31", "2026-02-10", "2026-03-01"])),
+    st.sampled_from(["2026-01-05", "2026-01-31", "2026-02-10", "2026-03-01"]),
+    st.sampled_from(["EXPENSE", "INCOME"])),
     max_size=10)
 
 
 def expected(rows, by, main, me=None):
-    """{currency: {key: [spent, paid, count]}} from the stored expense rows, summed by hand."""
+    """{currency: {key: [spent, paid, count]}} from the stored expense rows, summed by hand
+    (an INCOME's spent and paid negative, its count 1)."""
     out = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
     for row in rows:
         conv = row.GroupAmount is not None
         cur = main if conv else row.Currency
+        sign = -1 if row.ExpenseKind == "INCOME" else 1
         owed, paid = defaultdict(int), defaultdict(int)
         for item in row.Items:
             for s in item.Splits:
-                owed[s.ParticipantId] += int(s.GroupAmount if conv else s.Amount)
+                owed[s.ParticipantId] += sign * int(s.GroupAmount if conv else s.Amount)
         for p in row.Payments:
-            paid[p.ParticipantId] += int(p.GroupAmount if conv else p.Amount)
+            paid[p.ParticipantId] += sign * int(p.GroupAmount if conv else p.Amount)
         if me is not None:
             if me not in owed and me not in paid:
                 continue
@@ -72,9 +75,9 @@ def test_group_and_my_stats_equal_a_recomputation(rows, by, window):
         create_all_tables(STAGE)
         me = make_user("me@example.com")
         access, ids = make_group(me)
-        for amount, payer, among, category, currency, day in rows:
+        for amount, payer, among, category, currency, day, kind in rows:
             body = {**equal_body(ids[payer], amount, [ids[i] for i in among], date=day),
-                    "category": category}
+                    "category": category, "kind": kind}
             if currency != "EUR":
                 body["currency"] = "USD"
             if currency == "USD+rate":

@@ -53,7 +53,7 @@ def plain(value):
 def full_body(ids, **extra) -> dict:
     """A request naming every field of the body: two items, a category, notes, two payers."""
     owner, a, b = ids
-    return {"description": "Groceries", "category": "FOOD", "date": "2026-11-28",
+    return {"description": "Groceries", "category": "FOOD", "date": "2026-11-28", "kind": "INCOME",
             "notes": "Market stall by the station; receipt in the blue folder",
             "payments": [{"participantId": owner, "amount": 700},
                          {"participantId": a, "amount": 300}],
@@ -156,8 +156,9 @@ def test_create_stores_every_field_and_the_export_shows_them(group):
         if column and name in expense_body.RATE_FIELDS:
             assert column not in cells  # a one-currency group's export has no rate columns
         elif column:
-            value = getattr(expected, name)
-            assert cells[column] == (format_minor(value, access.group.Currency)
+            value = expected.kind_shown if name == "kind" else getattr(expected, name)
+            # The body is an INCOME: its Cost is shown negative.
+            assert cells[column] == (format_minor(-value, access.group.Currency)
                                      if name == "amount" else str(value)), name
 
 

@@ -87,7 +87,7 @@ def test_participants_with_the_same_name_get_distinct_columns(client, sign_in):
                         headers=ctx.headers)
     header = _csv(ctx)[0]
     # (issue 24: the paid/owed columns follow the 3 net columns and "Paid by")
-    assert len(set(header)) == len(header) == 5 + 3 + 1 + 2 * 3
+    assert len(set(header)) == len(header) == 5 + 3 + 1 + 2 * 3 + 1  # and Kind
 
 
 def test_csv_shows_who_paid_and_each_participants_paid_and_owed(group):

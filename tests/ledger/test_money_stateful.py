@@ -1,6 +1,8 @@
-"""Stateful oracle (issue 30, items 1 and 11-13): random operations through HTTP on groups
-in EUR, JPY and KWD (kept and converted rows, conversions and their undo, guests,
-transfers, removals) and after every step, for every group:
+"""Stateful oracle (issue 30, items 1 and 11-13; issue 45: income and every split mode):
+random operations through HTTP on groups in EUR, JPY and KWD (exponents 2, 0 and 3: kept
+and converted rows, expenses and income in every split mode, edits that turn one into the
+other, conversions and their undo, guests, transfers, removals) and after every step, for
+every group:
 
 - the served balances equal a recomputation from scratch, folded from a replica that was
   synced only through GET /changes (every section: the main one and each kept currency);
@@ -19,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from moto import mock_aws
 
 import models
+from tests.property.test_splits import adjustments_for, parts_summing_to
 from tests.support.tables import create_all_tables
 
 STAGE = "test"
@@ -30,6 +33,20 @@ RATES = {("JPY", "EUR"): "0.0061", ("KWD", "EUR"): "3.01", ("USD", "EUR"): "0.91
          ("EUR", "JPY"): "162.5", ("KWD", "JPY"): "490.2", ("USD", "JPY"): "151.3",
          ("EUR", "KWD"): "0.332", ("JPY", "KWD"): "0.00204", ("USD", "KWD"): "0.307"}
 WORLD: dict = {}
+MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES", "ADJUSTMENT")
+
+
+def splits_for(data, mode: str, amount: int, among: list) -> list:
+    """Valid splits of ``amount`` in ``mode`` over ``among``."""
+    if mode == "EQUAL":
+        return [{"participantId": p} for p in among]
+    values = {"EXACT": lambda: parts_summing_to(amount, len(among)),
+              "PERCENT": lambda: parts_summing_to(10_000, len(among)),
+              "SHARES": lambda: st.lists(st.integers(1, 5), min_size=len(among),
+                                         max_size=len(among)),
+              "ADJUSTMENT": lambda: adjustments_for(amount, len(among))}[mode]()
+    return [{"participantId": p, "value": v}
+            for p, v in zip(among, data.draw(values), strict=True)]
 
 
 @pytest.fixture(scope="module")
@@ -95,22 +112,60 @@ class MoneyMachine(RuleBasedStateMachine):
             _ok(self.post(self.base(currency) + "/conversions",
                           {"currency": row, "exchangeRate": RATES[(row, currency)]}), 201)
 
-    @rule(data=st.data(), row=st.sampled_from(FOREIGN),
-          converted=st.booleans(), amount=st.integers(1, 50_000))
-    def add_expense(self, data, row, converted, amount):
+    def _body(self, data, row, converted, amount, kind) -> dict:
         group = self.current
         people = self.groups[group]["people"]
         payer = data.draw(st.sampled_from(people))
         among = data.draw(st.lists(st.sampled_from(people), min_size=1, unique=True))
+        mode = data.draw(st.sampled_from(MODES))
         body = {"description": "Row", "date": "2026-11-28", "amount": amount,
                 "payments": [{"participantId": payer, "amount": amount}],
-                "splitMode": "EQUAL", "splits": [{"participantId": p} for p in among],
-                "currency": row}
+                "splitMode": mode, "splits": splits_for(data, mode, amount, among),
+                "currency": row, "kind": kind}
         if converted and row != group:
             body["exchangeRate"] = RATES[(row, group)]
-        reply = self.post(self.base(group) + "/expenses", body)
+        return body
+
+    @rule(data=st.data(), row=st.sampled_from(FOREIGN), converted=st.booleans(),
+          amount=st.integers(1, 50_000), kind=st.sampled_from(("EXPENSE", "INCOME")))
+    def add_expense(self, data, row, converted, amount, kind):
+        body = self._body(data, row, converted, amount, kind)
+        reply = self.post(self.base(self.current) + "/expenses", body)
         # A converted total that rounds to 0 is refused like any out-of-bounds amount.
-        _ok(reply, 201, 400)
+        made = _ok(reply, 201, 400)
+        if reply.status_code == 201:
+            assert made["kind"] == kind
+            for item in made["items"]:  # owed sums exactly to the amount, either kind
+                assert sum(split["amount"] for split in item["splits"]) == item["amount"]
+
+    @rule(data=st.data(), row=st.sampled_from(FOREIGN), converted=st.booleans(),
+          amount=st.integers(1, 50_000))
+    def income_cancels_the_same_expense(self, data, row, converted, amount):
+        """An INCOME and the EXPENSE with the same body leave every net where it was."""
+        base = self.base(self.current)
+        before = self.get(base + "/balances")
+        body = self._body(data, row, converted, amount, "EXPENSE")
+        spent = self.post(base + "/expenses", body)
+        if _ok(spent, 201, 400) is None or spent.status_code == 400:
+            return
+        _ok(self.post(base + "/expenses", {**body, "kind": "INCOME"}), 201)
+        after = self.get(base + "/balances")
+        assert (after["balances"], after["otherCurrencies"]) == \
+            (before["balances"], before["otherCurrencies"])
+
+    @rule(data=st.data())
+    def turn_an_expense_round(self, data):
+        """An edit may change the kind: every net of the row moves the other way."""
+        group = self.current
+        rows = self.groups[group]["replica"].get("EXPENSE", {})
+        if not rows:
+            return
+        row = rows[data.draw(st.sampled_from(sorted(rows)))]
+        kind = "INCOME" if row["kind"] == "EXPENSE" else "EXPENSE"
+        reply = self.client.patch(f"{self.base(group)}/expenses/{row['expenseId']}",
+                                  json={"kind": kind, "version": row["version"]},
+                                  headers=self.headers)
+        assert _ok(reply, 200)["kind"] == kind
 
     @rule(data=st.data())
     def convert(self, data):
@@ -212,11 +267,12 @@ class MoneyMachine(RuleBasedStateMachine):
             converted = row.get("groupAmount") is not None
             section = group if converted or row["currency"] == group else row["currency"]
             key = "groupAmount" if converted else "amount"
+            sign = -1 if row["kind"] == "INCOME" else 1
             for payment in row["payments"]:
-                _fold(nets, section, payment["participantId"], payment[key])
+                _fold(nets, section, payment["participantId"], sign * payment[key])
             for item in row["items"]:
                 for split in item["splits"]:
-                    _fold(nets, section, split["participantId"], -split[key])
+                    _fold(nets, section, split["participantId"], -sign * split[key])
         for row in replica.get("CONVERSION", {}).values():
             for pid, value in row["keptNets"].items():
                 _fold(nets, row["currency"], pid, -value)

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from app.errors import Invalid
-from app.money.splits import (MAX_AMOUNT, SPLIT_MODES, net_effects, resolve_item,
-                              validate_payments)
+from app.money.splits import (INCOME, MAX_AMOUNT, SPLIT_MODES, apportion, net_effects,
+                              resolve_item, validate_payments)
 
 FAST = settings(max_examples=200, deadline=None)
 
@@ -24,6 +24,17 @@ def parts_summing_to(total: int, count: int) -> st.SearchStrategy[list[int]]:
 
 
 @st.composite
+def adjustments_for(draw, amount: int, count: int) -> list[int]:
+    """``count`` signed adjustments an ADJUSTMENT item of ``amount`` accepts: final shares
+    drawn first (>= 0, summing to the amount), and a remainder (negative too) whose equal
+    parts the adjustments complete to those shares."""
+    shares = draw(parts_summing_to(amount, count))
+    remainder = draw(st.integers(-((MAX_AMOUNT - amount) // 2), amount // 2))
+    return [share - part for share, part
+            in zip(shares, apportion(remainder, [1] * count), strict=True)]
+
+
+@st.composite
 def valid_items(draw, amount_strategy=amounts, modes=SPLIT_MODES):
     """(amount, mode, splits) with values valid for the drawn mode (one of ``modes``)."""
     amount = draw(amount_strategy)
@@ -35,6 +46,8 @@ def valid_items(draw, amount_strategy=amounts, modes=SPLIT_MODES):
         values = draw(parts_summing_to(amount, len(ids)))
     elif mode == "PERCENT":
         values = draw(parts_summing_to(10_000, len(ids)))
+    elif mode == "ADJUSTMENT":
+        values = draw(adjustments_for(amount, len(ids)))
     else:
         big = st.integers(1, 10**12)
         small = st.integers(1, 5)
@@ -44,6 +57,16 @@ def valid_items(draw, amount_strategy=amounts, modes=SPLIT_MODES):
 
 def weights(mode: str, splits) -> list[int]:
     return [1 if mode == "EQUAL" else value for _, value in splits]
+
+
+def ideal_shares(amount: int, mode: str, splits) -> list[Fraction]:
+    """Each split's exact share: in proportion to its weight, or (ADJUSTMENT) an equal part
+    of what the adjustments leave plus its own adjustment."""
+    if mode == "ADJUSTMENT":
+        rest = Fraction(amount - sum(value for _, value in splits), len(splits))
+        return [rest + value for _, value in splits]
+    w = weights(mode, splits)
+    return [Fraction(amount * x, sum(w)) for x in w]
 
 
 @FAST
@@ -61,13 +84,12 @@ def test_owed_amounts_sum_exactly_to_the_item_amount(item):
 def test_each_owed_amount_is_within_one_minor_unit_of_its_ideal_share(item):
     amount, mode, splits = item
     owed = resolve_item(amount, mode, splits)
-    w = weights(mode, splits)
-    for share, weight in zip(owed, w, strict=True):
-        ideal = Fraction(amount * weight, sum(w))
+    for share, ideal, (_, value) in zip(owed, ideal_shares(amount, mode, splits), splits,
+                                        strict=True):
         # floor(ideal) or ceil(ideal): strictly less than one unit from the ideal share.
         assert -1 < share - ideal < 1
         assert share >= 0
-        if weight == 0:
+        if mode in ("PERCENT", "SHARES") and value == 0:
             assert share == 0
 
 
@@ -80,7 +102,7 @@ def test_leftover_never_lands_on_a_split_whose_ideal_share_is_whole():
 @given(valid_items())
 def test_leftover_units_go_one_each_to_fractional_shares_in_list_order(item):
     amount, mode, splits = item
-    assume(mode != "EXACT")
+    assume(mode not in ("EXACT", "ADJUSTMENT"))
     owed = resolve_item(amount, mode, splits)
     w = weights(mode, splits)
     floors = [amount * x // sum(w) for x in w]
@@ -105,6 +127,42 @@ def test_zero_percent_split_owes_exactly_zero(amount, ids, data):
 def test_exact_splits_owe_exactly_their_values(item):
     amount, mode, splits = item
     assert resolve_item(amount, mode, splits) == [value for _, value in splits]
+
+
+@FAST
+@given(valid_items(modes=["ADJUSTMENT"]))
+def test_adjustment_splits_owe_an_equal_part_of_the_rest_plus_their_adjustment(item):
+    amount, mode, splits = item
+    values = [value for _, value in splits]
+    # The rest is shared by the split rounding rule (floor toward minus infinity, leftover
+    # units in list order), negative rests included.
+    rest = apportion(amount - sum(values), [1] * len(values))
+    assert resolve_item(amount, mode, splits) == [r + v for r, v in zip(rest, values, strict=True)]
+
+
+def test_adjustment_examples_from_the_contract():
+    # 100 with +10 for a: 90 left, 30 each; a owes 40.
+    assert resolve_item(100, "ADJUSTMENT", [("a", 10), ("b", 0), ("c", 0)]) == [40, 30, 30]
+    # Adjustments past the amount: the rest -5 is shared as -2, -3 (floor toward -inf, the
+    # leftover unit to the first split), and 0 is an allowed value.
+    assert resolve_item(15, "ADJUSTMENT", [("a", 10), ("b", 10)]) == [8, 7]
+    assert resolve_item(7, "ADJUSTMENT", [("a", 0), ("b", 0)]) == [4, 3]
+
+
+# 10 with +20 for a: -10 left, -5 each, so b would owe -5. 1 with -3 for a: 4 left, 2 each,
+# so a would owe -1.
+@pytest.mark.parametrize("amount, splits", [(10, [("a", 20), ("b", 0)]),
+                                            (1, [("a", -3), ("b", 0)])])
+def test_adjustment_that_leaves_a_share_below_zero_is_invalid(amount, splits):
+    with pytest.raises(Invalid) as err:
+        resolve_item(amount, "ADJUSTMENT", splits)
+    assert "below 0" in err.value.message
+
+
+@pytest.mark.parametrize("value", [None, 1.5, True, MAX_AMOUNT + 1, -MAX_AMOUNT - 1])
+def test_adjustment_values_are_required_integers_in_range(value):
+    with pytest.raises(Invalid):
+        resolve_item(100, "ADJUSTMENT", [("a", value), ("b", 0)])
 
 
 def test_equal_split_of_100_between_3_gives_the_extra_unit_to_the_first():
@@ -282,6 +340,15 @@ def test_net_effect_is_paid_minus_owed(expense):
     for pid, paid in payments:
         expected[pid] = expected.get(pid, 0) + paid
     assert net == expected
+
+
+@FAST
+@given(expenses())
+def test_an_income_moves_every_net_the_other_way(expense):
+    payments, items = expense
+    spent, received = net_effects(payments, items), net_effects(payments, items, INCOME)
+    assert received == {pid: -value for pid, value in spent.items()}
+    assert sum(received.values()) == 0
 
 
 @FAST

@@ -232,3 +232,22 @@ def test_tick_logs_its_counts_at_info_level(group, caplog):
     assert result["created"] == 1
     ticks = [r for r in caplog.records if r.getMessage() == "hourly_tick"]
     assert ticks and ticks[0].counts["created"] == 1
+
+
+def test_an_income_template_records_income_occurrences_and_an_edit_turns_it_round(group):
+    access, ids = group
+    made = create(access, {**template_body(ids[0], 3000, ids, start="2026-01-31"),
+                           "kind": "INCOME"})
+    assert made["kind"] == "INCOME"
+    run_tick("2026-03-01T00:00:00Z")
+    assert [e.ExpenseKind for e in recorded(access.group_id)] == ["INCOME", "INCOME"]
+    assert_balance_matches_rows(access.group_id)
+    # The receiver's net fell by what they received, less their own share, twice.
+    from app.ledger.balances import group_nets
+    nets, _ = group_nets(access.group_id)
+    assert nets[ids[0]] == -4000 and nets[ids[1]] == 2000 == nets[ids[2]]
+    edited = update(access, made["recurringId"], made["updatedAt"], {"kind": "EXPENSE"})
+    assert edited["kind"] == "EXPENSE"
+    run_tick("2026-04-01T00:00:00Z")
+    assert [e.ExpenseKind for e in recorded(access.group_id)] == ["INCOME", "INCOME", None]
+    assert_balance_matches_rows(access.group_id)

@@ -20,6 +20,8 @@ class GroupContext:
     currency: str
     my_participant_id: str
     participants: tuple  # ((participantId, displayName), ...)
+    # The group's defaultSplit: (splitMode, ((participantId, value), ...)), or None.
+    default_split: Optional[tuple] = None
 
     def display_name(self, participant_id: str) -> Optional[str]:
         return dict(self.participants).get(participant_id)

@@ -26,7 +26,7 @@ _PERCENT = re.compile(r"\b([^\W\d_][\w'-]*)\s+(\d{1,3})\s?%", re.I)
 _OWES_HALF = re.compile(r"\b([^\W\d_][\w'-]*)\s+owes?\s+(?:me\s+|you\s+)?half\b", re.I)
 _OWES = re.compile(r"\b([^\W\d_][\w'-]*)\s+owes?\s+(?:me\s+|you\s+)?(?=\S*\d)(\S+(?:\s\S+)?)", re.I)
 _PAYER = re.compile(r"\b([^\W\d_][\w'-]*)\s+(?:paid|covered|bought|got|picked up|treated|"
-                    r"spent|put down)\b", re.I)
+                    r"spent|put down|received|sold)\b", re.I)
 _PAID_BY = re.compile(r"\bpaid\s+by\s+([^\W\d_][\w'-]*)", re.I)
 _FOR_PEOPLE = re.compile(r"\bfor\s+((?:[^\W\d_][\w'-]*)(?:\s*(?:,|and|&)\s*[^\W\d_][\w'-]*)*)",
                          re.I)
@@ -34,6 +34,14 @@ _FOR_THING = re.compile(r"\b(?:for|on)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+|some\
                         r"([^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?)", re.I)
 _ADD = re.compile(r"\b(?:add|include|plus|also)\s+([^\W\d_][\w'-]*)", re.I)
 _REMOVE = re.compile(r"\b(?:remove|without|not|except|drop|minus)\s+([^\W\d_][\w'-]*)", re.I)
+# Money the group received: "got 20 back from the deposit", "a 15 refund", "sold the tent".
+_INCOME = re.compile(r"\b(?:got\b[^.]*?\bback|refund(?:ed)?|reimbursed|received|sold|"
+                     r"cash\s?back|money\s+back)\b", re.I)
+_BACK_FROM = re.compile(r"\bback\s+(?:from|on)\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+)?"
+                        r"([^\W\d_][\w'-]*)", re.I)
+# An adjustment: "Ann 5 more", "Bo pays 3 less", "Cy +2" (on top of an equal share).
+_MORE_LESS = re.compile(r"\b([^\W\d_][\w'-]*)\s+(?:pays\s+|owes\s+|has\s+)?(\S+)\s+"
+                        r"(more|extra|less|fewer)\b", re.I)
 _EQUAL = re.compile(r"\b(equally|evenly|50/50|fifty[- ]fifty|split)\b", re.I)
 _STOP_AFTER_THING = {"with", "yesterday", "today", "last", "on", "and", "at", "in", "split",
                      "tonight", "for", "paid", "i", "we", "me", "from"}
@@ -125,10 +133,13 @@ class _Parse:
             text = self._mask(text, span)
             facts["date"] = day.isoformat()
         owes, text = self._owes(text)
+        adjustments, text = self._adjustments(text)
+        if _INCOME.search(text):
+            facts["kind"] = "INCOME"
         self._amount(text, facts)
         self._payer(text, facts)
         self._participants(text, facts, owes)
-        self._split(text, facts, owes)
+        self._split(text, facts, owes, adjustments)
         self._description(text, facts)
         facts["groupId"] = self.gc.group_id
         return self._result(facts)
@@ -150,6 +161,20 @@ class _Parse:
                 start = match.start(2) + found[0].start
                 text = self._mask(text, (start, match.start(2) + found[0].end))
         return owes, text
+
+    def _adjustments(self, text: str):
+        """'Ann 5 more', 'Bo 3 less': signed amounts on top of an equal share (masked: they
+        are not the total)."""
+        adjustments: Dict[str, str] = {}
+        for match in _MORE_LESS.finditer(text):
+            pid = self._person(match.group(1))
+            found = amounts_in_message(match.group(2), self.gc.currency)
+            if pid and found:
+                sign = "-" if match.group(3).lower() in ("less", "fewer") else ""
+                adjustments[pid] = sign + str(found[0].value)
+                start = match.start(2) + found[0].start
+                text = self._mask(text, (start, match.start(2) + found[0].end))
+        return adjustments, text
 
     def _amount(self, text: str, facts: dict) -> None:
         amounts = amounts_in_message(text, self.gc.currency)
@@ -215,6 +240,7 @@ class _Parse:
                 chosen = list(previous)
             else:
                 chosen = [pid for pid, _ in self.gc.participants]
+                facts["unnamed"] = True  # the group's default split may say who shares
         chosen = [pid for pid in dict.fromkeys([*chosen, *added, *owes]) if pid not in removed]
         if owes and facts["payer"] not in chosen:
             chosen.append(facts["payer"])
@@ -231,8 +257,14 @@ class _Parse:
                 return list(dict.fromkeys(pids))
         return []
 
-    def _split(self, text: str, facts: dict, owes: dict) -> None:
+    def _split(self, text: str, facts: dict, owes: dict, adjustments: dict) -> None:
         chosen: List[str] = facts["participants"]
+        if adjustments:
+            for pid in adjustments:
+                if pid not in chosen:
+                    chosen.append(pid)
+            facts.update(mode="ADJUSTMENT", adjustments=adjustments, weights=None)
+            return
         weights: Dict[str, int] = {}
         for match in _SHARES_FOR.finditer(text):
             pid = self._person(match.group(2))
@@ -261,6 +293,11 @@ class _Parse:
                 facts.update(mode="EQUAL", weights=None)
             else:
                 facts.update(mode="EXACT", owes={pid: str(a.value) for pid, a in owes.items()})
+        elif ways is None and not _EQUAL.search(text) and "mode" not in facts \
+                and facts.get("unnamed") and self.gc.default_split is not None:
+            mode, default = self.gc.default_split  # named nobody: the group's default
+            facts["participants"] = [pid for pid, _ in default]
+            facts.update(mode=mode, weights={pid: value or 0 for pid, value in default})
         elif ways is not None or _EQUAL.search(text) or "mode" not in facts:
             facts.update(mode="EQUAL", weights=None)
         if ways is not None and _count(ways.group(1)) != len(facts["participants"]):
@@ -268,6 +305,9 @@ class _Parse:
                      f"{len(facts['participants'])} people: who shares it?")
 
     def _description(self, text: str, facts: dict) -> None:
+        back = _BACK_FROM.search(text) if facts.get("kind") == "INCOME" else None
+        if back and not self._person(back.group(1)):
+            facts["description"] = f"{back.group(1).capitalize()} back"
         for match in _FOR_THING.finditer(text):
             words = match.group(1).split()
             if words[-1].lower() in _STOP_AFTER_THING:
@@ -294,8 +334,9 @@ class _Parse:
             return Proposal(reply=reply, questions=list(self.questions),
                             group_id=self.gc.group_id, facts=facts)
         currency = facts["currency"]
+        verb = "received by" if facts.get("kind") == "INCOME" else "paid by"
         reply = (f"{body['description']}: {format_minor(body['items'][0]['amount'], currency)} "
-                 f"{currency} paid by {_names(self.roster, self.gc, [facts['payer']])}, "
+                 f"{currency} {verb} {_names(self.roster, self.gc, [facts['payer']])}, "
                  f"{facts['mode'].lower()} split between "
                  f"{_names(self.roster, self.gc, facts['participants'])}. Confirm to save it.")
         return Proposal(reply=reply, group_id=self.gc.group_id, expense=body, facts=facts)
@@ -319,6 +360,13 @@ class _Parse:
             if rest and facts["payer"] not in owed:
                 owed[facts["payer"]] = rest
             splits = [{"participantId": pid, "value": value} for pid, value in owed.items()]
+        elif mode == "ADJUSTMENT":
+            adjusted = {pid: _signed_minor(v, currency)
+                        for pid, v in facts["adjustments"].items()}
+            if any(v is None for v in adjusted.values()):
+                self.ask("How much more or less does each person pay?")
+                return None
+            splits = [{"participantId": pid, "value": adjusted.get(pid, 0)} for pid in chosen]
         elif mode in ("SHARES", "PERCENT"):
             splits = [{"participantId": pid, "value": facts["weights"].get(pid, 0)}
                       for pid in chosen if facts["weights"].get(pid, 0) or mode == "SHARES"]
@@ -332,8 +380,16 @@ class _Parse:
             body["category"] = facts["category"]
         if currency != self.gc.currency:  # kept in its own currency (no rate), as Splitwise
             body["currency"] = currency
+        if facts.get("kind") == "INCOME":
+            body["kind"] = "INCOME"
         return body
 
 
 def _minor(value: str, currency: str) -> Optional[int]:
     return exact_minor(Decimal(value), currency)
+
+
+def _signed_minor(value: str, currency: str) -> Optional[int]:
+    negative = value.startswith("-")
+    minor = _minor(value[1:] if negative else value, currency)
+    return None if minor is None else -minor if negative else minor

@@ -22,8 +22,15 @@ SCHEMA = {
         "date": {"type": "string", "description": "YYYY-MM-DD"},
         "currency": {"type": "string"},
         "amount": {"type": "string", "description": "decimal, e.g. 42.50"},
-        "payerParticipantId": {"type": "string"},
-        "splitMode": {"type": "string", "enum": ["EQUAL", "EXACT", "PERCENT", "SHARES"]},
+        "payerParticipantId": {"type": "string", "description": "who paid; for an INCOME, "
+                                                                "who received the money"},
+        "kind": {"type": "string", "enum": ["EXPENSE", "INCOME"], "description": (
+            "INCOME for money the group received (a deposit back, a refund, a sale): "
+            "\"got 20 back from the deposit\"; EXPENSE otherwise (the default)")},
+        "splitMode": {"type": "string",
+                      "enum": ["EQUAL", "EXACT", "PERCENT", "SHARES", "ADJUSTMENT"],
+                      "description": "ADJUSTMENT: each split's value (minor units, signed) "
+                                     "is added to an equal share of what the values leave"},
         "splits": {"type": "array", "items": {
             "type": "object", "properties": {"participantId": {"type": "string"},
                                              "value": {"type": "integer"}},
@@ -101,5 +108,7 @@ def proposal_of(arguments, context: Context) -> Proposal:
                        "splitMode": mode, "splits": splits}]}
     if currency != group.currency:
         body["currency"] = currency
+    if arguments.get("kind") == "INCOME":
+        body["kind"] = "INCOME"
     proposal.expense = body
     return proposal

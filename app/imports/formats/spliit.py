@@ -13,13 +13,14 @@ settlement.
 
 CSV: a BOM, then ``Date,Description,Category,Currency,Cost,Original cost,Original currency,
 Conversion rate,Is Reimbursement,Split mode,<participant>...``; each participant cell is
-their share, positive for the payer and negative for everyone else."""
+their share, positive for the payer and negative for everyone else. A negative amount is
+Spliit's income (its expense form's "Income"): imported as ``kind: INCOME``, the payer
+having received it and each member owning their share."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
 from app.money.splits import MAX_AMOUNT, apportion
-from app.imports import reconstruct
 from app.imports.formats import spliit_currency
 from app.imports.amounts import calendar_date, currency_code, to_minor, unescape
 from app.imports.formats.text import (CellBudget, check_list, check_members, is_blank,
@@ -116,10 +117,27 @@ def parse_json(text: str) -> Parsed:
             budget.spend(len(expense["paidFor"]), position)
         made = len(parsed.rows)
         _json_expense(parsed, position, expense, currency)
-        if len(parsed.rows) > made and expense["amount"] > 0:  # spent in another currency?
+        if len(parsed.rows) > made:  # spent (or received) in another currency?
             spliit_currency.convert(parsed, parsed.rows[-1], spliit_currency.original_of(
-                parsed, position, expense, currency), currency)
+                parsed, position, _unsigned(expense), currency), currency)
     return parsed
+
+
+def _unsigned(expense: dict) -> dict:
+    """An income's original amount (negative, as Spliit stores it) as the positive amount
+    our income row records."""
+    original = expense.get("originalAmount")
+    if expense["amount"] < 0 and isinstance(original, int) and not isinstance(original, bool):
+        return {**expense, "originalAmount": -original}
+    return expense
+
+
+def _unsigned_cells(fixed: Dict[str, str]) -> Dict[str, str]:
+    """An income row's Original cost (negative, as Spliit writes it) without its sign."""
+    original = fixed.get("Original cost", "").strip()
+    if fixed.get("Cost", "").strip().startswith("-") and original.startswith("-"):
+        return {**fixed, "Original cost": original[1:]}
+    return fixed
 
 
 def _notes(expense: dict, line: int) -> Optional[str]:
@@ -173,15 +191,23 @@ def _json_expense(parsed: Parsed, line: int, expense: Any, currency: Optional[st
                                items=[Item(title, amount, "EXACT", splits)],
                                notes=_notes(expense, line)))
         return
-    # A negative amount (income): its net effect, recorded the other way round.
-    nets = {pid: -share for pid, share in shares.items()}
-    nets[payer] = nets.get(payer, 0) + amount
-    row, _ = reconstruct.expense_from_nets(line, -amount, nets, date=date,
-                                           currency=row_currency, description=title,
-                                           category=category)
-    if row is not None:
-        parsed.warn(line, "A negative amount (income): imported as its effect on balances.")
-        parsed.rows.append(row)
+    # A negative amount is Spliit's income (expense-form.tsx): the payer received -amount
+    # and each share (negative, getExpenseShares) is what its member owns of it.
+    parsed.rows.append(_income_row(line, date, row_currency, title, category, payer,
+                                   -amount, {pid: -share for pid, share in shares.items()},
+                                   notes=_notes(expense, line)))
+
+
+def _income_row(line: int, date: str, currency: str, title: str, category: Optional[str],
+                receiver: str, amount: int, owned: Dict[str, int], *,
+                notes: Optional[str] = None) -> Row:
+    """Spliit's income (a negative amount) as ours: ``receiver`` received ``amount``, each
+    member owns their (positive) part of it."""
+    return Row(line=line, kind=EXPENSE, date=date, currency=currency, description=title,
+               category=category, payments=[(receiver, amount)],
+               items=[Item(title, amount, "EXACT",
+                           [(pid, part) for pid, part in owned.items() if part])],
+               notes=notes, income=True)
 
 
 # --- CSV -----------------------------------------------------------------------------------
@@ -211,8 +237,8 @@ def parse_csv(text: str) -> Parsed:
         _csv_row(parsed, line, cells, keys)
         if len(parsed.rows) > made:  # spent in another currency?
             spliit_currency.convert(parsed, parsed.rows[-1], spliit_currency.original_of_cells(
-                parsed, line, dict(zip(CSV_FIXED, cells, strict=False)), parsed.currency),
-                parsed.currency)
+                parsed, line, _unsigned_cells(dict(zip(CSV_FIXED, cells, strict=False))),
+                parsed.currency), parsed.currency)
     if parsed is None:
         raise ImportFileError(1, "The file is empty.")
     return parsed
@@ -236,8 +262,17 @@ def _csv_row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> No
     for key, cell in zip(keys, cells[len(CSV_FIXED):width], strict=True):
         values[key], _ = to_minor(cell or "0", currency, line, f"The cell of "
                                                               f"{parsed.members[key]}")
-    if cost <= 0:
-        parsed.skip(line, "An expense of amount 0 or less (income): skipped.")
+    if cost == 0:
+        parsed.skip(line, "An expense of amount 0: skipped.")
+        return
+    if cost < 0:
+        # Spliit's income: the CSV writes each share times -1 except the payer's, so the
+        # receiver's cell is their own (negative) share and everyone else's is positive.
+        flipped = {key: -value for key, value in values.items()}
+        receiver = _csv_payer(parsed, line, flipped)
+        parsed.rows.append(_income_row(line, date, currency, title, category, receiver, -cost,
+                                       _owed(parsed, line, -cost, flipped,
+                                             fixed["Split mode"])))
         return
     payer = _csv_payer(parsed, line, values)
     owed = _owed(parsed, line, cost, values, fixed["Split mode"])

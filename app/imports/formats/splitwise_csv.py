@@ -5,8 +5,10 @@ columns are read by position, member names from the header), optionally after a 
 preamble ("Note: does not include group expenses"), blank rows anywhere, each member cell
 paid - owed for that row, ``Payment`` rows (the category in the exporter's language) for
 settle-ups, and one ``Total balance`` row per currency at the end (told apart by its empty
-Category and Cost). Our own CSV export has the same shape followed by a ``Paid by`` column
-and paid/owed columns, which this reader stops at."""
+Category and Cost). Our own CSV export has the same shape followed by a ``Paid by`` column,
+paid/owed columns and a Kind column, which this reader stops at. A row with a negative Cost
+(a refund; our export's INCOME) is imported as ``kind: INCOME``: the members whose cells
+are negative received it, the cells are its net effects."""
 from __future__ import annotations
 
 from typing import Dict, List
@@ -101,9 +103,15 @@ def _row(parsed: Parsed, line: int, cells: List[str], keys: List[str]) -> None:
             parsed.rows.append(settlement)
             return
         parsed.warn(line, "A payment between more than two members: imported as an expense.")
+    # A negative Cost is money the group received (a refund; our own export's INCOME rows):
+    # the same reconstruction with every cell turned round, recorded as an income.
+    income = cost < 0
     row, warning = reconstruct.expense_from_nets(
-        line, cost, nets, date=date, currency=currency, description=description or "Expense",
-        category=category)
+        line, -cost if income else cost, {key: -value for key, value in nets.items()}
+        if income else nets, date=date, currency=currency,
+        description=description or "Expense", category=category)
+    if row is not None:
+        row.income = income
     if row is None:
         parsed.skip(line, warning)
         return

@@ -119,7 +119,13 @@ def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
                or "Expense",
                category=text_field(expense.get("category"), line, "category") or None,
                notes=text_field(expense.get("notes"), line, "notes") or None,
-               payments=payments, items=items)
+               payments=payments, items=items, income=_income(expense.get("kind"), line))
+
+
+def _income(kind: Any, line: int) -> bool:
+    """An exported expense's kind (absent before kinds: an EXPENSE)."""
+    require(kind in (None, "EXPENSE", "INCOME"), line, "kind must be EXPENSE or INCOME.")
+    return kind == "INCOME"
 
 
 def _settlement(line: int, settlement: dict, parsed: Parsed, currency) -> Row:

@@ -70,7 +70,8 @@ class Bills:
 
     def add(self, line: int, *, date: str, what: str, amount_value, currency: str, payer: str,
             owers: List[str], reimbursement: bool, category: Optional[str] = None) -> None:
-        """One bill as an expense (or, a reimbursement to one member, a settlement)."""
+        """One bill as an expense (a reimbursement: to one member a settlement, to several
+        an income)."""
         parsed = self.parsed
         amount, exact = to_minor(amount_value, currency, line, "The amount")
         if not exact:
@@ -100,6 +101,16 @@ class Bills:
         if any(amount * share % total for share in shares.values()):
             parsed.warn(line, "Shares are not whole cents: each is rounded to within one cent "
                               "so that they add up to the amount.")
+        if reimbursement:
+            # Money the owers received on the payer's account (ihatemoney 7's reimbursement
+            # bill: the payer transferred, each ower received their share): an income the
+            # owers received and the payer owns, with the bill's nets exactly.
+            parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
+                                   description=what or "Reimbursement", category=category,
+                                   payments=[(key, owed[key]) for key in owers if owed[key]],
+                                   items=[Item(what or "Reimbursement", amount, "EXACT",
+                                               [(payer, amount)])], income=True))
+            return
         parsed.rows.append(Row(line=line, kind=EXPENSE, date=date, currency=currency,
                                description=what or "Bill", category=category,
                                payments=[(payer, amount)],
