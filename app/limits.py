@@ -39,3 +39,9 @@ MAX_RECEIPT_BYTES = 10 * 1024 * 1024
 # bounds the work. Cameras and phones write 1 (baseline) or about 10 (libjpeg's default
 # progressive script; its scripts stay far under 100); more is TOO_COMPLEX.
 MAX_JPEG_SCANS = 100
+# An expense's extras (tax, tip, service, discount: app.money.extras): how many one expense
+# carries, and the characters of each one's name.
+MAX_EXTRAS = 10
+MAX_EXTRA_NAME = 100
+# A participant's household label (balances settle a household as one unit), in characters.
+MAX_HOUSEHOLD = 40

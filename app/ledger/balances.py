@@ -20,7 +20,7 @@ from app.money.settle import settle_up
 from app.core import changelog, request_reads
 from app.core.access import Access
 from app.core.transactions import Transaction
-from app.ledger.expense_body import ExpenseBody
+from app.ledger.expense_body import ExpenseBody, extra_shares
 from models.groups import (BALANCE, CONVERSION_PREFIX, EXPENSE_PREFIX, Balance, Conversion,
                            Expense, Group, Participant, Settlement)
 
@@ -61,6 +61,9 @@ def body_nets(body: ExpenseBody, main_currency: str) -> Nets:
     for item in body.items:
         for split in item.Splits:
             add(split.ParticipantId, -int(split.GroupAmount if converted else split.Amount))
+    for _, shares in extra_shares(body):
+        for share in shares:
+            add(share.participant_id, -(share.group_amount if converted else share.amount))
     return nets
 
 

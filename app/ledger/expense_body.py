@@ -27,9 +27,10 @@ versions, audit."""
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-from models.groups import BODY_FIELDS, ItemMap, PaymentMap, SplitMap
+from app.money.extras import participant_order
+from models.groups import BODY_FIELDS, ExtraMap, ItemMap, PaymentMap, SplitMap
 
 # Body field -> stored attribute: the table declared beside the attributes
 # (models.groups.ledger.BODY_FIELDS).
@@ -39,12 +40,14 @@ ATTRIBUTES = BODY_FIELDS
 # door's ExpenseInput sends it: the build, an edit's merge and a stored body read back as
 # input copy those by name, so a new text field needs no ledger code.
 BUILT = ("description", "amount", "payments", "items", "currency", "exchange_rate",
-         "rate_source", "rate_date", "group_amount")
+         "rate_source", "rate_date", "group_amount", "extras")
 AS_SENT = tuple(name for name in ATTRIBUTES if name not in BUILT)
 # The fields recording a conversion (absent on a kept or group-currency body).
 RATE_FIELDS = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 # Fields naming participants (what a transfer renames); every other field is kept as is.
-PARTICIPANT_FIELDS = ("payments", "items")
+# Extras name no one, but their shares are aligned with the participants' order, which a
+# transfer folding the source into the target changes.
+PARTICIPANT_FIELDS = ("payments", "items", "extras")
 
 
 def _int(value) -> Optional[int]:
@@ -69,6 +72,40 @@ def _item(i) -> ItemMap:
                            for s in i.Splits or []])
 
 
+def _extra(e) -> ExtraMap:
+    group = getattr(e, "GroupShares", None)
+    return ExtraMap(Name=e.Name, Amount=int(e.Amount), Shares=[int(v) for v in e.Shares or []],
+                    **({} if group is None else {"GroupShares": [int(v) for v in group]}))
+
+
+def item_order(items) -> List[str]:
+    """The participants of stored items in the order each first appears in their splits:
+    the order extras' shares are aligned with (app.money.extras)."""
+    return participant_order([(s.ParticipantId, 0) for s in item.Splits or []]
+                             for item in items or [])
+
+
+class ExtraShare(NamedTuple):
+    participant_id: str
+    amount: int
+    group_amount: Optional[int]
+
+
+def extra_shares(row: Any) -> List[Tuple[Any, List[ExtraShare]]]:
+    """(extra, its shares by participant) of each extra of a stored row or body (``Items``
+    and ``Extras``, or an ExpenseBody's ``items`` and ``extras``)."""
+    items = getattr(row, "Items", None) if hasattr(row, "Items") else row.items
+    extras = getattr(row, "Extras", None) if hasattr(row, "Items") else row.extras
+    order = item_order(items)
+    found = []
+    for extra in extras or []:
+        group = getattr(extra, "GroupShares", None)
+        groups = [int(v) for v in group] if group is not None else [None] * len(order)
+        found.append((extra, [ExtraShare(pid, int(amount), g) for pid, amount, g in
+                              zip(order, extra.Shares or [], groups, strict=True)]))
+    return found
+
+
 class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
     """A validated body; payments and items in their stored shapes, owed amounts resolved.
 
@@ -87,6 +124,7 @@ class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
         values["payments"] = [_payment(p) for p in values["payments"] or []]
         values["items"] = [_item(i) for i in values["items"] or []]
         values["group_amount"] = _int(values["group_amount"])
+        values["extras"] = [_extra(e) for e in values["extras"]] if values["extras"] else None
         return cls(**values)
 
     @classmethod
@@ -124,11 +162,12 @@ class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
         """``{attribute: value}`` of the fields naming participants (PARTICIPANT_FIELDS)."""
         return {ATTRIBUTES[name]: getattr(self, name) for name in PARTICIPANT_FIELDS}
 
-    def with_participants(self, payments: List[PaymentMap],
-                          items: List[ItemMap]) -> "ExpenseBody":
+    def with_participants(self, payments: List[PaymentMap], items: List[ItemMap],
+                          extras: Optional[List[ExtraMap]] = None) -> "ExpenseBody":
         """The same body naming other participants (a transfer's rewrite): every other
         field is kept as it is."""
-        return self._replace(payments=list(payments), items=list(items))
+        return self._replace(payments=list(payments), items=list(items),
+                             extras=list(extras) if extras else None)
 
 
 def compared(body: Any, **row_fields: Any) -> Dict[str, Any]:

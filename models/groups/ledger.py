@@ -42,6 +42,18 @@ class ItemMap(MapAttribute):
     Splits = ListAttribute(of=SplitMap, attr_name="s")
 
 
+class ExtraMap(MapAttribute):
+    """One extra (tax, tip, service, discount): signed minor units, and its shares aligned
+    with the participants in the order they first appear in the items' splits
+    (app.money.extras.participant_order). Bare numbers, no ids: a 6-way tip adds ~40 bytes,
+    so a 6-way row with extras stays under 1 KB (one write unit per copy)."""
+
+    Name = UnicodeAttribute(attr_name="n")
+    Amount = NumberAttribute(attr_name="a")
+    Shares = ListAttribute(of=NumberAttribute, attr_name="s")
+    GroupShares = ListAttribute(of=NumberAttribute, null=True, attr_name="g")  # converted
+
+
 class ExpenseBodyAttributes:
     """What an expense's body is stored as, declared once: an Expense row and a recurring
     template's ``Template`` map (models.groups.recurring.ExpenseTemplateMap) both inherit
@@ -67,6 +79,7 @@ class ExpenseBodyAttributes:
     RateSource = UnicodeAttribute(null=True)  # CLIENT | DERIVED | ECB
     RateDate = UnicodeAttribute(null=True)
     GroupAmount = NumberAttribute(null=True)
+    Extras = ListAttribute(of=ExtraMap, null=True)  # absent when the body has none
 
 
 # Each body field (app.ledger.expense_body.ExpenseBody's, in this order) -> the attribute it
@@ -77,7 +90,7 @@ BODY_FIELDS = {"description": "Description", "category": "Category", "notes": "N
                "amount": "Amount", "payments": "Payments", "items": "Items",
                "currency": "Currency", "exchange_rate": "ExchangeRate",
                "rate_source": "RateSource", "rate_date": "RateDate",
-               "group_amount": "GroupAmount"}
+               "group_amount": "GroupAmount", "extras": "Extras"}
 
 
 class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):
