@@ -179,3 +179,17 @@ def test_a_converted_expense_apportions_item_and_extra_shares_together(group):
     assert sum(owed.values()) == 1001
     assert stored_nets(group.group_id) == {me: 1001 - owed[me], a: -owed[a], b: -owed[b]}
     assert_balance_matches_rows(group.group_id)
+
+
+def test_a_transfer_folds_extra_shares_into_the_target(group):
+    me, a, b = group.everyone
+    made = group.post("/expenses", _body(group)).get_json()
+    before = stored_nets(group.group_id)
+    reply = group.post(f"/participants/{a}/transfer", {"targetParticipantId": b})
+    assert reply.status_code in (200, 202, 204), reply.get_json()
+    after = group.get(f"/expenses/{made['expenseId']}").get_json()
+    # a appeared first; b's shares are folded into that place.
+    assert [(s["participantId"], s["amount"]) for s in after["extras"][0]["shares"]] == [
+        (b, 80), (me, 20)]
+    assert stored_nets(group.group_id) == {me: before[me], b: before[a] + before[b]}
+    assert_balance_matches_rows(group.group_id)
