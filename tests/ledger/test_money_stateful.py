@@ -1,6 +1,6 @@
 """Stateful oracle (issue 30, items 1 and 11-13): random operations through HTTP on groups
-in EUR, JPY and KWD (kept and converted rows, conversions and their undo, guests,
-transfers, removals) and after every step, for every group:
+in EUR, JPY and KWD (kept and converted rows, with and without extras, conversions and their
+undo, guests, transfers, removals) and after every step, for every group:
 
 - the served balances equal a recomputation from scratch, folded from a replica that was
   synced only through GET /changes (every section: the main one and each kept currency);
@@ -102,10 +102,18 @@ class MoneyMachine(RuleBasedStateMachine):
         people = self.groups[group]["people"]
         payer = data.draw(st.sampled_from(people))
         among = data.draw(st.lists(st.sampled_from(people), min_size=1, unique=True))
-        body = {"description": "Row", "date": "2026-11-28", "amount": amount,
-                "payments": [{"participantId": payer, "amount": amount}],
-                "splitMode": "EQUAL", "splits": [{"participantId": p} for p in among],
-                "currency": row}
+        # Tax, tip and discounts on some rows, in a SHARES split on some: the shorthand's
+        # amount is the total, its one item the amount less the extras.
+        extras = [{"name": name, "amount": data.draw(st.integers(-amount // 4, amount // 2))}
+                  for name in data.draw(st.lists(st.sampled_from(("tax", "tip", "discount")),
+                                                 max_size=2))]
+        total = amount + sum(e["amount"] for e in extras)
+        mode = data.draw(st.sampled_from(("EQUAL", "SHARES")))
+        body = {"description": "Row", "date": "2026-11-28", "amount": total,
+                "payments": [{"participantId": payer, "amount": total}],
+                "splitMode": mode, "currency": row, "extras": extras,
+                "splits": [{"participantId": p, "value": data.draw(st.integers(1, 4))}
+                           if mode == "SHARES" else {"participantId": p} for p in among]}
         if converted and row != group:
             body["exchangeRate"] = RATES[(row, group)]
         reply = self.post(self.base(group) + "/expenses", body)
@@ -217,6 +225,9 @@ class MoneyMachine(RuleBasedStateMachine):
             for item in row["items"]:
                 for split in item["splits"]:
                     _fold(nets, section, split["participantId"], -split[key])
+            for extra in row["extras"]:
+                for share in extra["shares"]:
+                    _fold(nets, section, share["participantId"], -share[key])
         for row in replica.get("CONVERSION", {}).values():
             for pid, value in row["keptNets"].items():
                 _fold(nets, row["currency"], pid, -value)
