@@ -6,7 +6,8 @@ from typing import NamedTuple
 from app import blobs
 from app.limits import MAX_COMMENT_BODY, MAX_SETTLEMENT_NOTE
 from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString, ExchangeRate,
-                             Id, Money, PageArgsSchema, Schema, Strict, StrictInteger,
+                             Id, Money, OmitNone, PageArgsSchema, Schema, Strict,
+                             StrictInteger,
                              page_schema, DerivedDict, StrictBoolean)
 from app.dates import is_calendar_date
 from app.limits import MAX_EXTRA_NAME, MAX_EXTRAS, MAX_PARTICIPANTS
@@ -511,9 +512,17 @@ class PayToSchema(Strict):
                                                    "app scans from a QR code"})
 
 
-class TransferSchema(Strict):
-    fromParticipantId = fields.String(required=True, attribute="from_id")
-    toParticipantId = fields.String(required=True, attribute="to_id")
+class TransferSchema(OmitNone, Strict):
+    OMIT_NONE = ("fromHousehold", "toHousehold")
+
+    fromParticipantId = fields.String(required=True, attribute="from_id", metadata={
+        "description": "With households: the paying unit's representative"})
+    toParticipantId = fields.String(required=True, attribute="to_id", metadata={
+        "description": "With households: the receiving unit's representative"})
+    fromHousehold = fields.String(attribute="from_household", metadata={
+        "description": "The paying household (absent: a person on their own)"})
+    toHousehold = fields.String(attribute="to_household", metadata={
+        "description": "The receiving household (absent: a person on their own)"})
     amount = fields.Integer(required=True)
     payTo = fields.List(fields.Nested(PayToSchema), attribute="pay_to", dump_default=list,
                         metadata={"description": "How to pay the payee, from their payment "
@@ -549,6 +558,14 @@ class DisplaySchema(Strict):
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
 
 
+class HouseholdSchema(Strict):
+    household = fields.String(required=True, attribute="label", metadata={
+        "description": "Its label, as its first member set it"})
+    participantIds = fields.List(fields.String(), required=True, attribute="participant_ids")
+    net = fields.Integer(required=True, metadata={"description": "The members' summed net "
+                                                                 "(main currency)"})
+
+
 class BalancesSchema(Strict):
     """Dumps a ledger Balances (nets folded over the roster, and the settle-up plan)."""
 
@@ -565,11 +582,16 @@ class BalancesSchema(Strict):
                                   attribute="other_currencies", metadata={
         "description": "One section per currency with kept rows whose nets are not all 0"})
     display = fields.Nested(DisplaySchema, metadata={"description": "With ?displayCurrency="})
+    households = fields.List(fields.Nested(HouseholdSchema), metadata={
+        "description": "When any participant has a household: every household, zero nets "
+                       "included; the plans then settle units (a household, or a person on "
+                       "their own)"})
 
     @post_dump
     def _display_only_when_asked(self, data, **kwargs):
-        if data.get("display") is None:
-            data.pop("display", None)
+        for name in ("display", "households"):
+            if data.get(name) is None:
+                data.pop(name, None)
         return data
 
 
