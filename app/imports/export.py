@@ -11,7 +11,8 @@ from app.money.currencies import format_minor
 from app.ledger import balances
 from app.core.access import Access
 from app.core.clock import today
-from app.ledger.expense_body import ExpenseBody, extra_shares
+from app.ledger.expense_body import ExpenseBody
+from app.money.extras import extra_shares
 from app.ledger.settlements import GroupSettlement
 from app.recurring.templates import template_of
 from models.groups import (CONVERSION_PREFIX, EXPENSE_PREFIX, RECURRING_PREFIX,

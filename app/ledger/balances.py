@@ -23,7 +23,8 @@ from app.core import changelog, request_reads
 from app.core.access import Access
 from app.core.transactions import Transaction
 from app.ledger import households
-from app.ledger.expense_body import ExpenseBody, extra_shares
+from app.ledger.expense_body import ExpenseBody
+from app.money.extras import extra_shares
 from models.groups import (BALANCE, CONVERSION_PREFIX, EXPENSE_PREFIX, Balance, Conversion,
                            Expense, Group, Participant, Settlement)
 

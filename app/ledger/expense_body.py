@@ -27,9 +27,8 @@ versions, audit."""
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional
 
-from app.money.extras import participant_order
 from models.groups import BODY_FIELDS, ExtraMap, ItemMap, PaymentMap, SplitMap
 
 # Body field -> stored attribute: the table declared beside the attributes
@@ -76,34 +75,6 @@ def _extra(e) -> ExtraMap:
     group = getattr(e, "GroupShares", None)
     return ExtraMap(Name=e.Name, Amount=int(e.Amount), Shares=[int(v) for v in e.Shares or []],
                     **({} if group is None else {"GroupShares": [int(v) for v in group]}))
-
-
-def item_order(items) -> List[str]:
-    """The participants of stored items in the order each first appears in their splits:
-    the order extras' shares are aligned with (app.money.extras)."""
-    return participant_order([(s.ParticipantId, 0) for s in item.Splits or []]
-                             for item in items or [])
-
-
-class ExtraShare(NamedTuple):
-    participant_id: str
-    amount: int
-    group_amount: Optional[int]
-
-
-def extra_shares(row: Any) -> List[Tuple[Any, List[ExtraShare]]]:
-    """(extra, its shares by participant) of each extra of a stored row or body (``Items``
-    and ``Extras``, or an ExpenseBody's ``items`` and ``extras``)."""
-    items = getattr(row, "Items", None) if hasattr(row, "Items") else row.items
-    extras = getattr(row, "Extras", None) if hasattr(row, "Items") else row.extras
-    order = item_order(items)
-    found = []
-    for extra in extras or []:
-        group = getattr(extra, "GroupShares", None)
-        groups = [int(v) for v in group] if group is not None else [None] * len(order)
-        found.append((extra, [ExtraShare(pid, int(amount), g) for pid, amount, g in
-                              zip(order, extra.Shares or [], groups, strict=True)]))
-    return found
 
 
 class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):

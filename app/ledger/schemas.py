@@ -11,7 +11,7 @@ from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString
                              page_schema, DerivedDict, StrictBoolean)
 from app.dates import is_calendar_date
 from app.limits import MAX_EXTRA_NAME, MAX_EXTRAS, MAX_PARTICIPANTS
-from app.ledger.expense_body import extra_shares
+from app.money.extras import extra_shares
 from app.ledger import expense_input
 from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, TEXT_MAX,
                                       ExpenseInput, ExtraInput, ItemInput, PaymentInput,

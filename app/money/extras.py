@@ -13,7 +13,7 @@ Pure integer arithmetic: no floats, no rows, no Flask. ``app.ledger.expense_buil
 expense's extras with these and stores the shares aligned with :func:`participant_order`."""
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from app.errors import Invalid
 from app.limits import MAX_EXTRAS, MAX_EXTRA_NAME
@@ -106,3 +106,34 @@ def apportion_signed(total: int, amounts: Sequence[int]) -> List[int]:
         parts.append(upto - before)
         before = upto
     return parts
+
+
+# --- reading stored extras (an expense row, a template's map, an ExpenseBody) -------------
+
+def item_order(items) -> List[str]:
+    """The participants of stored items in the order each first appears in their splits:
+    the order extras' shares are aligned with (app.money.extras)."""
+    return participant_order([(s.ParticipantId, 0) for s in item.Splits or []]
+                             for item in items or [])
+
+
+class ExtraShare(NamedTuple):
+    participant_id: str
+    amount: int
+    group_amount: Optional[int]
+
+
+def extra_shares(row: Any) -> List[Tuple[Any, List[ExtraShare]]]:
+    """(extra, its shares by participant) of each extra of a stored row or body (``Items``
+    and ``Extras``, or an ExpenseBody's ``items`` and ``extras``): the stored shares are
+    bare numbers aligned with :func:`item_order`."""
+    items = getattr(row, "Items", None) if hasattr(row, "Items") else row.items
+    extras = getattr(row, "Extras", None) if hasattr(row, "Items") else row.extras
+    order = item_order(items)
+    found = []
+    for extra in extras or []:
+        group = getattr(extra, "GroupShares", None)
+        groups = [int(v) for v in group] if group is not None else [None] * len(order)
+        found.append((extra, [ExtraShare(pid, int(amount), g) for pid, amount, g in
+                              zip(order, extra.Shares or [], groups, strict=True)]))
+    return found

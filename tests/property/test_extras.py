@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from app.errors import Invalid
 from app.ledger import expense_build
 from app.ledger.balances import body_nets
-from app.ledger.expense_body import extra_shares
+from app.money.extras import extra_shares
 from app.ledger.expense_input import ExpenseInput, ExtraInput, ItemInput, PaymentInput, SplitInput
 from app.money import extras as extra_money
 
