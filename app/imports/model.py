@@ -58,26 +58,42 @@ class Row:
     amount: int = 0  # settlements; an expense's amount is its items' sum
     note: Optional[str] = None  # settlements
     notes: Optional[str] = None  # expenses: the source's free-text notes
+    # expenses: (name, signed amount) of each tax, tip, service or discount (our own export)
+    extras: List[Tuple[str, int]] = field(default_factory=list)
 
     @property
     def total(self) -> int:
-        return self.amount if self.kind == SETTLEMENT else sum(i.amount for i in self.items)
+        return self.amount if self.kind == SETTLEMENT else (
+            sum(i.amount for i in self.items) + sum(amount for _, amount in self.extras))
 
     def nets(self) -> Dict[str, int]:
         """paid - owed per member (settlement: the payer up, the payee down)."""
         if self.kind == SETTLEMENT:
             return {self.payer: self.amount, self.payee: -self.amount}
-        from app.money.splits import net_effects
+        from app.money import extras as extra_money
+        from app.money.splits import net_effects, resolve_item
 
-        return net_effects(self.payments, [(i.amount, i.mode, i.splits) for i in self.items])
+        items = [(i.amount, i.mode, i.splits) for i in self.items]
+        extra_total = sum(amount for _, amount in self.extras)
+        nets = net_effects(self.payments, items, extra_total)
+        if self.extras:
+            owed = [list(zip([key for key, _ in splits], resolve_item(amount, mode, splits),
+                             strict=True)) for amount, mode, splits in items]
+            order = extra_money.participant_order(owed)
+            shares = extra_money.share_extras(extra_money.item_subtotals(owed, order),
+                                              [amount for _, amount in self.extras])
+            for part in shares:
+                for key, share in zip(order, part, strict=True):
+                    nets[key] -= share
+        return nets
 
 
     def expense_input(self, participant_ids: Dict[str, str], *,
                       exchange_rate: Optional[str] = None):
         """This expense row as the ledger's ExpenseInput, members named by participant id
         (or by key), texts cut to the REST limits (ExpenseInput's TEXT_MAX, ITEM_NAME_MAX)."""
-        from app.ledger.expense_input import (ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, ItemInput,
-                                              PaymentInput, SplitInput)
+        from app.ledger.expense_input import (ITEM_NAME_MAX, TEXT_MAX, ExpenseInput,
+                                              ExtraInput, ItemInput, PaymentInput, SplitInput)
 
         def pid(key: str) -> str:
             return participant_ids.get(key, key)
@@ -91,6 +107,7 @@ class Row:
                                   item.mode,
                                   tuple(SplitInput(pid(key), value) for key, value in item.splits))
                         for item in self.items),
+            extras=tuple(ExtraInput(name, amount) for name, amount in self.extras) or None,
             currency=self.currency, exchange_rate=exchange_rate)
 
 

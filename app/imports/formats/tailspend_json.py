@@ -119,7 +119,10 @@ def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
                or "Expense",
                category=text_field(expense.get("category"), line, "category") or None,
                notes=text_field(expense.get("notes"), line, "notes") or None,
-               payments=payments, items=items)
+               payments=payments, items=items,
+               extras=[(text_field(e.get("name"), line, "An extra's name") or "Extra",
+                        _int(e.get("amount"), line, "An extra's amount"))
+                       for e in _objects(expense.get("extras") or [], line, "extras")])
 
 
 def _settlement(line: int, settlement: dict, parsed: Parsed, currency) -> Row:
