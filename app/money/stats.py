@@ -9,6 +9,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from app.money.extras import extra_shares
+
 BY = ("category", "month", "participant", "group")
 
 
@@ -50,6 +52,9 @@ def shares(expense) -> Tuple[str, bool, Dict[str, int], Dict[str, int]]:
     for item in expense.Items or ():
         for split in item.Splits or ():
             owed[split.ParticipantId] += int(split.GroupAmount if converted else split.Amount)
+    for _, extra in extra_shares(expense):  # tax, tip, discount: part of what each owes
+        for share in extra:
+            owed[share.participant_id] += share.group_amount if converted else share.amount
     for payment in expense.Payments or ():
         paid[payment.ParticipantId] += int(payment.GroupAmount if converted else payment.Amount)
     return expense.Currency, converted, owed, paid

@@ -193,3 +193,11 @@ def test_a_transfer_folds_extra_shares_into_the_target(group):
         (b, 80), (me, 20)]
     assert stored_nets(group.group_id) == {me: before[me], b: before[a] + before[b]}
     assert_balance_matches_rows(group.group_id)
+
+
+def test_stats_count_each_participants_extra_shares_as_spent(group):
+    me, a, b = group.everyone
+    group.post("/expenses", _body(group))
+    rows = {r["key"]: r for r in group.get("/stats", query_string={"by": "participant"})
+            .get_json()["rows"]}
+    assert {pid: rows[pid]["spent"] for pid in (me, a, b)} == {me: 230, a: 690, b: 230}
