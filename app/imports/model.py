@@ -128,6 +128,8 @@ class Parsed:
     # Only our own export carries these (formats/tailspend_json.py).
     # member key -> the role its guest holds (MEMBER without one)
     roles: Dict[str, str] = field(default_factory=dict)
+    # member key -> its household label (trimmed, at most MAX_HOUSEHOLD characters)
+    households: Dict[str, str] = field(default_factory=dict)
     comments: List[CommentRow] = field(default_factory=list)
     templates: List[TemplateRow] = field(default_factory=list)
 

@@ -95,6 +95,10 @@ def _create(importer: Importer, people: int, rows: list, comments: list,
         ids.append(post(f"/groups/{group['groupId']}/participants", json={"displayName": name},
                         headers=importer.headers).get_json()["participantId"])
     base = f"/groups/{group['groupId']}"
+    for pid in ids[1:3]:  # Bo (and Chloé, when there is one; else Zed) share a household
+        reply = importer.client.patch(f"{base}/participants/{pid}", json={"household": "Flat"},
+                                      headers=importer.headers)
+        assert reply.status_code == 200, reply.get_json()
     row_ids = []
     for row in rows:
         if row[0] == "expense":
@@ -175,7 +179,8 @@ def _comparable(export: dict) -> dict:
          [(i["name"], i["amount"], i["splitMode"],
            [(name[s["participantId"]], s["value"], s["amount"]) for s in i["splits"]])
           for i in t["items"]], _extras(t, name)) for t in export["recurring"])
-    roster = sorted((p["displayName"], p["role"]) for p in export["participants"])
+    roster = sorted((p["displayName"], p["role"], p["household"] or "")
+                    for p in export["participants"])
     return {"expenses": expenses, "settlements": settlements, "nets": nets,
             "participants": sorted(name.values()), "roster": roster, "comments": comments,
             "recurring": recurring}
