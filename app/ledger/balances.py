@@ -279,8 +279,10 @@ def _roster(group_id: str, all_nets: Mapping[str, int]) -> List[Participant]:
     return list(Participant.roster(group_id, consistent_read=True))
 
 
-def group_balances(access: Access) -> Balances:
-    """Every roster participant's net (0 if absent) and a minimal settle-up plan.
+def group_balances(access: Access, *, units: bool = True) -> Balances:
+    """Every roster participant's net (0 if absent) and a minimal settle-up plan: between
+    units when someone has a household, unless ``units`` is False (a reminder from one
+    person to another reads the per-person plan).
 
     Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
     DynamoDB calls in all (the roster, see :func:`read_roster`, and that BatchGetItem)."""
@@ -298,7 +300,7 @@ def group_balances(access: Access) -> Balances:
     rows += [BalanceRow(pid, FORMER_PARTICIPANT, net)
              for pid, net in nets.items() if pid not in known]
     names = {p.ParticipantId: p.DisplayName for p in roster}
-    members = households.members(roster)
+    members = households.members(roster) if units else None
     other = [CurrencyBalances(currency, [BalanceRow(pid, names.get(pid, FORMER_PARTICIPANT), net)
                                          for pid, net in sorted(kept[currency].items())],
                               plan(kept[currency], members))
