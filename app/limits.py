@@ -45,3 +45,9 @@ MAX_JPEG_SCANS = 100
 DEFAULT_LOCALE = "en"
 LOCALES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español",
            "it": "Italiano", "pt-BR": "Português (Brasil)", "nl": "Nederlands"}
+# An expense's extras (tax, tip, service, discount: app.money.extras): how many one expense
+# carries, and the characters of each one's name.
+MAX_EXTRAS = 10
+MAX_EXTRA_NAME = 100
+# A participant's household label (balances settle a household as one unit), in characters.
+MAX_HOUSEHOLD = 40

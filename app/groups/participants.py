@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from app.errors import Invalid, concurrent_update
+from app.errors import Forbidden, Invalid, concurrent_update
+from app.ledger import households
 from app.groups.errors import participant_changed, transfer_in_progress
 from app.core import cascades, changelog
 from app.groups.errors import participant_referenced
@@ -57,12 +58,21 @@ def add_guest(access: Access, *, display_name: str, role: str = "MEMBER") -> Par
     return guest
 
 
+# A keyword's default when the caller did not send the field (household: None clears it).
+NOT_SENT = object()
+
+
 def update_participant(access: Access, participant_id: str, *, role: Optional[str] = None,
-                       display_name: Optional[str] = None) -> Participant:
-    """Change a participant's role and/or a guest's name (OWNER only).
+                       display_name: Optional[str] = None,
+                       household: object = NOT_SENT) -> Participant:
+    """Change a participant's role, a guest's name and/or the household (OWNER; any
+    participant may set their own household).
 
     A guest cannot be made OWNER (it cannot act, so it must not count as the group's owner);
     a USER's name follows their profile. Role flips to or from OWNER move OwnerCount."""
+    if not access.at_least(OWNER) and (participant_id != access.participant_id
+                                       or role is not None or display_name is not None):
+        raise Forbidden("Only an owner changes others; you may set your own household.")
     target = get_participant(access.group_id, participant_id)
     if display_name is not None and target.Type != GUEST:
         raise Invalid("A user's name follows their profile; only guests are renamed here.",
@@ -71,7 +81,8 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
         raise Invalid("A guest cannot be an owner until someone claims it.",
                       details={"role": ["Guests may be MEMBER or VIEWER."]})
     new_role = role if role is not None and role != target.Role else None
-    if new_role is None and display_name in (None, target.DisplayName):
+    label = _household(access, target, household)
+    if new_role is None and display_name in (None, target.DisplayName) and label is NOT_SENT:
         return target
 
     now = now_iso()
@@ -80,6 +91,10 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
     condition = Participant.Type == target.Type
     if display_name is not None:
         actions.append(Participant.DisplayName.set(display_name))
+    if label is not NOT_SENT:
+        actions += ([Participant.Household.set(label), Participant.HouseholdSetAt.set(now)]
+                    if label else [Participant.Household.remove(),
+                                   Participant.HouseholdSetAt.remove()])
     tx = Transaction()
     if new_role is not None:
         actions.append(Participant.Role.set(new_role))
@@ -99,13 +114,30 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
         # A self-change is already guarded by the participant's own Role condition.
         require_still_owner(tx, access)
     changelog.record(tx, access.group, row, actor=access.participant_id,
-                   diff=changelog.diff_of({"role": target.Role}, {"role": new_role or target.Role}))
+                   diff=changelog.diff_of({"role": target.Role, "household": target.Household},
+                                          {"role": new_role or target.Role,
+                                           "household": target.Household if label is NOT_SENT
+                                           else label}))
     tx.commit()
 
     target.Role = new_role or target.Role
     target.DisplayName = display_name if display_name is not None else target.DisplayName
+    if label is not NOT_SENT:
+        target.Household, target.HouseholdSetAt = label, now if label else None
     target.UpdatedAt = now
     return target
+
+
+def _household(access: Access, target: Participant, household: object) -> object:
+    """The label to store (the group's spelling of it), None to clear, or NOT_SENT when the
+    household does not change."""
+    if household is NOT_SENT:
+        return NOT_SENT
+    if household is None:
+        return None if target.Household else NOT_SENT
+    label = households.spelled_as_the_group_does(
+        roster(access.group_id), households.checked_label(household), target.ParticipantId)
+    return NOT_SENT if label == target.Household else label
 
 
 def remove_participant(access: Access, participant_id: str) -> None:

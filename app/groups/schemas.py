@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, validate, ValidationError, validates_schema
 from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DerivedNested,
                              DisplayName, Id, OmitNone, Strict, StrictInteger, page_schema)
-from app.limits import MAX_PARTICIPANTS
+from app.limits import MAX_HOUSEHOLD, MAX_PARTICIPANTS
 from app.money.splits import DEFAULT_SPLIT_MODES, MAX_AMOUNT
 
 
@@ -67,7 +67,7 @@ class GroupSchema(Strict):
 class ParticipantSchema(OmitNone, Strict):
     """Dumps a Participant row; a guest has no userId and claimedAt (omitted, not null)."""
 
-    OMIT_NONE = ("userId", "claimedAt")
+    OMIT_NONE = ("userId", "claimedAt", "createdAt")
     participantId = fields.String(required=True, attribute="ParticipantId")
     type = fields.String(required=True, validate=validate.OneOf(["USER", "GUEST"]),
                          attribute="Type")
@@ -75,6 +75,12 @@ class ParticipantSchema(OmitNone, Strict):
     displayName = fields.String(required=True, attribute="DisplayName")
     role = fields.String(required=True, attribute="Role")
     claimedAt = fields.String(attribute="ClaimedAt")
+    createdAt = fields.String(attribute="CreatedAt", metadata={
+        "description": "When the participant was added (with claimedAt for users: who "
+                       "entered the group first, a household representative's tie-break)"})
+    household = fields.String(required=True, allow_none=True, attribute="Household", metadata={
+        "description": "The household this participant settles up with (null: none); "
+                       "labels match case-insensitively"})
 
 
 class ParticipantListSchema(Strict):
@@ -100,6 +106,12 @@ class ParticipantPatchSchema(Strict):
     role = fields.String(validate=validate.OneOf(ROLES), metadata={
         "description": "OWNER only for USER participants; a guest may be MEMBER or VIEWER."})
     displayName = DisplayName(metadata={"description": "Guests only."})
+    household = fields.String(allow_none=True, validate=[
+        validate.Length(min=1, max=MAX_HOUSEHOLD),
+        validate.Regexp(r"\s*\S", error="Must not be blank.")], metadata={
+        "description": "Trimmed; labels match case-insensitively within the group (the "
+                       "household keeps the spelling its first member set); null clears. The "
+                       "participant may set their own, an owner anyone's.", "pattern": r"\S"})
 
 
 class ParticipantTransferSchema(Strict):

@@ -14,7 +14,8 @@ from typing import List, Optional, Sequence
 
 from app.errors import Invalid
 from app.money.splits import resolve_item
-from models.groups import ItemMap, PaymentMap, SplitMap
+from app.money.extras import participant_order
+from models.groups import ExtraMap, ItemMap, PaymentMap, SplitMap
 
 
 def _group(entry) -> Optional[int]:
@@ -106,3 +107,28 @@ def merge_body(payments: Sequence[PaymentMap], items: Sequence[ItemMap], source:
         return None
     return (new_payments if new_payments is not None else list(payments or []),
             [new or old for new, old in zip(new_items, items or [], strict=False)])
+
+
+def merge_extras(items: Sequence[ItemMap], extras: Optional[Sequence[ExtraMap]], source: str,
+                 target: str) -> Optional[List[ExtraMap]]:
+    """The extras with the source's shares folded into the target's. Their shares are aligned
+    with the items' participant order; folding the items keeps the merged entry at the
+    earlier of the two first appearances, and so does this."""
+    if not extras:
+        return None
+    order = participant_order([(s.ParticipantId, 0) for s in item.Splits or []]
+                              for item in items or [])
+    merged = []
+    for extra in extras:
+        groups = getattr(extra, "GroupShares", None)
+        rows = _merged([(pid, 0, int(share), None if groups is None else int(groups[k]))
+                        for k, (pid, share) in enumerate(zip(order, extra.Shares,
+                                                             strict=True))], source, target)
+        if rows is None:
+            merged.append(extra)
+            continue
+        merged.append(ExtraMap(Name=extra.Name, Amount=int(extra.Amount),
+                               Shares=[row[2] for row in rows],
+                               **({} if groups is None else
+                                  {"GroupShares": [row[3] for row in rows]})))
+    return merged

@@ -14,7 +14,7 @@ from typing import Callable
 from app.errors import ConcurrentUpdate, Conflict
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
-from app.groups.transfer_merge import merge_body
+from app.groups.transfer_merge import merge_body, merge_extras
 from app.ledger import balances
 from app.ledger.expense_body import ExpenseBody
 from models.groups import (Conversion, Expense, ExpenseTemplateMap, GroupItem,
@@ -41,7 +41,8 @@ class RowChange:
 def renamed(body: ExpenseBody, source_id: str, target_id: str) -> ExpenseBody:
     """The body with the source folded into the target; every other field kept."""
     payments, items = merge_body(body.payments, body.items, source_id, target_id)
-    return body.with_participants(payments, items)
+    return body.with_participants(payments, items, merge_extras(body.items, body.extras,
+                                                                source_id, target_id))
 
 
 def change_for(raw: dict, source_id: str, target_id: str, main_currency: str) -> RowChange:
@@ -58,7 +59,8 @@ def change_for(raw: dict, source_id: str, target_id: str, main_currency: str) ->
         version = int(row.Version)
         key = Expense(row.GroupId, row.SK)
         # Only the attributes naming participants change; the rest of the row stays.
-        actions = [getattr(Expense, name).set(value)
+        actions = [getattr(Expense, name).set(value) if value is not None
+                   else getattr(Expense, name).remove()
                    for name, value in new.participant_attributes().items()]
         actions += [Expense.Version.set(version + 1), Expense.UpdatedAt.set(now)]
         return RowChange("expenses", lambda tx: tx.update(

@@ -132,15 +132,21 @@ def add_guest(body, access):
 
 
 @groups_blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>", methods=["PATCH"])
-@needs(role="OWNER")
+# Any participant may set their own household; the service refuses the rest to non-owners.
+# Households are the settle-up's units, so settlements:write opens it to a PAT (and the MCP
+# set_household tool).
+@needs(role="VIEWER", pat="settlements:write")
 @groups_blp.arguments(ParticipantPatchSchema)
 @groups_blp.response(200, ParticipantSchema)
 @errors(groups_blp, FORBIDDEN, NOT_FOUND,
         (409, "LAST_OWNER (demoting the only owner) or CONCURRENT_UPDATE (retry)."))
 def patch_participant(body, access, participant_id):
-    """Change a role or a guest's name (OWNER); demoting the last owner is 409 LAST_OWNER."""
+    """Change a role, a guest's name or a household (OWNER; anyone their own household);
+    demoting the last owner is 409 LAST_OWNER."""
+    household = body["household"] if "household" in body else participants.NOT_SENT
     return participants.update_participant(access, str(participant_id), role=body.get("role"),
-                                           display_name=body.get("displayName"))
+                                           display_name=body.get("displayName"),
+                                           household=household)
 
 
 @groups_blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>", methods=["DELETE"])

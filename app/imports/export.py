@@ -13,6 +13,7 @@ from app.ledger import balances
 from app.core.access import Access
 from app.core.clock import today
 from app.ledger.expense_body import ExpenseBody
+from app.money.extras import extra_shares
 from app.ledger.settlements import GroupSettlement
 from app.recurring.templates import template_of
 from models.groups import (CONVERSION_PREFIX, EXPENSE_PREFIX, RECURRING_PREFIX,
@@ -35,12 +36,14 @@ RATE_COLUMNS = ["Exchange rate", "Rate source", "Rate date", "Group cost"]
 # Every body field (app.ledger.expense_body.ATTRIBUTES) -> its CSV column, or None;
 # tests/ledger/test_expense_body.py fails until a new field is named here. Payments and items
 # become the per-participant net columns (balances.expense_nets), not a column of their own.
-# Notes are in the JSON export (the expense's reply schema) only: the CSV keeps the columns
-# Splitwise exports. An INCOME's Cost is negative (and its cells its net effects).
+# Notes and extras are in the JSON export (the expense's reply schema) only: the CSV keeps the
+# columns Splitwise exports, each participant's extra shares counted in their owed and net
+# cells. An INCOME's Cost is negative (and its cells its net effects).
 EXPORT = {"description": "Description", "category": "Category", "notes": None,
           "amount": "Cost", "payments": None, "items": None, "currency": "Currency",
           "exchange_rate": "Exchange rate", "rate_source": "Rate source",
-          "rate_date": "Rate date", "group_amount": "Group cost", "kind": KIND_COLUMN}
+          "rate_date": "Rate date", "group_amount": "Group cost", "kind": KIND_COLUMN,
+          "extras": None}
 # Categoryless expenses export under this category (Splitwise's default).
 DEFAULT_CATEGORY = "General"
 
@@ -143,6 +146,10 @@ def _expense_line(e: Expense, main: str) -> _Line:
     for item in body.items:
         for split in item.Splits:
             _sum(owed, {split.ParticipantId: share(split)})
+    for _, shares in extra_shares(body):
+        for extra in shares:
+            _sum(owed, {extra.participant_id: sign * int(extra.group_amount if converted
+                                                         else extra.amount)})
     return _Line(e.Date, e.CreatedAt, cells["Description"], cells["Category"], cells["Cost"],
                  body.currency or main, kept or main, [p.ParticipantId for p in body.payments],
                  paid, owed, (cells["Exchange rate"], cells["Rate source"], cells["Rate date"],

@@ -61,19 +61,35 @@ class Row:
     # An expense the group received (kind INCOME): payments name who received it, items
     # whom it belongs to, and its nets move the other way.
     income: bool = False
+    # expenses: (name, signed amount) of each tax, tip, service or discount (our own export)
+    extras: List[Tuple[str, int]] = field(default_factory=list)
 
     @property
     def total(self) -> int:
-        return self.amount if self.kind == SETTLEMENT else sum(i.amount for i in self.items)
+        return self.amount if self.kind == SETTLEMENT else (
+            sum(i.amount for i in self.items) + sum(amount for _, amount in self.extras))
 
     def nets(self) -> Dict[str, int]:
         """paid - owed per member (settlement: the payer up, the payee down)."""
         if self.kind == SETTLEMENT:
             return {self.payer: self.amount, self.payee: -self.amount}
-        from app.money.splits import net_effects
+        from app.money import extras as extra_money
+        from app.money.splits import net_effects, resolve_item
 
-        return net_effects(self.payments, [(i.amount, i.mode, i.splits) for i in self.items],
-                           self.ledger_kind)
+        items = [(i.amount, i.mode, i.splits) for i in self.items]
+        extra_total = sum(amount for _, amount in self.extras)
+        nets = net_effects(self.payments, items, extra_total, self.ledger_kind)
+        if self.extras:
+            owed = [list(zip([key for key, _ in splits], resolve_item(amount, mode, splits),
+                             strict=True)) for amount, mode, splits in items]
+            order = extra_money.participant_order(owed)
+            shares = extra_money.share_extras(extra_money.item_subtotals(owed, order),
+                                              [amount for _, amount in self.extras])
+            sign = -1 if self.income else 1  # an INCOME's extra shares are owned, not owed
+            for part in shares:
+                for key, share in zip(order, part, strict=True):
+                    nets[key] -= sign * share
+        return nets
 
     @property
     def ledger_kind(self) -> Optional[str]:
@@ -87,8 +103,8 @@ class Row:
                       exchange_rate: Optional[str] = None):
         """This expense row as the ledger's ExpenseInput, members named by participant id
         (or by key), texts cut to the REST limits (ExpenseInput's TEXT_MAX, ITEM_NAME_MAX)."""
-        from app.ledger.expense_input import (ITEM_NAME_MAX, TEXT_MAX, ExpenseInput, ItemInput,
-                                              PaymentInput, SplitInput)
+        from app.ledger.expense_input import (ITEM_NAME_MAX, TEXT_MAX, ExpenseInput,
+                                              ExtraInput, ItemInput, PaymentInput, SplitInput)
 
         def pid(key: str) -> str:
             return participant_ids.get(key, key)
@@ -102,6 +118,7 @@ class Row:
                                   item.mode,
                                   tuple(SplitInput(pid(key), value) for key, value in item.splits))
                         for item in self.items),
+            extras=tuple(ExtraInput(name, amount) for name, amount in self.extras) or None,
             currency=self.currency, exchange_rate=exchange_rate, kind=self.ledger_kind)
 
 
@@ -122,6 +139,8 @@ class Parsed:
     # Only our own export carries these (formats/tailspend_json.py).
     # member key -> the role its guest holds (MEMBER without one)
     roles: Dict[str, str] = field(default_factory=dict)
+    # member key -> its household label (trimmed, at most MAX_HOUSEHOLD characters)
+    households: Dict[str, str] = field(default_factory=dict)
     comments: List[CommentRow] = field(default_factory=list)
     templates: List[TemplateRow] = field(default_factory=list)
 

@@ -97,6 +97,8 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
                                        ParticipantId=ids[key], Type="GUEST",
                                        DisplayName=display_name(name),
                                        Role=parsed.roles.get(key, GUEST_ROLE),
+                                       Household=parsed.households.get(key),
+                                       HouseholdSetAt=now if key in parsed.households else None,
                                        CreatedAt=now, UpdatedAt=now))
         expense_ids: Dict[int, str] = {}
         for index, (row, stamp) in enumerate(zip(parsed.rows, stamps, strict=False)):

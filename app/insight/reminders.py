@@ -60,7 +60,9 @@ def _retry_after(old: Optional[dict], now: int) -> int:
 def send_reminder(access: Access, participant_id: str) -> Reminder:
     """Write the marker and the REMINDER event, or refuse (409 PARTICIPANT_UNAVAILABLE,
     409 NOTHING_OWED, 429)."""
-    result = with_pay_to(balances.group_balances(access), group_name=access.group.Name)
+    # Person to person: households' unit plan would route this through a representative.
+    result = with_pay_to(balances.group_balances(access, units=False),
+                         group_name=access.group.Name)
     if participant_id not in {row.participant_id for row in result.rows}:
         # As the expense and settlement writers answer a body's unknown participantId: the
         # group exists (404 would say it does not), one of the body's ids is not in it.

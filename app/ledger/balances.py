@@ -16,12 +16,16 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pynamodb.expressions.operand import Path
 
+from app.money.households import Household, Member, unit_plan
+from app.money.households import households as household_rows
 from app.money.settle import settle_up
 from app.money.splits import kind_sign
 from app.core import changelog, request_reads
 from app.core.access import Access
 from app.core.transactions import Transaction
+from app.ledger import households
 from app.ledger.expense_body import ExpenseBody
+from app.money.extras import extra_shares
 from models.groups import (BALANCE, CONVERSION_PREFIX, EXPENSE_PREFIX, Balance, Conversion,
                            Expense, Group, Participant, Settlement)
 
@@ -64,6 +68,9 @@ def body_nets(body: ExpenseBody, main_currency: str) -> Nets:
     for item in body.items:
         for split in item.Splits:
             add(split.ParticipantId, -int(split.GroupAmount if converted else split.Amount))
+    for _, shares in extra_shares(body):
+        for share in shares:
+            add(share.participant_id, -(share.group_amount if converted else share.amount))
     return nets
 
 
@@ -211,6 +218,9 @@ class Transfer:
     to_id: str
     amount: int
     pay_to: tuple = ()  # the payee's pay links (app.ledger.pay_links)
+    # With households: the paying and receiving units' labels (None: a person on their own).
+    from_household: Optional[str] = None
+    to_household: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -237,10 +247,18 @@ class Balances:
     display: Optional[Any] = None
     user_ids: Dict[str, str] = field(default_factory=dict)  # USER participantId -> userId
     balance_revision: int = 0
+    # When any participant has a household: every household's members and summed net, and
+    # the members the plans settled as units (app.money.households), for the display section.
+    households: Optional[List[Household]] = None
+    members: Optional[List[Member]] = None
 
 
-def plan(nets: Mapping[str, int]) -> List[Transfer]:
-    return [Transfer(a, b, amount) for a, b, amount in settle_up(dict(nets))]
+def plan(nets: Mapping[str, int], members: Optional[List[Member]] = None) -> List[Transfer]:
+    """The settle-up plan: per person, or between units when ``members`` has households."""
+    if members is None:
+        return [Transfer(a, b, amount) for a, b, amount in settle_up(dict(nets))]
+    return [Transfer(t.from_id, t.to_id, t.amount, from_household=t.from_household,
+                     to_household=t.to_household) for t in unit_plan(members, nets)]
 
 
 def read_roster(group_id: str) -> List[Participant]:
@@ -264,8 +282,10 @@ def _roster(group_id: str, all_nets: Mapping[str, int]) -> List[Participant]:
     return list(Participant.roster(group_id, consistent_read=True))
 
 
-def group_balances(access: Access) -> Balances:
-    """Every roster participant's net (0 if absent) and a minimal settle-up plan.
+def group_balances(access: Access, *, units: bool = True) -> Balances:
+    """Every roster participant's net (0 if absent) and a minimal settle-up plan: between
+    units when someone has a household, unless ``units`` is False (a reminder from one
+    person to another reads the per-person plan).
 
     Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
     DynamoDB calls in all (the roster, see :func:`read_roster`, and that BatchGetItem)."""
@@ -283,12 +303,15 @@ def group_balances(access: Access) -> Balances:
     rows += [BalanceRow(pid, FORMER_PARTICIPANT, net)
              for pid, net in nets.items() if pid not in known]
     names = {p.ParticipantId: p.DisplayName for p in roster}
+    members = households.members(roster) if units else None
     other = [CurrencyBalances(currency, [BalanceRow(pid, names.get(pid, FORMER_PARTICIPANT), net)
                                          for pid, net in sorted(kept[currency].items())],
-                              plan(kept[currency]))
+                              plan(kept[currency], members))
              for currency in sorted(kept)]
+    main = {r.participant_id: r.net for r in rows}
     return Balances(access.group.Currency, changelog.revision_of(access.group), rows,
-                    plan({r.participant_id: r.net for r in rows}), other,
+                    plan(main, members), other,
                     user_ids={p.ParticipantId: p.UserId for p in roster
                               if p.Type == "USER" and p.UserId},
-                    balance_revision=revision)
+                    balance_revision=revision, members=members,
+                    households=None if members is None else household_rows(members, main))

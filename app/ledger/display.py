@@ -35,4 +35,4 @@ def with_display(result: Balances, currency: str, day: str) -> Balances:
     rows = [BalanceRow(r.participant_id, r.display_name, shown.get(r.participant_id, 0))
             for r in result.rows]
     return dataclasses.replace(result, display=Display(currency, fx.rate_text(rate), used, rows,
-                                                       plan(shown)))
+                                                       plan(shown, result.members)))

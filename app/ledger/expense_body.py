@@ -30,7 +30,7 @@ from types import SimpleNamespace
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from app.money.splits import EXPENSE
-from models.groups import BODY_FIELDS, ItemMap, PaymentMap, SplitMap
+from models.groups import BODY_FIELDS, ExtraMap, ItemMap, PaymentMap, SplitMap
 
 # Body field -> stored attribute: the table declared beside the attributes
 # (models.groups.ledger.BODY_FIELDS).
@@ -40,12 +40,14 @@ ATTRIBUTES = BODY_FIELDS
 # door's ExpenseInput sends it: the build, an edit's merge and a stored body read back as
 # input copy those by name, so a new text field needs no ledger code.
 BUILT = ("description", "amount", "payments", "items", "currency", "exchange_rate",
-         "rate_source", "rate_date", "group_amount", "kind")
+         "rate_source", "rate_date", "group_amount", "kind", "extras")
 AS_SENT = tuple(name for name in ATTRIBUTES if name not in BUILT)
 # The fields recording a conversion (absent on a kept or group-currency body).
 RATE_FIELDS = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 # Fields naming participants (what a transfer renames); every other field is kept as is.
-PARTICIPANT_FIELDS = ("payments", "items")
+# Extras name no one, but their shares are aligned with the participants' order, which a
+# transfer folding the source into the target changes.
+PARTICIPANT_FIELDS = ("payments", "items", "extras")
 
 
 def _int(value) -> Optional[int]:
@@ -70,6 +72,12 @@ def _item(i) -> ItemMap:
                            for s in i.Splits or []])
 
 
+def _extra(e) -> ExtraMap:
+    group = getattr(e, "GroupShares", None)
+    return ExtraMap(Name=e.Name, Amount=int(e.Amount), Shares=[int(v) for v in e.Shares or []],
+                    **({} if group is None else {"GroupShares": [int(v) for v in group]}))
+
+
 class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
     """A validated body; payments and items in their stored shapes, owed amounts resolved.
 
@@ -89,6 +97,7 @@ class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
         values["payments"] = [_payment(p) for p in values["payments"] or []]
         values["items"] = [_item(i) for i in values["items"] or []]
         values["group_amount"] = _int(values["group_amount"])
+        values["extras"] = [_extra(e) for e in values["extras"]] if values["extras"] else None
         return cls(**values)
 
     @classmethod
@@ -131,11 +140,12 @@ class ExpenseBody(NamedTuple("_Body", [(name, Any) for name in ATTRIBUTES])):
         """``{attribute: value}`` of the fields naming participants (PARTICIPANT_FIELDS)."""
         return {ATTRIBUTES[name]: getattr(self, name) for name in PARTICIPANT_FIELDS}
 
-    def with_participants(self, payments: List[PaymentMap],
-                          items: List[ItemMap]) -> "ExpenseBody":
+    def with_participants(self, payments: List[PaymentMap], items: List[ItemMap],
+                          extras: Optional[List[ExtraMap]] = None) -> "ExpenseBody":
         """The same body naming other participants (a transfer's rewrite): every other
         field is kept as it is."""
-        return self._replace(payments=list(payments), items=list(items))
+        return self._replace(payments=list(payments), items=list(items),
+                             extras=list(extras) if extras else None)
 
 
 def compared(body: Any, **row_fields: Any) -> Dict[str, Any]:

@@ -14,15 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
 from app.errors import Invalid
+from app.money import extras as extra_money
 from app.money import fx
 from app.money.refusals import MoneyInvalid, Quoted
 from app.money.splits import INCOME, net_effects, resolve_item
 from app.ledger import foreign_currency
 from app.ledger.expense_body import AS_SENT, ExpenseBody
 from app.ledger.expense_input import (BOTH, BOTH_DETAIL, ITEMS, NEITHER, NEITHER_DETAIL,
-                                      SHORTHAND, ExpenseInput, ItemInput, PaymentInput,
+                                      SHORTHAND, ExpenseInput, ExtraInput, ItemInput,
+                                      PaymentInput,
                                       SplitInput, check_date, missing, mixed)
-from models.groups import ItemMap, PaymentMap, SplitMap
+from models.groups import ExtraMap, ItemMap, PaymentMap, SplitMap
 
 
 
@@ -58,8 +60,9 @@ def _invalid(error: Invalid, shorthand: bool) -> Invalid:
     return Invalid(error.message, details={name: [error.message]})
 
 
-def _forms(expense: ExpenseInput) -> tuple:
-    """(items, used_shorthand) from either form; both or neither is Invalid."""
+def _forms(expense: ExpenseInput, extra_total: int) -> tuple:
+    """(items, used_shorthand) from either form; both or neither is Invalid. The
+    shorthand's ``amount`` is the total: its one item is the amount less the extras."""
     sent = {name for name in (ITEMS, *SHORTHAND) if getattr(expense, name) is not None}
     if mixed(sent):
         raise Invalid(BOTH, details={ITEMS: [BOTH_DETAIL]})
@@ -67,8 +70,34 @@ def _forms(expense: ExpenseInput) -> tuple:
         return list(expense.items), False
     if missing(sent):
         raise Invalid(NEITHER, details={ITEMS: [NEITHER_DETAIL]})
-    return [ItemInput(expense.description or "Item", expense.amount, expense.split_mode,
+    amount = expense.amount
+    if extra_total and isinstance(amount, int) and not isinstance(amount, bool):
+        if amount - extra_total < 1:
+            raise MoneyInvalid("amount {amount} leaves nothing for the item once the extras "
+                               "({extras}) are taken off.",
+                               {"amount": Quoted(amount), "extras": Quoted(extra_total)},
+                               detail_templates={"amount": ["Must exceed the extras' sum."]})
+        amount -= extra_total
+    return [ItemInput(expense.description or "Item", amount, expense.split_mode,
                       expense.splits or ())], True
+
+
+def _extras(items: list, sent: list) -> Optional[list]:
+    """The stored extras: each one's shares of the item subtotals (app.money.extras),
+    aligned with the participants' first appearance; None when there are none."""
+    if not sent:
+        return None
+    item_shares = [[(s.ParticipantId, int(s.Amount)) for s in item.Splits] for item in items]
+    order = extra_money.participant_order(item_shares)
+    subtotals = extra_money.item_subtotals(item_shares, order)
+    shares = extra_money.share_extras(subtotals, [amount for _, amount in sent])
+    for pid, owed in extra_money.below_zero(order, subtotals, shares):
+        raise MoneyInvalid(f"With the extras participant {pid} would owe {{owed}}: a "
+                           "participant's item shares plus extra shares must not be below 0.",
+                           {"owed": Quoted(owed)}, field="extras",
+                           extra={"participantId": pid})
+    return [ExtraMap(Name=name, Amount=amount, Shares=list(part))
+            for (name, amount), part in zip(sent, shares, strict=True)]
 
 
 def build(expense: ExpenseInput, group_currency: Optional[str] = None,
@@ -85,13 +114,20 @@ def build(expense: ExpenseInput, group_currency: Optional[str] = None,
 
 
 def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: bool) -> Draft:
-    raw_items, shorthand = _forms(expense)
+    try:
+        sent_extras = extra_money.check_extras([(e.name, e.amount)
+                                                for e in expense.extras or ()])
+    except Invalid as error:
+        raise _invalid(error, False) from None
+    extra_total = sum(amount for _, amount in sent_extras)
+    raw_items, shorthand = _forms(expense, extra_total)
     payments = [(p.participant_id, p.amount) for p in expense.payments or ()]
     items = []
     try:
         parsed = [(item.amount, item.split_mode,
                    [(s.participant_id, s.value) for s in item.splits]) for item in raw_items]
-        net_effects(payments, parsed, expense.kind)  # validates the items, payments, kind
+        # Validates every item, the payments against the items plus the extras, the kind.
+        net_effects(payments, parsed, extra_total, expense.kind)
         for item, (amount, mode, splits) in zip(raw_items, parsed, strict=True):
             owed = resolve_item(amount, mode, splits)
             items.append(ItemMap(
@@ -99,9 +135,10 @@ def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: boo
                 SplitMode=mode,
                 Splits=[SplitMap(ParticipantId=pid, Value=value if value is not None else 0,
                                  Amount=share) for (pid, value), share in zip(splits, owed, strict=True)]))
+        extras = _extras(items, sent_extras)
     except Invalid as error:
         raise _invalid(error, shorthand) from None
-    total = sum(item.Amount for item in items)
+    total = sum(item.Amount for item in items) + extra_total
     if expense.amount is not None and not shorthand and expense.amount != total:
         raise MoneyInvalid("amount is {amount} but the items sum to {total}.",
                            {"amount": Quoted(expense.amount), "total": Quoted(total)},
@@ -112,16 +149,16 @@ def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: boo
         raise Invalid("description is required.", details={"description": ["Required."]})
     day = check_date(expense.date)
     rate = foreign_currency.convert(expense, total, group_currency, day, defer_auto=defer_auto)
-    stored_payments, items = foreign_currency.apportioned(
+    stored_payments, items, extras = foreign_currency.apportioned(
         [PaymentMap(ParticipantId=pid, Amount=amount) for pid, amount in payments], items,
-        rate.group_amount)
+        rate.group_amount, extras)
     # Keyword construction: a field the ledger computes (expense_body.BUILT) fails here until
     # it is built; every other field (AS_SENT) is the input's, as sent.
     made = ExpenseBody(description=description, amount=total,
                        payments=stored_payments, items=items, currency=rate.currency,
                        exchange_rate=rate.exchange_rate, rate_source=rate.rate_source,
                        rate_date=rate.rate_date, group_amount=rate.group_amount,
-                       kind=INCOME if expense.kind == INCOME else None,
+                       kind=INCOME if expense.kind == INCOME else None, extras=extras,
                        **{name: getattr(expense, name) for name in AS_SENT})
     from app.ledger.balances import body_nets
 
@@ -137,6 +174,8 @@ def input_of(body: ExpenseBody, date: Optional[str]) -> ExpenseInput:
         items=tuple(ItemInput(i.Name, int(i.Amount), i.SplitMode,
                               tuple(SplitInput(s.ParticipantId, int(s.Value)) for s in i.Splits))
                     for i in body.items),
+        extras=tuple(ExtraInput(e.Name, int(e.Amount)) for e in body.extras) if body.extras
+        else None,
         currency=body.currency, exchange_rate=body.exchange_rate, rate_source=body.rate_source,
         rate_date=body.rate_date, group_amount=body.group_amount, kind=body.kind)
 
@@ -144,7 +183,7 @@ def input_of(body: ExpenseBody, date: Optional[str]) -> ExpenseInput:
 # Fields a partial edit replaces as sent; the amount follows from the items, and ``items``
 # (with the shorthand) and the rate are merged below.
 PLAIN = ("description", *AS_SENT, "payments", "date", "kind")
-MONEY = ("payments", "items", "amount", "split_mode", "splits")
+MONEY = ("payments", "items", "amount", "split_mode", "splits", "extras")
 RECORDED = ("exchange_rate", "rate_source", "rate_date", "group_amount")
 
 
@@ -158,6 +197,8 @@ def merge(stored: ExpenseBody, date: str, patch: ExpenseInput) -> ExpenseInput:
     changes: Dict[str, Any] = {name: getattr(patch, name) for name in PLAIN
                                if name in patch.sent}
     changes.update(_merged_rate(base, patch))
+    if "extras" in patch.sent:
+        changes["extras"] = patch.extras  # replaced whole; null or [] clears them
     shorthand = {name: getattr(patch, name) for name in SHORTHAND
                  if getattr(patch, name) is not None}
     if patch.items is not None:
@@ -169,7 +210,12 @@ def merge(stored: ExpenseBody, date: str, patch: ExpenseInput) -> ExpenseInput:
             raise Invalid("This expense has several items: send items to change them.",
                           details={"items": ["Required to edit a multi-item expense."]})
         only = base.items[0]
-        changes.update(items=None, amount=shorthand.get("amount", only.amount),
+        # The shorthand's amount is the total: with no amount sent the item keeps its own,
+        # so the total is it plus the extras the edit leaves.
+        extras = changes.get("extras", base.extras) or ()
+        kept_total = only.amount + sum(e.amount for e in extras
+                                       if isinstance(e.amount, int))
+        changes.update(items=None, amount=shorthand.get("amount", kept_total),
                        split_mode=shorthand.get("split_mode") or only.split_mode,
                        splits=shorthand.get("splits") or only.splits)
     return base._replace(**changes)

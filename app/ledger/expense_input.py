@@ -39,6 +39,11 @@ class ItemInput(NamedTuple):
     splits: Tuple[SplitInput, ...]
 
 
+class ExtraInput(NamedTuple):
+    name: Any  # tax, tip, service, discount, or the caller's own words
+    amount: Any  # signed minor units: a discount is negative
+
+
 class ExpenseInput(NamedTuple):
     """One expense's body as a door received it, typed; see the module docstring."""
 
@@ -57,6 +62,9 @@ class ExpenseInput(NamedTuple):
     rate_source: Optional[str] = None
     rate_date: Optional[str] = None
     kind: Optional[str] = None  # EXPENSE (None: not sent) or INCOME
+    # Tax, tip, service, discount: shared in proportion to the item subtotals
+    # (app.money.extras); with them, ``amount`` is the total, items plus extras.
+    extras: Optional[Tuple[ExtraInput, ...]] = None
     sent: FrozenSet[str] = frozenset()
 
     @classmethod
@@ -117,7 +125,8 @@ WIRE_NAMES = {"description": "description", "category": "category", "date": "dat
               "notes": "notes", "payments": "payments", "items": "items", "amount": "amount",
               "split_mode": "splitMode", "splits": "splits", "currency": "currency",
               "exchange_rate": "exchangeRate", "group_amount": "groupAmount",
-              "rate_source": "rateSource", "rate_date": "rateDate", "kind": "kind"}
+              "rate_source": "rateSource", "rate_date": "rateDate", "kind": "kind",
+              "extras": "extras"}
 
 
 def _to_draft(expense: ExpenseInput) -> dict:
@@ -134,6 +143,8 @@ def _to_draft(expense: ExpenseInput) -> dict:
                       "splits": [_split_wire(s) for s in i.splits]} for i in value]
         elif name == "splits" and value is not None:
             value = [_split_wire(s) for s in value]
+        elif name == "extras" and value is not None:
+            value = [{"name": e.name, "amount": e.amount} for e in value]
         body[api] = value
     return body
 
@@ -168,6 +179,9 @@ def _from_draft(body: Mapping[str, Any]) -> ExpenseInput:
             for n, i in enumerate(_entries(values["items"], "items")))
     if values.get("splits") is not None:
         values["splits"] = _splits(values["splits"], "splits")
+    if values.get("extras") is not None:
+        values["extras"] = tuple(ExtraInput(e.get("name"), e.get("amount"))
+                                 for e in _entries(values["extras"], "extras"))
     return ExpenseInput.of(**values)
 
 

@@ -18,7 +18,8 @@ from app.money.refusals import MoneyInvalid, Quoted
 from models.groups import RATE_CLIENT as CLIENT
 from models.groups import RATE_DERIVED as DERIVED
 from models.groups import RATE_ECB as ECB
-from models.groups import ItemMap, PaymentMap, SplitMap
+from app.money.extras import apportion_signed, participant_order
+from models.groups import ExtraMap, ItemMap, PaymentMap, SplitMap
 
 
 class Conversion(NamedTuple):
@@ -102,20 +103,55 @@ def convert(sent: SentRate, amount: int, group_currency: Optional[str], day: str
 
 
 def apportioned(payments: List[PaymentMap], items: List[ItemMap],
-                group_amount: Optional[int]) -> tuple:
-    """(payments, items) with each share's GroupAmount, or without any (group_amount None)."""
+                group_amount: Optional[int], extras: Optional[List[ExtraMap]] = None) -> tuple:
+    """(payments, items, extras) with each share's GroupAmount (an extra's GroupShares), or
+    without any (group_amount None)."""
     if group_amount is None:
-        return payments, items
+        return payments, items, extras
     paid = fx.apportion_amounts(group_amount, [int(p.Amount) for p in payments])
-    shares = [s for item in items for s in item.Splits]
-    owed = iter(fx.apportion_amounts(group_amount, [int(s.Amount) for s in shares]))
     new_payments = [PaymentMap(ParticipantId=p.ParticipantId, Amount=int(p.Amount),
                                GroupAmount=g) for p, g in zip(payments, paid, strict=True)]
+    shares = [s for item in items for s in item.Splits]
+    if extras:
+        owed_list, extra_groups = _owed_with_extras(group_amount, items, extras)
+    else:
+        owed_list, extra_groups = fx.apportion_amounts(
+            group_amount, [int(s.Amount) for s in shares]), None
+    owed = iter(owed_list)
     new_items = [ItemMap(Name=i.Name, Amount=int(i.Amount), SplitMode=i.SplitMode,
                          Splits=[SplitMap(ParticipantId=s.ParticipantId, Value=int(s.Value),
                                           Amount=int(s.Amount), GroupAmount=next(owed))
                                  for s in i.Splits]) for i in items]
-    return new_payments, new_items
+    new_extras = None if not extras else [
+        ExtraMap(Name=e.Name, Amount=int(e.Amount), Shares=[int(v) for v in e.Shares],
+                 GroupShares=groups) for e, groups in zip(extras, extra_groups, strict=True)]
+    return new_payments, new_items, new_extras
+
+
+def _owed_with_extras(group_amount: int, items: List[ItemMap],
+                      extras: List[ExtraMap]) -> tuple:
+    """Item and extra shares apportioned together from ``group_amount``: (each item split's
+    group share in item order, each extra's group shares in participant order).
+
+    The entries are laid out participant by participant (each one's item shares, then their
+    extra shares), so signed cumulative rounding gives every participant a group total that
+    is never below 0 when their own total is not (app.money.extras.apportion_signed)."""
+    order = participant_order([(s.ParticipantId, 0) for s in item.Splits] for item in items)
+    # (kind, position, amount) per entry: ("item", (i, j)) or ("extra", (e, k)).
+    entries = []
+    for k, pid in enumerate(order):
+        for i, item in enumerate(items):
+            for j, split in enumerate(item.Splits):
+                if split.ParticipantId == pid:
+                    entries.append((("item", i, j), int(split.Amount)))
+        for e, extra in enumerate(extras):
+            entries.append((("extra", e, k), int(extra.Shares[k])))
+    parts = apportion_signed(group_amount, [amount for _, amount in entries])
+    placed = {where: part for (where, _), part in zip(entries, parts, strict=True)}
+    owed = [placed[("item", i, j)] for i, item in enumerate(items)
+            for j in range(len(item.Splits))]
+    groups = [[placed[("extra", e, k)] for k in range(len(order))] for e in range(len(extras))]
+    return owed, groups
 
 
 def conversion(body: Mapping[str, Any], amount: int, group_currency: Optional[str],

@@ -6,13 +6,16 @@ from typing import NamedTuple
 from app import blobs
 from app.limits import MAX_COMMENT_BODY, MAX_SETTLEMENT_NOTE
 from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString, ExchangeRate,
-                             Id, Money, PageArgsSchema, Schema, Strict, StrictInteger,
+                             Id, Money, OmitNone, PageArgsSchema, Schema, Strict,
+                             StrictInteger,
                              page_schema, DerivedDict, StrictBoolean)
 from app.dates import is_calendar_date
-from app.limits import MAX_PARTICIPANTS
+from app.limits import MAX_EXTRA_NAME, MAX_EXTRAS, MAX_PARTICIPANTS
+from app.money.extras import extra_shares
 from app.ledger import expense_input
 from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, TEXT_MAX,
-                                      ExpenseInput, ItemInput, PaymentInput, SplitInput)
+                                      ExpenseInput, ExtraInput, ItemInput, PaymentInput,
+                                      SplitInput)
 from app.money.settlement_input import SettlementInput
 from app.money.splits import EXPENSE, KINDS, MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB
@@ -79,11 +82,25 @@ class ItemInSchema(Strict):
                          tuple(data["splits"]))
 
 
+class ExtraInSchema(Strict):
+    name = fields.String(required=True, validate=[
+        validate.Length(min=1, max=MAX_EXTRA_NAME), not_blank], metadata={
+        "description": "tax, tip, service, discount, or your own words", "example": "tip"})
+    amount = StrictInteger(required=True, validate=validate.Range(min=-MAX_AMOUNT,
+                                                                  max=MAX_AMOUNT),
+                           metadata={"description": "Signed minor units of the body's currency "
+                                                    "(a discount is negative)"})
+
+    @post_load
+    def _input(self, data, **kwargs):
+        return ExtraInput(data["name"], data["amount"])
+
+
 def expense_of(data: dict) -> ExpenseInput:
     """The expense fields of a loaded body, taken out of it, as the ledger's ExpenseInput;
     what else the body loaded (a version, a template's schedule) stays in ``data``."""
     fields_sent = {name: data.pop(name) for name in ExpenseInput._fields if name in data}
-    for name in ("payments", "items", "splits"):
+    for name in ("payments", "items", "splits", "extras"):
         if fields_sent.get(name) is not None:
             fields_sent[name] = tuple(fields_sent[name])
     return ExpenseInput.of(**fields_sent)
@@ -108,7 +125,9 @@ class _ExpenseFields(Strict):
     payments = fields.List(fields.Nested(PaymentSchema),
                            validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
     items = fields.List(fields.Nested(ItemInSchema), validate=validate.Length(min=1, max=MAX_ITEMS))
-    amount = Money(metadata={"description": "Total; with the shorthand, the one item's amount"})
+    amount = Money(metadata={"description": "Total: the items plus the extras (with the "
+                                            "shorthand, its one item is amount minus the "
+                                            "extras)"})
     split_mode = fields.String(validate=validate.OneOf(SPLIT_MODES), data_key="splitMode")
     splits = fields.List(fields.Nested(SplitInSchema),
                          validate=validate.Length(min=1, max=MAX_PARTICIPANTS))
@@ -119,6 +138,13 @@ class _ExpenseFields(Strict):
         "description": "What was really charged, in group minor units (the rate is derived)"})
     kind = fields.String(validate=validate.OneOf(KINDS), metadata={
         "description": KIND_DESCRIPTION})
+    extras = fields.List(fields.Nested(ExtraInSchema), allow_none=True,
+                         validate=validate.Length(max=MAX_EXTRAS), metadata={
+                             "description": "Tax, tip, service, discount: each shared among "
+                                            "the participants in proportion to what they owe "
+                                            "for the items (split rounding rule, leftover "
+                                            "units in the order participants first appear in "
+                                            "the items' splits); null or [] clears them"})
 
     @validates_schema
     def one_form(self, data, **kwargs):
@@ -235,6 +261,27 @@ class PaymentReplySchema(_Converted, Strict):
     groupAmount = fields.Integer(metadata=GROUP_AMOUNT)
 
 
+class ExtraShareSchema(_Converted, Strict):
+    participantId = fields.String(required=True, attribute="participant_id")
+    amount = fields.Integer(required=True, attribute="amount",
+                            metadata={"description": "This participant's share, minor units"})
+    groupAmount = fields.Integer(attribute="group_amount", metadata=GROUP_AMOUNT)
+
+
+class ExtraSchema(Strict):
+    name = fields.String(required=True)
+    amount = fields.Integer(required=True, metadata={"description": "Signed minor units"})
+    shares = fields.List(fields.Nested(ExtraShareSchema), required=True, metadata={
+        "description": "In proportion to the item subtotals; they sum to the extra"})
+
+
+def stored_extras(row) -> list:
+    """A row's (or a template's map's) extras with their shares by participant."""
+    body = getattr(row, "Template", None) or row
+    return [{"name": extra.Name, "amount": int(extra.Amount), "shares": shares}
+            for extra, shares in extra_shares(body)]
+
+
 class ItemSchema(Strict):
     name = fields.String(required=True, attribute="Name")
     amount = fields.Integer(required=True, attribute="Amount")
@@ -267,6 +314,9 @@ class ExpenseBodySchema(_Converted, Strict):
     amount = fields.Integer(required=True, attribute="Amount")
     payments = DerivedList(stored_payments, fields.Nested(PaymentReplySchema), required=True)
     items = fields.List(fields.Nested(ItemSchema), required=True, attribute="Items")
+    extras = DerivedList(stored_extras, fields.Nested(ExtraSchema), required=True, metadata={
+        "description": "Tax, tip, service, discount ([] when none); each item split's amount "
+                       "stays its item share"})
     currency = fields.String(required=True, attribute="Currency", metadata={
         "description": "ISO 4217 code of the body's amounts"})
     exchangeRate = fields.String(attribute="ExchangeRate", metadata={
@@ -480,9 +530,17 @@ class PayToSchema(Strict):
                                                    "app scans from a QR code"})
 
 
-class TransferSchema(Strict):
-    fromParticipantId = fields.String(required=True, attribute="from_id")
-    toParticipantId = fields.String(required=True, attribute="to_id")
+class TransferSchema(OmitNone, Strict):
+    OMIT_NONE = ("fromHousehold", "toHousehold")
+
+    fromParticipantId = fields.String(required=True, attribute="from_id", metadata={
+        "description": "With households: the paying unit's representative"})
+    toParticipantId = fields.String(required=True, attribute="to_id", metadata={
+        "description": "With households: the receiving unit's representative"})
+    fromHousehold = fields.String(attribute="from_household", metadata={
+        "description": "The paying household (absent: a person on their own)"})
+    toHousehold = fields.String(attribute="to_household", metadata={
+        "description": "The receiving household (absent: a person on their own)"})
     amount = fields.Integer(required=True)
     payTo = fields.List(fields.Nested(PayToSchema), attribute="pay_to", dump_default=list,
                         metadata={"description": "How to pay the payee, from their payment "
@@ -518,6 +576,14 @@ class DisplaySchema(Strict):
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
 
 
+class HouseholdSchema(Strict):
+    household = fields.String(required=True, attribute="label", metadata={
+        "description": "Its label, as its first member set it"})
+    participantIds = fields.List(fields.String(), required=True, attribute="participant_ids")
+    net = fields.Integer(required=True, metadata={"description": "The members' summed net "
+                                                                 "(main currency)"})
+
+
 class BalancesSchema(Strict):
     """Dumps a ledger Balances (nets folded over the roster, and the settle-up plan)."""
 
@@ -534,11 +600,16 @@ class BalancesSchema(Strict):
                                   attribute="other_currencies", metadata={
         "description": "One section per currency with kept rows whose nets are not all 0"})
     display = fields.Nested(DisplaySchema, metadata={"description": "With ?displayCurrency="})
+    households = fields.List(fields.Nested(HouseholdSchema), metadata={
+        "description": "When any participant has a household: every household, zero nets "
+                       "included; the plans then settle units (a household, or a person on "
+                       "their own)"})
 
     @post_dump
     def _display_only_when_asked(self, data, **kwargs):
-        if data.get("display") is None:
-            data.pop("display", None)
+        for name in ("display", "households"):
+            if data.get(name) is None:
+                data.pop(name, None)
         return data
 
 

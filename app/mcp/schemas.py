@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate
 
-from app.limits import MAX_SETTLEMENT_NOTE
+from app.limits import MAX_EXTRA_NAME, MAX_HOUSEHOLD, MAX_SETTLEMENT_NOTE
 from app.ledger.expense_input import TEXT_MAX
 from app.money.splits import SPLIT_MODES
 from app.api.schemas import (CURRENCY, DisplayName, ExchangeRate, Id, PageArgsSchema, Strict,
@@ -25,8 +25,10 @@ from app.ledger.schemas import (CommentBodySchema, DateString, ExpenseCreateSche
 from app.groups.schemas import GroupCreateSchema, GroupSchema, GuestCreateSchema, ParticipantSchema
 from app.ledger.schemas import SettlementCreateSchema, SettlementSchema
 
-# Money a tool takes is never negative: no sign at all (EXACT values may be "0").
+# Money a tool takes is never negative: no sign at all (EXACT values may be "0") ...
 DECIMAL_PATTERN = r"^[0-9]{1,30}(\.[0-9]{1,30})?$"
+# ... but an extra: a discount is a negative one.
+SIGNED_DECIMAL_PATTERN = r"^-?[0-9]{1,30}(\.[0-9]{1,30})?$"
 
 # Descriptions of the argument names several tools share (a field's own description wins).
 PROPERTY_TEXT = {
@@ -142,8 +144,25 @@ class McpItemSchema(Strict):
         "description": "Who shares this item, and their value for the splitMode."})
 
 
+class McpExtraSchema(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_EXTRA_NAME),
+                         metadata={"description": "tax, tip, service, discount, or the user's "
+                                                  "own words (\"corkage\")."})
+    amount = fields.String(required=True, validate=validate.Regexp(SIGNED_DECIMAL_PATTERN, error=(
+        "Must be a decimal string such as \"1.20\" or, for a discount, \"-2.00\".")),
+        metadata={"example": "1.20", "description": (
+            "The extra as a decimal string in the expense's currency; negative for a "
+            "discount (\"-2.00\"). \"plus 10% tip\": work out 10% of the items' total.")})
+
+
 class _McpExpenseFields:
     """The decimal-string money fields of add_expense and update_expense."""
+
+    extras = fields.List(fields.Nested(McpExtraSchema), allow_none=True, metadata={
+        "description": "Tax, tip, service charge or discount on top of the items: each is "
+                       "shared in proportion to what each person owes for the items. The "
+                       "total (amount, and the payments) includes them; with the shorthand "
+                       "the one item is amount minus the extras. null or [] clears them."})
 
     payments = fields.List(fields.Nested(McpPaymentSchema), metadata={
         "description": "Who paid how much; the payments add up to the total."})
@@ -274,6 +293,18 @@ class CreateGroupArgs(GroupCreateSchema):
 class AddGuestArgs(GuestCreateSchema):
     groupId = Id(required=True)
     idempotencyKey = fields.String(validate=validate.Length(min=1, max=128))
+
+
+class SetHouseholdArgs(Strict):
+    groupId = Id(required=True)
+    participantId = Id(required=True, metadata={
+        "description": "Whose household to set (participantId from get_group); anyone may "
+                       "set their own, an OWNER anyone's."})
+    household = fields.String(required=True, allow_none=True, validate=validate.Length(
+        min=1, max=MAX_HOUSEHOLD), metadata={
+        "description": "The household's name, e.g. \"Smiths\" (case-insensitive: the same "
+                       "name puts people in the same household, who then settle up as one); "
+                       "null takes them out of it."})
 
 
 class GroupRosterSchema(Strict):

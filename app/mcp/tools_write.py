@@ -36,8 +36,8 @@ from app.ledger.schemas import (CommentSchema, ExpenseCreateSchema, ExpensePatch
                                 ExpenseSchema)
 from app.groups.schemas import GroupSchema, ParticipantSchema
 from app.mcp.schemas import (AddCommentArgs, AddExpenseArgs, AddGuestArgs, CreateGroupArgs,
-                             DeletedSchema, ExpenseArgs, RecordSettlementArgs, SettlementArgs,
-                             SettleUpArgs, SettleUpSchema, UpdateExpenseArgs)
+                             DeletedSchema, ExpenseArgs, RecordSettlementArgs, SetHouseholdArgs,
+                             SettlementArgs, SettleUpArgs, SettleUpSchema, UpdateExpenseArgs)
 from app.ledger.schemas import SettlementSchema
 from app.core import idempotency
 from app.core.access import Access
@@ -90,7 +90,18 @@ def _money_fields(args: Dict[str, Any], currency: str) -> dict:
         body["amount"] = to_minor(args["amount"], currency, "amount")
     if "splits" in args:
         body["splits"] = _splits(args["splits"], args.get("split_mode", ""), currency, "splits")
+    if args.get("extras") is not None:
+        body["extras"] = [{**extra, "amount": _signed_minor(extra["amount"], currency,
+                                                            f"extras.{i}.amount")}
+                          for i, extra in enumerate(args["extras"])]
     return body
+
+
+def _signed_minor(value: str, currency: str, path: str) -> int:
+    """A signed decimal string (an extra: a discount is negative) -> minor units."""
+    negative = value.startswith("-")
+    minor = to_minor(value.lstrip("-"), currency, path)
+    return -minor if negative else minor
 
 
 def body_currency(args: Dict[str, Any], group_currency: str) -> str:
@@ -193,6 +204,12 @@ def _update_expense(caller, args: dict):
     return in_units(run, currency, group_currency)
 
 
+def _set_household(caller, args: dict):
+    access = group_access(args["groupId"], "VIEWER")
+    return participants.update_participant(access, args["participantId"],
+                                           household=args["household"])
+
+
 def _delete_expense(caller, args: dict) -> dict:
     access = group_access(args["groupId"], "MEMBER")
     expense_delete.delete_expense(access, args["expenseId"])
@@ -289,7 +306,9 @@ TOOLS = (
                     "group's default split (get_group group.defaultSplit) shares it. kind INCOME "
                     "records money the group received (\"got 20 back from the deposit\", a "
                     "refund, a sale): payments name who received it, splits whom it belongs "
-                    "to. Get participant ids from get_group. date defaults to today. " + RETRY,
+                    "to. Tax, tip, service or a discount (\"plus 10% tip\", \"with 8% tax\"): "
+                    "extras, included in the total. Get participant ids from get_group. date "
+                    "defaults to today. " + RETRY,
         args=AddExpenseArgs, result=ExpenseSchema, rest_view=expenses_api.create_expense,
         run=_add_expense, creates=True),
     Tool(
@@ -303,6 +322,16 @@ TOOLS = (
                     "version is refused with VERSION_CONFLICT: read the expense again.",
         args=UpdateExpenseArgs, result=ExpenseSchema, rest_view=expenses_api.update_expense,
         run=_update_expense, writes=True, destructive=True),
+    Tool(
+        name="set_household", title="Put someone in a household",
+        description="Set the household a participant settles up with, e.g. a couple or a "
+                    "family who pay as one (the user may set their own; an OWNER anyone's). "
+                    "get_balances then lists each household with its members' summed net and "
+                    "plans payments between households and people on their own; each "
+                    "payment names the member who pays or receives for the household. "
+                    "household null takes them out.",
+        args=SetHouseholdArgs, result=ParticipantSchema,
+        rest_view=groups_api.patch_participant, run=_set_household, writes=True),
     Tool(
         name="delete_expense", title="Delete an expense",
         description="Delete an expense and its comments (MEMBER role); its effect on the "

@@ -177,13 +177,14 @@ def validate_payments(total: int, payments: list[tuple[str, int]]) -> None:
 
 def net_effects(payments: list[tuple[str, int]],
                 items: list[tuple[int, str, list[tuple[str, int]]]],
-                kind: Any = None) -> dict[str, int]:
-    """participantId -> paid - owed for one expense (received - owned for an INCOME, so
-    negated); sums to 0.
+                extra_total: int = 0, kind: Any = None) -> dict[str, int]:
+    """participantId -> paid - owed for one expense's items (its extras aside: see
+    app.money.extras; received - owned for an INCOME, so negated); sums to the extras'
+    total (negated for an INCOME).
 
     Every participant mentioned (payer or split) gets an entry, zeros included. Validates
-    every item and the payments against the sum of the item amounts; raises Invalid with
-    item fields prefixed by `items[i].`.
+    every item and the payments against the sum of the item amounts plus ``extra_total``;
+    raises Invalid with item fields prefixed by `items[i].`.
     """
     if not items:
         raise Invalid("an expense needs at least one item", details={"field": "items"})
@@ -200,7 +201,7 @@ def net_effects(payments: list[tuple[str, int]],
         item_total += amount
         for (pid, _), share in zip(splits, owed, strict=True):
             net[pid] = net.get(pid, 0) - share
-    validate_payments(item_total, payments)
+    validate_payments(item_total + extra_total, payments)
     check_kind(kind)
     for pid, paid in payments:
         net[pid] = net.get(pid, 0) + paid

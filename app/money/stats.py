@@ -9,6 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from app.money.extras import extra_shares
 from app.money.splits import kind_sign
 
 BY = ("category", "month", "participant", "group")
@@ -57,6 +58,10 @@ def shares(expense) -> Tuple[str, bool, Dict[str, int], Dict[str, int]]:
         for split in item.Splits or ():
             owed[split.ParticipantId] += sign * int(split.GroupAmount if converted
                                                     else split.Amount)
+    for _, extra in extra_shares(expense):  # tax, tip, discount: part of what each owes
+        for share in extra:
+            owed[share.participant_id] += sign * (share.group_amount if converted
+                                                  else share.amount)
     for payment in expense.Payments or ():
         paid[payment.ParticipantId] += sign * int(payment.GroupAmount if converted
                                                   else payment.Amount)

@@ -16,7 +16,7 @@ from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
 from models.groups.membership import (DefaultShareMap, DefaultSplitMap, Group, GroupStatus,
                                       Invite, JoinLock, JoinRequest, Participant, UserMember)
 from models.groups.ledger import (BODY_FIELDS, STORED_PARTICIPANT_ID, Balance, Comment,
-                                  Conversion, Expense, ExpenseBodyAttributes, ItemMap, PaymentMap,
+                                  Conversion, Expense, ExpenseBodyAttributes, ExtraMap, ItemMap, PaymentMap,
                                   Settlement, SplitMap)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
 from models.groups.changes import Change, ChangeKind
@@ -33,5 +33,5 @@ __all__ = ["DefaultShareMap", "DefaultSplitMap", "BALANCE", "BODY_FIELDS", "Expe
            "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
-           "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
+           "Expense", "ExtraMap", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
            "RecurringExpense", "ImportChunk", "ImportJob", "Receipt", "LinkCount", "ShareLink"]

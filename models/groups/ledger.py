@@ -42,6 +42,18 @@ class ItemMap(MapAttribute):
     Splits = ListAttribute(of=SplitMap, attr_name="s")
 
 
+class ExtraMap(MapAttribute):
+    """One extra (tax, tip, service, discount): signed minor units, and its shares aligned
+    with the participants in the order they first appear in the items' splits
+    (app.money.extras.participant_order). Bare numbers, no ids: a 6-way tip adds ~40 bytes,
+    so a 6-way row with extras stays under 1 KB (one write unit per copy)."""
+
+    Name = UnicodeAttribute(attr_name="n")
+    Amount = NumberAttribute(attr_name="a")
+    Shares = ListAttribute(of=NumberAttribute, attr_name="s")
+    GroupShares = ListAttribute(of=NumberAttribute, null=True, attr_name="g")  # converted
+
+
 class ExpenseBodyAttributes:
     """What an expense's body is stored as, declared once: an Expense row and a recurring
     template's ``Template`` map (models.groups.recurring.ExpenseTemplateMap) both inherit
@@ -70,6 +82,7 @@ class ExpenseBodyAttributes:
     # INCOME (money the group received: every net moves the other way); absent means an
     # EXPENSE, so the rows written before income existed read as what they are.
     ExpenseKind = UnicodeAttribute(null=True)
+    Extras = ListAttribute(of=ExtraMap, null=True)  # absent when the body has none
 
 
 # Each body field (app.ledger.expense_body.ExpenseBody's, in this order) -> the attribute it
@@ -80,7 +93,7 @@ BODY_FIELDS = {"description": "Description", "category": "Category", "notes": "N
                "amount": "Amount", "payments": "Payments", "items": "Items",
                "currency": "Currency", "exchange_rate": "ExchangeRate",
                "rate_source": "RateSource", "rate_date": "RateDate",
-               "group_amount": "GroupAmount", "kind": "ExpenseKind"}
+               "group_amount": "GroupAmount", "kind": "ExpenseKind", "extras": "Extras"}
 
 
 class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):

@@ -162,6 +162,11 @@ class Participant(GroupItem, discriminator="PARTICIPANT"):
     # run writes only rows showing an older one, so a late or repeated run never undoes a
     # newer rename (app/users/mirror.py).
     NameVersion = NumberAttribute(null=True)
+    # The household this participant settles up with (a label, trimmed; compared
+    # case-insensitively within the group), and when it was set: a household shows the
+    # label of its member who set it first (app.groups.households).
+    Household = UnicodeAttribute(null=True)
+    HouseholdSetAt = UnicodeAttribute(null=True)
 
     @staticmethod
     def sort_key(participant_id: str) -> str:

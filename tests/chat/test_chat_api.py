@@ -30,6 +30,18 @@ def test_a_message_becomes_a_draft_that_confirms_into_one_expense(chat):
     assert listed.get_json()["items"] == []
 
 
+def test_a_tip_said_in_chat_confirms_into_an_expense_with_extras(chat):
+    sid = chat.session()
+    assert chat.say(sid, "I paid 60 for dinner with Ann and Bo plus 10% tip").status_code == 202
+    (draft,) = chat.read(sid)["drafts"]
+    assert draft["expense"]["extras"] == [{"name": "tip", "amount": 600}]
+    created = chat.confirm(sid, draft)
+    assert created.status_code == 201, created.get_json()
+    expense = created.get_json()
+    assert expense["amount"] == 6600 and expense["items"][0]["amount"] == 6000
+    assert [s["amount"] for s in expense["extras"][0]["shares"]] == [200, 200, 200]
+
+
 def test_an_unknown_name_is_asked_about_not_guessed(chat):
     sid = chat.session()
     chat.say(sid, "Cy paid 20 for lunch")

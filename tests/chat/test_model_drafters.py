@@ -172,3 +172,22 @@ def test_bedrock_read_timeout_is_a_timeout(server):
     with pytest.raises(DrafterError) as error:
         drafter.draft(CONTEXT)
     assert error.value.code == "TIMEOUT"
+
+
+def test_a_models_tip_and_discount_become_the_drafts_extras(bedrock):
+    drafter, stubber = bedrock
+    arguments = {**TOOL_INPUT, "extras": [{"name": "tip", "amount": "4.25"},
+                                          {"name": "discount", "amount": "-2.00"}]}
+    stubber.add_response("converse", _converse_reply([{"toolUse": {
+        "toolUseId": "t1", "name": "propose_expense", "input": arguments}}]))
+    checked = check(drafter.draft(CONTEXT), CONTEXT)
+    assert [(e.name, e.amount) for e in checked.expense.extras] == [("tip", 425),
+                                                                     ("discount", -200)]
+    assert checked.expense.payments[0].amount == 4250 + 425 - 200
+
+
+@pytest.mark.parametrize("extras", ["tip", [{"name": "tip", "amount": "1e9"}],
+                                    [{"name": "tip", "amount": "4.255"}]])
+def test_a_models_malformed_extras_fail(extras):
+    with pytest.raises(DrafterError):
+        tool.proposal_of({**TOOL_INPUT, "extras": extras}, CONTEXT)

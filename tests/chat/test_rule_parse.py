@@ -186,3 +186,23 @@ def test_a_message_naming_nobody_uses_the_groups_default_split():
     assert (item["splitMode"], {s["participantId"] for s in item["splits"]}) == (
         "EQUAL", {"me", "bo"})
     assert draft("groceries 90 split evenly").expense["items"][0]["splitMode"] == "EQUAL"
+# Tax, tip, service and discounts: the said amount is the items', the extra comes on top
+# (or off), and the payment is the whole.
+EXTRAS = [
+    ("I paid 60 for dinner with Ann and Bo plus 10% tip", 6000, [("tip", 600)]),
+    ("I paid 50 for groceries with 8% tax", 5000, [("tax", 400)]),
+    ("Dinner 80 with everyone, plus 12.5% service and 8% tax", 8000,
+     [("service", 1000), ("tax", 640)]),
+    ("I paid 40 for pizza with Bo, 10% discount", 4000, [("discount", -400)]),
+    ("I paid 30 for the taxi with Ann plus a 5 tip", 3000, [("tip", 500)]),
+]
+
+
+@pytest.mark.parametrize("text, items, extras", EXTRAS)
+def test_tax_tip_and_discounts_become_extras(text, items, extras):
+    proposal = _draft(text)
+    assert proposal.questions == [], proposal.questions
+    body = proposal.expense
+    assert body["items"][0]["amount"] == items
+    assert [(x["name"], x["amount"]) for x in body["extras"]] == extras
+    assert body["payments"][0]["amount"] == items + sum(amount for _, amount in extras)

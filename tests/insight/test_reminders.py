@@ -146,3 +146,19 @@ def test_parallel_reminders_make_exactly_one(group, client, debt, recorder):
     assert sorted(codes) == [202, 429]
     deliver(recorder)
     assert len([n for n in history(client, bo_h) if n["type"] == "REMINDER"]) == 1
+
+
+def test_a_reminder_reads_the_per_person_plan_even_with_households(group, client, sign_in):
+    """The owner paid 30.00 for herself, Bo and guest 0; Bo and the guest share a household
+    whose representative is the guest (entered first): Bo still owes the owner 10.00."""
+    _, bo = sign_in("bo@example.com", display_name="Bo")
+    bo_pid = join_directly(group.group_id, bo, "MEMBER", "Bo")
+    guest = group.guests[0]
+    group.add_expense(3000, payer=group.me, among=[group.me, bo_pid, guest])
+    for pid in (guest, bo_pid):
+        assert group.patch(f"/participants/{pid}", {"household": "Flat"}).status_code == 200
+    plan = group.get("/balances").get_json()["transfers"]
+    assert [(t["fromParticipantId"], t["amount"]) for t in plan] == [(guest, 2000)]
+    reply = remind(group, bo_pid)
+    assert reply.status_code == 202, reply.get_json()
+    assert [(o["currency"], o["amount"]) for o in reply.get_json()["owed"]] == [("EUR", 1000)]

@@ -51,11 +51,13 @@ def plain(value):
 
 
 def full_body(ids, **extra) -> dict:
-    """A request naming every field of the body: two items, a category, notes, two payers."""
+    """A request naming every field of the body: two items, a category, notes, two payers,
+    a tip and a discount."""
     owner, a, b = ids
     return {"description": "Groceries", "category": "FOOD", "date": "2026-11-28", "kind": "INCOME",
             "notes": "Market stall by the station; receipt in the blue folder",
-            "payments": [{"participantId": owner, "amount": 700},
+            "extras": [{"name": "tip", "amount": 150}, {"name": "discount", "amount": -50}],
+            "payments": [{"participantId": owner, "amount": 800},
                          {"participantId": a, "amount": 300}],
             "items": [{"name": "Bread", "amount": 400, "splitMode": "EQUAL",
                        "splits": [{"participantId": owner}, {"participantId": a},

@@ -1,8 +1,8 @@
-"""Stateful oracle (issue 30, items 1 and 11-13; issue 45: income and every split mode):
-random operations through HTTP on groups in EUR, JPY and KWD (exponents 2, 0 and 3: kept
-and converted rows, expenses and income in every split mode, edits that turn one into the
-other, conversions and their undo, guests, transfers, removals) and after every step, for
-every group:
+"""Stateful oracle (issue 30, items 1 and 11-13; issue 45: income, extras and every split
+mode): random operations through HTTP on groups in EUR, JPY and KWD (exponents 2, 0 and 3:
+kept and converted rows, expenses and income in every split mode, with and without extras,
+edits that turn one into the other, conversions and their undo, guests, transfers, removals)
+and after every step, for every group:
 
 - the served balances equal a recomputation from scratch, folded from a replica that was
   synced only through GET /changes (every section: the main one and each kept currency);
@@ -117,11 +117,17 @@ class MoneyMachine(RuleBasedStateMachine):
         people = self.groups[group]["people"]
         payer = data.draw(st.sampled_from(people))
         among = data.draw(st.lists(st.sampled_from(people), min_size=1, unique=True))
+        # Tax, tip and discounts on some rows: the shorthand's amount is the total, its one
+        # item the amount less the extras, split in any mode.
+        extras = [{"name": name, "amount": data.draw(st.integers(-amount // 4, amount // 2))}
+                  for name in data.draw(st.lists(st.sampled_from(("tax", "tip", "discount")),
+                                                 max_size=2))]
+        total = amount + sum(e["amount"] for e in extras)
         mode = data.draw(st.sampled_from(MODES))
-        body = {"description": "Row", "date": "2026-11-28", "amount": amount,
-                "payments": [{"participantId": payer, "amount": amount}],
+        body = {"description": "Row", "date": "2026-11-28", "amount": total,
+                "payments": [{"participantId": payer, "amount": total}],
                 "splitMode": mode, "splits": splits_for(data, mode, amount, among),
-                "currency": row, "kind": kind}
+                "currency": row, "kind": kind, "extras": extras}
         if converted and row != group:
             body["exchangeRate"] = RATES[(row, group)]
         return body
@@ -273,6 +279,9 @@ class MoneyMachine(RuleBasedStateMachine):
             for item in row["items"]:
                 for split in item["splits"]:
                     _fold(nets, section, split["participantId"], -sign * split[key])
+            for extra in row["extras"]:
+                for share in extra["shares"]:
+                    _fold(nets, section, share["participantId"], -sign * share[key])
         for row in replica.get("CONVERSION", {}).values():
             for pid, value in row["keptNets"].items():
                 _fold(nets, row["currency"], pid, -value)

@@ -22,7 +22,7 @@ from tests.mcp.mcp_client import ACCEPT, grant_token, mcp, tool_error  # noqa: F
 EXPECTED_TOOLS = {"list_groups", "get_group", "get_balances", "list_expenses", "get_expense",
                   "list_settlements", "add_expense", "update_expense", "delete_expense",
                   "record_settlement", "settle_up", "delete_settlement", "add_comment",
-                  "create_group", "add_guest", "get_stats", "search_expenses",
+                  "create_group", "add_guest", "set_household", "get_stats", "search_expenses",
                   "list_people_balances", "get_receipt"}
 WRITES = EXPECTED_TOOLS - {"list_groups", "get_group", "get_balances", "list_expenses",
                            "get_expense", "list_settlements", "get_stats", "search_expenses",

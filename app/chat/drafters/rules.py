@@ -43,6 +43,13 @@ _BACK_FROM = re.compile(r"\bback\s+(?:from|on)\s+(?:the\s+|a\s+|an\s+|our\s+|my\
 _MORE_LESS = re.compile(r"\b([^\W\d_][\w'-]*)\s+(?:pays\s+|owes\s+|has\s+)?(\S+)\s+"
                         r"(more|extra|less|fewer)\b", re.I)
 _EQUAL = re.compile(r"\b(equally|evenly|50/50|fifty[- ]fifty|split)\b", re.I)
+# "plus 10% tip", "with 8% tax", "+ 12.5% service", "and a 15% discount", "10% off": an extra
+# on top of (or off) the items, as a percentage of what was said; "plus a 5 tip" in money.
+_EXTRA_KINDS = {"tip": "tip", "tips": "tip", "gratuity": "tip", "tax": "tax", "vat": "tax",
+                "gst": "tax", "service": "service", "discount": "discount", "off": "discount"}
+_EXTRA = re.compile(r"(?:\b(?:plus|with|and|\+|incl(?:uding)?)\s+|\+\s*)?(?:an?\s+)?"
+                    r"(\d{1,3}(?:[.,]\d{1,2})?)\s?(%|percent\b)?\s*"
+                    r"(tips?|gratuity|tax|vat|gst|service(?:\s+charge)?|discount|off)\b", re.I)
 _STOP_AFTER_THING = {"with", "yesterday", "today", "last", "on", "and", "at", "in", "split",
                      "tonight", "for", "paid", "i", "we", "me", "from"}
 # Words that make a good description, and their category.
@@ -136,6 +143,7 @@ class _Parse:
         adjustments, text = self._adjustments(text)
         if _INCOME.search(text):
             facts["kind"] = "INCOME"
+        text = self._extras(text, facts)
         self._amount(text, facts)
         self._payer(text, facts)
         self._participants(text, facts, owes)
@@ -175,6 +183,17 @@ class _Parse:
                 start = match.start(2) + found[0].start
                 text = self._mask(text, (start, match.start(2) + found[0].end))
         return adjustments, text
+    def _extras(self, text: str, facts: dict) -> str:
+        """'plus 10% tip', 'with 8% tax', '5 off': the extras (masked: not the total)."""
+        found = []
+        for match in _EXTRA.finditer(text):
+            kind = _EXTRA_KINDS[match.group(3).split()[0].lower()]
+            number = match.group(1).replace(",", ".")
+            found.append({"name": kind, ("percent" if match.group(2) else "amount"): number})
+            text = self._mask(text, match.span())
+        if found:
+            facts["extras"] = found
+        return text
 
     def _amount(self, text: str, facts: dict) -> None:
         amounts = amounts_in_message(text, self.gc.currency)
@@ -341,6 +360,16 @@ class _Parse:
                  f"{_names(self.roster, self.gc, facts['participants'])}. Confirm to save it.")
         return Proposal(reply=reply, group_id=self.gc.group_id, expense=body, facts=facts)
 
+    def _extra_amounts(self, facts: dict, total: int, currency: str) -> Optional[list]:
+        extras = []
+        for extra in facts.get("extras") or ():
+            value = _extra_amount(extra, total, currency)
+            if value is None:
+                self.ask(f"How much is the {extra['name']} in {currency}?")
+                return None
+            extras.append({"name": extra["name"], "amount": value})
+        return extras
+
     def _body(self, facts: dict) -> Optional[dict]:
         currency = facts["currency"]
         total = _minor(facts["amount"], currency)
@@ -372,10 +401,16 @@ class _Parse:
                       for pid in chosen if facts["weights"].get(pid, 0) or mode == "SHARES"]
         else:
             splits = [{"participantId": pid, "value": 1} for pid in chosen]
+        extras = self._extra_amounts(facts, total, currency)
+        if extras is None:
+            return None
+        paid = total + sum(extra["amount"] for extra in extras)
         body = {"description": facts["description"], "date": facts.get("date") or self.context.today,
-                "payments": [{"participantId": facts["payer"], "amount": total}],
+                "payments": [{"participantId": facts["payer"], "amount": paid}],
                 "items": [{"name": facts["description"], "amount": total, "splitMode": mode,
                            "splits": splits}]}
+        if extras:
+            body["extras"] = extras
         if facts.get("category"):
             body["category"] = facts["category"]
         if currency != self.gc.currency:  # kept in its own currency (no rate), as Splitwise
@@ -383,6 +418,18 @@ class _Parse:
         if facts.get("kind") == "INCOME":
             body["kind"] = "INCOME"
         return body
+
+
+def _extra_amount(extra: dict, total: int, currency: str) -> Optional[int]:
+    """An extra in minor units: a percentage of the items' total (half-even to the unit), or
+    the money said; a discount is negative."""
+    if "percent" in extra:
+        value = int((Decimal(total) * Decimal(extra["percent"]) / 100).to_integral_value())
+    else:
+        value = _minor(extra["amount"], currency)
+    if value is None:
+        return None
+    return -value if extra["name"] == "discount" else value
 
 
 def _minor(value: str, currency: str) -> Optional[int]:

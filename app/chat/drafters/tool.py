@@ -35,6 +35,13 @@ SCHEMA = {
             "type": "object", "properties": {"participantId": {"type": "string"},
                                              "value": {"type": "integer"}},
             "required": ["participantId"]}},
+        "extras": {"type": "array", "description": (
+            "Tax, tip, service or a discount on top of amount (the items' total), e.g. "
+            "\"plus 10% tip\" on 60.00 is {name: tip, amount: 6.00}; a discount's amount "
+            "is negative"), "items": {
+            "type": "object", "properties": {"name": {"type": "string"},
+                                             "amount": {"type": "string"}},
+            "required": ["name", "amount"]}},
     },
     "required": ["reply"],
 }
@@ -100,15 +107,42 @@ def proposal_of(arguments, context: Context) -> Proposal:
     splits = [{"participantId": s.get("participantId"),
                "value": s.get("value") if s.get("value") is not None else 1}
               for s in arguments.get("splits") or [] if isinstance(s, dict)]
+    extras = _extras(arguments.get("extras"), currency)
     body = {"description": arguments.get("description") or "Expense",
             "date": arguments.get("date") or context.today,
             "payments": [{"participantId": arguments.get("payerParticipantId") or
-                          group.my_participant_id, "amount": total}],
+                          group.my_participant_id,
+                          "amount": total + sum(e["amount"] for e in extras)}],
             "items": [{"name": arguments.get("description") or "Expense", "amount": total,
                        "splitMode": mode, "splits": splits}]}
     if currency != group.currency:
         body["currency"] = currency
     if arguments.get("kind") == "INCOME":
         body["kind"] = "INCOME"
+    if extras:
+        body["extras"] = extras
     proposal.expense = body
     return proposal
+
+
+def _extras(value, currency: str) -> list:
+    """The model's extras in minor units (a leading '-' for a discount), or MALFORMED; the
+    ledger judges the rest when the draft is checked."""
+    from app.money.currencies import exact_minor
+
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+        raise DrafterError("MALFORMED", "extras is not a list of objects")
+    extras = []
+    for extra in value[:10]:
+        text = str(extra.get("amount"))[:33]
+        negative = text.startswith("-")
+        if not _AMOUNT.fullmatch(text.lstrip("-")):
+            raise DrafterError("MALFORMED", "an extra's amount is not a plain decimal")
+        minor = exact_minor(Decimal(text.lstrip("-")), currency)
+        if minor is None:
+            raise DrafterError("MALFORMED", "an extra's amount has too many decimals")
+        extras.append({"name": str(extra.get("name") or "extra")[:100],
+                       "amount": -minor if negative else minor})
+    return extras

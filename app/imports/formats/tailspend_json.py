@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.limits import MAX_HOUSEHOLD
 from app.imports.amounts import calendar_date, currency_code
 from app.imports.formats.text import (CellBudget, check_list, check_members, json_document,
                                       require, text_field)
@@ -26,7 +27,7 @@ def parse(text: str) -> Parsed:
     group = document.get("group") or {}
     require(isinstance(group, dict), 1, "group must be an object.")
     check_members(len(document["participants"]), 1)
-    members, roles = {}, {}
+    members, roles, households = {}, {}, {}
     for position, person in enumerate(document["participants"], start=1):
         require(isinstance(person, dict) and isinstance(person.get("participantId"), str)
                 and person.get("displayName"), position,
@@ -34,8 +35,13 @@ def parse(text: str) -> Parsed:
         members[person["participantId"]] = text_field(person["displayName"], position,
                                                       "displayName")
         roles[person["participantId"]] = _guest_role(person.get("role"), position)
+        household = text_field(person.get("household"), position, "household").strip()
+        require(len(household) <= MAX_HOUSEHOLD, position,
+                f"A household is at most {MAX_HOUSEHOLD} characters.")
+        if household:
+            households[person["participantId"]] = household
     currency = currency_code(group.get("currency"), 1) if group.get("currency") else None
-    parsed = Parsed(format=FORMAT, members=members, rows=[], roles=roles,
+    parsed = Parsed(format=FORMAT, members=members, rows=[], roles=roles, households=households,
                     name=text_field(group.get("name"), 1, "The group's name") or None,
                     currency=currency)
     expenses = _objects(document.get("expenses"), 1, "expenses")
@@ -119,7 +125,10 @@ def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
                or "Expense",
                category=text_field(expense.get("category"), line, "category") or None,
                notes=text_field(expense.get("notes"), line, "notes") or None,
-               payments=payments, items=items, income=_income(expense.get("kind"), line))
+               payments=payments, items=items, income=_income(expense.get("kind"), line),
+               extras=[(text_field(e.get("name"), line, "An extra's name") or "Extra",
+                        _int(e.get("amount"), line, "An extra's amount"))
+                       for e in _objects(expense.get("extras") or [], line, "extras")])
 
 
 def _income(kind: Any, line: int) -> bool:
