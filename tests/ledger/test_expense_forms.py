@@ -22,10 +22,17 @@ SUBSETS = [frozenset(c) for n in range(len(NAMES) + 1) for c in combinations(NAM
 
 
 def whole(sent: frozenset) -> bool:
-    """api.md's rule: items (an amount may ride along), or all of amount + splitMode + splits."""
+    """api.md's rule: items (an amount may ride along), all of amount + splitMode + splits, or
+    the amount alone (the group's defaultSplit shares it)."""
     if "items" in sent:
         return not sent & {"splitMode", "splits"}
-    return sent >= {"amount", "splitMode", "splits"}
+    return sent >= {"amount", "splitMode", "splits"} or sent == {"amount"}
+
+
+def built(sent: frozenset) -> bool:
+    """What build itself accepts: the amount alone reaches it only completed by the group's
+    default split (app.ledger.default_split, applied by every create before build)."""
+    return whole(sent) and sent != {"amount"}
 
 
 def _body(sent: frozenset, money) -> dict:
@@ -77,7 +84,7 @@ def _service(body: dict) -> bool:
 def test_schema_and_service_apply_one_rule(sent):
     body = _rest(sent)
     assert _loads(ExpenseCreateSchema(), body) is whole(sent)
-    assert _service(body) is whole(sent)
+    assert _service(body) is built(sent)
     # An edit may send any part, never both forms.
     patch = {**body, "version": 1}
     assert _loads(ExpensePatchSchema(), patch) is not expense_input.mixed(_input_names(sent))
