@@ -157,6 +157,8 @@ data(await call("get_stats", { groupId, by: "category" }));
 data(await call("get_stats", { by: "month" }));
 data(await call("search_expenses", { text: "dinner" }));
 data(await call("list_people_balances", {}));
+const housed = data(await call("set_household", { groupId, participantId: bob, household: "Flat" }));
+if (housed.household !== "Flat") throw new Error(JSON.stringify(housed));
 // No receipt was uploaded over MCP (an upload is a presigned POST): a tool error the SDK
 // still reads as a result.
 const missing = await call("get_receipt", { groupId, receiptId: "00000000-0000-4000-8000-000000000000" });
