@@ -45,15 +45,17 @@ def create_group(user_id: str, *, name: str, currency: str) -> Access:
 
 
 def update_group(access: Access, *, name: Optional[str] = None,
-                 currency: Optional[str] = None) -> Access:
-    """Rename and/or change the currency (OWNER), the latter only while no money is recorded.
+                 currency: Optional[str] = None,
+                 simplify_debts: Optional[bool] = None) -> Access:
+    """Rename and/or change the currency (OWNER), the latter only while no money is recorded;
+    ``simplify_debts`` picks the default balances view (copied onto the balance row).
 
     The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
     update, so an expense created concurrently either lands first (409) or after the change.
     That TransactWrite also writes the balance row's copy of the name and currency."""
     group = access.group
     new_currency = currency if currency is not None and currency != group.Currency else None
-    if name is None and new_currency is None:
+    if name is None and new_currency is None and simplify_debts is None:
         return access
     now = now_iso()
     actions = [Group.UpdatedAt.set(now)]
@@ -64,6 +66,9 @@ def update_group(access: Access, *, name: Optional[str] = None,
     # check of a currency change is that update's condition.
     copy = Balance.copy_head(name if name is not None else group.Name,
                              new_currency or group.Currency)
+    if simplify_debts is not None:
+        actions.append(Group.SimplifyDebts.set(simplify_debts))
+        copy.append(Balance.SimplifyDebts.set(simplify_debts))
     if new_currency is not None:
         actions.append(Group.Currency.set(new_currency))
         tx.update(Balance(*Balance.key(group.GroupId)), copy,
@@ -88,6 +93,8 @@ def update_group(access: Access, *, name: Optional[str] = None,
     tx.commit()
     group.Name = name if name is not None else group.Name
     group.Currency = new_currency or group.Currency
+    if simplify_debts is not None:
+        group.SimplifyDebts = simplify_debts
     group.UpdatedAt = now
     return access
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate, ValidationError, validates_schema
 from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DisplayName, Id, OmitNone,
-                             Strict, page_schema)
+                             Strict, StrictBoolean, page_schema)
 
 
 # ---------------------------------------------------------------- groups
@@ -30,6 +30,10 @@ class GroupSchema(Strict):
     ownerCount = DerivedInteger(lambda access: int(access.group.OwnerCount or 0), required=True)
     myRole = fields.String(required=True, attribute="role")
     myParticipantId = fields.String(required=True, attribute="participant_id")
+    simplifyDebts = DerivedBoolean(
+        lambda access: access.group.SimplifyDebts is not False, required=True, metadata={
+            "description": "true: balances and /users/me/people show the simplified plan by "
+                           "default; false: the pairwise debts (?view= overrides)"})
 
 
 class ParticipantSchema(OmitNone, Strict):
@@ -59,6 +63,9 @@ class GroupPatchSchema(Strict):
     currency = fields.String(validate=CURRENCY, metadata={
         "description": "Only while the group has no expense or settlement "
                        "(otherwise 409 CURRENCY_LOCKED)."})
+    simplifyDebts = StrictBoolean(metadata={
+        "description": "The default view of balances and /users/me/people: true (the "
+                       "default) the simplified plan, false the pairwise debts"})
 
 
 class ParticipantPatchSchema(Strict):

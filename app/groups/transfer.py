@@ -209,13 +209,17 @@ def _transaction(access: Access, source_id: str, target_id: str,
              on_fail=_LockLost("The transfer's lock is gone; call again."))
     money_guards.check_participants(tx, access.group_id, [target_id])
     delta: dict = {}
+    pairs: dict = {}
     for change in batch:
         change.add(tx)
         changelog.record(tx, access.group, change.row, change.op, actor=access.participant_id)
         for pid, value in change.delta.items():
             delta[pid] = delta.get(pid, 0) + value
+        for key, value in change.pairs.items():
+            pairs[key] = pairs.get(key, 0) + value
     balances.add_to_balance(tx, access.group_id, {k: v for k, v in delta.items() if v},
-                            settlements=sum(change.settlements for change in batch))
+                            settlements=sum(change.settlements for change in batch),
+                            pairs=pairs)
     return tx
 
 

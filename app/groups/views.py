@@ -91,8 +91,10 @@ def get_group(access):
 @groups_blp.response(200, GroupSchema)
 @errors(groups_blp, FORBIDDEN, NOT_FOUND, (409, "CURRENCY_LOCKED: an expense or settlement exists."))
 def patch_group(body, access):
-    """Rename the group or change its currency (OWNER); 409 CURRENCY_LOCKED once money exists."""
-    return groups.update_group(access, name=body.get("name"), currency=body.get("currency"))
+    """Rename the group, change its currency (OWNER; 409 CURRENCY_LOCKED once money exists) or
+    pick its default balances view (``simplifyDebts``)."""
+    return groups.update_group(access, name=body.get("name"), currency=body.get("currency"),
+                               simplify_debts=body.get("simplifyDebts"))
 
 
 @groups_blp.route("/groups/<uuid:groupId>", methods=["DELETE"])

@@ -83,8 +83,10 @@ def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dic
                     else Expense.CommentSeq == counter)
     tx.delete(head, condition=(Expense.Version == int(head.Version)) & seen_counter,
               on_fail=_Raced("The expense changed while it was being deleted."))
+    main = access.group.Currency
     balances.add_to_balance(tx, access.group_id,
-                            balances.deltas(balances.expense_nets(head, access.group.Currency), {}), expenses=-1)
+                            balances.deltas(balances.expense_nets(head, main), {}), expenses=-1,
+                            pairs=balances.deltas(balances.expense_pairs(head, main), {}))
     outbox.add_event(tx, "EXPENSE_DELETED", scope_id=access.group_id,
                      resource_id=head.ExpenseId, revision=int(head.Version),
                      actor_user_id=access.user_id, group_id=access.group_id,

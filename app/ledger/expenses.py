@@ -73,7 +73,8 @@ def create_expense(access: Access, expense: ExpenseInput, *,
     tx = _guarded_transaction(access, draft)
     tx.put(row, condition=Expense.SK.does_not_exist(),
            on_fail=id_collision())
-    balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1)
+    balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1,
+                            pairs=balances.body_pairs(draft.body, access.group.Currency))
     outbox.add_event(tx, "EXPENSE_ADDED", scope_id=access.group_id, resource_id=expense_id,
                      revision=1, actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
@@ -124,7 +125,9 @@ def update_expense(access: Access, expense_id: str, version: int,
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)), actions,
               condition=Expense.Version == version, on_fail=money_guards.stale_version("Expense"))
     if moves_money:
-        balances.add_to_balance(tx, access.group_id, delta)
+        main = access.group.Currency
+        balances.add_to_balance(tx, access.group_id, delta, pairs=balances.deltas(
+            balances.expense_pairs(current, main), balances.body_pairs(draft.body, main)))
     outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,
                      revision=new_version, actor_user_id=access.user_id,
                      group_id=access.group_id,

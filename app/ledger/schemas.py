@@ -14,6 +14,7 @@ from app.ledger import expense_input
 from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, TEXT_MAX,
                                       ExpenseInput, ItemInput, PaymentInput, SplitInput)
 from app.money.settlement_input import SettlementInput
+from app.money.pairwise import VIEWS
 from app.money.splits import MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB
 
@@ -511,7 +512,10 @@ class BalancesSchema(Strict):
                        "conversion write"})
     balances = fields.List(fields.Nested(BalanceRowSchema), required=True, attribute="rows")
     transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
-        "description": "Settles every net with as few payments as possible"})
+        "description": "view simplified: settles every net with as few payments as "
+                       "possible; pairwise: the netted debt between each two people"})
+    view = fields.String(required=True, metadata={"enum": list(VIEWS), "description":
+                                                  "Which transfers these are"})
     otherCurrencies = fields.List(fields.Nested(CurrencyBalancesSchema), required=True,
                                   attribute="other_currencies", metadata={
         "description": "One section per currency with kept rows whose nets are not all 0"})
@@ -527,6 +531,11 @@ class BalancesSchema(Strict):
 class BalancesArgsSchema(Strict):
     displayCurrency = fields.String(validate=CURRENCY, metadata={
         "description": "Also show the main nets in this currency (today's ECB rate)"})
+    view = fields.String(validate=validate.OneOf(VIEWS), metadata={
+        "description": "simplified: transfers settle every net with as few payments as "
+                       "possible; pairwise: transfers are the debts between each two people "
+                       "(each share owes each payer in proportion, settlements and income "
+                       "reversed, netted per pair). Default: the group's simplifyDebts"})
 
 
 class ConversionCreateSchema(Strict):

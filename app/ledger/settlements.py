@@ -100,7 +100,8 @@ def create_settlement(access: Access, settlement: SettlementInput) -> GroupSettl
            on_fail=id_collision())
     balances.add_to_balance(tx, access.group_id,
                             balances.stored_settlement_nets(row, access.group.Currency),
-                            settlements=1)
+                            settlements=1, pairs=balances.stored_settlement_pairs(
+                                row, access.group.Currency))
     outbox.add_event(tx, "SETTLEMENT_ADDED", scope_id=access.group_id,
                      resource_id=settlement_id, revision=1, actor_user_id=access.user_id,
                      group_id=access.group_id,
@@ -161,7 +162,10 @@ def update_settlement(access: Access, settlement_id: str, version: int,
               on_fail=money_guards.stale_version("Settlement"))
     old = balances.stored_settlement_nets(current, access.group.Currency)
     new = balances.stored_settlement_nets(Settlement(**attributes), access.group.Currency)
-    balances.add_to_balance(tx, access.group_id, balances.deltas(old, new))
+    edited = Settlement(**attributes)
+    balances.add_to_balance(tx, access.group_id, balances.deltas(old, new), pairs=balances.deltas(
+        balances.stored_settlement_pairs(current, access.group.Currency),
+        balances.stored_settlement_pairs(edited, access.group.Currency)))
     changelog.record(tx, access.group, current, actor=access.participant_id,
                      diff=changelog.diff_of(
                          _compared(current.PayerId, current.PayeeId, current.Amount, current.Date,
@@ -205,7 +209,9 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
                   on_fail=version_conflict("settlement"))
         reverse = {key: -value for key, value in
                    balances.stored_settlement_nets(current, access.group.Currency).items()}
-        balances.add_to_balance(tx, access.group_id, reverse, settlements=-1)
+        balances.add_to_balance(tx, access.group_id, reverse, settlements=-1,
+                                pairs=balances.deltas(balances.stored_settlement_pairs(
+                                    current, access.group.Currency), {}))
         changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
         try:
             tx.commit()

@@ -271,7 +271,7 @@ def _same_rates() -> bool:
 def get_balances(args, access):
     """Every participant's net and the fewest payments that settle them, per currency
     (VIEWER+); ``displayCurrency`` adds the main nets shown in another currency."""
-    result = pay_links.with_pay_to(balances.group_balances(access),
+    result = pay_links.with_pay_to(balances.group_balances(access, args.get("view")),
                                    group_name=access.group.Name)
     if args.get("displayCurrency"):
         result = display.with_display(result, args["displayCurrency"], today())

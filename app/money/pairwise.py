@@ -29,6 +29,11 @@ EXPENSE = "EXPENSE"
 INCOME = "INCOME"
 KINDS = (EXPENSE, INCOME)
 
+# The two views of a group's balances: the fewest payments that settle every net, or these
+# debts netted per pair.
+SIMPLIFIED, PAIRWISE = "simplified", "pairwise"
+VIEWS = (SIMPLIFIED, PAIRWISE)
+
 Pair = Tuple[str, str]  # (debtor, creditor)
 Debts = Dict[Pair, int]
 

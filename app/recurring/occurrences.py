@@ -121,7 +121,8 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     money_guards.check_participants(tx, row.GroupId, body.participant_ids)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=already_recorded())
-    balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1)
+    balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1,
+                            pairs=balances.body_pairs(body, row.Currency))
     if summary is not None:
         _add_summary(tx, row, expense_id, slot, summary)
     tx.update(RecurringExpense(row.GroupId, row.SK),

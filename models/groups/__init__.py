@@ -7,7 +7,7 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
                                 DELETE_BUCKET, DUE_BUCKET_PREFIX, DUE_BUCKETS, EXPENSE_HEAD_SUFFIX,
                                 EXPENSE_PREFIX, IMPORT, IMPORT_CHUNK_PREFIX, INVITE, RATE_CLIENT,
                                 RATE_DERIVED, RATE_ECB, RATE_SOURCES,
-                                JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX,
+                                JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX, PAIR_PREFIX,
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
                                 USERMEMBER_PREFIX)
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
@@ -28,7 +28,7 @@ __all__ = ["BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPAN
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
            "DUE_BUCKET_PREFIX", "DUE_BUCKETS", "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT",
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",
-           "JOINREQ_PREFIX", "META", "NET_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
+           "JOINREQ_PREFIX", "META", "NET_PREFIX", "PAIR_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
            "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",
            "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",

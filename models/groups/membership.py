@@ -41,6 +41,10 @@ class Group(GroupItem, discriminator="GROUP"):
     # a transfer). A money write conditions its head update on the version it read instead
     # of checking each participant it names. Absent until the first change (0).
     RosterVersion = NumberAttribute(null=True)
+    # The default view of balances and /users/me/people: the simplified plan (absent: true)
+    # or the pairwise debts. Copied onto the balance row (Balance.SimplifyDebts) by the
+    # same TransactWrite, for the cross-group readers that read only that row.
+    SimplifyDebts = BooleanAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:
