@@ -142,7 +142,7 @@ def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer:
     written.expenses += 1
     _add(written, draft.nets, balances.body_pairs(draft.body, written.main_currency))
     return Expense(group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
-                   ExpenseSortKey=Expense.expense_sort_key(draft.date, stamp, expense_id),
+                   **Expense.date_keys(draft.date, stamp, expense_id),
                    Date=draft.date, **draft.body.to_row_attributes(),
                    Version=1, CreatedBy=importer, UpdatedBy=importer, CreatedAt=stamp,
                    UpdatedAt=stamp)
@@ -160,6 +160,8 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
                             PayeeId=ids[row.payee], Amount=row.amount, Date=row.date,
                             Note=(row.note or None) and row.note[:MAX_SETTLEMENT_NOTE], Version=1,
                             CreatedBy=importer, CreatedAt=stamp, UpdatedAt=stamp,
+                            StatementKey=Settlement.statement_key(row.date, stamp,
+                                                                  settlement_id),
                             **rate_attributes(rate, written.main_currency))
     _add(written, balances.stored_settlement_nets(settlement, written.main_currency),
          balances.stored_settlement_pairs(settlement, written.main_currency))

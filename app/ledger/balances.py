@@ -134,7 +134,7 @@ def _keyed(netted: Mapping[tuple, int], kept_currency: Optional[str]) -> Pairs:
     return {pair_key(low, high, kept_currency): value for (low, high), value in netted.items()}
 
 
-def _kind(row: Any) -> str:
+def row_kind(row: Any) -> str:
     # An INCOME row (app.ledger.expense_body's ``kind``) reverses every debt.
     return getattr(row, "kind", None) or getattr(row, "Kind", None) or pairwise.EXPENSE
 
@@ -148,7 +148,7 @@ def body_pairs(body: ExpenseBody, main_currency: str) -> Pairs:
                 for p in body.payments]
     owed = [(s.ParticipantId, int(s.GroupAmount if converted else s.Amount))
             for item in body.items for s in item.Splits]
-    return _keyed(pairwise.net_pairs(pairwise.row_debts(payments, owed, _kind(body))), kept)
+    return _keyed(pairwise.net_pairs(pairwise.row_debts(payments, owed, row_kind(body))), kept)
 
 
 def expense_pairs(expense: Any, main_currency: str) -> Pairs:

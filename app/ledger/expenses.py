@@ -65,7 +65,7 @@ def create_expense(access: Access, expense: ExpenseInput, *,
                                 access.group.Currency)
     expense_id, now = new_id(), now_iso()
     row = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
-                  ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
+                  **Expense.date_keys(draft.date, now, expense_id),
                   Date=draft.date,
                   **draft.body.to_row_attributes(), Version=1, CreatedBy=access.user_id,
                   UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
@@ -111,8 +111,7 @@ def update_expense(access: Access, expense_id: str, version: int,
                # recomputed inside this version-guarded update. A delete and a put of the
                # same key cannot share one transaction, and re-keying the SK would orphan
                # every comment of the thread.
-               "ExpenseSortKey": Expense.expense_sort_key(draft.date, current.CreatedAt,
-                                                          expense_id)}
+               **Expense.date_keys(draft.date, current.CreatedAt, expense_id)}
     actions = [getattr(Expense, name).set(value) if value is not None
                else getattr(Expense, name).remove() for name, value in changes.items()]
     delta = balances.deltas(balances.expense_nets(current, access.group.Currency), draft.nets)

@@ -538,6 +538,48 @@ class BalancesArgsSchema(Strict):
                        "reversed, netted per pair). Default: the group's simplifyDebts"})
 
 
+class StatementArgsSchema(Strict):
+    currency = fields.String(validate=CURRENCY, metadata={
+        "description": "A kept currency's section (default: the group's currency)"})
+    limit = fields.Integer(load_default=None, validate=validate.Range(min=1, max=100))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=2048))
+
+
+class StatementLineSchema(Strict):
+    """One row that moved the participant's net."""
+
+    kind = fields.String(required=True, metadata={
+        "enum": ["EXPENSE", "INCOME", "SETTLEMENT", "CONVERSION"]})
+    id = fields.String(required=True, metadata={
+        "description": "The expense, settlement or conversion id"})
+    date = fields.String(required=True, metadata={
+        "description": "The row's date (a conversion's: the day it was made)"})
+    description = fields.String(allow_none=True, required=True, metadata={
+        "description": "An expense's description, a settlement's note, a conversion's rate"})
+    paid = fields.Integer(required=True, metadata={
+        "description": "What the participant paid (INCOME: minus what they received; a "
+                       "settlement: its amount for the payer)"})
+    owed = fields.Integer(required=True, metadata={
+        "description": "What the participant owed (INCOME: minus their share; a "
+                       "settlement: its amount for the payee)"})
+    effect = fields.Integer(required=True, metadata={
+        "description": "paid - owed: how the row moved the net (never 0)"})
+    runningNet = fields.Integer(required=True, attribute="running_net", metadata={
+        "description": "The net after this row; the last page's last equals net"})
+
+
+class StatementSchema(Strict):
+    """A participant's statement in one currency section, oldest first."""
+
+    currency = fields.String(required=True)
+    net = fields.Integer(required=True, metadata={
+        "description": "The participant's net in this section now (as balances shows it)"})
+    items = fields.List(fields.Nested(StatementLineSchema), required=True, metadata={
+        "description": "Oldest first by date, then creation; a page may hold fewer than "
+                       "limit and still have a nextCursor"})
+    nextCursor = fields.String(allow_none=True, required=True)
+
+
 class ConversionCreateSchema(Strict):
     """``{currency, exchangeRate}``: move every kept net of currency into the main one."""
 

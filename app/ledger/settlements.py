@@ -94,6 +94,7 @@ def create_settlement(access: Access, settlement: SettlementInput) -> GroupSettl
                      SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
                      Amount=amount, Date=date, Note=note, Version=1, CreatedBy=access.user_id,
                      CreatedAt=now, UpdatedAt=now,
+                     StatementKey=Settlement.statement_key(date, now, settlement_id),
                      **rate_attributes(rate, access.group.Currency))
     tx = _guarded(access, payer_id, payee_id)
     tx.put(row, condition=Settlement.SK.does_not_exist(),
@@ -154,6 +155,8 @@ def update_settlement(access: Access, settlement_id: str, version: int,
                                  access.group.Currency, date)
     attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
                   "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,
+                  "StatementKey": Settlement.statement_key(date, current.CreatedAt,
+                                                           settlement_id),
                   **rate_attributes(rate, access.group.Currency)}
     actions = [getattr(Settlement, name).set(value) if value is not None
                else getattr(Settlement, name).remove() for name, value in attributes.items()]

@@ -11,13 +11,14 @@ from app.core.clock import today
 from app.currencies import rates
 from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
-                        conversions, display)
+                        conversions, display, statement)
 from app.ledger.expenses import comments_scope
 from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, ExpenseListArgsSchema,
                                 ExpensePageSchema, ExpensePatchSchema, ExpenseSchema,
                                 CommentBodySchema, CommentPageSchema, CommentSchema,
                                 SettlementCreateSchema, SettlementPatchSchema, SettlementSchema,
                                 BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
+                                StatementArgsSchema, StatementSchema,
                                 ConversionSchema, RatesArgsSchema, RatesSchema)
 
 
@@ -276,6 +277,21 @@ def get_balances(args, access):
     if args.get("displayCurrency"):
         result = display.with_display(result, args["displayCurrency"], today())
     return result
+
+
+@balances_blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>/statement")
+@needs(role="VIEWER", pat="groups:read", prefetch=(statement.prefetch,))
+@balances_blp.arguments(StatementArgsSchema, location="query", unknown=RAISE)
+@balances_blp.response(200, StatementSchema)
+@errors(balances_blp, NOT_FOUND)
+def get_statement(args, access, participant_id):
+    """Every row that moved a participant's net in one currency section, oldest first, with
+    its effect and the running net (VIEWER+); one Query per page."""
+    pid = str(participant_id)
+    return statement.statement(access, pid, currency=args.get("currency"),
+                               limit=args["limit"], cursor=args["cursor"],
+                               scope=scope(f"statement:{access.group_id}:{pid}:"
+                                           f"{args.get('currency') or ''}"))
 
 
 @balances_blp.route("/groups/<uuid:groupId>/conversions", methods=["POST"])

@@ -109,7 +109,7 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
     body = expense_build.occurrence_body(ExpenseBody.from_template(row), row.Currency, slot)
     expense = Expense(row.GroupId, Expense.sort_key(expense_id), ExpenseId=expense_id,
-                      ExpenseSortKey=Expense.expense_sort_key(slot, now, expense_id),
+                      **Expense.date_keys(slot, now, expense_id),
                       Date=slot, **body.to_row_attributes(),
                       Version=1, CreatedBy=row.CreatedBy,
                       UpdatedBy=row.CreatedBy, CreatedAt=now, UpdatedAt=now,

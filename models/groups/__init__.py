@@ -11,7 +11,8 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
                                 USERMEMBER_PREFIX)
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
-                                GroupExpensesIndex, GroupItem, PendingJoinRequestsIndex,
+                                GroupExpensesIndex, GroupItem, GroupStatementIndex,
+                                PendingJoinRequestsIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
 from models.groups.membership import (Group, GroupStatus, Invite, JoinLock, JoinRequest,
                                       Participant, UserMember)
@@ -30,7 +31,7 @@ __all__ = ["BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPAN
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",
            "JOINREQ_PREFIX", "META", "NET_PREFIX", "PAIR_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
            "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",
-           "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
+           "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "GroupStatementIndex", "PendingJoinRequestsIndex",
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",

@@ -111,6 +111,13 @@ class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):
         return f"{date}#{created_at}#{expense_id}"
 
     @classmethod
+    def date_keys(cls, date: str, created_at: str, expense_id: str) -> dict:
+        """The two index keys derived from the date, set together by every write of a head:
+        GroupExpensesIndex's and GroupStatementIndex's (the same order)."""
+        key = cls.expense_sort_key(date, created_at, expense_id)
+        return {"ExpenseSortKey": key, "StatementKey": key}
+
+    @classmethod
     def listing(cls, group_id: str, date_from: Optional[str] = None,
                 date_to: Optional[str] = None, **kwargs) -> Iterator["Expense"]:
         """Newest first by date then creation, via GroupExpensesIndex; dates are inclusive.
