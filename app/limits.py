@@ -39,3 +39,7 @@ MAX_RECEIPT_BYTES = 10 * 1024 * 1024
 # bounds the work. Cameras and phones write 1 (baseline) or about 10 (libjpeg's default
 # progressive script; its scripts stay far under 100); more is TOO_COMPLEX.
 MAX_JPEG_SCANS = 100
+# Settle with a person across groups (POST /users/me/people/{userId}/settle): one
+# TransactWrite of 100 items holds 4 per group (the settlement, the balance row, the head's
+# revision with its guard, the change row), so at most 25 groups; more is TOO_MANY_GROUPS.
+MAX_SETTLE_GROUPS = 25
