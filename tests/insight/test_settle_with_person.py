@@ -70,3 +70,20 @@ def test_bad_requests_are_400s(group, client, sign_in):
         assert reply.status_code == 400, body
     assert client.post(f"/users/me/people/{group.user_id}/settle", headers=group.headers,
                        json={"currency": "EUR", "direction": "PAY"}).status_code == 400
+
+
+def test_a_payment_read_before_an_expense_writes_nothing_in_any_group(group, client, sign_in):
+    """The deterministic half of the race: the transfers were read, then an expense moved
+    one group's balances; the transaction writes no settlement anywhere."""
+    import pytest
+    from app.insight import settle_with_person as settle
+    _, bo, other, (bo1, bo2) = _bo_in_two_groups(client, sign_in, group)
+    group.add_expense(1000, payer=bo1, among=[group.me, bo1])
+    other.add_expense(1000, payer=bo2, among=[other.me, bo2])
+    legs = settle.legs_between(group.user_id, bo, "EUR", settle.PAY)
+    assert len(legs) == 2
+    other.add_expense(200, payer=bo2, among=[other.me, bo2])
+    with pytest.raises(settle._PlanMoved):
+        settle._write(group.user_id, legs, settle.PAY, "2026-11-30", None)
+    for g in (group, other):
+        assert g.get("/settlements").get_json()["items"] == []
