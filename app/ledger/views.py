@@ -290,8 +290,13 @@ def get_statement(args, access, participant_id):
     pid = str(participant_id)
     return statement.statement(access, pid, currency=args.get("currency"),
                                limit=args["limit"], cursor=args["cursor"],
-                               scope=scope(f"statement:{access.group_id}:{pid}:"
-                                           f"{args.get('currency') or ''}"))
+                               scope=statement_scope(access.group_id, pid,
+                                                     args.get("currency")))
+
+
+def statement_scope(group_id: str, participant_id: str, currency) -> str:
+    """The cursor scope of one participant's statement in one section (REST and MCP)."""
+    return scope(f"statement:{group_id}:{participant_id}:{currency or ''}")
 
 
 @balances_blp.route("/groups/<uuid:groupId>/conversions", methods=["POST"])
