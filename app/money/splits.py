@@ -7,10 +7,17 @@ Rounding (PERCENT, SHARES and EQUAL): every split first gets
 floor(amount * weight / total_weight); the few leftover minor units then go one each to
 the splits in list order, skipping weight-0 splits (a 0% split owes exactly 0). Each
 owed amount is therefore within one minor unit of its ideal share.
+
+FAIR rounding (a group setting) hands the same leftover units to the splits with a
+fractional share whose cumulative rounding so far minus that fraction is smallest (ties in
+list order): ``rounding`` is each participant's r, the exact sum of (owed - exact share)
+over the group's earlier items in that currency (a Fraction), so whoever has been rounded
+up least lately is rounded up next and nobody drifts.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from fractions import Fraction
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 from app.errors import Invalid
 from app.money.refusals import MoneyInvalid, Quoted
@@ -52,29 +59,59 @@ def _check_participant_ids(ids: Sequence[Any], field: str, what: str) -> None:
         seen.add(pid)
 
 
-def apportion(amount: int, weights: list[int]) -> list[int]:
-    """Split `amount` proportionally to `weights` (ints >= 0, positive total)."""
+def apportion(amount: int, weights: list[int],
+              rounding: Optional[Sequence[Fraction]] = None) -> list[int]:
+    """Split `amount` proportionally to `weights` (ints >= 0, positive total); with
+    ``rounding`` (each split's cumulative rounding r) by the FAIR rule, else in list order."""
     total = sum(weights)
     owed = [amount * w // total for w in weights]
     leftover = amount - sum(owed)
-    # Leftover units go one each, in list order, to the splits whose ideal share has a
-    # fractional part (a split owing a whole share exactly is never rounded up). leftover is
-    # the sum of those fractions, each < 1, so there are always enough of them.
-    for i, w in enumerate(weights):
-        if leftover == 0:
-            break
-        if amount * w % total:
-            owed[i] += 1
-            leftover -= 1
+    # Leftover units go one each to the splits whose ideal share has a fractional part (a
+    # split owing a whole share exactly is never rounded up): in list order, or FAIR's by
+    # smallest r - frac. leftover is the sum of those fractions, each < 1, so there are
+    # always enough of them.
+    fractional = [i for i, w in enumerate(weights) if amount * w % total]
+    if rounding is not None:
+        fractional.sort(key=lambda i: (rounding[i] - Fraction(amount * weights[i] % total,
+                                                              total), i))
+    for i in fractional[:leftover]:
+        owed[i] += 1
     return owed
 
 
-def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[int]:
+def _weights(mode: str, values: Sequence[int]) -> Optional[list]:
+    """The weights an item's split mode shares by (None: EXACT, never rounded)."""
+    if mode == "EQUAL":
+        return [1] * len(values)
+    if mode in ("PERCENT", "SHARES"):
+        return [int(v) for v in values]
+    return None
+
+
+def item_rounding(amount: int, mode: str, splits: Sequence[tuple[str, int]],
+                  owed: Sequence[int]) -> Dict[str, Fraction]:
+    """participantId -> owed - exact share for one resolved item (sums to 0; EXACT: none)."""
+    weights = _weights(mode, [value for _, value in splits])
+    if weights is None:
+        return {}
+    total = sum(weights)
+    out: Dict[str, Fraction] = {}
+    for (pid, _), weight, share in zip(splits, weights, owed, strict=True):
+        delta = int(share) - Fraction(int(amount) * weight, total)
+        if delta:
+            out[pid] = out.get(pid, Fraction(0)) + delta
+    return out
+
+
+def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]],
+                 rounding: Optional[Mapping[str, Fraction]] = None) -> list[int]:
     """Owed amount per split, in the order given; always sums exactly to `amount`.
 
     `splits` is a list of (participantId, value); value is ignored for EQUAL, minor units
-    for EXACT, basis points for PERCENT and a weight >= 1 for SHARES. Raises Invalid.
+    for EXACT, basis points for PERCENT and a weight >= 1 for SHARES. ``rounding``
+    (participantId -> cumulative rounding r) picks FAIR rounding. Raises Invalid.
     """
+    fair = None if rounding is None else [rounding.get(pid, Fraction(0)) for pid, _ in splits]
     _check_amount(amount, "amount")
     if mode not in SPLIT_MODES:
         raise Invalid(f"splitMode must be one of {', '.join(SPLIT_MODES)}, got {mode!r}",
@@ -84,7 +121,7 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
     _check_participant_ids([pid for pid, _ in splits], "splits", "item's splits")
 
     if mode == "EQUAL":
-        return apportion(amount, [1] * len(splits))
+        return apportion(amount, [1] * len(splits), fair)
 
     values = [value for _, value in splits]
     minimum = 1 if mode == "SHARES" else 0
@@ -107,7 +144,7 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
         raise Invalid(f"PERCENT splits sum to {sum(values)} basis points but must sum to "
                       f"{PERCENT_TOTAL} (100%)",
                       details={"field": "splits", "sum": sum(values), "expected": PERCENT_TOTAL})
-    return apportion(amount, values)
+    return apportion(amount, values, fair)
 
 
 def validate_payments(total: int, payments: list[tuple[str, int]]) -> None:
