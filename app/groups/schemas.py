@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 from marshmallow import fields, validate, ValidationError, validates_schema
-from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DisplayName, Id, OmitNone,
+from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DerivedString, DisplayName, Id, OmitNone,
                              Strict, StrictBoolean, page_schema)
+from app.money.splits import LIST_ORDER, ROUNDING_MODES
 
 
 # ---------------------------------------------------------------- groups
 # Groups and participants.
 
 GUEST_ROLE = validate.OneOf(["MEMBER", "VIEWER"])
+
 ROLES = ["OWNER", "MEMBER", "VIEWER"]
 
 
@@ -34,6 +36,10 @@ class GroupSchema(Strict):
         lambda access: access.group.SimplifyDebts is not False, required=True, metadata={
             "description": "true: balances and /users/me/people show the simplified plan by "
                            "default; false: the pairwise debts (?view= overrides)"})
+    rounding = DerivedString(
+        lambda access: access.group.Rounding or LIST_ORDER, required=True, metadata={
+            "enum": list(ROUNDING_MODES),
+            "description": "How an item's leftover minor units are handed out"})
 
 
 class ParticipantSchema(OmitNone, Strict):
@@ -63,6 +69,10 @@ class GroupPatchSchema(Strict):
     currency = fields.String(validate=CURRENCY, metadata={
         "description": "Only while the group has no expense or settlement "
                        "(otherwise 409 CURRENCY_LOCKED)."})
+    rounding = fields.String(validate=validate.OneOf(ROUNDING_MODES), metadata={
+        "description": "LIST_ORDER (default): an item's leftover minor units go to its "
+                       "splits in list order; FAIR: to those rounded up least so far (each "
+                       "participant's cumulative rounding, shown in balances)"})
     simplifyDebts = StrictBoolean(metadata={
         "description": "The default view of balances and /users/me/people: true (the "
                        "default) the simplified plan, false the pairwise debts"})

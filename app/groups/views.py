@@ -91,10 +91,11 @@ def get_group(access):
 @groups_blp.response(200, GroupSchema)
 @errors(groups_blp, FORBIDDEN, NOT_FOUND, (409, "CURRENCY_LOCKED: an expense or settlement exists."))
 def patch_group(body, access):
-    """Rename the group, change its currency (OWNER; 409 CURRENCY_LOCKED once money exists) or
-    pick its default balances view (``simplifyDebts``)."""
+    """Rename the group, change its currency (OWNER; 409 CURRENCY_LOCKED once money exists),
+    pick its default balances view (``simplifyDebts``) or its rounding (``rounding``)."""
     return groups.update_group(access, name=body.get("name"), currency=body.get("currency"),
-                               simplify_debts=body.get("simplifyDebts"))
+                               simplify_debts=body.get("simplifyDebts"),
+                               rounding_mode=body.get("rounding"))
 
 
 @groups_blp.route("/groups/<uuid:groupId>", methods=["DELETE"])

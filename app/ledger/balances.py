@@ -205,14 +205,16 @@ def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
 
 def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
                    expenses: int = 0, settlements: int = 0, condition=None,
-                   on_fail=None, pairs: Optional[Mapping[str, int]] = None) -> None:
+                   on_fail=None, pairs: Optional[Mapping[str, int]] = None,
+                   also: tuple = ()) -> None:
     """Add net deltas (by ledger key), pairwise deltas (by pair key), activity counts and one
     revision to the balance row inside ``tx``; ``condition`` (e.g. on the revision read)
-    guards the row itself."""
+    guards the row itself; ``also``: more actions on it (a FAIR group's rounding)."""
     actions = [Path(Balance.net_attribute(pid)).add(value) for pid, value in delta.items()]
     actions += [Path(Balance.pair_attribute(key)).add(value)
                 for key, value in (pairs or {}).items() if value]
     actions.append(Balance.BalanceRevision.add(1))
+    actions += list(also)
     if expenses:
         actions.append(Balance.ExpenseCount.add(expenses))
     if settlements:
@@ -320,6 +322,7 @@ class CurrencyBalances:
     currency: str
     rows: List[BalanceRow]
     transfers: List[Transfer]
+    rounding: Optional[List[dict]] = None  # FAIR groups: [{participantId, cumulative}]
 
 
 @dataclass(frozen=True)
@@ -338,6 +341,7 @@ class Balances:
     user_ids: Dict[str, str] = field(default_factory=dict)  # USER participantId -> userId
     balance_revision: int = 0
     view: str = "simplified"
+    rounding: Optional[List[dict]] = None  # FAIR groups (app.ledger.rounding.with_rounding)
 
 
 SIMPLIFIED, PAIRWISE, VIEWS = pairwise.SIMPLIFIED, pairwise.PAIRWISE, pairwise.VIEWS

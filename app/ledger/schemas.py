@@ -480,6 +480,19 @@ class CurrencyBalanceRowSchema(Strict):
                                                                 "currency"})
 
 
+class RoundingSchema(Strict):
+    participantId = fields.String(required=True)
+    cumulative = fields.String(required=True, metadata={
+        "description": "The participant's cumulative rounding in this currency (owed - "
+                       "exact share over every live item), minor units, a decimal string "
+                       "rounded half-even to 6 places", "example": "-0.333333"})
+
+
+def _rounding_field():
+    return fields.List(fields.Nested(RoundingSchema), metadata={
+        "description": "FAIR groups only: each participant's cumulative rounding"})
+
+
 class CurrencyBalancesSchema(Strict):
     """One kept currency: its own nets (summing to 0) and minimal settle-up plan."""
 
@@ -487,6 +500,13 @@ class CurrencyBalancesSchema(Strict):
     balances = fields.List(fields.Nested(CurrencyBalanceRowSchema), required=True,
                            attribute="rows")
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    rounding = _rounding_field()
+
+    @post_dump
+    def _rounding_only_when_fair(self, data, **kwargs):
+        if data.get("rounding") is None:
+            data.pop("rounding", None)
+        return data
 
 
 class DisplaySchema(Strict):
@@ -520,11 +540,13 @@ class BalancesSchema(Strict):
                                   attribute="other_currencies", metadata={
         "description": "One section per currency with kept rows whose nets are not all 0"})
     display = fields.Nested(DisplaySchema, metadata={"description": "With ?displayCurrency="})
+    rounding = _rounding_field()
 
     @post_dump
     def _display_only_when_asked(self, data, **kwargs):
-        if data.get("display") is None:
-            data.pop("display", None)
+        for name in ("display", "rounding"):
+            if data.get(name) is None:
+                data.pop(name, None)
         return data
 
 

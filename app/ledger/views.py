@@ -11,7 +11,7 @@ from app.core.clock import today
 from app.currencies import rates
 from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
-                        conversions, display, statement)
+                        conversions, display, rounding, statement)
 from app.ledger.expenses import comments_scope
 from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, ExpenseListArgsSchema,
                                 ExpensePageSchema, ExpensePatchSchema, ExpenseSchema,
@@ -274,6 +274,8 @@ def get_balances(args, access):
     (VIEWER+); ``displayCurrency`` adds the main nets shown in another currency."""
     result = pay_links.with_pay_to(balances.group_balances(access, args.get("view")),
                                    group_name=access.group.Name)
+    result = rounding.with_rounding(result, access.group,
+                                    access.prefetched.get(balances.BALANCE))
     if args.get("displayCurrency"):
         result = display.with_display(result, args["displayCurrency"], today())
     return result

@@ -27,7 +27,7 @@ from app.mcp.schemas import (ExpenseArgs, GroupArgs, GroupRosterSchema, ListExpe
 from app.ledger.schemas import SettlementSchema
 from app.core.filtered_pages import filtered
 from app.groups import home, participants
-from app.ledger import balances, expense_search, settlements, statement
+from app.ledger import balances, expense_search, rounding, settlements, statement
 
 
 class ListSettlementsArgs(GroupArgs, PageArgsSchema):
@@ -68,7 +68,8 @@ def _get_group(caller, args: dict) -> dict:
 
 def _get_balances(caller, args: dict) -> dict:
     access = group_access(args["groupId"], prefetch=balances.BALANCES_PREFETCH)
-    return balances.group_balances(access, args.get("view"))
+    return rounding.with_rounding(balances.group_balances(access, args.get("view")),
+                                  access.group, access.prefetched.get(balances.BALANCE))
 
 
 def _explain_balance(caller, args: dict) -> dict:

@@ -23,6 +23,9 @@ from app.errors import Invalid
 from app.money.refusals import MoneyInvalid, Quoted
 
 SPLIT_MODES = ("EQUAL", "EXACT", "PERCENT", "SHARES")
+# A group's rounding setting: today's rule (the default), or FAIR (see the module docstring).
+LIST_ORDER, FAIR = "LIST_ORDER", "FAIR"
+ROUNDING_MODES = (LIST_ORDER, FAIR)
 MAX_AMOUNT = 10**11
 PERCENT_TOTAL = 10_000  # PERCENT values are basis points
 

@@ -12,7 +12,7 @@ from models import pynamodb_adapter
 from models.groups.base import ExpenseIdIndex, GroupItem
 from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, EXPENSE_HEAD_SUFFIX,
                                 EXPENSE_PREFIX,
-                                NET_PREFIX, PAIR_PREFIX, SETTLEMENT_PREFIX)
+                                NET_PREFIX, PAIR_PREFIX, ROUND_PREFIX, SETTLEMENT_PREFIX)
 
 
 # The maps nested in an expense (and a recurring template) are stored under one-letter
@@ -295,6 +295,16 @@ class Balance(GroupItem, discriminator="BALANCE"):
         """pair key -> netted pairwise debt from a raw balance item (app.ledger.balances)."""
         return {name[len(PAIR_PREFIX):]: int(value["N"]) for name, value in raw_item.items()
                 if name.startswith(PAIR_PREFIX)}
+
+    @staticmethod
+    def rounding_attribute(ledger_key: str) -> str:
+        return ROUND_PREFIX + ledger_key
+
+    @staticmethod
+    def rounding_of(raw_item: Optional[dict]) -> dict:
+        """ledger key -> cumulative rounding (an exact fraction's text) from a raw item."""
+        return {name[len(ROUND_PREFIX):]: value["S"] for name, value in (raw_item or {}).items()
+                if name.startswith(ROUND_PREFIX)}
 
     @classmethod
     def simplifies(cls, raw_item: Optional[dict]) -> bool:
