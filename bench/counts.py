@@ -25,6 +25,7 @@ CHECKS = {
     "cost_bench": (lambda m: m.report_rows(m.measure(repeat=1, expenses=3)), True),
     "cross_group_bench": (lambda m: m.report_rows(m.measure(sizes=(10,), timed=False)), False),
     "developer_bench": (lambda m: m.report_rows(m.measure()), True),
+    "explained_balances_bench": (lambda m: m.report_rows(m.measure()), True),
     "groups_bench": (lambda m: m.report_rows(m.measure()), True),
     "mcp_bench": (lambda m: m.report_rows(m.measure()), True),
     "oauth_bench": (lambda m: m.report_rows(m.measure()), True),

@@ -12,13 +12,14 @@ from app.currencies import rates
 from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
                         conversions, display, rounding, statement)
+from app.ledger.balance_schemas import (BalancesArgsSchema, BalancesSchema,
+                                        StatementArgsSchema, StatementSchema)
 from app.ledger.expenses import comments_scope
 from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, ExpenseListArgsSchema,
                                 ExpensePageSchema, ExpensePatchSchema, ExpenseSchema,
                                 CommentBodySchema, CommentPageSchema, CommentSchema,
                                 SettlementCreateSchema, SettlementPatchSchema, SettlementSchema,
-                                BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
-                                StatementArgsSchema, StatementSchema,
+                                ConversionCreateSchema,
                                 ConversionSchema, RatesArgsSchema, RatesSchema)
 
 
