@@ -15,7 +15,7 @@ from app.errors import ConcurrentUpdate, Conflict
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
 from app.groups.transfer_merge import merge_body
-from app.ledger import balances
+from app.ledger import balances, rounding as fair_rounding
 from app.money import pairwise
 from app.ledger.expense_body import ExpenseBody
 from models.groups import (Conversion, Expense, ExpenseTemplateMap, GroupItem,
@@ -38,6 +38,7 @@ class RowChange:
     row: object = None  # the rewritten row (its key), for the change log
     op: str = "UPSERT"
     pairs: dict = field(default_factory=dict)  # the pairwise view's delta (balances.pair_key)
+    rounding: dict = field(default_factory=dict)  # FAIR groups' r delta (app.ledger.rounding)
 
 
 def renamed(body: ExpenseBody, source_id: str, target_id: str) -> ExpenseBody:
@@ -68,7 +69,11 @@ def change_for(raw: dict, source_id: str, target_id: str, main_currency: str) ->
             balances.deltas(balances.expense_nets(row, main_currency),
                             balances.expense_nets(new.as_row(), main_currency)),
             size, row=key, pairs=balances.deltas(balances.expense_pairs(row, main_currency),
-                                                 balances.body_pairs(new, main_currency)))
+                                                 balances.body_pairs(new, main_currency)),
+            rounding=fair_rounding.combined(
+                fair_rounding.body_rounding(new, main_currency),
+                fair_rounding.body_rounding(ExpenseBody.from_row(row), main_currency),
+                signs=(1, -1)))
     template = ExpenseTemplateMap(**renamed(ExpenseBody.from_template(row), source_id,
                                             target_id).to_template_attributes())
     key = RecurringExpense(row.GroupId, row.SK)

@@ -54,6 +54,9 @@ CONTRACT_PATHS |= {"/groups/{groupId}/links", "/groups/{groupId}/links/{linkId}"
 # Insight (issue 34).
 CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats",
                    "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}
+# Balances that explain themselves (issue 46).
+CONTRACT_PATHS |= {"/groups/{groupId}/participants/{participantId}/statement",
+                   "/users/me/people/{userId}/settle"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

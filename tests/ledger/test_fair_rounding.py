@@ -70,3 +70,36 @@ def test_turning_fair_on_counts_the_history_and_edits_and_deletes_keep_r(group):
 def test_only_an_owner_sets_rounding_and_an_unknown_mode_is_a_400(group):
     reply = group.client.patch(group.base, json={"rounding": "RANDOM"}, headers=group.headers)
     assert reply.status_code == 400
+
+
+def test_a_fair_groups_recurring_occurrences_spread_the_cents_and_keep_r(group):
+    from app.recurring.tick import run_bucket
+    from models.groups import RecurringExpense
+    assert group.client.patch(group.base, json={"rounding": "FAIR"},
+                              headers=group.headers).status_code == 200
+    made = group.post("/recurring", {
+        "description": "Coffee", "amount": 100, "splitMode": "EQUAL",
+        "payments": [{"participantId": group.me, "amount": 100}],
+        "splits": [{"participantId": pid} for pid in group.everyone],
+        "frequency": "DAILY", "startDate": "2026-01-01", "endDate": "2026-01-03"})
+    assert made.status_code == 201, made.get_json()
+    result = run_bucket(RecurringExpense.bucket_of(group.group_id), "2026-01-04T00:00:00Z")
+    assert result["created"] == 3
+    listed = group.get("/expenses?limit=10").get_json()["items"]
+    rounded_up = sorted(next(s["participantId"] for s in e["items"][0]["splits"]
+                             if s["amount"] == 34) for e in listed)
+    assert rounded_up == sorted(group.everyone)
+    _assert_stored_rounding_is_recomputed(group)
+    assert_balance_matches_rows(group.group_id)
+
+
+def test_a_transfer_in_a_fair_group_moves_the_sources_rounding_to_the_target(group):
+    assert group.client.patch(group.base, json={"rounding": "FAIR"},
+                              headers=group.headers).status_code == 200
+    for _ in range(2):
+        group.add_expense(100)
+    source, target = group.guests
+    moved = group.post(f"/participants/{source}/transfer", {"targetParticipantId": target})
+    assert moved.status_code == 200, moved.get_json()
+    _assert_stored_rounding_is_recomputed(group)
+    assert_balance_matches_rows(group.group_id)
