@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from app.money.pay_methods import MAX_METHODS, TYPES
-from app.ledger.balance_schemas import PayToSchema
+from app.ledger.schemas import PayToSchema
 from app.api.schemas import CURRENCY, Id, Strict
 from app.ledger.schemas import DateString
 

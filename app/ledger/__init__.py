@@ -2,6 +2,6 @@
 per currency with their settle-up plan and payTo links, conversions."""
 
 # The modules other areas may import (tests/platform/test_architecture.py).
-__all__ = ("balance_schemas", "balances", "comments", "expense_body", "expense_build", "expense_delete", "expense_input",
+__all__ = ("balances", "explained", "comments", "expense_body", "expense_build", "expense_delete", "expense_input",
            "expense_search", "expenses", "foreign_currency", "guards", "pay_links", "schemas",
            "rounding", "settlements", "statement", "views")

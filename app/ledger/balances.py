@@ -356,7 +356,7 @@ def pairwise_transfers(pairs: Mapping[tuple, int]) -> List[Transfer]:
     return [Transfer(a, b, amount) for a, b, amount in pairwise.transfers(pairs)]
 
 
-def default_view(simplify_debts: Optional[bool]) -> str:
+def view_of_group(simplify_debts: Optional[bool]) -> str:
     """The view a group shows when none is asked (Group.SimplifyDebts, absent: true)."""
     return PAIRWISE if simplify_debts is False else SIMPLIFIED
 
@@ -371,7 +371,7 @@ def sections(main_currency: str, raw: Optional[dict],
              view: Optional[str] = None) -> List[Tuple[str, List[Transfer]]]:
     """[(currency, transfers)] of one group's balance row, the main currency first, then each
     kept one; ``view`` None: the group's default (its SimplifyDebts copy on the row)."""
-    view = view or default_view(Balance.simplifies(raw))
+    view = view or view_of_group(Balance.simplifies(raw))
     main, kept = split_nets(served_nets(raw)[0])
     main_pairs, kept_pairs = split_pairs(served_pairs(raw))
     currencies = set(kept) | ({c for c, p in kept_pairs.items() if p} if view == PAIRWISE
@@ -410,7 +410,7 @@ def group_balances(access: Access, view: Optional[str] = None) -> Balances:
     Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
     DynamoDB calls in all (the roster, see :func:`read_roster`, and that BatchGetItem),
     whichever the view: the pairs are on that row."""
-    view = view or default_view(access.group.SimplifyDebts)
+    view = view or view_of_group(access.group.SimplifyDebts)
     raw = (access.prefetched[BALANCE] if BALANCE in access.prefetched
            else Balance.fetch_raw(access.group_id))
     all_nets, revision = served_nets(raw)

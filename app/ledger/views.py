@@ -12,14 +12,13 @@ from app.currencies import rates
 from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
                         conversions, display, rounding, statement)
-from app.ledger.balance_schemas import (BalancesArgsSchema, BalancesSchema,
-                                        StatementArgsSchema, StatementSchema)
 from app.ledger.expenses import comments_scope
+from app.ledger.explained.schemas import StatementArgsSchema, StatementSchema
 from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, ExpenseListArgsSchema,
                                 ExpensePageSchema, ExpensePatchSchema, ExpenseSchema,
                                 CommentBodySchema, CommentPageSchema, CommentSchema,
                                 SettlementCreateSchema, SettlementPatchSchema, SettlementSchema,
-                                ConversionCreateSchema,
+                                BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
                                 ConversionSchema, RatesArgsSchema, RatesSchema)
 
 

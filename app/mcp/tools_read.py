@@ -17,7 +17,8 @@ from app.mcp.tool import Tool
 from marshmallow import fields, validate
 
 from app.api.schemas import CURRENCY, Id
-from app.ledger.balance_schemas import BalancesSchema, StatementSchema
+from app.ledger.explained.schemas import StatementSchema
+from app.ledger.schemas import BalancesSchema
 from app.money.pairwise import VIEWS
 from app.api.schemas import PageArgsSchema, page_schema
 from app.ledger.schemas import ExpenseDetailSchema, ExpensePageSchema

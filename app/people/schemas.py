@@ -5,8 +5,7 @@ from marshmallow import fields, validate
 from app.api.schemas import (DerivedBoolean, DerivedString, Id, OmitNone, Strict, StrictBoolean,
                              page_schema, PageArgsSchema)
 from app.groups.schemas import GUEST_ROLE, ParticipantSchema
-from app.ledger.balance_schemas import PayToSchema
-from app.ledger.schemas import DateString, ExpenseSchema
+from app.ledger.schemas import PayToSchema, DateString, ExpenseSchema
 
 
 # ---------------------------------------------------------------- people
