@@ -51,3 +51,7 @@ MAX_EXTRAS = 10
 MAX_EXTRA_NAME = 100
 # A participant's household label (balances settle a household as one unit), in characters.
 MAX_HOUSEHOLD = 40
+# Settle with a person across groups (POST /users/me/people/{userId}/settle): one
+# TransactWrite of 100 items holds 4 per group (the settlement, the balance row, the head's
+# revision with its guard, the change row), so at most 25 groups; more is TOO_MANY_GROUPS.
+MAX_SETTLE_GROUPS = 25

@@ -25,6 +25,8 @@ CHECKS = {
     "cost_bench": (lambda m: m.report_rows(m.measure(repeat=1, expenses=3)), True),
     "cross_group_bench": (lambda m: m.report_rows(m.measure(sizes=(10,), timed=False)), False),
     "developer_bench": (lambda m: m.report_rows(m.measure()), True),
+    # Its 5-expense row, the statement and the settle (the 100-expense row: the bench's own run).
+    "explained_balances_bench": (lambda m: m.report_rows(m.measure(sizes=(5,))), True),
     "groups_bench": (lambda m: m.report_rows(m.measure()), True),
     "mcp_bench": (lambda m: m.report_rows(m.measure()), True),
     "oauth_bench": (lambda m: m.report_rows(m.measure()), True),

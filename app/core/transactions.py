@@ -82,11 +82,12 @@ class Counter(Protocol):
 
 
 class _Moved(DomainError):
-    """The counter moved under us: renumber and resend (never reaches a caller)."""
+    """A counter moved under us: renumber and resend (never reaches a caller)."""
 
-    def __init__(self, old: Optional[dict]) -> None:
+    def __init__(self, old: Optional[dict], counter: Optional["Counter"] = None) -> None:
         super().__init__("The revision moved.")
         self.old = old
+        self.counter = counter
 
 
 class Transaction:
@@ -95,15 +96,25 @@ class Transaction:
     def __init__(self) -> None:
         self._ops: dict = {"check": [], "delete": [], "put": [], "update": []}
         self._live: set = set()
-        self.counter: Optional[Counter] = None
+        # One counter per counted row (a group's change log: one per group the transaction
+        # writes; a settlement across groups writes several).
+        self.counters: List[Counter] = []
         self._unrecorded: Optional[str] = None
         self._sent: Optional[List[tuple]] = None
 
+    @property
+    def counter(self) -> Optional[Counter]:
+        """The first counter attached (most transactions count one group)."""
+        return self.counters[0] if self.counters else None
+
     def count_with(self, counter: Counter) -> Counter:
-        """Attach ``counter`` (once), or return the one already attached."""
-        if self.counter is None:
-            self.counter = counter
-        return self.counter
+        """Attach ``counter``, or return the one already attached for the same row."""
+        for attached in self.counters:
+            if attached.key() == counter.key():
+                return attached
+        self.counters.append(counter)
+        self._sent = None
+        return counter
 
     def without_change(self, reason: str) -> "Transaction":
         """This transaction writes a row kind of CHANGE_REQUIRED but changes nothing any
@@ -164,20 +175,20 @@ class Transaction:
         return sum(len(ops) for ops in self._ops.values()) + self._counter_items()
 
     def _counter_items(self) -> int:
-        """Items the counter adds: its rows, and its bump unless it folds into an item."""
-        if self.counter is None:
-            return 0
-        return self.counter.row_count() + (self._find_counter_op() is None)
+        """Items the counters add: their rows, and each bump unless it folds into an item."""
+        return sum(counter.row_count() + (self._find_counter_op(counter, self._ops) is None)
+                   for counter in self.counters)
 
-    def _find_counter_op(self) -> Optional[tuple]:
+    @staticmethod
+    def _find_counter_op(counter: Counter, ops: dict) -> Optional[tuple]:
         """(group, index) of the item already operating on the counter's row, if any."""
-        model, key = self.counter.model, self.counter.key()
+        model, key = counter.model, counter.key()
         for group in ("check", "put", "update", "delete"):
-            for index, ((_, args, _), _, _) in enumerate(self._ops[group]):
+            for index, ((_, args, _), _, _) in enumerate(ops[group]):
                 if group == "check":
                     same = issubclass(args[0], model) and tuple(args[1:3]) == key
                 else:
-                    same = isinstance(args[0], model) and self.counter.key_of(args[0]) == key
+                    same = isinstance(args[0], model) and counter.key_of(args[0]) == key
                 if same:
                     return group, index
         return None
@@ -190,10 +201,9 @@ class Transaction:
 
     def _render(self) -> List[tuple]:
         ops = {group: list(items) for group, items in self._ops.items()}
-        counter = self.counter
-        if counter is not None:
-            found = self._find_counter_op()
-            moved = self._moved_or(None)
+        for counter in self.counters:
+            found = self._find_counter_op(counter, ops)
+            moved = self._moved_or(counter, None)
             if found is None:
                 ops["update"].append((("update", (counter.model(*counter.key()),
                                                   counter.actions()),
@@ -219,26 +229,26 @@ class Transaction:
                                            {"condition": condition,
                                             "add_version_condition": False,
                                             "return_values": "ALL_OLD"}),
-                                          self._moved_or(on_fail), secondary))
+                                          self._moved_or(counter, on_fail), secondary))
             for row in counter.rows():
                 ops["put"].append((("save", (row,), {"condition": type(row).SK.does_not_exist()}),
                                    None, True))
         return ops["check"] + ops["delete"] + ops["put"] + ops["update"]
 
-    def _moved_or(self, on_fail: OnFail) -> Callable[[Optional[dict]], DomainError]:
+    @staticmethod
+    def _moved_or(counter: Counter, on_fail: OnFail) -> Callable[[Optional[dict]], DomainError]:
         """The counter item's on_fail: renumber if the counter moved, else its own error."""
-        counter = self.counter
 
         def judged(old: Optional[dict]) -> DomainError:
             if counter.moved(old):
-                return _Moved(old)
+                return _Moved(old, counter)
             if on_fail is None:
                 return counter.refused()
             return on_fail if isinstance(on_fail, DomainError) else on_fail(old)
         return judged
 
     def _check_recorded(self) -> None:
-        if self.counter is not None or self._unrecorded:
+        if self.counters or self._unrecorded:
             return
         for group in ("put", "update", "delete"):
             for (_, args, _), _, _ in self._ops[group]:
@@ -258,8 +268,8 @@ class Transaction:
         while True:
             try:
                 self._run()
-                if self.counter is not None:
-                    self.counter.committed()
+                for counter in self.counters:
+                    counter.committed()
                 return
             except TransactWriteError as error:
                 reasons = list(error.cancellation_reasons or [])
@@ -269,7 +279,7 @@ class Transaction:
                     if renumbered > MAX_RENUMBERS:
                         raise concurrent_update("The group is changing quickly; try again."
                                                 ) from error
-                    self.counter.renumber(failed.old)
+                    failed.counter.renumber(failed.old)
                     self._sent = None
                     continue
                 if failed is not None:

@@ -11,6 +11,7 @@ from app.core.clock import new_id, now_iso
 from app.core.transactions import Transaction
 from app.groups.codes import new_invite_code
 from app.ledger.default_split import stored as stored_default
+from app.ledger import rounding
 from app.users.profiles import get_profile
 from models.groups import Balance, Group, GroupStatus, Invite, Participant, UserMember
 
@@ -50,9 +51,15 @@ NOT_SENT: Any = object()
 
 
 def update_group(access: Access, *, name: Optional[str] = None,
-                 currency: Optional[str] = None, default_split: Any = NOT_SENT) -> Access:
-    """Rename, change the currency (OWNER; only while no money is recorded) and/or set or
-    clear the default split (``{"splitMode", "splits"}`` as the API names them, or None).
+                 currency: Optional[str] = None, default_split: Any = NOT_SENT,
+                 simplify_debts: Optional[bool] = None,
+                 rounding_mode: Optional[str] = None) -> Access:
+    """Rename, change the currency (OWNER; only while no money is recorded), set or clear the
+    default split (``{"splitMode", "splits"}`` as the API names them, or None);
+    ``simplify_debts`` picks the default balances view (copied onto the balance row);
+    ``rounding_mode`` LIST_ORDER or FAIR: turning FAIR on writes every participant's
+    cumulative rounding, computed from the group's expenses, onto the balance row in the
+    same transaction, conditioned on the balance revision it read.
 
     The money check is a condition on BALANCE#v1 in the same TransactWrite as the head
     update, so an expense created concurrently either lands first (409) or after the change.
@@ -61,7 +68,11 @@ def update_group(access: Access, *, name: Optional[str] = None,
     conditions on the roster version that read saw."""
     group = access.group
     new_currency = currency if currency is not None and currency != group.Currency else None
-    if name is None and new_currency is None and default_split is NOT_SENT:
+    turning_fair = rounding_mode == rounding.FAIR and not rounding.is_fair(group)
+    if rounding_mode == (group.Rounding or rounding.LIST_ORDER):
+        rounding_mode = None
+    if name is None and new_currency is None and default_split is NOT_SENT and \
+            simplify_debts is None and rounding_mode is None:
         return access
     now = now_iso()
     actions = [Group.UpdatedAt.set(now)]
@@ -82,13 +93,26 @@ def update_group(access: Access, *, name: Optional[str] = None,
     # check of a currency change is that update's condition.
     copy = Balance.copy_head(name if name is not None else group.Name,
                              new_currency or group.Currency)
+    if simplify_debts is not None:
+        actions.append(Group.SimplifyDebts.set(simplify_debts))
+        copy.append(Balance.SimplifyDebts.set(simplify_debts))
+    balance_condition = None
+    if rounding_mode is not None:
+        actions.append(Group.Rounding.set(rounding_mode))
+    if turning_fair:
+        raw = Balance.fetch_raw(group.GroupId)
+        copy += rounding.actions(rounding.stored(raw),
+                                 rounding.recompute(group.GroupId, group.Currency))
+        balance_condition = Balance.BalanceRevision == (Balance.revision_of(raw) or 0)
     if new_currency is not None:
         actions.append(Group.Currency.set(new_currency))
         tx.update(Balance(*Balance.key(group.GroupId)), copy,
                   condition=(Balance.ExpenseCount == 0) & (Balance.SettlementCount == 0),
                   on_fail=currency_locked())
     else:
-        tx.update(Balance(*Balance.key(group.GroupId)), copy)
+        tx.update(Balance(*Balance.key(group.GroupId)), copy, condition=balance_condition,
+                  on_fail=None if balance_condition is None else concurrent_update(
+                      "An expense was written meanwhile; try again."))
     # The copy is whole, so the field this write leaves must still be what it copies: a
     # concurrent rename or currency change makes one of the two writes retry (409), never
     # leaves the balance row's copy behind the head.
@@ -110,6 +134,10 @@ def update_group(access: Access, *, name: Optional[str] = None,
     group.Currency = new_currency or group.Currency
     if default_split is not NOT_SENT:
         group.DefaultSplit = new_default
+    if simplify_debts is not None:
+        group.SimplifyDebts = simplify_debts
+    if rounding_mode is not None:
+        group.Rounding = rounding_mode
     group.UpdatedAt = now
     return access
 

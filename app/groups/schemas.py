@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from marshmallow import fields, validate, ValidationError, validates_schema
 from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DerivedNested,
-                             DisplayName, Id, OmitNone, Strict, StrictInteger, page_schema)
+                             DerivedString, DisplayName, Id, OmitNone, Strict, StrictBoolean,
+                             StrictInteger, page_schema)
 from app.limits import MAX_HOUSEHOLD, MAX_PARTICIPANTS
-from app.money.splits import DEFAULT_SPLIT_MODES, MAX_AMOUNT
+from app.money.splits import DEFAULT_SPLIT_MODES, LIST_ORDER, MAX_AMOUNT, ROUNDING_MODES
 
 
 # ---------------------------------------------------------------- groups
 # Groups and participants.
 
 GUEST_ROLE = validate.OneOf(["MEMBER", "VIEWER"])
+
 ROLES = ["OWNER", "MEMBER", "VIEWER"]
 
 
@@ -62,6 +64,14 @@ class GroupSchema(Strict):
                                  required=True, metadata={
                                      "description": "The group's default split; null when "
                                                     "none is set"})
+    simplifyDebts = DerivedBoolean(
+        lambda access: access.group.SimplifyDebts is not False, required=True, metadata={
+            "description": "true: balances and /users/me/people show the simplified plan by "
+                           "default; false: the pairwise debts (?view= overrides)"})
+    rounding = DerivedString(
+        lambda access: access.group.Rounding or LIST_ORDER, required=True, metadata={
+            "enum": list(ROUNDING_MODES),
+            "description": "How an item's leftover minor units are handed out"})
 
 
 class ParticipantSchema(OmitNone, Strict):
@@ -100,6 +110,13 @@ class GroupPatchSchema(Strict):
     defaultSplit = fields.Nested(DefaultSplitSchema, allow_none=True, metadata={
         "description": "Sets the group's default split (EQUAL, SHARES or PERCENT over named "
                        "participants; an unknown participant is 400); null clears it"})
+    rounding = fields.String(validate=validate.OneOf(ROUNDING_MODES), metadata={
+        "description": "LIST_ORDER (default): an item's leftover minor units go to its "
+                       "splits in list order; FAIR: to those rounded up least so far (each "
+                       "participant's cumulative rounding, shown in balances)"})
+    simplifyDebts = StrictBoolean(metadata={
+        "description": "The default view of balances and /users/me/people: true (the "
+                       "default) the simplified plan, false the pairwise debts"})
 
 
 class ParticipantPatchSchema(Strict):

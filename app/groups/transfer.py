@@ -37,7 +37,7 @@ from app.groups.membership import (GUEST, USER, change_counts, get_participant,
                                    require_live_group, require_still_owner)
 from app.groups.participants import REFERENCING_ROWS, participant_ids_in
 from app.groups.transfer_rows import RowChange, RowChanged, change_for
-from app.ledger import balances, guards as money_guards
+from app.ledger import balances, guards as money_guards, rounding
 from models.groups import GroupItem, Participant
 
 # Rows per rewrite transaction (each is one item; the balance row and three checks join
@@ -209,14 +209,30 @@ def _transaction(access: Access, source_id: str, target_id: str,
              on_fail=_LockLost("The transfer's lock is gone; call again."))
     money_guards.check_participants(tx, access.group_id, [target_id])
     delta: dict = {}
+    pairs: dict = {}
     for change in batch:
         change.add(tx)
         changelog.record(tx, access.group, change.row, change.op, actor=access.participant_id)
         for pid, value in change.delta.items():
             delta[pid] = delta.get(pid, 0) + value
+        for key, value in change.pairs.items():
+            pairs[key] = pairs.get(key, 0) + value
     balances.add_to_balance(tx, access.group_id, {k: v for k, v in delta.items() if v},
-                            settlements=sum(change.settlements for change in batch))
+                            settlements=sum(change.settlements for change in batch),
+                            pairs=pairs, **_fair_rounding(access, batch))
     return tx
+
+
+def _fair_rounding(access: Access, batch: List[RowChange]) -> dict:
+    """A FAIR group's cumulative rounding follows the source onto the target: read, moved by
+    the batch's rows and written back, conditioned on the balance revision read (moved
+    meanwhile: RowChanged, so the batch is tried again row by row, then by the next pass)."""
+    fair = rounding.read_state(access.group)
+    if fair is None:
+        return {}
+    after = rounding.combined(fair.stored, *(change.rounding for change in batch))
+    return {"also": rounding.actions(fair.stored, after), "condition": fair.condition(),
+            "on_fail": RowChanged("The balances moved meanwhile.")}
 
 
 # --- 3. finish -----------------------------------------------------------------------------

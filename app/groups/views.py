@@ -91,10 +91,13 @@ def get_group(access):
 @groups_blp.response(200, GroupSchema)
 @errors(groups_blp, FORBIDDEN, NOT_FOUND, (409, "CURRENCY_LOCKED: an expense or settlement exists."))
 def patch_group(body, access):
-    """Rename the group, change its currency (OWNER; 409 CURRENCY_LOCKED once money exists)
-    or set its defaultSplit (null clears it)."""
+    """Rename the group, change its currency (OWNER; 409 CURRENCY_LOCKED once money exists),
+    set its defaultSplit (null clears it), pick its default balances view (``simplifyDebts``)
+    or its rounding (``rounding``)."""
     return groups.update_group(access, name=body.get("name"), currency=body.get("currency"),
-                               default_split=body.get("defaultSplit", groups.NOT_SENT))
+                               default_split=body.get("defaultSplit", groups.NOT_SENT),
+                               simplify_debts=body.get("simplifyDebts"),
+                               rounding_mode=body.get("rounding"))
 
 
 @groups_blp.route("/groups/<uuid:groupId>", methods=["DELETE"])

@@ -4,8 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from app.groups.schemas import GroupSchema, ParticipantSchema
-from app.ledger.schemas import (BalancesSchema, CommentSchema, ExpenseSchema,
-                                SettlementSchema)
+from app.ledger.schemas import BalancesSchema, CommentSchema, ExpenseSchema, SettlementSchema
 from app.recurring.schemas import RecurringSchema
 from app.api.schemas import CURRENCY, DisplayName, OmitNone, Schema, Strict
 from app.limits import IMPORT_FORMATS as FORMATS, IMPORT_MAX_BYTES as MAX_BYTES

@@ -27,6 +27,7 @@ from models.groups import (RATE_CLIENT, Balance, Expense, GroupItem, Invite, Par
                            Settlement)
 
 GUEST_ROLE = "MEMBER"
+PAIR_CHUNK = 100
 
 
 @dataclass
@@ -39,6 +40,8 @@ class Written:
     convert: Optional[str] = None
     # Ledger-keyed nets (balances.ledger_key): the main currency's and every kept one's.
     nets: Dict[str, int] = field(default_factory=dict)
+    # Pair-keyed netted pairwise debts (balances.pair_key), what the pairwise view reads.
+    pairs: Dict[str, int] = field(default_factory=dict)
     expenses: int = 0
     settlements: int = 0
     # (GroupId, SK) of every expense and settlement written: what the check reads back.
@@ -118,9 +121,11 @@ def write(group_id: str, parsed: Parsed, *, importer: str, owner_key: Optional[s
     return written
 
 
-def _add(written: Written, nets: Dict[str, int]) -> None:
+def _add(written: Written, nets: Dict[str, int], pairs: Dict[str, int]) -> None:
     for key, value in nets.items():
         written.nets[key] = written.nets.get(key, 0) + value
+    for key, value in pairs.items():
+        written.pairs[key] = written.pairs.get(key, 0) + value
 
 
 def _on_its_line(row: Row, build):
@@ -137,9 +142,9 @@ def _expense(group_id: str, row: Row, ids: Dict[str, str], stamp: str, importer:
     draft = _on_its_line(row, lambda: expense_build.build(body, written.main_currency))
     expense_id = new_id()
     written.expenses += 1
-    _add(written, draft.nets)
+    _add(written, draft.nets, balances.body_pairs(draft.body, written.main_currency))
     return Expense(group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
-                   ExpenseSortKey=Expense.expense_sort_key(draft.date, stamp, expense_id),
+                   **Expense.date_keys(draft.date, stamp, expense_id),
                    Date=draft.date, **draft.body.to_row_attributes(),
                    Version=1, CreatedBy=importer, UpdatedBy=importer, CreatedAt=stamp,
                    UpdatedAt=stamp)
@@ -157,8 +162,11 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
                             PayeeId=ids[row.payee], Amount=row.amount, Date=row.date,
                             Note=(row.note or None) and row.note[:MAX_SETTLEMENT_NOTE], Version=1,
                             CreatedBy=importer, CreatedAt=stamp, UpdatedAt=stamp,
+                            StatementKey=Settlement.statement_key(row.date, stamp,
+                                                                  settlement_id),
                             **rate_attributes(rate, written.main_currency))
-    _add(written, balances.stored_settlement_nets(settlement, written.main_currency))
+    _add(written, balances.stored_settlement_nets(settlement, written.main_currency),
+         balances.stored_settlement_pairs(settlement, written.main_currency))
     return settlement
 
 
@@ -171,3 +179,10 @@ def _write_balance(group_id: str, written: Written, now: str) -> None:
                 Balance.SettlementCount.set(written.settlements),
                 Balance.CreatedAt.set(now), Path("EntityType").set("BALANCE")]
     Balance(*Balance.key(group_id)).update(actions=actions, add_version_condition=False)
+    # The pairs in further updates of PAIR_CHUNK each: one update expression is capped at
+    # 4 KB, and a group of n participants may hold n(n-1)/2 pairs.
+    pairs = [Path(Balance.pair_attribute(key)).set(value)
+             for key, value in sorted(written.pairs.items()) if value]
+    for start in range(0, len(pairs), PAIR_CHUNK):
+        Balance(*Balance.key(group_id)).update(actions=pairs[start:start + PAIR_CHUNK],
+                                               add_version_condition=False)

@@ -131,3 +131,34 @@ REMINDER_EXAMPLE = {"participantId": "6f1c2a7e-2b7d-4c39-9d0e-3f0a1b2c3d4e",
                               "payTo": [{"type": "PAYPAL",
                                          "url": "https://paypal.me/bojones/12.30EUR"}]}],
                     "nextReminderAt": 1796169600}
+
+
+SETTLE_DIRECTIONS = ("PAY", "RECEIVE")
+
+
+class SettleWithPersonSchema(Strict):
+    currency = fields.String(required=True, validate=CURRENCY, metadata={
+        "description": "The currency section to settle (a group's main or a kept one)"})
+    direction = fields.String(required=True, validate=validate.OneOf(SETTLE_DIRECTIONS),
+                              metadata={"description": "PAY: I pay them; RECEIVE: they pay me"})
+    date = DateString()
+    note = fields.String(validate=validate.Length(max=500), metadata={
+        "description": "Recorded on every settlement"})
+
+
+class PersonSettlementSchema(Strict):
+    groupId = fields.String(required=True)
+    settlementId = fields.String(required=True)
+    amount = fields.Integer(required=True, metadata={
+        "description": "Minor units of currency: that group's transfer between us"})
+
+
+class PersonSettleResultSchema(Strict):
+    """One payment recorded as a settlement in each group with a transfer between us."""
+
+    settlements = fields.List(fields.Nested(PersonSettlementSchema), required=True)
+    total = fields.Integer(required=True, metadata={"description": "The sum: the one payment"})
+    currency = fields.String(required=True)
+    direction = fields.String(required=True, metadata={"enum": list(SETTLE_DIRECTIONS)})
+    payTo = fields.List(fields.Nested(PayToSchema), required=True, metadata={
+        "description": "How to pay the total to the payee, from their payment methods"})

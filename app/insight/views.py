@@ -8,12 +8,13 @@ from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.insight.schemas import (METHODS_EXAMPLE, REMINDER_EXAMPLE, REMINDER_REQUEST_EXAMPLE,
                                  STATS_EXAMPLE, GroupStatsSchema, MyStatsArgsSchema,
-                                 MyStatsSchema, PaymentMethodsSchema, ReminderCreateSchema,
-                                 ReminderSchema, StatsArgsSchema)
+                                 MyStatsSchema, PaymentMethodsSchema, PersonSettleResultSchema,
+                                 ReminderCreateSchema, ReminderSchema, SettleWithPersonSchema,
+                                 StatsArgsSchema)
 from app.people.schemas import (MY_EXPENSES_EXAMPLE, PEOPLE_EXAMPLE, MyExpensePageSchema,
                                 MyExpensesArgsSchema, PeopleBalancesSchema)
 from app.core.clock import today
-from app.insight import payment_methods, reminders, stats
+from app.insight import payment_methods, reminders, settle_with_person, stats
 from app.people import my_expenses, people_balances
 from app.ledger.expense_search import words_of
 
@@ -98,6 +99,23 @@ def my_people():
     Where I owe, ``payTo`` links from their payment methods. Reads my groups' balance rows
     in batches, never a roster or an expense."""
     return {"items": people_balances.my_people(principal().user_id)}
+
+
+@blp.route("/users/me/people/<uuid:userId>/settle", methods=["POST"])
+@needs(pat="settlements:write", idempotent=True)
+@blp.arguments(SettleWithPersonSchema)
+@blp.response(201, PersonSettleResultSchema)
+@errors(blp, FORBIDDEN, (409, "NOTHING_OWED (no shared group's transfers go that way in that "
+                              "currency), TOO_MANY_GROUPS (more than 25 groups) or "
+                              "CONCURRENT_UPDATE (the balances kept changing)."))
+def settle_with(body, user_id):
+    """One payment between me and another account, recorded as one settlement in every group
+    we share whose transfers (in the group's default view) go that way between us in that
+    currency, each for that transfer's amount, in one transaction (all or nothing);
+    ``payTo`` links pay the total. FORBIDDEN where I am only a VIEWER of such a group."""
+    return settle_with_person.settle_with_person(
+        principal().user_id, str(user_id), currency=body["currency"],
+        direction=body["direction"], date=body.get("date"), note=body.get("note"))
 
 
 @blp.route("/users/me/expenses")

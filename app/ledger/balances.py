@@ -8,7 +8,15 @@ so reading balances is one GetItem however many expenses the group has.
 Nets are keyed by *ledger key*: the participantId for the group's main currency (converted
 rows count there at their GroupAmounts), ``<CUR>#<participantId>`` for a kept row's own
 currency. The balance row stores each as ``Net_<ledger key>``, so every currency's nets are
-on the same row and still come back from one read."""
+on the same row and still come back from one read.
+
+The pairwise view (``?view=pairwise``) is materialised the same way: every money write also
+adds its rows' netted pairwise debts (app.money.pairwise) as ``Pair_<pair key>`` numbers,
+``<low>#<high>`` in the main currency and ``<CUR>#<low>#<high>`` in a kept one, the value
+being what the lower id owes the higher. A conversion clears its currency's pairs (it
+records them, ``KeptPairs``, so an undo restores them) and adds the plan of its converted
+nets in the main currency: converting is already a settling step, and each converted pair
+would not round to the apportioned nets."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,6 +24,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pynamodb.expressions.operand import Path
 
+from app.money import pairwise
 from app.money.households import Household, Member, unit_plan
 from app.money.households import households as household_rows
 from app.money.settle import settle_up
@@ -30,6 +39,7 @@ from models.groups import (BALANCE, CONVERSION_PREFIX, EXPENSE_PREFIX, Balance, 
                            Expense, Group, Participant, Settlement)
 
 Nets = Dict[str, int]
+Pairs = Dict[str, int]  # pair key -> what the pair's lower id owes the higher
 FORMER_PARTICIPANT = "Former participant"
 BALANCES_PREFETCH = (BALANCE,)
 KEPT_SEPARATOR = "#"
@@ -114,6 +124,84 @@ def conversion_nets(row: Any) -> Nets:
     return {key: value for key, value in nets.items() if value}
 
 
+def pair_key(low: str, high: str, kept_currency: Optional[str] = None) -> str:
+    """The balance-row key of a canonical pair (low < high), in a currency section."""
+    return ledger_key(f"{low}{KEPT_SEPARATOR}{high}", kept_currency)
+
+
+def split_pairs(pairs: Mapping[str, int]) -> Tuple[Dict[tuple, int], Dict[str, Dict[tuple, int]]]:
+    """({(low, high): owed} of the main currency, {currency: {(low, high): owed}})."""
+    main: Dict[tuple, int] = {}
+    other: Dict[str, Dict[tuple, int]] = {}
+    for key, value in pairs.items():
+        parts = key.split(KEPT_SEPARATOR)
+        section = main if len(parts) == 2 else other.setdefault(parts[0], {})
+        section[(parts[-2], parts[-1])] = value
+    return main, other
+
+
+def _keyed(netted: Mapping[tuple, int], kept_currency: Optional[str]) -> Pairs:
+    return {pair_key(low, high, kept_currency): value for (low, high), value in netted.items()}
+
+
+def row_kind(row: Any) -> str:
+    # An INCOME row (app.ledger.expense_body's ``kind``) reverses every debt.
+    return getattr(row, "kind", None) or getattr(row, "Kind", None) or pairwise.EXPENSE
+
+
+def body_pairs(body: ExpenseBody, main_currency: str) -> Pairs:
+    """An expense body's netted pairwise debts by pair key, from the same amounts as
+    :func:`body_nets` (GroupAmounts for a converted body)."""
+    converted = body.converted
+    kept = None if converted or body.currency in (None, main_currency) else body.currency
+    payments = [(p.ParticipantId, int(p.GroupAmount if converted else p.Amount))
+                for p in body.payments]
+    owed = [(s.ParticipantId, int(s.GroupAmount if converted else s.Amount))
+            for item in body.items for s in item.Splits]
+    return _keyed(pairwise.net_pairs(pairwise.row_debts(payments, owed, row_kind(body))), kept)
+
+
+def expense_pairs(expense: Any, main_currency: str) -> Pairs:
+    """A stored expense's (or a body's ``as_row()``) netted pairwise debts by pair key."""
+    return body_pairs(ExpenseBody.from_row(expense), main_currency)
+
+
+def stored_settlement_pairs(row: Any, main_currency: str, *, payer_id: Optional[str] = None,
+                            payee_id: Optional[str] = None) -> Pairs:
+    """A stored settlement's pairwise debt (the payee owes the payer), in the section its
+    nets go to (:func:`stored_settlement_nets`)."""
+    payer, payee = payer_id or row.PayerId, payee_id or row.PayeeId
+    if getattr(row, "GroupAmount", None) is not None:
+        amount, kept = int(row.GroupAmount), None
+    else:
+        currency = getattr(row, "Currency", None)
+        amount = int(row.Amount)
+        kept = currency if currency and currency != main_currency else None
+    return _keyed(pairwise.net_pairs(pairwise.settlement_debts(payer, payee, amount)), kept)
+
+
+def kept_pairs_record(pairs: Mapping[str, int], currency: str) -> Dict[str, int]:
+    """A conversion's ``KeptPairs``: the currency's pairs, keyed ``<low>#<high>``."""
+    return {f"{low}{KEPT_SEPARATOR}{high}": value
+            for (low, high), value in split_pairs(pairs)[1].get(currency, {}).items() if value}
+
+
+def conversion_pairs(row: Any) -> Pairs:
+    """A conversion clears its currency's recorded pairs and adds its converted nets' plan."""
+    recorded = getattr(row, "KeptPairs", None)
+    if recorded is not None:
+        cleared = {tuple(key.split(KEPT_SEPARATOR)): int(value)
+                   for key, value in recorded.as_dict().items()}
+    else:  # no record: the kept nets as a plan
+        kept = {pid: int(v) for pid, v in row.KeptNets.as_dict().items()}
+        cleared = pairwise.net_pairs({(a, b): x for a, b, x in settle_up(kept)})
+    group = {pid: int(v) for pid, v in row.GroupNets.as_dict().items()}
+    added = pairwise.net_pairs({(a, b): x for a, b, x in settle_up(group)})
+    out = {key: -value for key, value in _keyed(cleared, row.Currency).items()}
+    out.update(_keyed(added, None))
+    return {key: value for key, value in out.items() if value}
+
+
 def conversion_participants(row: Any) -> set:
     """Every participant a CONVERSION row names (its kept and converted nets)."""
     return set(row.KeptNets.as_dict()) | set(row.GroupNets.as_dict())
@@ -127,11 +215,16 @@ def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
 
 def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
                    expenses: int = 0, settlements: int = 0, condition=None,
-                   on_fail=None) -> None:
-    """Add net deltas (by ledger key), activity counts and one revision to the balance row
-    inside ``tx``; ``condition`` (e.g. on the revision read) guards the row itself."""
+                   on_fail=None, pairs: Optional[Mapping[str, int]] = None,
+                   also: tuple = ()) -> None:
+    """Add net deltas (by ledger key), pairwise deltas (by pair key), activity counts and one
+    revision to the balance row inside ``tx``; ``condition`` (e.g. on the revision read)
+    guards the row itself; ``also``: more actions on it (a FAIR group's rounding)."""
     actions = [Path(Balance.net_attribute(pid)).add(value) for pid, value in delta.items()]
+    actions += [Path(Balance.pair_attribute(key)).add(value)
+                for key, value in (pairs or {}).items() if value]
     actions.append(Balance.BalanceRevision.add(1))
+    actions += list(also)
     if expenses:
         actions.append(Balance.ExpenseCount.add(expenses))
     if settlements:
@@ -145,11 +238,13 @@ def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
 
 @dataclass(frozen=True)
 class Recount:
-    """Nets and counts recomputed from every expense and settlement row of a group."""
+    """Nets, pairwise debts and counts recomputed from every expense and settlement row of a
+    group."""
 
     nets: Nets
     expense_count: int
     settlement_count: int
+    pairs: Pairs = field(default_factory=dict)
 
 
 def recompute(group_id: str, main_currency: Optional[str] = None,
@@ -157,30 +252,35 @@ def recompute(group_id: str, main_currency: Optional[str] = None,
     """Fold every expense head, settlement and conversion of the group (consistent reads).
 
     ``page_size`` bounds each Query page (an import's check of 20,000 rows keeps every call
-    short on the embedded engine, whose cost per page grows with the page)."""
+    short on the embedded engine, whose cost per page grows with the page). Conversions
+    fold after the rest: each clears its currency's pairs as they stood when it was made."""
     if main_currency is None:
         main_currency = Group.get(*Group.key(group_id), consistent_read=True).Currency
     nets: Nets = {}
+    pairs: Pairs = {}
     expense_count = settlement_count = 0
 
-    def fold(delta: Mapping[str, int]) -> None:
+    def fold(total: Dict[str, int], delta: Mapping[str, int]) -> None:
         for key, value in delta.items():
-            nets[key] = nets.get(key, 0) + value
+            total[key] = total.get(key, 0) + value
 
     # The subclass query filters on EntityType, so comment rows are read but not returned.
     for expense in Expense.query(group_id, Expense.SK.startswith(EXPENSE_PREFIX),
                                  consistent_read=True, page_size=page_size):
         expense_count += 1
-        fold(expense_nets(expense, main_currency))
+        fold(nets, expense_nets(expense, main_currency))
+        fold(pairs, expense_pairs(expense, main_currency))
     for settlement in Settlement.newest_first(group_id, consistent_read=True,
                                               page_size=page_size):
         settlement_count += 1
-        fold(stored_settlement_nets(settlement, main_currency))
+        fold(nets, stored_settlement_nets(settlement, main_currency))
+        fold(pairs, stored_settlement_pairs(settlement, main_currency))
     for row in Conversion.query(group_id, Conversion.SK.startswith(CONVERSION_PREFIX),
                                 consistent_read=True, page_size=page_size):
-        fold(conversion_nets(row))
+        fold(nets, conversion_nets(row))
+        fold(pairs, conversion_pairs(row))
     return Recount({key: v for key, v in sorted(nets.items()) if v}, expense_count,
-                   settlement_count)
+                   settlement_count, {key: v for key, v in sorted(pairs.items()) if v})
 
 
 def served_nets(raw: Optional[dict]) -> Tuple[Nets, int]:
@@ -193,6 +293,11 @@ def served_nets(raw: Optional[dict]) -> Tuple[Nets, int]:
         return {}, 0
     return ({key: v for key, v in Balance.nets_of(raw).items() if v},
             Balance.revision_of(raw) or 0)
+
+
+def served_pairs(raw: Optional[dict]) -> Pairs:
+    """Non-zero pairwise debts by pair key from a fetched balance row."""
+    return {key: v for key, v in Balance.pairs_of(raw or {}).items() if v}
 
 
 def group_nets(group_id: str) -> Tuple[Nets, int]:
@@ -230,6 +335,7 @@ class CurrencyBalances:
     currency: str
     rows: List[BalanceRow]
     transfers: List[Transfer]
+    rounding: Optional[List[dict]] = None  # FAIR groups: [{participantId, cumulative}]
 
 
 @dataclass(frozen=True)
@@ -251,6 +357,11 @@ class Balances:
     # the members the plans settled as units (app.money.households), for the display section.
     households: Optional[List[Household]] = None
     members: Optional[List[Member]] = None
+    view: str = "simplified"
+    rounding: Optional[List[dict]] = None  # FAIR groups (app.ledger.rounding.with_rounding)
+
+
+SIMPLIFIED, PAIRWISE, VIEWS = pairwise.SIMPLIFIED, pairwise.PAIRWISE, pairwise.VIEWS
 
 
 def plan(nets: Mapping[str, int], members: Optional[List[Member]] = None) -> List[Transfer]:
@@ -259,6 +370,37 @@ def plan(nets: Mapping[str, int], members: Optional[List[Member]] = None) -> Lis
         return [Transfer(a, b, amount) for a, b, amount in settle_up(dict(nets))]
     return [Transfer(t.from_id, t.to_id, t.amount, from_household=t.from_household,
                      to_household=t.to_household) for t in unit_plan(members, nets)]
+
+
+def pairwise_transfers(pairs: Mapping[tuple, int]) -> List[Transfer]:
+    """Netted pairwise debts as transfers (no simplification)."""
+    return [Transfer(a, b, amount) for a, b, amount in pairwise.transfers(pairs)]
+
+
+def view_of_group(simplify_debts: Optional[bool]) -> str:
+    """The view a group shows when none is asked (Group.SimplifyDebts, absent: true)."""
+    return PAIRWISE if simplify_debts is False else SIMPLIFIED
+
+
+def section_transfers(nets: Mapping[str, int], pairs: Mapping[tuple, int], view: str,
+                      members: Optional[List[Member]] = None) -> List[Transfer]:
+    """One currency section's transfers in a view: the plan (between units when ``members``
+    has households), or the netted pairs (always person to person)."""
+    return pairwise_transfers(pairs) if view == PAIRWISE else plan(nets, members)
+
+
+def sections(main_currency: str, raw: Optional[dict],
+             view: Optional[str] = None) -> List[Tuple[str, List[Transfer]]]:
+    """[(currency, transfers)] of one group's balance row, the main currency first, then each
+    kept one; ``view`` None: the group's default (its SimplifyDebts copy on the row)."""
+    view = view or view_of_group(Balance.simplifies(raw))
+    main, kept = split_nets(served_nets(raw)[0])
+    main_pairs, kept_pairs = split_pairs(served_pairs(raw))
+    currencies = set(kept) | ({c for c, p in kept_pairs.items() if p} if view == PAIRWISE
+                              else set())
+    return [(main_currency, section_transfers(main, main_pairs, view))] + [
+        (currency, section_transfers(kept.get(currency, {}), kept_pairs.get(currency, {}),
+                                     view)) for currency in sorted(currencies)]
 
 
 def read_roster(group_id: str) -> List[Participant]:
@@ -282,17 +424,22 @@ def _roster(group_id: str, all_nets: Mapping[str, int]) -> List[Participant]:
     return list(Participant.roster(group_id, consistent_read=True))
 
 
-def group_balances(access: Access, *, units: bool = True) -> Balances:
-    """Every roster participant's net (0 if absent) and a minimal settle-up plan: between
-    units when someone has a household, unless ``units`` is False (a reminder from one
-    person to another reads the per-person plan).
+def group_balances(access: Access, view: Optional[str] = None, *,
+                   units: bool = True) -> Balances:
+    """Every roster participant's net (0 if absent) and, per currency, a minimal settle-up
+    plan (``view`` simplified: between units when someone has a household, unless ``units``
+    is False, as a reminder from one person to another reads the per-person plan) or the
+    netted pairwise debts (pairwise, person to person); no view: the group's default
+    (Group.SimplifyDebts).
 
     Authorize with ``prefetch=BALANCES_PREFETCH`` and the balance row comes with it: two
-    DynamoDB calls in all (the roster, see :func:`read_roster`, and that BatchGetItem)."""
-    if BALANCE in access.prefetched:
-        all_nets, revision = served_nets(access.prefetched[BALANCE])
-    else:
-        all_nets, revision = group_nets(access.group_id)
+    DynamoDB calls in all (the roster, see :func:`read_roster`, and that BatchGetItem),
+    whichever the view: the pairs are on that row."""
+    view = view or view_of_group(access.group.SimplifyDebts)
+    raw = (access.prefetched[BALANCE] if BALANCE in access.prefetched
+           else Balance.fetch_raw(access.group_id))
+    all_nets, revision = served_nets(raw)
+    main_pairs, kept_pairs = split_pairs(served_pairs(raw))
     nets, kept = split_nets(all_nets)
     roster = _roster(access.group_id, all_nets)
     rows = [BalanceRow(p.ParticipantId, p.DisplayName, nets.get(p.ParticipantId, 0))
@@ -304,14 +451,17 @@ def group_balances(access: Access, *, units: bool = True) -> Balances:
              for pid, net in nets.items() if pid not in known]
     names = {p.ParticipantId: p.DisplayName for p in roster}
     members = households.members(roster) if units else None
+    if view == PAIRWISE:  # a section whose nets are 0 may still hold a cycle of debts
+        kept = {**{currency: {} for currency, pairs in kept_pairs.items() if pairs}, **kept}
     other = [CurrencyBalances(currency, [BalanceRow(pid, names.get(pid, FORMER_PARTICIPANT), net)
                                          for pid, net in sorted(kept[currency].items())],
-                              plan(kept[currency], members))
+                              section_transfers(kept[currency], kept_pairs.get(currency, {}),
+                                                view, members))
              for currency in sorted(kept)]
     main = {r.participant_id: r.net for r in rows}
     return Balances(access.group.Currency, changelog.revision_of(access.group), rows,
-                    plan(main, members), other,
+                    section_transfers(main, main_pairs, view, members), other,
                     user_ids={p.ParticipantId: p.UserId for p in roster
                               if p.Type == "USER" and p.UserId},
-                    balance_revision=revision, members=members,
+                    balance_revision=revision, view=view, members=members,
                     households=None if members is None else household_rows(members, main))

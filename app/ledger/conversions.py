@@ -92,14 +92,18 @@ def convert_kept(access: Access, body: Mapping[str, Any]) -> Conversion:
     row = Conversion(access.group_id, Conversion.sort_key(now, conversion_id),
                      ConversionId=conversion_id, Currency=currency,
                      ExchangeRate=fx.rate_text(rate), RateSource=source, RateDate=rate_date,
-                     KeptNets=dict(kept), GroupNets=converted, CreatedBy=access.user_id,
-                     CreatedAt=now, UpdatedAt=now)
+                     KeptNets=dict(kept), GroupNets=converted,
+                     KeptPairs=balances.kept_pairs_record(balances.served_pairs(raw), currency),
+                     CreatedBy=access.user_id,
+                     CreatedAt=now, UpdatedAt=now,
+                     # A conversion's date is the day it was made (its statement place).
+                     StatementKey=Conversion.statement_key(now[:10], now, conversion_id))
     tx = Transaction()
     money_guards.check_money_write(tx, access, kept)
     tx.put(row, condition=Conversion.SK.does_not_exist(), on_fail=id_collision())
     changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     balances.add_to_balance(
-        tx, access.group_id, balances.conversion_nets(row),
+        tx, access.group_id, balances.conversion_nets(row), pairs=balances.conversion_pairs(row),
         condition=Balance.BalanceRevision == revision,
         on_fail=concurrent_update("The balances changed meanwhile; try again."))
     money_guards.commit(tx, access.group)
@@ -137,5 +141,6 @@ def delete_conversion(access: Access, conversion_id: str) -> None:
               on_fail=lambda old: not_found("Conversion") if not old else concurrent_update(
                   "The conversion changed meanwhile; try again."))
     changelog.record(tx, access.group, row, changelog.DELETE, actor=access.participant_id)
-    balances.add_to_balance(tx, access.group_id, reverse)
+    balances.add_to_balance(tx, access.group_id, reverse, pairs=balances.deltas(
+        balances.conversion_pairs(row), {}))
     money_guards.commit(tx, access.group)

@@ -11,13 +11,14 @@ door says them in its own units. Edits merge typed values (:func:`merge`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional
+from fractions import Fraction
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from app.errors import Invalid
 from app.money import extras as extra_money
 from app.money import fx
 from app.money.refusals import MoneyInvalid, Quoted
-from app.money.splits import INCOME, net_effects, resolve_item
+from app.money.splits import INCOME, item_rounding, net_effects, resolve_item
 from app.ledger import foreign_currency
 from app.ledger.expense_body import AS_SENT, ExpenseBody
 from app.ledger.expense_input import (BOTH, BOTH_DETAIL, ITEMS, NEITHER, NEITHER_DETAIL,
@@ -101,19 +102,38 @@ def _extras(items: list, sent: list) -> Optional[list]:
 
 
 def build(expense: ExpenseInput, group_currency: Optional[str] = None,
-          *, defer_auto: bool = False) -> Draft:
+          *, defer_auto: bool = False, fair: Optional[Mapping[str, Fraction]] = None,
+          keep: Sequence[Any] = ()) -> Draft:
     """Validate a whole expense and resolve every split exactly; a foreign-currency body
     converted at its rate gets every share's GroupAmount (app.ledger.foreign_currency).
 
     ``nets`` are what the body adds to its balances: group minor units for a converted or
-    group-currency body, its own currency's for a kept one (balances.ledger_key)."""
+    group-currency body, its own currency's for a kept one (balances.ledger_key).
+
+    ``fair`` (a FAIR group: participantId -> cumulative rounding r in the body's currency,
+    app.ledger.rounding) hands each item's leftover units out by r, item after item; ``keep``
+    (an edit's stored items) keeps the owed amounts of an item sent again unchanged, so an
+    edit of a FAIR group's description does not move a unit because r moved since."""
     try:
-        return _build(expense, group_currency, defer_auto)
+        return _build(expense, group_currency, defer_auto, fair, keep)
     except MoneyInvalid as error:
         raise error.priced(expense.currency or group_currency, group_currency) from None
 
 
-def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: bool) -> Draft:
+def _kept_owed(keep: Sequence[Any], amount: int, mode: str,
+               splits: list) -> Optional[List[int]]:
+    """The stored owed amounts of an item sent again exactly as stored, else None."""
+    for item in keep:
+        if (int(item.Amount), item.SplitMode,
+                [(s.ParticipantId, int(s.Value or 0)) for s in item.Splits]) == \
+                (amount, mode, [(pid, value if value is not None else 0)
+                                for pid, value in splits]):
+            return [int(s.Amount) for s in item.Splits]
+    return None
+
+
+def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: bool,
+           fair: Optional[Mapping[str, Fraction]] = None, keep: Sequence[Any] = ()) -> Draft:
     try:
         sent_extras = extra_money.check_extras([(e.name, e.amount)
                                                 for e in expense.extras or ()])
@@ -123,13 +143,19 @@ def _build(expense: ExpenseInput, group_currency: Optional[str], defer_auto: boo
     raw_items, shorthand = _forms(expense, extra_total)
     payments = [(p.participant_id, p.amount) for p in expense.payments or ()]
     items = []
+    running = None if fair is None else dict(fair)
     try:
         parsed = [(item.amount, item.split_mode,
                    [(s.participant_id, s.value) for s in item.splits]) for item in raw_items]
         # Validates every item, the payments against the items plus the extras, the kind.
         net_effects(payments, parsed, extra_total, expense.kind)
         for item, (amount, mode, splits) in zip(raw_items, parsed, strict=True):
-            owed = resolve_item(amount, mode, splits)
+            owed = None if running is None else _kept_owed(keep, amount, mode, splits)
+            if owed is None:
+                owed = resolve_item(amount, mode, splits, running)
+            if running is not None:  # the next item's leftovers see this item's rounding
+                for pid, delta in item_rounding(amount, mode, splits, owed).items():
+                    running[pid] = running.get(pid, Fraction(0)) + delta
             items.append(ItemMap(
                 Name=item.name or expense.description or "Item", Amount=amount,
                 SplitMode=mode,

@@ -18,7 +18,8 @@ from typing import List, Optional
 from app.errors import Conflict, not_found, concurrent_update
 from app.core import scrub, cascades, changelog, outbox
 from app.ledger.errors import database_busy
-from app.ledger import balances, guards as money_guards
+from app.ledger import balances, guards as money_guards, rounding
+from app.ledger.expense_body import ExpenseBody
 from app.core.access import Access
 from app.ledger.comments import comments_prefix
 from app.core.transactions import MAX_ITEMS, Transaction
@@ -74,7 +75,8 @@ def _sweep(group_id: str, expense_id: str) -> List[dict]:
         batch_delete(keys)
 
 
-def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dict]) -> None:
+def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dict],
+           fair: Optional[rounding.FairState] = None) -> None:
     tx = Transaction()
     money_guards.check_writer(tx, access)
     for key in rest:
@@ -83,8 +85,16 @@ def _final(access: Access, head: Expense, counter: Optional[int], rest: List[dic
                     else Expense.CommentSeq == counter)
     tx.delete(head, condition=(Expense.Version == int(head.Version)) & seen_counter,
               on_fail=_Raced("The expense changed while it was being deleted."))
+    main = access.group.Currency
+    fair_update = {} if fair is None else {
+        "also": rounding.actions(fair.stored, rounding.combined(
+            fair.stored, rounding.body_rounding(ExpenseBody.from_row(head), main),
+            signs=(1, -1))),
+        "condition": fair.condition(), "on_fail": fair.moved()}
     balances.add_to_balance(tx, access.group_id,
-                            balances.deltas(balances.expense_nets(head, access.group.Currency), {}), expenses=-1)
+                            balances.deltas(balances.expense_nets(head, main), {}), expenses=-1,
+                            pairs=balances.deltas(balances.expense_pairs(head, main), {}),
+                            **fair_update)
     outbox.add_event(tx, "EXPENSE_DELETED", scope_id=access.group_id,
                      resource_id=head.ExpenseId, revision=int(head.Version),
                      actor_user_id=access.user_id, group_id=access.group_id,
@@ -101,10 +111,10 @@ def delete_expense(access: Access, expense_id: str) -> None:
         head, counter = _read_head(access.group_id, expense_id)
         rest = _sweep(access.group_id, expense_id)
         try:
-            _final(access, head, counter, rest)
+            _final(access, head, counter, rest, rounding.read_state(access.group))
             # After the commit: /activity stops quoting it (app.core.scrub).
             scrub.scrub_resource(access.group_id, "EXPENSE", expense_id)
             return
-        except _Raced:
+        except (_Raced, rounding.RoundingMoved):
             continue
     raise concurrent_update("The expense keeps changing; try the delete again.")

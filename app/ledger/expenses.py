@@ -6,12 +6,13 @@ participant."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 from app import metrics
-from app.errors import Invalid, NotFound, id_collision, not_found, version_conflict
+from app.errors import (Invalid, NotFound, concurrent_update, id_collision, not_found,
+                        version_conflict)
 from app.core import changelog, outbox, paging
-from app.ledger import balances, default_split, expense_build, guards as money_guards
+from app.ledger import balances, default_split, expense_build, guards as money_guards, rounding
 from app.ledger.expense_input import ExpenseInput
 from app.core.access import Access, authorize
 from app.core.clock import new_id, now_iso, today
@@ -62,11 +63,25 @@ def create_expense(access: Access, expense: ExpenseInput, *,
     ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
     draft's saved marker), so they commit with the expense or not at all."""
     expense = default_split.applied(access.group.DefaultSplit, expense)
-    draft = expense_build.build(expense if expense.date else expense.with_(date=today()),
-                                access.group.Currency)
+    expense = expense if expense.date else expense.with_(date=today())
+    for _ in range(rounding.ATTEMPTS):
+        try:
+            return _create(access, expense, rounding.read_state(access.group), recurring_id,
+                           recurring_slot, also)
+        except rounding.RoundingMoved:
+            continue
+    raise concurrent_update("The balances keep changing; try again.")
+
+
+def _create(access: Access, expense: ExpenseInput, fair: Optional[rounding.FairState],
+            recurring_id: Optional[str], recurring_slot: Optional[str],
+            also: Optional[Callable[[Transaction, Expense], None]]) -> Expense:
+    main = access.group.Currency
+    draft = expense_build.build(
+        expense, main, fair=fair and fair.for_currency(expense.currency, main))
     expense_id, now = new_id(), now_iso()
     row = Expense(access.group_id, Expense.sort_key(expense_id), ExpenseId=expense_id,
-                  ExpenseSortKey=Expense.expense_sort_key(draft.date, now, expense_id),
+                  **Expense.date_keys(draft.date, now, expense_id),
                   Date=draft.date,
                   **draft.body.to_row_attributes(), Version=1, CreatedBy=access.user_id,
                   UpdatedBy=access.user_id, CreatedAt=now, UpdatedAt=now,
@@ -74,7 +89,9 @@ def create_expense(access: Access, expense: ExpenseInput, *,
     tx = _guarded_transaction(access, draft)
     tx.put(row, condition=Expense.SK.does_not_exist(),
            on_fail=id_collision())
-    balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1)
+    balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1,
+                            pairs=balances.body_pairs(draft.body, main),
+                            **_rounding_update(fair, {}, draft.body, main))
     outbox.add_event(tx, "EXPENSE_ADDED", scope_id=access.group_id, resource_id=expense_id,
                      revision=1, actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
@@ -84,6 +101,19 @@ def create_expense(access: Access, expense: ExpenseInput, *,
     money_guards.commit(tx, access.group)
     metrics.count(metrics.EXPENSES_WRITTEN)
     return row
+
+
+def _rounding_update(fair: Optional[rounding.FairState], taken_out: dict, body: Any,
+                     main: str) -> dict:
+    """add_to_balance's arguments writing a FAIR group's new r (none for LIST_ORDER):
+    ``taken_out`` is the old body's contribution, ``body`` the new one (or None)."""
+    if fair is None:
+        return {}
+    after = rounding.combined(fair.stored, taken_out,
+                              {} if body is None else rounding.body_rounding(body, main),
+                              signs=(1, -1, 1))
+    return {"also": rounding.actions(fair.stored, after), "condition": fair.condition(),
+            "on_fail": fair.moved()}
 
 
 def load_expense(group_id: str, expense_id: str) -> Expense:
@@ -97,12 +127,29 @@ def load_expense(group_id: str, expense_id: str) -> Expense:
 def update_expense(access: Access, expense_id: str, version: int,
                    patch: ExpenseInput) -> Expense:
     """Apply a full or partial edit to the version read; a stale version is VERSION_CONFLICT."""
+    for _ in range(rounding.ATTEMPTS):
+        try:
+            return _update(access, expense_id, version, patch,
+                           rounding.read_state(access.group))
+        except rounding.RoundingMoved:
+            continue
+    raise concurrent_update("The balances keep changing; try again.")
+
+
+def _update(access: Access, expense_id: str, version: int, patch: ExpenseInput,
+            fair: Optional[rounding.FairState]) -> Expense:
     current = load_expense(access.group_id, expense_id)
     if int(current.Version) != version:
         raise version_conflict("expense", int(current.Version))
-    draft = expense_build.build(
-        expense_build.merge(ExpenseBody.from_row(current), current.Date, patch),
-        access.group.Currency)
+    main = access.group.Currency
+    stored_body = ExpenseBody.from_row(current)
+    merged = expense_build.merge(stored_body, current.Date, patch)
+    old_rounding = {} if fair is None else rounding.body_rounding(stored_body, main)
+    base = None if fair is None else rounding.FairState(
+        fair.revision, rounding.combined(fair.stored, old_rounding, signs=(1, -1)))
+    draft = expense_build.build(merged, main,
+                                fair=base and base.for_currency(merged.currency, main),
+                                keep=stored_body.items if fair is not None else ())
     now, new_version = now_iso(), version + 1
     changes = {**draft.body.to_row_attributes(), "Date": draft.date, "Version": new_version,
                "UpdatedAt": now, "UpdatedBy": access.user_id,
@@ -111,8 +158,7 @@ def update_expense(access: Access, expense_id: str, version: int,
                # recomputed inside this version-guarded update. A delete and a put of the
                # same key cannot share one transaction, and re-keying the SK would orphan
                # every comment of the thread.
-               "ExpenseSortKey": Expense.expense_sort_key(draft.date, current.CreatedAt,
-                                                          expense_id)}
+               **Expense.date_keys(draft.date, current.CreatedAt, expense_id)}
     actions = [getattr(Expense, name).set(value) if value is not None
                else getattr(Expense, name).remove() for name, value in changes.items()]
     delta = balances.deltas(balances.expense_nets(current, access.group.Currency), draft.nets)
@@ -120,12 +166,15 @@ def update_expense(access: Access, expense_id: str, version: int,
     # needs no balance delta and no participant checks: every participant it names is
     # already referenced by this expense, so none can have been removed meanwhile. That
     # takes such an edit from ~25 write units to ~9.
-    moves_money = bool(delta) or not draft.participant_ids <= balances.expense_participants(current)
+    moves_money = (bool(delta) or fair is not None
+                   or not draft.participant_ids <= balances.expense_participants(current))
     tx = _guarded_transaction(access, draft) if moves_money else _head_checked_transaction(access)
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)), actions,
               condition=Expense.Version == version, on_fail=money_guards.stale_version("Expense"))
     if moves_money:
-        balances.add_to_balance(tx, access.group_id, delta)
+        balances.add_to_balance(tx, access.group_id, delta, pairs=balances.deltas(
+            balances.expense_pairs(current, main), balances.body_pairs(draft.body, main)),
+            **_rounding_update(fair, old_rounding, draft.body, main))
     outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,
                      revision=new_version, actor_user_id=access.user_id,
                      group_id=access.group_id,

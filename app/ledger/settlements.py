@@ -89,25 +89,46 @@ def create_settlement(access: Access, settlement: SettlementInput) -> GroupSettl
                                         "exchangeRate": settlement.exchange_rate,
                                         "groupAmount": settlement.group_amount}, amount,
                                        access.group.Currency, date)
-    settlement_id, now = new_id(), now_iso()
-    row = Settlement(access.group_id, Settlement.sort_key(now, settlement_id),
-                     SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
-                     Amount=amount, Date=date, Note=note, Version=1, CreatedBy=access.user_id,
-                     CreatedAt=now, UpdatedAt=now,
-                     **rate_attributes(rate, access.group.Currency))
+    row = new_row(access, payer_id, payee_id, amount, date, note,
+                  rate_attributes(rate, access.group.Currency))
     tx = _guarded(access, payer_id, payee_id)
-    tx.put(row, condition=Settlement.SK.does_not_exist(),
-           on_fail=id_collision())
-    balances.add_to_balance(tx, access.group_id,
-                            balances.stored_settlement_nets(row, access.group.Currency),
-                            settlements=1)
+    add_settlement(tx, access, row)
     outbox.add_event(tx, "SETTLEMENT_ADDED", scope_id=access.group_id,
-                     resource_id=settlement_id, revision=1, actor_user_id=access.user_id,
+                     resource_id=row.SettlementId, revision=1, actor_user_id=access.user_id,
                      group_id=access.group_id,
                      payload={"amount": amount, "payerId": payer_id, "payeeId": payee_id})
-    changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     money_guards.commit(tx, access.group)
     return GroupSettlement(row, access.group.Currency)
+
+
+def new_row(access: Access, payer_id: str, payee_id: str, amount: int, date: str,
+            note: Optional[str], currency_attributes: dict) -> Settlement:
+    """A new settlement row (version 1); ``currency_attributes``: :func:`rate_attributes`,
+    or ``{"Currency": c}`` for a kept one."""
+    settlement_id, now = new_id(), now_iso()
+    return Settlement(access.group_id, Settlement.sort_key(now, settlement_id),
+                      SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
+                      Amount=amount, Date=date, Note=note, Version=1, CreatedBy=access.user_id,
+                      CreatedAt=now, UpdatedAt=now,
+                      StatementKey=Settlement.statement_key(date, now, settlement_id),
+                      **currency_attributes)
+
+
+def add_settlement(tx: Transaction, access: Access, row: Settlement, *,
+                   balance_condition=None, on_fail=None) -> None:
+    """The settlement's put, its balance delta (nets and pairs) and its change row, inside
+    ``tx`` (the caller adds the guards); ``balance_condition`` guards the balance row."""
+    tx.put(row, condition=Settlement.SK.does_not_exist(), on_fail=id_collision())
+    main = access.group.Currency
+    balances.add_to_balance(tx, access.group_id, balances.stored_settlement_nets(row, main),
+                            settlements=1, pairs=balances.stored_settlement_pairs(row, main),
+                            condition=balance_condition, on_fail=on_fail)
+    changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
+
+
+def check_fields(payer_id: Any, payee_id: Any, amount: Any, date: Any, note: Any) -> None:
+    """The settlement's own rules (ids differ, amount in range, date, note): Invalid."""
+    _checked(payer_id, payee_id, amount, date, note)
 
 
 def find_settlement(group_id: str, settlement_id: str) -> Settlement:
@@ -153,6 +174,8 @@ def update_settlement(access: Access, settlement_id: str, version: int,
                                  access.group.Currency, date)
     attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
                   "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,
+                  "StatementKey": Settlement.statement_key(date, current.CreatedAt,
+                                                           settlement_id),
                   **rate_attributes(rate, access.group.Currency)}
     actions = [getattr(Settlement, name).set(value) if value is not None
                else getattr(Settlement, name).remove() for name, value in attributes.items()]
@@ -161,7 +184,10 @@ def update_settlement(access: Access, settlement_id: str, version: int,
               on_fail=money_guards.stale_version("Settlement"))
     old = balances.stored_settlement_nets(current, access.group.Currency)
     new = balances.stored_settlement_nets(Settlement(**attributes), access.group.Currency)
-    balances.add_to_balance(tx, access.group_id, balances.deltas(old, new))
+    edited = Settlement(**attributes)
+    balances.add_to_balance(tx, access.group_id, balances.deltas(old, new), pairs=balances.deltas(
+        balances.stored_settlement_pairs(current, access.group.Currency),
+        balances.stored_settlement_pairs(edited, access.group.Currency)))
     changelog.record(tx, access.group, current, actor=access.participant_id,
                      diff=changelog.diff_of(
                          _compared(current.PayerId, current.PayeeId, current.Amount, current.Date,
@@ -205,7 +231,9 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
                   on_fail=version_conflict("settlement"))
         reverse = {key: -value for key, value in
                    balances.stored_settlement_nets(current, access.group.Currency).items()}
-        balances.add_to_balance(tx, access.group_id, reverse, settlements=-1)
+        balances.add_to_balance(tx, access.group_id, reverse, settlements=-1,
+                                pairs=balances.deltas(balances.stored_settlement_pairs(
+                                    current, access.group.Currency), {}))
         changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
         try:
             tx.commit()

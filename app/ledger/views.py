@@ -11,8 +11,9 @@ from app.core.clock import today
 from app.currencies import rates
 from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
-                        conversions, display)
+                        conversions, display, rounding, statement)
 from app.ledger.expenses import comments_scope
+from app.ledger.explained.schemas import StatementArgsSchema, StatementSchema
 from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, ExpenseListArgsSchema,
                                 ExpensePageSchema, ExpensePatchSchema, ExpenseSchema,
                                 CommentBodySchema, CommentPageSchema, CommentSchema,
@@ -271,11 +272,33 @@ def _same_rates() -> bool:
 def get_balances(args, access):
     """Every participant's net and the fewest payments that settle them, per currency
     (VIEWER+); ``displayCurrency`` adds the main nets shown in another currency."""
-    result = pay_links.with_pay_to(balances.group_balances(access),
+    result = pay_links.with_pay_to(balances.group_balances(access, args.get("view")),
                                    group_name=access.group.Name)
+    result = rounding.with_rounding(result, access.group,
+                                    access.prefetched.get(balances.BALANCE))
     if args.get("displayCurrency"):
         result = display.with_display(result, args["displayCurrency"], today())
     return result
+
+
+@balances_blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>/statement")
+@needs(role="VIEWER", pat="groups:read", prefetch=(statement.prefetch,))
+@balances_blp.arguments(StatementArgsSchema, location="query", unknown=RAISE)
+@balances_blp.response(200, StatementSchema)
+@errors(balances_blp, NOT_FOUND)
+def get_statement(args, access, participant_id):
+    """Every row that moved a participant's net in one currency section, oldest first, with
+    its effect and the running net (VIEWER+); one Query per page."""
+    pid = str(participant_id)
+    return statement.statement(access, pid, currency=args.get("currency"),
+                               limit=args["limit"], cursor=args["cursor"],
+                               scope=statement_scope(access.group_id, pid,
+                                                     args.get("currency")))
+
+
+def statement_scope(group_id: str, participant_id: str, currency) -> str:
+    """The cursor scope of one participant's statement in one section (REST and MCP)."""
+    return scope(f"statement:{group_id}:{participant_id}:{currency or ''}")
 
 
 @balances_blp.route("/groups/<uuid:groupId>/conversions", methods=["POST"])

@@ -15,7 +15,8 @@ from app.money.currencies import format_minor
 
 # Integer fields holding minor units, wherever they sit in a result; each gets a formatted
 # twin "<name>Formatted" ("12.30 EUR") beside it.
-MONEY_FIELDS = frozenset({"amount", "net", "myNet", "spent", "paid"})
+MONEY_FIELDS = frozenset({"amount", "net", "myNet", "spent", "paid", "owed", "effect",
+                          "runningNet", "total"})
 FORMATTED_SUFFIX = "Formatted"
 # Integer fields holding minor units of the GROUP currency whatever the row's currency is (a
 # converted row's total and shares): their twin is formatted in the group currency.

@@ -1,4 +1,5 @@
-"""Insight tools (groups:read): get_stats, search_expenses, list_people_balances.
+"""Insight tools: get_stats, search_expenses, list_people_balances (groups:read) and
+settle_with_person (settlements:write: "settle up with Bo everywhere").
 
 Each runs its REST twin's service (see each ``rest_view``) with the same scope and cursor
 scope; money goes out as minor units with a formatted twin (``spentFormatted``,
@@ -14,7 +15,10 @@ from app.people.schemas import MyExpensePageSchema, PeopleBalancesSchema
 from app.errors import Invalid
 from app.api.schemas import CURRENCY, Id, PageArgsSchema, Strict
 from app.ledger.schemas import DateString
-from app.insight.schemas import GroupStatsSchema, MyStatsSchema
+from app.insight.schemas import (GroupStatsSchema, MyStatsSchema, PersonSettleResultSchema,
+                                 SettleWithPersonSchema)
+from app.insight import settle_with_person
+from app.mcp.tools_write import NO_GROUP, once
 from app.core.clock import today
 from app.insight import stats
 from app.people import my_expenses, people_balances
@@ -81,6 +85,20 @@ def _list_people(caller, args: dict) -> dict:
     return {"items": people_balances.my_people(caller.user_id)}
 
 
+class SettleWithPersonArgs(SettleWithPersonSchema):
+    userId = Id(required=True, metadata={
+        "description": "The person's userId (from list_people_balances)."})
+    idempotencyKey = fields.String(validate=validate.Length(min=1, max=128))
+
+
+def _settle_with_person(caller, args: dict) -> dict:
+    return once(caller, NO_GROUP, "settle_with_person", args,
+                lambda: settle_with_person.settle_with_person(
+                    caller.user_id, args["userId"], currency=args["currency"],
+                    direction=args["direction"], date=args.get("date"),
+                    note=args.get("note")), PersonSettleResultSchema)
+
+
 TOOLS = (
     Tool(
         name="get_stats", title="Spending stats",
@@ -112,4 +130,16 @@ TOOLS = (
                     "methods. People with nothing owed come last.",
         args=NoArgs, result=PeopleBalancesSchema, rest_view=insight_api.my_people,
         run=_list_people),
+    Tool(
+        name="settle_with_person", title="Settle up with someone across all groups",
+        description="Record one real payment between the user and another person (\"settle "
+                    "up with Bo everywhere\"): a settlement in every group they share whose "
+                    "plan has a transfer between them in that currency and direction "
+                    "(direction PAY: the user pays them; RECEIVE: they pay the user), each for "
+                    "that transfer's amount, all at once or not at all. Take userId and the "
+                    "currency from list_people_balances (net < 0: PAY; net > 0: RECEIVE). "
+                    "Answers each group's settlement, the total and payTo links for it. "
+                    "Reuse the same idempotencyKey when retrying.",
+        args=SettleWithPersonArgs, result=PersonSettleResultSchema,
+        rest_view=insight_api.settle_with, run=_settle_with_person, creates=True),
 )

@@ -1,5 +1,5 @@
-"""Read tools (groups:read): list_groups, get_group, get_balances, list_expenses, get_expense,
-list_settlements.
+"""Read tools (groups:read): list_groups, get_group, get_balances, explain_balance,
+list_expenses, get_expense, list_settlements.
 
 Each runs what its REST route runs (see each ``rest_view``): the same authorization by group
 role through the request's cached group access (app.api.context.group_access; a group the
@@ -14,7 +14,12 @@ from app.groups import views as home_api
 from app.ledger import views as settlements_api
 from app.api.context import group_access, scope
 from app.mcp.tool import Tool
+from marshmallow import fields, validate
+
+from app.api.schemas import CURRENCY, Id
+from app.ledger.explained.schemas import StatementSchema
 from app.ledger.schemas import BalancesSchema
+from app.money.pairwise import VIEWS
 from app.api.schemas import PageArgsSchema, page_schema
 from app.ledger.schemas import ExpenseDetailSchema, ExpensePageSchema
 from app.groups.schemas import HomeGroupPageSchema
@@ -23,11 +28,24 @@ from app.mcp.schemas import (ExpenseArgs, GroupArgs, GroupRosterSchema, ListExpe
 from app.ledger.schemas import SettlementSchema
 from app.core.filtered_pages import filtered
 from app.groups import home, participants
-from app.ledger import balances, expense_search, settlements
+from app.ledger import balances, expense_search, rounding, settlements, statement
 
 
 class ListSettlementsArgs(GroupArgs, PageArgsSchema):
     pass
+
+
+class GetBalancesArgs(GroupArgs):
+    view = fields.String(validate=validate.OneOf(VIEWS), metadata={
+        "description": "simplified: the fewest payments that settle everyone; pairwise: what "
+                       "each person owes each other person from the expenses themselves. "
+                       "Default: the group's own setting (simplifyDebts)."})
+
+
+class ExplainBalanceArgs(GroupArgs, PageArgsSchema):
+    participantId = Id(required=True)
+    currency = fields.String(validate=CURRENCY, metadata={
+        "description": "A kept currency's section (default: the group currency)."})
 
 
 def _list_groups(caller, args: dict) -> dict:
@@ -51,7 +69,17 @@ def _get_group(caller, args: dict) -> dict:
 
 def _get_balances(caller, args: dict) -> dict:
     access = group_access(args["groupId"], prefetch=balances.BALANCES_PREFETCH)
-    return balances.group_balances(access)
+    return rounding.with_rounding(balances.group_balances(access, args.get("view")),
+                                  access.group, access.prefetched.get(balances.BALANCE))
+
+
+def _explain_balance(caller, args: dict) -> dict:
+    pid = args["participantId"]
+    access = group_access(args["groupId"], prefetch=statement.prefetch({"participant_id": pid}))
+    return statement.statement(access, pid, currency=args.get("currency"),
+                               limit=args["limit"], cursor=args["cursor"],
+                               scope=balances_api.statement_scope(access.group_id, pid,
+                                                                  args.get("currency")))
 
 
 def _list_expenses(caller, args: dict) -> dict:
@@ -97,15 +125,27 @@ TOOLS = (
     Tool(
         name="get_balances", title="Get balances and how to settle up",
         description="Every participant's net balance in the group (positive: is owed money) "
-                    "and the fewest payments that settle everyone up (transfers: "
-                    "fromParticipantId pays toParticipantId the amount). settle_up records "
+                    "and the payments that settle everyone up (transfers: fromParticipantId "
+                    "pays toParticipantId the amount): the fewest possible (view "
+                    "simplified), or each person's debt to each other person (view pairwise; "
+                    "the group's default is its simplifyDebts setting). settle_up records "
                     "them all; record_settlement records one. All of that is in the group "
                     "currency; amounts kept in another currency (recorded with a currency "
                     "and no rate) have their own nets and transfers in otherCurrencies, one "
                     "section per currency (settle those with record_settlement in that "
                     "currency).",
-        args=GroupArgs, result=BalancesSchema, rest_view=balances_api.get_balances,
+        args=GetBalancesArgs, result=BalancesSchema, rest_view=balances_api.get_balances,
         run=_get_balances),
+    Tool(
+        name="explain_balance", title="Explain one person's balance",
+        description="Why a participant's balance is what it is: every expense, income, "
+                    "payment (settlement) and currency conversion that moved it, oldest "
+                    "first, each with what they paid, what they owed, its effect and the "
+                    "running balance after it (the last page's last runningNet is the "
+                    "balance get_balances shows). One currency section at a time (currency, "
+                    "default the group's). Pages: pass nextCursor back as cursor.",
+        args=ExplainBalanceArgs, result=StatementSchema, rest_view=balances_api.get_statement,
+        run=_explain_balance),
     Tool(
         name="list_expenses", title="List or search expenses",
         description="A group's expenses, newest first by date, with their expenseId and "

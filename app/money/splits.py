@@ -16,10 +16,16 @@ is refused.
 An expense's kind says which way its nets move: an EXPENSE's payers paid for the shares,
 an INCOME's payers received money the shares own, so every net of an INCOME is the
 negation of the same EXPENSE body's (:func:`kind_sign`).
+FAIR rounding (a group setting) hands the same leftover units to the splits with a
+fractional share whose cumulative rounding so far minus that fraction is smallest (ties in
+list order): ``rounding`` is each participant's r, the exact sum of (owed - exact share)
+over the group's earlier items in that currency (a Fraction), so whoever has been rounded
+up least lately is rounded up next and nobody drifts.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from fractions import Fraction
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 from app.errors import Invalid
 from app.money.refusals import MoneyInvalid, Quoted
@@ -31,6 +37,9 @@ DEFAULT_SPLIT_MODES = ("EQUAL", "SHARES", "PERCENT")
 EXPENSE = "EXPENSE"
 INCOME = "INCOME"
 KINDS = (EXPENSE, INCOME)
+# A group's rounding setting: today's rule (the default), or FAIR (see the module docstring).
+LIST_ORDER, FAIR = "LIST_ORDER", "FAIR"
+ROUNDING_MODES = (LIST_ORDER, FAIR)
 MAX_AMOUNT = 10**11
 PERCENT_TOTAL = 10_000  # PERCENT values are basis points
 
@@ -80,29 +89,59 @@ def check_kind(kind: Any) -> None:
                       details={"field": "kind", "value": repr(kind)})
 
 
-def apportion(amount: int, weights: list[int]) -> list[int]:
-    """Split `amount` proportionally to `weights` (ints >= 0, positive total)."""
+def apportion(amount: int, weights: list[int],
+              rounding: Optional[Sequence[Fraction]] = None) -> list[int]:
+    """Split `amount` proportionally to `weights` (ints >= 0, positive total); with
+    ``rounding`` (each split's cumulative rounding r) by the FAIR rule, else in list order."""
     total = sum(weights)
     owed = [amount * w // total for w in weights]
     leftover = amount - sum(owed)
-    # Leftover units go one each, in list order, to the splits whose ideal share has a
-    # fractional part (a split owing a whole share exactly is never rounded up). leftover is
-    # the sum of those fractions, each < 1, so there are always enough of them.
-    for i, w in enumerate(weights):
-        if leftover == 0:
-            break
-        if amount * w % total:
-            owed[i] += 1
-            leftover -= 1
+    # Leftover units go one each to the splits whose ideal share has a fractional part (a
+    # split owing a whole share exactly is never rounded up): in list order, or FAIR's by
+    # smallest r - frac. leftover is the sum of those fractions, each < 1, so there are
+    # always enough of them.
+    fractional = [i for i, w in enumerate(weights) if amount * w % total]
+    if rounding is not None:
+        fractional.sort(key=lambda i: (rounding[i] - Fraction(amount * weights[i] % total,
+                                                              total), i))
+    for i in fractional[:leftover]:
+        owed[i] += 1
     return owed
 
 
-def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[int]:
+def _weights(mode: str, values: Sequence[int]) -> Optional[list]:
+    """The weights an item's split mode shares by (None: EXACT, never rounded)."""
+    if mode == "EQUAL":
+        return [1] * len(values)
+    if mode in ("PERCENT", "SHARES"):
+        return [int(v) for v in values]
+    return None
+
+
+def item_rounding(amount: int, mode: str, splits: Sequence[tuple[str, int]],
+                  owed: Sequence[int]) -> Dict[str, Fraction]:
+    """participantId -> owed - exact share for one resolved item (sums to 0; EXACT: none)."""
+    weights = _weights(mode, [value for _, value in splits])
+    if weights is None:
+        return {}
+    total = sum(weights)
+    out: Dict[str, Fraction] = {}
+    for (pid, _), weight, share in zip(splits, weights, owed, strict=True):
+        delta = int(share) - Fraction(int(amount) * weight, total)
+        if delta:
+            out[pid] = out.get(pid, Fraction(0)) + delta
+    return out
+
+
+def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]],
+                 rounding: Optional[Mapping[str, Fraction]] = None) -> list[int]:
     """Owed amount per split, in the order given; always sums exactly to `amount`.
 
     `splits` is a list of (participantId, value); value is ignored for EQUAL, minor units
-    for EXACT, basis points for PERCENT and a weight >= 1 for SHARES. Raises Invalid.
+    for EXACT, basis points for PERCENT and a weight >= 1 for SHARES. ``rounding``
+    (participantId -> cumulative rounding r) picks FAIR rounding. Raises Invalid.
     """
+    fair = None if rounding is None else [rounding.get(pid, Fraction(0)) for pid, _ in splits]
     _check_amount(amount, "amount")
     if mode not in SPLIT_MODES:
         raise Invalid(f"splitMode must be one of {', '.join(SPLIT_MODES)}, got {mode!r}",
@@ -112,7 +151,7 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
     _check_participant_ids([pid for pid, _ in splits], "splits", "item's splits")
 
     if mode == "EQUAL":
-        return apportion(amount, [1] * len(splits))
+        return apportion(amount, [1] * len(splits), fair)
 
     values = [value for _, value in splits]
     minimum = {"SHARES": 1, ADJUSTMENT: -MAX_AMOUNT}.get(mode, 0)
@@ -137,7 +176,7 @@ def resolve_item(amount: int, mode: str, splits: list[tuple[str, int]]) -> list[
         raise Invalid(f"PERCENT splits sum to {sum(values)} basis points but must sum to "
                       f"{PERCENT_TOTAL} (100%)",
                       details={"field": "splits", "sum": sum(values), "expected": PERCENT_TOTAL})
-    return apportion(amount, values)
+    return apportion(amount, values, fair)
 
 
 def _adjusted(amount: int, adjustments: list[int]) -> list[int]:

@@ -1,8 +1,9 @@
 """GET /users/me/people: who owes me, and whom I owe, across all my groups, by account.
 
 Per group and currency section the amount between me and another account is the sum of the
-transfers between our two participants in that section's settle-up plan (the plan balances
-serves, app.money.settle), so it always agrees with what balances tells both of us to pay.
+transfers between our two participants in that section's transfers in the group's default
+view (the settle-up plan, or the pairwise debts when the group's simplifyDebts is off), so it
+always agrees with what balances tells both of us to pay.
 Summed per currency over the groups; ``net`` > 0 means they owe me.
 
 Reads, however many expenses the groups hold:
@@ -48,10 +49,9 @@ def pair_net(transfers: Iterable[balances.Transfer], me: str, them: str) -> int:
 
 
 def group_sections(main_currency: str, balance_raw: Optional[dict]) -> List[Tuple[str, list]]:
-    """[(currency, plan)] of one group: the main currency first, then each kept one."""
-    main, kept = balances.split_nets(balances.served_nets(balance_raw)[0])
-    return [(main_currency, balances.plan(main))] + [(currency, balances.plan(kept[currency]))
-                                                     for currency in sorted(kept)]
+    """[(currency, transfers)] of one group in its default view (simplifyDebts: the plan,
+    or the pairwise debts): the main currency first, then each kept one."""
+    return balances.sections(main_currency, balance_raw)
 
 
 def _add_group(people: Dict[str, Person], group: SharedGroup, caller: str) -> None:

@@ -35,7 +35,7 @@ from datetime import date, datetime, timedelta
 from typing import List, Optional, Tuple
 
 
-from app.errors import (ConcurrentUpdate, DomainError, DuplicateEvent, NotFound,
+from app.errors import (ConcurrentUpdate, DomainError, DuplicateEvent, NotFound, concurrent_update,
                         ParticipantUnavailable)
 from app.recurring.errors import (AlreadyRecorded, TemplateChanged, already_recorded,
                                  template_changed_during_claim)
@@ -43,7 +43,7 @@ from app.logs import logger
 from app.core import changelog, outbox
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
-from app.ledger import balances, expense_build, guards as money_guards
+from app.ledger import balances, expense_build, guards as money_guards, rounding
 from app.ledger.expense_body import ExpenseBody
 from app.recurring.schedule import iso
 from app.recurring.templates import schedule_of
@@ -105,11 +105,28 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
 
     ``summary`` (the slots this run recorded before, oldest first) makes it the run's last
     occurrence, which carries the run's one EXPENSE_ADDED; None records it silently.
-    ``head``: the group head as the tick read it (see :func:`_logged_as`)."""
+    ``head``: the group head as the tick read it (see :func:`_logged_as`); a FAIR group's
+    occurrence hands its leftover units out by the cumulative rounding it reads and writes
+    the new one with it (app.ledger.rounding), read again if the balances moved meanwhile."""
+    for _ in range(rounding.ATTEMPTS):
+        fair = None if head is None else rounding.read_state(head)
+        try:
+            return _materialise(row, slot, lease, following, next_run_at, summary, head, fair)
+        except rounding.RoundingMoved:
+            continue
+    raise concurrent_update("The balances keep changing; the slot is tried again.")
+
+
+def _materialise(row: RecurringExpense, slot: str, lease: str, following: Optional[date],
+                 next_run_at: Optional[str], summary: Optional[list], head: Optional[Group],
+                 fair: Optional[rounding.FairState]) -> str:
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
     body = expense_build.occurrence_body(ExpenseBody.from_template(row), row.Currency, slot)
+    if fair is not None:
+        body = expense_build.build(expense_build.input_of(body, slot), row.Currency,
+                                   fair=fair.for_currency(body.currency, row.Currency)).body
     expense = Expense(row.GroupId, Expense.sort_key(expense_id), ExpenseId=expense_id,
-                      ExpenseSortKey=Expense.expense_sort_key(slot, now, expense_id),
+                      **Expense.date_keys(slot, now, expense_id),
                       Date=slot, **body.to_row_attributes(),
                       Version=1, CreatedBy=row.CreatedBy,
                       UpdatedBy=row.CreatedBy, CreatedAt=now, UpdatedAt=now,
@@ -121,7 +138,12 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
     money_guards.check_participants(tx, row.GroupId, body.participant_ids)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=already_recorded())
-    balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1)
+    fair_update = {} if fair is None else {
+        "also": rounding.actions(fair.stored, rounding.combined(
+            fair.stored, rounding.body_rounding(body, row.Currency))),
+        "condition": fair.condition(), "on_fail": fair.moved()}
+    balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1,
+                            pairs=balances.body_pairs(body, row.Currency), **fair_update)
     if summary is not None:
         _add_summary(tx, row, expense_id, slot, summary)
     tx.update(RecurringExpense(row.GroupId, row.SK),

@@ -7,11 +7,12 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
                                 DELETE_BUCKET, DUE_BUCKET_PREFIX, DUE_BUCKETS, EXPENSE_HEAD_SUFFIX,
                                 EXPENSE_PREFIX, IMPORT, IMPORT_CHUNK_PREFIX, INVITE, RATE_CLIENT,
                                 RATE_DERIVED, RATE_ECB, RATE_SOURCES,
-                                JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX,
+                                JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX, PAIR_PREFIX,
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
                                 USERMEMBER_PREFIX)
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
-                                GroupExpensesIndex, GroupItem, PendingJoinRequestsIndex,
+                                GroupExpensesIndex, GroupItem, GroupStatementIndex,
+                                PendingJoinRequestsIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
 from models.groups.membership import (DefaultShareMap, DefaultSplitMap, Group, GroupStatus,
                                       Invite, JoinLock, JoinRequest, Participant, UserMember)
@@ -28,9 +29,9 @@ __all__ = ["DefaultShareMap", "DefaultSplitMap", "BALANCE", "BODY_FIELDS", "Expe
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
            "DUE_BUCKET_PREFIX", "DUE_BUCKETS", "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT",
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",
-           "JOINREQ_PREFIX", "META", "NET_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
+           "JOINREQ_PREFIX", "META", "NET_PREFIX", "PAIR_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
            "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",
-           "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
+           "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "GroupStatementIndex", "PendingJoinRequestsIndex",
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ExtraMap", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",

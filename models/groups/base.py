@@ -44,6 +44,18 @@ class GroupExpensesIndex(GlobalSecondaryIndex):
     ExpenseSortKey = UnicodeAttribute(range_key=True)
 
 
+class GroupStatementIndex(GlobalSecondaryIndex):
+    """Every row of a group that moves money (expense heads, settlements, conversions) by
+    date then creation (sparse on StatementKey): a participant's statement."""
+
+    class Meta:
+        index_name = "GroupStatementIndex"
+        projection = AllProjection()
+
+    GroupId = UnicodeAttribute(hash_key=True)
+    StatementKey = UnicodeAttribute(range_key=True)
+
+
 class ExpenseIdIndex(GlobalSecondaryIndex):
     """ExpenseId -> (GroupId, SK). KEYS_ONLY: query it without the polymorphic filter."""
 
@@ -95,6 +107,7 @@ class GroupItem(RawAccess, Model):
     PendingKey = UnicodeAttribute(null=True)
     UserPendingKey = UnicodeAttribute(null=True)
     ExpenseSortKey = UnicodeAttribute(null=True)
+    StatementKey = UnicodeAttribute(null=True)
     ExpenseId = UnicodeAttribute(null=True)
     UserId = UnicodeAttribute(null=True)
     DueBucket = UnicodeAttribute(null=True)
@@ -103,9 +116,20 @@ class GroupItem(RawAccess, Model):
     pending_join_requests = PendingJoinRequestsIndex()
     user_pending_join_requests = UserPendingJoinRequestsIndex()
     group_expenses = GroupExpensesIndex()
+    group_statement = GroupStatementIndex()
     expense_ids = ExpenseIdIndex()
     user_participants = UserParticipantsIndex()
     due_recurring = DueRecurringExpensesIndex()
+
+    @staticmethod
+    def statement_key(date: str, created_at: str, row_id: str) -> str:
+        """A money row's place in GroupStatementIndex: by date, then creation."""
+        return f"{date}#{created_at}#{row_id}"
+
+    @classmethod
+    def statement_page(cls, group_id: str, **kwargs) -> Iterator["GroupItem"]:
+        """Money rows of a group, oldest first by date then creation (GroupStatementIndex)."""
+        return cls.group_statement.query(group_id, scan_index_forward=True, **kwargs)
 
     @classmethod
     def partition(cls, group_id: str, prefix: Optional[str] = None, **kwargs) -> Iterator["GroupItem"]:

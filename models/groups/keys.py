@@ -22,6 +22,12 @@ RATE_SOURCES = (RATE_CLIENT, RATE_DERIVED, RATE_ECB)
 BALANCE = "BALANCE#v1"
 CHANGE_PREFIX = "CHANGE#"
 NET_PREFIX = "Net_"
+# A pair's netted pairwise debt on the balance row: ``Pair_<low>#<high>`` (main currency) or
+# ``Pair_<CUR>#<low>#<high>`` (a kept one): what the lower id owes the higher (signed).
+PAIR_PREFIX = "Pair_"
+# A participant's cumulative rounding in one currency, for FAIR groups: ``Round_<ledger key>``,
+# an exact fraction as a string ("-1/3").
+ROUND_PREFIX = "Round_"
 # An import's status row and the chunks of its staged file (in the new group's partition).
 IMPORT = "IMPORT"
 IMPORT_CHUNK_PREFIX = "IMPORT#CHUNK#"

@@ -12,7 +12,7 @@ from models import pynamodb_adapter
 from models.groups.base import ExpenseIdIndex, GroupItem
 from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, EXPENSE_HEAD_SUFFIX,
                                 EXPENSE_PREFIX,
-                                NET_PREFIX, SETTLEMENT_PREFIX)
+                                NET_PREFIX, PAIR_PREFIX, ROUND_PREFIX, SETTLEMENT_PREFIX)
 
 
 # The maps nested in an expense (and a recurring template) are stored under one-letter
@@ -127,6 +127,13 @@ class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):
         return f"{date}#{created_at}#{expense_id}"
 
     @classmethod
+    def date_keys(cls, date: str, created_at: str, expense_id: str) -> dict:
+        """The two index keys derived from the date, set together by every write of a head:
+        GroupExpensesIndex's and GroupStatementIndex's (the same order)."""
+        key = cls.expense_sort_key(date, created_at, expense_id)
+        return {"ExpenseSortKey": key, "StatementKey": key}
+
+    @classmethod
     def listing(cls, group_id: str, date_from: Optional[str] = None,
                 date_to: Optional[str] = None, **kwargs) -> Iterator["Expense"]:
         """Newest first by date then creation, via GroupExpensesIndex; dates are inclusive.
@@ -230,6 +237,8 @@ class Balance(GroupItem, discriminator="BALANCE"):
     Name = UnicodeAttribute(null=True)
     Currency = UnicodeAttribute(null=True)
     Status = UnicodeAttribute(null=True)
+    # The head's SimplifyDebts (absent: true), written with it (app.groups.groups).
+    SimplifyDebts = BooleanAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:
@@ -294,6 +303,32 @@ class Balance(GroupItem, discriminator="BALANCE"):
                 if name.startswith(NET_PREFIX)}
 
     @staticmethod
+    def pair_attribute(pair_key: str) -> str:
+        return PAIR_PREFIX + pair_key
+
+    @staticmethod
+    def pairs_of(raw_item: dict) -> dict:
+        """pair key -> netted pairwise debt from a raw balance item (app.ledger.balances)."""
+        return {name[len(PAIR_PREFIX):]: int(value["N"]) for name, value in raw_item.items()
+                if name.startswith(PAIR_PREFIX)}
+
+    @staticmethod
+    def rounding_attribute(ledger_key: str) -> str:
+        return ROUND_PREFIX + ledger_key
+
+    @staticmethod
+    def rounding_of(raw_item: Optional[dict]) -> dict:
+        """ledger key -> cumulative rounding (an exact fraction's text) from a raw item."""
+        return {name[len(ROUND_PREFIX):]: value["S"] for name, value in (raw_item or {}).items()
+                if name.startswith(ROUND_PREFIX)}
+
+    @classmethod
+    def simplifies(cls, raw_item: Optional[dict]) -> bool:
+        """The group's default view (Group.SimplifyDebts, copied here): True unless off."""
+        value = (raw_item or {}).get(cls.SimplifyDebts.attr_name)
+        return True if value is None else bool(value.get("BOOL"))
+
+    @staticmethod
     def revision_of(raw_item: Optional[dict]) -> Optional[int]:
         value = (raw_item or {}).get("BalanceRevision")
         return int(value["N"]) if value else None
@@ -320,6 +355,9 @@ class Conversion(GroupItem, discriminator="CONVERSION"):
     RateDate = UnicodeAttribute(null=True)
     KeptNets = MapAttribute()
     GroupNets = MapAttribute()
+    # The kept currency's netted pairwise debts it cleared (``<low>#<high>`` -> what low owed
+    # high), so an undo gives the pairwise view back exactly (app.ledger.balances).
+    KeptPairs = MapAttribute(null=True)
     CreatedBy = UnicodeAttribute(null=True)
 
     @staticmethod

@@ -58,6 +58,13 @@ class Group(GroupItem, discriminator="GROUP"):
     RosterVersion = NumberAttribute(null=True)
     # The group's default split (PATCH, OWNER), absent when none is set.
     DefaultSplit = DefaultSplitMap(null=True)
+    # The default view of balances and /users/me/people: the simplified plan (absent: true)
+    # or the pairwise debts. Copied onto the balance row (Balance.SimplifyDebts) by the
+    # same TransactWrite, for the cross-group readers that read only that row.
+    SimplifyDebts = BooleanAttribute(null=True)
+    # How an item's leftover minor units are handed out: LIST_ORDER (absent) or FAIR (by
+    # each participant's cumulative rounding, kept on the balance row: app.ledger.rounding).
+    Rounding = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:

@@ -48,7 +48,8 @@ EXEMPT = {
 # scrubs the account's logged text again after that
 # (tests/account/test_deletion_money_race.py runs that race at its worst place).
 GROUP_HISTORY = {"expenses.create_expense", "settlements.create_settlement",
-                 "comments.add_comment", "balances.create_conversion", "chat.confirm_draft"}
+                 "comments.add_comment", "balances.create_conversion", "chat.confirm_draft",
+                 "insight.settle_with"}
 EXEMPT_PUBLIC = "OAuth endpoints: the grant, code and token writes hold the owner live " \
                 "(tests/account/test_live_account_credentials.py)"
 
@@ -198,6 +199,8 @@ def _walk(s):
          {"currency": "USD", "exchangeRate": "0.9"}),
         ("insight.send_reminder", d, "POST", f"/groups/{s['owed_gid']}/reminders",
          {"participantId": s["quinn_pid"]}),
+        ("insight.settle_with", d, "POST", f"/users/me/people/{s['quinn']}/settle",
+         {"currency": "EUR", "direction": "RECEIVE"}),
         ("imports.start_import", d, "POST", "/imports", {
             "format": "splitwise-csv",
             "content": "Date,Description,Category,Cost,Currency,Dora,Sam\n"

@@ -56,6 +56,9 @@ CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/use
                    "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}
 # E-mail and language (issue 48).
 CONTRACT_PATHS |= {"/locales"}
+# Balances that explain themselves (issue 46).
+CONTRACT_PATHS |= {"/groups/{groupId}/participants/{participantId}/statement",
+                   "/users/me/people/{userId}/settle"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

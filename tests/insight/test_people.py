@@ -206,3 +206,17 @@ def test_a_pat_reaches_people_and_my_expenses_with_groups_read_only(group, clien
     for path in ("/users/me/people", "/users/me/expenses"):
         assert client.get(path, headers=reader).status_code == 200, path
         assert client.get(path, headers=writer).status_code == 403, path
+
+
+def test_people_follow_each_groups_default_view(group, client, sign_in):
+    """me paid for me and a guest, the guest paid for the guest and Bo: the plan sends Bo to
+    me; the pairwise debts (simplifyDebts off) have Bo owe the guest, and me nobody."""
+    _, bo = sign_in("bo@example.com", display_name="Bo")
+    bo_pid = join_directly(group.group_id, bo, "MEMBER", "Bo")
+    guest = group.guests[0]
+    group.add_expense(900, payer=group.me, among=[group.me, guest])
+    group.add_expense(900, payer=guest, among=[guest, bo_pid])
+    assert people_of(client, group.headers)["Bo"]["nets"][0]["net"] == 450
+    assert client.patch(group.base, json={"simplifyDebts": False},
+                        headers=group.headers).status_code == 200
+    assert people_of(client, group.headers)["Bo"]["nets"][0]["net"] == 0

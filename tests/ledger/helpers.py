@@ -54,7 +54,21 @@ def assert_balance_matches_rows(group_id: str) -> None:
     assert all(sum(nets.values()) == 0 for nets in other.values()), other  # each currency
     assert int(raw["ExpenseCount"]["N"]) == recount.expense_count
     assert int(raw["SettlementCount"]["N"]) == recount.settlement_count
+    assert_pairs_match_rows(group_id, raw, recount)
     assert_users_map_matches_roster(group_id)  # who is an account (GET /users/me/people)
+
+
+def assert_pairs_match_rows(group_id: str, raw: dict, recount) -> None:
+    """The pairwise view's materialised pairs equal a recomputation, and in every currency
+    section they net per participant to exactly that section's nets."""
+    from app.money.pairwise import nets_of
+    assert balances.served_pairs(raw) == recount.pairs
+    main_pairs, kept_pairs = balances.split_pairs(recount.pairs)
+    main, other = balances.split_nets(recount.nets)
+    assert nets_of(main_pairs) == dict(sorted(main.items()))
+    for currency in set(other) | set(kept_pairs):
+        assert nets_of(kept_pairs.get(currency, {})) == dict(sorted(other.get(currency,
+                                                                              {}).items()))
 
 
 def ids_of(rows: Iterable[dict], key: str) -> List[str]:

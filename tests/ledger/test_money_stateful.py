@@ -321,6 +321,21 @@ class MoneyMachine(RuleBasedStateMachine):
                 assert sum(nets.values()) == 0
                 assert set(nets) <= roster, "a net on someone no longer in the group"
             assert served["revision"] == self.groups[group]["since"]
+            self.check_pairwise(group, shown)
+
+    def check_pairwise(self, group, shown):
+        """The pairwise view's transfers net, in every section, to exactly its nets."""
+        pairwise = self.get(self.base(group) + "/balances?view=pairwise")
+        assert pairwise["view"] == "pairwise"
+        sections = {group: pairwise["transfers"]}
+        sections.update({s["currency"]: s["transfers"] for s in pairwise["otherCurrencies"]})
+        settled = {}
+        for section, transfers in sections.items():
+            for t in transfers:
+                _fold(settled, section, t["fromParticipantId"], -t["amount"])
+                _fold(settled, section, t["toParticipantId"], t["amount"])
+        settled = {k: {p: v for p, v in nets.items() if v} for k, nets in settled.items()}
+        assert {k: v for k, v in settled.items() if v} == shown
 
 
 def test_balances_and_the_changes_replica_survive_random_money(world):

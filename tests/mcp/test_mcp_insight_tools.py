@@ -62,3 +62,37 @@ def test_the_tools_need_groups_read(mcp):
     for name in ("get_stats", "search_expenses", "list_people_balances"):
         reply = mcp.rpc("tools/call", {"name": name, "arguments": {}}, token=token)
         assert reply.status_code == 403, (name, reply.get_data(as_text=True))
+
+
+def test_settle_up_with_bo_everywhere_and_explain_a_balance(mcp, client, sign_in):
+    """"Settle up with Bo everywhere": list_people_balances names Bo and what the user owes,
+    settle_with_person records it in every shared group at once; get_balances takes a view
+    and explain_balance tells why a balance is what it is."""
+    _, bo = sign_in(f"bo-{mcp.grant_id[:8]}@example.com", display_name="Bo")
+    bo_pid = join_directly(mcp.group_id, bo, "MEMBER", "Bo")
+    _add(mcp, "12.00", [mcp.me, bo_pid], payer=bo_pid, description="Hotel")
+    _add(mcp, "3.00", [mcp.guests[0], bo_pid], payer=mcp.me, description="Snacks")
+    pairwise = ok(mcp.call("get_balances", {"groupId": mcp.group_id, "view": "pairwise"}))
+    assert pairwise["view"] == "pairwise"
+    assert {(t["fromParticipantId"], t["toParticipantId"], t["amount"])
+            for t in pairwise["transfers"]} == {(mcp.me, bo_pid, 450),
+                                                (mcp.guests[0], mcp.me, 150)}
+    assert tool_error(mcp.call("get_balances", {"groupId": mcp.group_id, "view": "x"}))[
+        "code"] == "VALIDATION_ERROR"
+    why = ok(mcp.call("explain_balance", {"groupId": mcp.group_id, "participantId": mcp.me}))
+    assert [(line["description"], line["effect"], line["runningNet"]) for line in why["items"]
+            ] == [("Hotel", -600, -600), ("Snacks", 300, -300)]
+    assert why["net"] == -300
+    (person,) = ok(mcp.call("list_people_balances"))["items"]
+    assert person["nets"][0]["net"] == -300  # the plan: I pay Bo 3.00 (the guest pays me)
+    paid = ok(mcp.call("settle_with_person", {"userId": bo, "currency": "EUR",
+                                              "direction": "PAY", "idempotencyKey": "bo-1"}))
+    assert paid["total"] == 300 and paid["totalFormatted"] == "3.00 EUR"
+    assert [s["groupId"] for s in paid["settlements"]] == [mcp.group_id]
+    replay = ok(mcp.call("settle_with_person", {"userId": bo, "currency": "EUR",
+                                                "direction": "PAY", "idempotencyKey": "bo-1"}))
+    assert replay == paid
+    assert ok(mcp.call("list_people_balances"))["items"][0]["nets"][0]["net"] == 0
+    assert tool_error(mcp.call("settle_with_person", {"userId": bo, "currency": "EUR",
+                                                      "direction": "PAY"}))["code"] == \
+        "NOTHING_OWED"

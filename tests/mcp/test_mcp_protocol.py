@@ -23,10 +23,11 @@ EXPECTED_TOOLS = {"list_groups", "get_group", "get_balances", "list_expenses", "
                   "list_settlements", "add_expense", "update_expense", "delete_expense",
                   "record_settlement", "settle_up", "delete_settlement", "add_comment",
                   "create_group", "add_guest", "set_household", "get_stats", "search_expenses",
-                  "list_people_balances", "get_receipt"}
+                  "list_people_balances", "get_receipt", "explain_balance",
+                  "settle_with_person"}
 WRITES = EXPECTED_TOOLS - {"list_groups", "get_group", "get_balances", "list_expenses",
                            "get_expense", "list_settlements", "get_stats", "search_expenses",
-                           "list_people_balances", "get_receipt"}
+                           "list_people_balances", "get_receipt", "explain_balance"}
 
 
 @pytest.fixture(scope="module")

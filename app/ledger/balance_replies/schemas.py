@@ -3,12 +3,14 @@ households and the display section (camelCase only here). app.ledger.schemas re-
 them, so other areas keep importing the ledger's schemas from one place."""
 from __future__ import annotations
 
-from marshmallow import fields, post_dump
+from marshmallow import fields, post_dump, validate
 
 from app.api.schemas import CURRENCY, OmitNone, Strict
+from app.money.pairwise import VIEWS
 
 # ---------------------------------------------------------------- balances
-# Balances, the settle-up plan and the group export.
+# Balances, the settle-up plan (simplified or pairwise), households, FAIR rounding and the
+# group export.
 
 class BalanceRowSchema(Strict):
     participantId = fields.String(required=True, attribute="participant_id")
@@ -52,13 +54,34 @@ class CurrencyBalanceRowSchema(Strict):
                                                                 "currency"})
 
 
-class CurrencyBalancesSchema(Strict):
+class RoundingSchema(Strict):
+    participantId = fields.String(required=True)
+    cumulative = fields.String(required=True, metadata={"example": "-0.333333", "description":
+                               "Cumulative rounding (owed - exact share, every live item), "
+                               "minor units, rounded half-even to 6 places"})
+
+
+class _Omitted(Strict):
+    """Drops the optional sections (``OMITTED``) a reply does not have."""
+
+    OMITTED: tuple = ("rounding",)
+
+    @post_dump
+    def _omit_absent(self, data, **kwargs):
+        return {k: v for k, v in data.items() if v is not None or k not in self.OMITTED}
+
+
+FAIR_ONLY = {"description": "FAIR groups only: each participant's cumulative rounding"}
+
+
+class CurrencyBalancesSchema(_Omitted):
     """One kept currency: its own nets (summing to 0) and minimal settle-up plan."""
 
     currency = fields.String(required=True)
     balances = fields.List(fields.Nested(CurrencyBalanceRowSchema), required=True,
                            attribute="rows")
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    rounding = fields.List(fields.Nested(RoundingSchema), metadata=FAIR_ONLY)
 
 
 class DisplaySchema(Strict):
@@ -81,9 +104,10 @@ class HouseholdSchema(Strict):
                                                                  "(main currency)"})
 
 
-class BalancesSchema(Strict):
+class BalancesSchema(_Omitted):
     """Dumps a ledger Balances (nets folded over the roster, and the settle-up plan)."""
 
+    OMITTED = ("display", "households", "rounding")
     currency = fields.String(required=True)
     revision = fields.Integer(required=True, metadata={
         "description": "The group's revision (as in its ETag, /changes and home)"})
@@ -92,7 +116,10 @@ class BalancesSchema(Strict):
                        "conversion write"})
     balances = fields.List(fields.Nested(BalanceRowSchema), required=True, attribute="rows")
     transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
-        "description": "Settles every net with as few payments as possible"})
+        "description": "simplified: settles every net with as few payments as possible "
+                       "(between units when someone has a household); pairwise: the netted "
+                       "debt between each two people"})
+    view = fields.String(required=True, metadata={"enum": list(VIEWS)})
     otherCurrencies = fields.List(fields.Nested(CurrencyBalancesSchema), required=True,
                                   attribute="other_currencies", metadata={
         "description": "One section per currency with kept rows whose nets are not all 0"})
@@ -101,15 +128,12 @@ class BalancesSchema(Strict):
         "description": "When any participant has a household: every household, zero nets "
                        "included; the plans then settle units (a household, or a person on "
                        "their own)"})
-
-    @post_dump
-    def _display_only_when_asked(self, data, **kwargs):
-        for name in ("display", "households"):
-            if data.get(name) is None:
-                data.pop(name, None)
-        return data
+    rounding = fields.List(fields.Nested(RoundingSchema), metadata=FAIR_ONLY)
 
 
 class BalancesArgsSchema(Strict):
     displayCurrency = fields.String(validate=CURRENCY, metadata={
         "description": "Also show the main nets in this currency (today's ECB rate)"})
+    view = fields.String(validate=validate.OneOf(VIEWS), metadata={"description":
+                         "simplified: the fewest payments; pairwise: each share owes each "
+                         "payer in proportion, netted per pair. Default: simplifyDebts"})

@@ -152,7 +152,13 @@ data(await call("list_settlements", { groupId }));
 data(await call("delete_settlement", { groupId, settlementId: paid.settlementId }));
 const plan = data(await call("get_balances", { groupId }));
 data(await call("settle_up", { groupId, revision: plan.revision, idempotencyKey: "ts-settle" }));
-data(await call("get_balances", { groupId }));
+data(await call("get_balances", { groupId, view: "pairwise" }));
+data(await call("explain_balance", { groupId, participantId: bob }));
+// Nobody else has an account in the group: settling with a stranger is NOTHING_OWED, a tool
+// error the SDK still reads as a result.
+const nobody = await call("settle_with_person", { userId: "00000000-0000-4000-8000-000000000000",
+                                                  currency: "EUR", direction: "PAY" });
+if (!nobody.isError || !nobody.content[0].text.startsWith("NOTHING_OWED")) throw new Error(JSON.stringify(nobody));
 data(await call("get_stats", { groupId, by: "category" }));
 data(await call("get_stats", { by: "month" }));
 data(await call("search_expenses", { text: "dinner" }));
