@@ -158,6 +158,10 @@ def body_pairs(body: ExpenseBody, main_currency: str) -> Pairs:
                 for p in body.payments]
     owed = [(s.ParticipantId, int(s.GroupAmount if converted else s.Amount))
             for item in body.items for s in item.Splits]
+    # A share's owed includes its extra shares (tax, tip, a discount's negative share):
+    # row_debts sums each participant's entries first.
+    owed += [(share.participant_id, int(share.group_amount if converted else share.amount))
+             for _, shares in extra_shares(body) for share in shares]
     return _keyed(pairwise.net_pairs(pairwise.row_debts(payments, owed, row_kind(body))), kept)
 
 
