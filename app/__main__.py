@@ -1,4 +1,4 @@
-"""Command line: ``python -m app serve | db | token EMAIL | tick``."""
+"""Command line: ``python -m app serve | db | token EMAIL | tick | backfill-projection``."""
 from __future__ import annotations
 
 import argparse
@@ -30,7 +30,13 @@ def _parser() -> argparse.ArgumentParser:
     tick = sub.add_parser("tick", help="run the hourly tick once")
     tick.add_argument("--now", default=None,
                       help="ISO instant to run the tick as of (default: the current time)")
-    for command in (serve, db, token, tick):
+    backfill = sub.add_parser(
+        "backfill-projection",
+        help="fill the cross-group projection from every group's rows (once, after a deploy "
+             "that adds or rekeys it; idempotent, resumable: docs/deploy.md)")
+    backfill.add_argument("--cursor", default=None,
+                          help="resume after the cursor a stopped run printed (JSON)")
+    for command in (serve, db, token, tick, backfill):
         command.add_argument("--db-port", type=int, default=8000)
         command.add_argument("--data-dir", default=os.environ.get("TAILSPEND_DATA_DIR",
                                                                   ".tailspend"))
@@ -48,7 +54,8 @@ def main(argv=None) -> int:
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ["TAILSPEND_STAGE"] = args.stage
     os.environ["TAILSPEND_DATA_DIR"] = args.data_dir
-    return {"serve": serve, "db": db_only, "token": token, "tick": tick}[args.command](args)
+    return {"serve": serve, "db": db_only, "token": token, "tick": tick,
+            "backfill-projection": backfill_projection}[args.command](args)
 
 
 def _start_db(args, *, host: str = "127.0.0.1", port=None):
@@ -344,6 +351,31 @@ def tick(args) -> int:
     try:
         from app.local.triggers import run_hourly_tick
         print(json.dumps(run_hourly_tick(args.now)))
+    finally:
+        if db:
+            db.stop()
+    return 0
+
+
+def backfill_projection(args) -> int:
+    """The Projection function's backfill calls against the local data, one line a call."""
+    import json
+
+    try:
+        running = _running_server(args)
+    except Refused as refusal:
+        print(f"backfill-projection: {refusal}", file=sys.stderr)
+        return 2
+    if running:
+        endpoint, db = f"http://127.0.0.1:{running['dbPort']}", None
+        os.environ["DYNAMODB_ENDPOINT"] = endpoint
+    else:
+        endpoint, db = _start_db(args, port=0)
+    try:
+        from app.local.triggers import run_projection_backfill
+        start = json.loads(args.cursor) if args.cursor else None
+        print(json.dumps(run_projection_backfill(lambda answer: print(json.dumps(answer)),
+                                                 cursor=start)))
     finally:
         if db:
             db.stop()

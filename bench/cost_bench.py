@@ -14,7 +14,7 @@ Prices (us-east-1, on demand): DynamoDB $0.625 per million WRU and $0.125 per mi
 API Gateway HTTP API $1.00 per million requests of up to 512 KB (REST $3.50 with --api rest);
 Lambda $0.20 per million invocations plus $0.0000133334 per GB-s (arm64), the API at 512 MB and a modelled 150 ms per
 request, the notification worker one 512 MB invocation of a modelled 50 ms per event, the
-projection one of 50 ms per operation that gave it records; SNS
+projection one of 50 ms at its template's 256 MB per operation that gave it records; SNS
 mobile push $0.50 per million deliveries; CloudWatch Logs $0.50 per GB ingested, a modelled
 1.3 KB per request (the access-log line, Lambda's START/END/REPORT and the app's lines).
 The Lambda and log figures are models, not measurements: moto times say nothing about Lambda.
@@ -41,6 +41,7 @@ API_PRICE = {"rest": 3.50e-6, "http": 1.00e-6}
 LAMBDA_REQUEST, LAMBDA_GB_SECOND = 0.20e-6, 0.0000133334
 API_GB_SECONDS = 0.5 * 0.150
 WORKER_GB_SECONDS = 0.5 * 0.050
+PROJECTION_GB_SECONDS = 0.25 * 0.050  # template.yaml: ProjectionFunction MemorySize 256
 SNS_PRICE = 0.50e-6
 LOG_PRICE_PER_BYTE, LOG_BYTES = 0.50 / 2 ** 30, 1300
 MEMBERS, EXPENSES = 6, 100
@@ -274,7 +275,7 @@ def price(results: dict, api: str) -> dict:
         rru = request.rru + worker.rru + projected.rru
         pushes = worker.pushes
         if projected.total_calls:
-            parts["Lambda"] += share * (LAMBDA_REQUEST + WORKER_GB_SECONDS * LAMBDA_GB_SECOND)
+            parts["Lambda"] += share * (LAMBDA_REQUEST + PROJECTION_GB_SECONDS * LAMBDA_GB_SECOND)
         parts["DynamoDB writes"] += share * wru * WRU_PRICE
         parts["DynamoDB reads"] += share * rru * RRU_PRICE
         parts["Lambda"] += share * (LAMBDA_REQUEST + API_GB_SECONDS * LAMBDA_GB_SECOND
@@ -402,7 +403,7 @@ def report_rows(results: dict, totals: "dict | None" = None) -> list:
                  f"group {1000 / create.wru:.0f} creates/s in 1,000 WRU/s"))
     rows.append(("cost_projection_wru", f"6-way POST expense, the cross-group projection's "
                                         f"write units for k = {MEMBERS} accounts (per account) "
-                                        "/ its read units / calls",
+                                        "/ its read units / calls (no index: one unit a row)",
                  f"{projected.wru:.0f} ({projected.wru / MEMBERS:.1f}) / {projected.rru:g} / "
                  f"{projected.total_calls:.0f} ({projected.calls_text()})"))
     extras = results["POST expense (6-way, tax and tip)"][0]

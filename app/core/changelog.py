@@ -70,6 +70,7 @@ class _Entry:
     diff: Optional[list]
     subject: Optional[dict]
     by_link: bool = False
+    sorted_as: Optional[str] = None
 
 
 @dataclass
@@ -132,7 +133,7 @@ class ChangeLog:
                        Op=DELETE if e.action == DELETE else UPSERT, Action=e.action,
                        ActorParticipantId=e.actor, At=e.at, Diff=e.diff or None,
                        Subject=e.subject or None, ExpiresAt=expires,
-                       ByLink=True if e.by_link else None)
+                       ByLink=True if e.by_link else None, SortedAs=e.sorted_as)
                 for n, e in enumerate(self.entries)]
 
     def row_count(self) -> int:
@@ -185,7 +186,17 @@ def record(tx: Transaction, group: Union[Group, str], row, action: str = UPDATE,
     log.entries.append(_Entry(KINDS[type(row)], resource_id(row), row.SK, action, actor,
                               now_iso(), diff,
                               subject if subject is not None else subject_of(row),
-                              request_reads.acts_by_link(actor)))
+                              request_reads.acts_by_link(actor),
+                              None if action == CREATE else sorted_as(row)))
+
+
+def sorted_as(row) -> Optional[str]:
+    """The row's place in the cross-group projection as the writer read it, or None (not a
+    projected kind, or a bare key model: the projector then looks the row up by group)."""
+    try:
+        return row.projected_sort() if hasattr(row, "projected_sort") else None
+    except ValueError:
+        return None
 
 
 # --- what the activity feed shows ----------------------------------------------------------

@@ -28,6 +28,25 @@ def run_hourly_tick(now: Optional[str] = None) -> dict:
     return hourly.lambda_handler(event, LocalContext("hourly"))
 
 
+def run_projection_backfill(report=None, cursor: Optional[dict] = None) -> dict:
+    """The projection's one-off backfill (app/insight/backfill.py) through the Projection
+    handler, as an operator runs it in AWS: calls on the canned event, each handed the last
+    one's cursor, until done; ``report`` sees each call's answer."""
+    from app.handlers import projection
+
+    request, total = canned_event("backfill_projection.json"), 0
+    if cursor is not None:
+        request["backfillProjection"]["cursor"] = cursor
+    while True:
+        answer = projection.lambda_handler(request, LocalContext("projection"))
+        total += answer["groups"]
+        if report is not None:
+            report(answer)
+        if answer["done"]:
+            return {"groups": total, "done": True}
+        request["backfillProjection"]["cursor"] = answer["cursor"]
+
+
 def run_maintenance() -> dict:
     from app.handlers import maintenance
 

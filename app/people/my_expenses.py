@@ -2,9 +2,10 @@
 
 Access pattern (issue 50): my projection (models/users/mine.py, kept by the groups stream:
 app.insight.projection), not a fan-out over my groups. A page is:
-- one MyEntriesIndex Query of my expense rows below the cursor, newest first, reading at
-  most ``min(10 x limit, 1,000)`` rows; ``withUserId`` and ``q`` are matched on the row
-  (``With``: the accounts it names; ``Names``: its folded description and item names);
+- one Query of my expense rows (their key holds the date) below the cursor, newest first,
+  reading at most ``min(10 x limit, 1,000)`` rows; ``withUserId`` and ``q`` are matched on
+  the row (``With``: the accounts it names; ``Names``: its folded description and item
+  names; a row too long to hold either is a candidate, and the expense decides);
 - one BatchGetItem of the kept rows' expenses and their groups' balance rows (names, the
   DELETING copy, the ``Users`` map), with my profile strongly consistent: the request's
   account check. A page whose keys would pass 200 stops early (a short page with a cursor),
@@ -38,7 +39,7 @@ MAX_KEYS = 2 * BATCH_GET_LIMIT
 
 def _range(date_from: Optional[str], date_to: Optional[str],
            below: Optional[str]) -> tuple:
-    """MineSort bounds [low, high]; ``below`` (the cursor's key) itself is dropped after."""
+    """Order bounds [low, high] (MyEntry.order); ``below`` (the cursor's) is dropped after."""
     low = EXPENSE_SORT + (date_from or "")
     high = below if below is not None else EXPENSE_SORT + ((date_to + "~") if date_to else "~")
     return low, high
@@ -57,9 +58,10 @@ def _below(cursor: Optional[str], scope: str) -> Optional[str]:
 
 
 def _picked(entry: MyEntry, with_user_id: Optional[str], words: List[str]) -> bool:
-    if with_user_id and with_user_id not in (entry.With or ()):
+    """A prefilter: None (not stored, MyEntry.fitted) lets the expense itself decide."""
+    if with_user_id and entry.With is not None and with_user_id not in entry.With:
         return False
-    return all(word in (entry.Names or "") for word in words)
+    return entry.Names is None or all(word in entry.Names for word in words)
 
 
 def _copies(found: dict, groups: set) -> dict:
@@ -93,12 +95,12 @@ def my_expenses(user_id: str, *, with_user_id: Optional[str], text: Optional[str
     last_read: Optional[str] = None
     full = False
     for entry in rows:
-        if entry.MineSort == below:
+        if entry.order == below:
             continue
         if len(kept) == size:
             full = True
             break
-        last_read = entry.MineSort
+        last_read = entry.order
         if not _picked(entry, with_user_id, words):
             continue
         if len(kept) + len(groups | {entry.GroupId}) + 1 > MAX_KEYS:
@@ -107,7 +109,7 @@ def my_expenses(user_id: str, *, with_user_id: Optional[str], text: Optional[str
         kept.append(entry)
         groups.add(entry.GroupId)
     if full:
-        next_key = kept[-1].MineSort if kept else last_read
+        next_key = kept[-1].order if kept else last_read
     else:
         next_key = last_read if rows.last_evaluated_key is not None else None
     found = read_live_with(user_id, GroupItem,

@@ -53,6 +53,10 @@ class Change(GroupItem, discriminator="CHANGE"):
     ExpiresAt = NumberAttribute()  # TTL (unix seconds)
     # The actor acted through a share-link session (docs/share-links.md): "Bo (by link)".
     ByLink = BooleanAttribute(null=True)
+    # An update or delete of an expense, settlement or conversion: the resource's
+    # ``projected_sort`` before it (its date may move), so the cross-group projection finds
+    # the row it keyed by it (app.insight.projection). Not on a create: nothing was keyed.
+    SortedAs = UnicodeAttribute(null=True)
 
     @staticmethod
     def sort_key(revision: int) -> str:

@@ -12,7 +12,9 @@ from models import pynamodb_adapter
 from models.groups.base import ExpenseIdIndex, GroupItem
 from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, EXPENSE_HEAD_SUFFIX,
                                 EXPENSE_PREFIX,
-                                NET_PREFIX, PAIR_PREFIX, ROUND_PREFIX, SETTLEMENT_PREFIX)
+                                NET_PREFIX, PAIR_PREFIX, PROJECTED_CONVERSION,
+                                PROJECTED_EXPENSE, PROJECTED_SETTLEMENT, ROUND_PREFIX,
+                                SETTLEMENT_PREFIX)
 
 
 # The maps nested in an expense (and a recurring template) are stored under one-letter
@@ -126,6 +128,14 @@ class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):
     def expense_sort_key(date: str, created_at: str, expense_id: str) -> str:
         return f"{date}#{created_at}#{expense_id}"
 
+    def projected_sort(self) -> str:
+        """Its order in the cross-group projection (an income too: it lists with expenses);
+        ValueError for a bare key model."""
+        if not (self.ExpenseSortKey or (self.Date and self.CreatedAt)):
+            raise ValueError("not a stored expense row")
+        return PROJECTED_EXPENSE + (self.ExpenseSortKey or self.expense_sort_key(
+            self.Date, self.CreatedAt, self.SK[len(EXPENSE_PREFIX):].split("#", 1)[0]))
+
     @classmethod
     def date_keys(cls, date: str, created_at: str, expense_id: str) -> dict:
         """The two index keys derived from the date, set together by every write of a head:
@@ -204,6 +214,16 @@ class Settlement(GroupItem, discriminator="SETTLEMENT"):
     @staticmethod
     def sort_key(created_at: str, settlement_id: str) -> str:
         return f"{SETTLEMENT_PREFIX}{created_at}#{settlement_id}"
+
+    @property
+    def day(self) -> str:
+        """Its date: recorded, else the day it was created."""
+        return self.Date or self.CreatedAt[:10]
+
+    def projected_sort(self) -> str:
+        if not (self.CreatedAt and self.SettlementId):
+            raise ValueError("not a stored settlement row")
+        return f"{PROJECTED_SETTLEMENT}{self.day}#{self.CreatedAt}#{self.SettlementId}"
 
     @classmethod
     def newest_first(cls, group_id: str, **kwargs) -> Iterator["Settlement"]:
@@ -363,6 +383,11 @@ class Conversion(GroupItem, discriminator="CONVERSION"):
     @staticmethod
     def sort_key(created_at: str, conversion_id: str) -> str:
         return f"{CONVERSION_PREFIX}{created_at}#{conversion_id}"
+
+    def projected_sort(self) -> str:
+        if not (self.CreatedAt and self.ConversionId):
+            raise ValueError("not a stored conversion row")
+        return f"{PROJECTED_CONVERSION}{self.CreatedAt[:10]}#{self.CreatedAt}#{self.ConversionId}"
 
     @classmethod
     def newest_first(cls, group_id: str, **kwargs) -> Iterator["Conversion"]:

@@ -19,7 +19,7 @@ from models.users.chat import (ChatBalance, LedgerEntry, ChatSession, ChatMessag
 from models.users.mcp import (McpGrant, McpAuthRequest, McpCodeClaim, McpRefreshHash, McpClient,
                               McpCleanupPointer)
 from models.users.pointers import (JoinRequestPointer, ImportPointer, SentInvitation)
-from models.users.mine import MyEntriesIndex, MyEntry
+from models.users.mine import MyEntry
 __all__ = ["PROFILE", "USAGE_PREFIX", "CHAT_BALANCE", "LEDGER_PREFIX", "CHAT_PREFIX",
            "CHAT_WORK_PARTITION", "CHAT_WORK_SHARDS", "MESSAGE_ROLE_SEGMENT", "RECEIPT_SCAN_WORK", "MCP_GRANT_PREFIX",
            "MCP_CLEANUP_PREFIX", "JOIN_REQUEST_POINTER_PREFIX", "SENT_INVITATION_PREFIX",
@@ -29,4 +29,4 @@ __all__ = ["PROFILE", "USAGE_PREFIX", "CHAT_BALANCE", "LEDGER_PREFIX", "CHAT_PRE
            "ScanRecoveryIndex", "UserItem", "Profile", "Usage", "ChatBalance", "LedgerEntry",
            "ChatSession", "ChatMessage", "ChatDraft", "ChatWork", "McpGrant", "McpAuthRequest",
            "McpCodeClaim", "McpRefreshHash", "McpClient", "McpCleanupPointer", "JoinRequestPointer",
-           "ImportPointer", "SentInvitation", "MyEntriesIndex", "MyEntry"]
+           "ImportPointer", "SentInvitation", "MyEntry"]

@@ -34,8 +34,7 @@ TABLES = ["users", "identities", "groups", "developer-tokens", "people", "notifi
 
 # short name -> (key schema, {index: (key attributes, projection type, non-key attributes)})
 TABLE_SHAPES = {
-    "users": (["UserId", "SK"], {"ScanRecoveryIndex": (["RecoveryState", "RecoveryDueAt"], "KEYS_ONLY", None),
-                                 "MyEntriesIndex": (["MineUser", "MineSort"], "ALL", None)}),
+    "users": (["UserId", "SK"], {"ScanRecoveryIndex": (["RecoveryState", "RecoveryDueAt"], "KEYS_ONLY", None)}),
     "identities": (["IdentityKey"], {"UserIdentitiesIndex": (["UserId", "CreatedAt"], "ALL", None)}),
     "groups": (["GroupId", "SK"], {
         "PendingJoinRequestsIndex": (["PendingKey", "CreatedAt"], "ALL", None),
