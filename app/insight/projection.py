@@ -78,8 +78,9 @@ def _expense_side(row: Expense, state: GroupState) -> tuple:
     currency, converted, owed, paid = shares(row)
     names = "\n".join([folded(row.Description or "")]
                       + [folded(item.Name or "") for item in row.Items or ()])
-    # The row's own kind (an INCOME expense carries one); an expense without one is EXPENSE.
-    kind = getattr(row, "Kind", None) or ChangeKind.EXPENSE
+    # The row's own kind (an INCOME expense carries ExpenseKind; without it, an EXPENSE).
+    # Its Paid and Owed come from stats.shares, already negative for an INCOME.
+    kind = row.ExpenseKind or ChangeKind.EXPENSE
     return (kind, expense_participants(row), paid, owed, {},
             state.currency if converted else currency, row.Description, row.Category,
             row.Date, names)

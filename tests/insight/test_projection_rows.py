@@ -97,8 +97,12 @@ def test_the_row_carries_its_resource_kind_expense_by_default(aws):
     row = Expense.from_raw(GroupItem.raw_get(access.group_id, made.SK, consistent_read=True))
     state, _ = projection.read_group(access.group_id)
     assert projection.entries_of(state, row)[me].Kind == "EXPENSE"
-    row.Kind = "INCOME"  # what an income expense row will carry
-    assert projection.entries_of(state, row)[me].Kind == "INCOME"
+    income = expenses.create_expense(access, as_create({**equal_body(
+        access.participant_id, 300, [access.participant_id]), "kind": "INCOME"}))
+    row = Expense.from_raw(GroupItem.raw_get(access.group_id, income.SK, consistent_read=True))
+    entry = projection.entries_of(state, row)[me]
+    # money the group received: the receiver's paid and the owner's owed both count negative
+    assert (entry.Kind, int(entry.Paid), int(entry.Owed)) == ("INCOME", -300, -300)
 
 
 def test_a_long_expense_keeps_its_row_within_one_write_unit_and_q_still_finds_it(
