@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate, ValidationError, validates_schema
 from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DisplayName, Id, OmitNone,
-                             Strict, page_schema)
+                             PageArgsSchema, Strict, page_schema)
 
 
 # ---------------------------------------------------------------- groups
@@ -30,6 +30,21 @@ class GroupSchema(Strict):
     ownerCount = DerivedInteger(lambda access: int(access.group.OwnerCount or 0), required=True)
     myRole = fields.String(required=True, attribute="role")
     myParticipantId = fields.String(required=True, attribute="participant_id")
+    archived = DerivedBoolean(lambda access: access.group.archived, required=True, metadata={
+        "description": "An archived group is read-only: every write is 409 GROUP_ARCHIVED "
+                       "until an owner unarchives it."})
+
+
+class ArchivalSchema(GroupSchema):
+    """The group after POST .../archive or .../unarchive."""
+
+    unsettled = fields.Boolean(required=True, metadata={
+        "description": "Some participant's net is not zero (archiving is allowed anyway)."})
+
+
+class HomeArgsSchema(PageArgsSchema):
+    archived = fields.Boolean(load_default=False, metadata={
+        "description": "true: only the archived groups; otherwise only the others."})
 
 
 class ParticipantSchema(OmitNone, Strict):
@@ -140,6 +155,8 @@ class HomeGroupSchema(Strict):
     myOtherNets = fields.List(fields.Nested(OtherNetSchema), required=True, metadata={
         "description": "The caller's net in each kept currency the balances route shows "
                        "under otherCurrencies"})
+    archived = fields.Boolean(required=True, metadata={
+        "description": "The group is archived (read-only); listed only with ?archived=true."})
 
 
 HomeGroupPageSchema = page_schema(HomeGroupSchema, "HomeGroupPage")

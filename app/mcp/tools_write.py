@@ -147,7 +147,7 @@ def once(caller, access, tool: str, args: Dict[str, Any], run: Callable[[], Any]
 
 
 def _add_expense(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     group_currency = access.group.Currency
     return once(caller, access, "add_expense", args, lambda: in_units(
         lambda: expenses.create_expense(access, expense_body(args, group_currency)),
@@ -171,7 +171,7 @@ def _edited_currency(access, args: dict) -> str:
 
 
 def _update_expense(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     group_currency = access.group.Currency
     currency = _edited_currency(access, args)
 
@@ -185,7 +185,7 @@ def _update_expense(caller, args: dict):
 
 
 def _delete_expense(caller, args: dict) -> dict:
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     expense_delete.delete_expense(access, args["expenseId"])
     return {"deleted": True, "expenseId": args["expenseId"]}
 
@@ -202,7 +202,7 @@ def settlement_input(args: Dict[str, Any], currency: str, group_currency: str) -
 
 
 def _record_settlement(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     group_currency = access.group.Currency
     currency = body_currency(args, group_currency)
     return once(caller, access, "record_settlement", args, lambda: in_units(
@@ -216,7 +216,8 @@ def _settle_up(caller, args: dict):
     records one. Under an idempotencyKey a retry replays what the first call recorded; a
     call that failed part way frees its key, and its retry reads the plan again, so only
     what is still owed is recorded."""
-    access = group_access(args["groupId"], "MEMBER", prefetch=balances.BALANCES_PREFETCH)
+    access = group_access(args["groupId"], "MEMBER", prefetch=balances.BALANCES_PREFETCH,
+                          writing=True)
 
     def run() -> dict:
         plan = balances.group_balances(access)
@@ -233,13 +234,13 @@ def _settle_up(caller, args: dict):
 
 
 def _delete_settlement(caller, args: dict) -> dict:
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     settlements.delete_settlement(access, args["settlementId"])
     return {"deleted": True, "settlementId": args["settlementId"]}
 
 
 def _add_comment(caller, args: dict):
-    access = group_access(args["groupId"])
+    access = group_access(args["groupId"], writing=True)
     return once(caller, access, "add_comment", args,
                 lambda: comments.add_comment(access, args["expenseId"], args["body"]),
                 CommentSchema)
@@ -251,7 +252,7 @@ def _create_group(caller, args: dict):
 
 
 def _add_guest(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     return once(caller, access, "add_guest", args, lambda: participants.add_guest(
         access, display_name=args["displayName"], role=args["role"]), ParticipantSchema)
 

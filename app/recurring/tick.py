@@ -40,7 +40,8 @@ SNAPSHOT_PAGES = 5
 # wait for the next tick, oldest first.
 MAX_SLOTS_PER_RUN = 10_000
 REMINDER_AHEAD = timedelta(hours=24)
-COUNTS = ("due", "created", "failed", "skipped", "deferred", "rolledBack", "reminders")
+COUNTS = ("due", "created", "failed", "skipped", "deferred", "rolledBack", "reminders",
+          "paused")
 metrics = Metrics(namespace="TailSpend", service="recurring")
 
 

@@ -19,6 +19,8 @@ from models.users import DELETING, Profile
 EXEMPT = {
     "DELETE": "removes rows; never creates one",
     "groups.patch_group": "group head only (OWNER, group history)",
+    "groups.archive_group": "group head only (OWNER, group history)",
+    "groups.unarchive_group": "group head only (OWNER, group history)",
     "invite.patch_invite": "the group's invite row",
     "invite.rotate_invite": "the group's invite row",
     "expenses.update_expense": "group history, guarded by require_role (walked via create)",

@@ -232,3 +232,23 @@ def test_tick_logs_its_counts_at_info_level(group, caplog):
     assert result["created"] == 1
     ticks = [r for r in caplog.records if r.getMessage() == "hourly_tick"]
     assert ticks and ticks[0].counts["created"] == 1
+
+
+def test_an_archived_groups_templates_wait_and_resume_without_backfill(group, monkeypatch):
+    """Archived: nothing runs. Unarchived on 15 April: the next slot on or after that day
+    runs, the three missed month-ends are never recorded."""
+    from app.groups import archive
+    access, ids = group
+    made = create(access, template_body(ids[0], 3000, ids, start="2026-01-31"))
+    RecurringExpense(access.group_id, RecurringExpense.sort_key(made["recurringId"])).update(
+        actions=[RecurringExpense.CreatedAt.set("2026-01-01T00:00:00.000Z")])
+    archive.archive_group(access)
+    result = run_tick("2026-03-01T00:00:00Z")
+    assert (result["created"], result["paused"]) == (0, 1)
+    monkeypatch.setattr(archive, "now_iso", lambda: "2026-04-15T10:00:00.000Z")
+    archive.unarchive_group(access)
+    result = run_tick("2026-05-01T00:00:00Z")
+    assert result["created"] == 1 and slots(access.group_id) == ["2026-04-30"]
+    row = _row(access, made["recurringId"])
+    assert (row.NextSlot, row.LastSlot) == ("2026-05-31", "2026-04-30")
+    assert_balance_matches_rows(access.group_id)
