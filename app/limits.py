@@ -39,3 +39,7 @@ MAX_RECEIPT_BYTES = 10 * 1024 * 1024
 # bounds the work. Cameras and phones write 1 (baseline) or about 10 (libjpeg's default
 # progressive script; its scripts stay far under 100); more is TOO_COMPLEX.
 MAX_JPEG_SCANS = 100
+
+# A deleted expense or settlement stays in the group's trash this long, restorable; then the
+# table's TTL purges it (app.ledger.trash; api.md "Archive and trash").
+TRASH_KEEP_SECONDS = 30 * 24 * 3600

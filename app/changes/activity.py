@@ -16,7 +16,8 @@ from models.groups import Change, ChangeKind, Participant
 
 SYSTEM = "TailSpend"  # the actor of the hourly tick's writes
 FORMER = "a former participant"
-VERBS = {changelog.CREATE: "added", changelog.UPDATE: "edited", changelog.DELETE: "deleted"}
+VERBS = {changelog.CREATE: "added", changelog.UPDATE: "edited", changelog.DELETE: "deleted",
+         changelog.RESTORE: "restored"}
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ from models.groups import (Change, ChangeKind, Comment, Conversion, Expense, Gro
 KEEP_SECONDS = 90 * 24 * 3600
 # What a writer did (``record``'s ``action``); the API's op is UPSERT for the first two.
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
+# A row brought back from the trash (app.ledger.trash): an UPSERT in the feed.
+RESTORE = "RESTORE"
 UPSERT = "UPSERT"
 K = ChangeKind
 KINDS = {Group: K.GROUP, Participant: K.PARTICIPANT, Expense: K.EXPENSE, Comment: K.COMMENT,

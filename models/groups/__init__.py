@@ -9,7 +9,7 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
                                 RATE_DERIVED, RATE_ECB, RATE_SOURCES,
                                 JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX,
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
-                                USERMEMBER_PREFIX)
+                                TRASH_PREFIX, USERMEMBER_PREFIX)
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 GroupExpensesIndex, GroupItem, PendingJoinRequestsIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
@@ -17,7 +17,7 @@ from models.groups.membership import (Group, GroupStatus, Invite, JoinLock, Join
                                       Participant, UserMember)
 from models.groups.ledger import (BODY_FIELDS, STORED_PARTICIPANT_ID, Balance, Comment,
                                   Conversion, Expense, ExpenseBodyAttributes, ItemMap, PaymentMap,
-                                  Settlement, SplitMap)
+                                  Settlement, SplitMap, Trashed)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
 from models.groups.changes import Change, ChangeKind
 from models.groups.imports import ImportChunk, ImportJob
@@ -34,4 +34,4 @@ __all__ = ["BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPAN
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
-           "RecurringExpense", "ImportChunk", "ImportJob", "Receipt", "LinkCount", "ShareLink"]
+           "RecurringExpense", "ImportChunk", "ImportJob", "Receipt", "LinkCount", "ShareLink", "TRASH_PREFIX", "Trashed"]

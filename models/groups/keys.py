@@ -15,6 +15,7 @@ COMMENT_SEGMENT = "#1#COMMENT#"
 RECURRING_PREFIX = "RECURRING#"
 SETTLEMENT_PREFIX = "SETTLEMENT#"
 CONVERSION_PREFIX = "CONVERSION#"
+TRASH_PREFIX = "TRASH#"
 # Where a converted row's rate came from (RateSource): the client, derived from the
 # groupAmount it sent, or the ECB reference rate of its date.
 RATE_CLIENT, RATE_DERIVED, RATE_ECB = "CLIENT", "DERIVED", "ECB"

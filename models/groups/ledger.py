@@ -12,7 +12,7 @@ from models import pynamodb_adapter
 from models.groups.base import ExpenseIdIndex, GroupItem
 from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, EXPENSE_HEAD_SUFFIX,
                                 EXPENSE_PREFIX,
-                                NET_PREFIX, SETTLEMENT_PREFIX)
+                                NET_PREFIX, SETTLEMENT_PREFIX, TRASH_PREFIX)
 
 
 # The maps nested in an expense (and a recurring template) are stored under one-letter
@@ -314,3 +314,26 @@ class Conversion(GroupItem, discriminator="CONVERSION"):
     def newest_first(cls, group_id: str, **kwargs) -> Iterator["Conversion"]:
         return cls.query(group_id, cls.SK.startswith(CONVERSION_PREFIX),
                          scan_index_forward=False, **kwargs)
+
+
+class Trashed(GroupItem, discriminator="TRASHED"):
+    """A deleted expense or settlement, kept for 30 days to be restored (api.md "Archive and
+    trash"): the row as it was (``Snapshot``, its raw DynamoDB image as JSON, so no index
+    attribute of the original is set here and it is in no listing) and what the trash list
+    shows. The table's TTL (``ExpiresAt``) purges it; readers treat it as gone from
+    ExpiresAt on, before TTL gets to it. An expense's comments stay under its sort-key
+    prefix meanwhile (app.ledger.orphan_comments keeps them while this row stands)."""
+
+    Kind = UnicodeAttribute()  # EXPENSE | SETTLEMENT
+    ResourceId = UnicodeAttribute()
+    Description = UnicodeAttribute(null=True)
+    Amount = NumberAttribute()
+    Currency = UnicodeAttribute(null=True)
+    DeletedAt = UnicodeAttribute()
+    DeletedBy = UnicodeAttribute()  # the deleting participant
+    ExpiresAt = NumberAttribute()  # TTL (unix seconds)
+    Snapshot = UnicodeAttribute()
+
+    @staticmethod
+    def sort_key(resource_id: str) -> str:
+        return f"{TRASH_PREFIX}{resource_id}"
