@@ -26,10 +26,14 @@ from app.ledger import balances, guards as money_guards
 from app.ledger.errors import participant_gone
 from app.ledger.expense_body import ExpenseBody
 from app.limits import TRASH_KEEP_SECONDS
-from models.groups import (TRASH_PREFIX, ChangeKind, Expense, GroupItem, Participant, Settlement,
-                           Trashed)
+from models.groups import (COMMENT_SEGMENT, EXPENSE_PREFIX, TRASH_PREFIX, ChangeKind, Comment,
+                           Expense, GroupItem, Participant, Settlement, Trashed)
 
 TRASHED_WHAT = "Trashed item"
+# A restore's transaction holds the guards, the trash row, the row, the balance, the head's
+# revision and the change rows: the first comments of a thread are logged in it (each a
+# CHANGE row), within DynamoDB's 100 items.
+COMMENTS_IN_RESTORE = 80
 
 
 def put_in_trash(tx: Transaction, access: Access, row: Union[Expense, Settlement]) -> Trashed:
@@ -122,8 +126,32 @@ def restore(access: Access, resource_id: str) -> Union[Expense, Settlement]:
         balances.add_to_balance(tx, access.group_id,
                                 balances.stored_settlement_nets(row, currency), settlements=1)
     changelog.record(tx, access.group, row, changelog.RESTORE, actor=access.participant_id)
+    thread = _thread(row)
+    for comment in thread[:COMMENTS_IN_RESTORE]:
+        changelog.record(tx, access.group, comment, changelog.RESTORE, actor=access.participant_id)
     money_guards.commit(tx, access.group)
+    for chunk in paging.chunked(thread[COMMENTS_IN_RESTORE:], COMMENTS_IN_RESTORE):
+        _announce(access, chunk)
     return row
+
+
+def _thread(row) -> list:
+    """An expense's comments, which come back with it: /changes must say so, since a
+    replica dropped them with the expense's DELETE (a settlement has none)."""
+    if not isinstance(row, Expense):
+        return []
+    return list(Comment.query(row.GroupId, Comment.SK.startswith(
+        f"{EXPENSE_PREFIX}{row.ExpenseId}{COMMENT_SEGMENT}"), consistent_read=True))
+
+
+def _announce(access: Access, comments: list) -> None:
+    """The comments past the restore's own transaction, logged in transactions of their
+    own right after it (a thread longer than COMMENTS_IN_RESTORE only)."""
+    tx = Transaction()
+    for comment in comments:
+        changelog.record(tx, access.group_id, comment, changelog.RESTORE,
+                         actor=access.participant_id)
+    tx.commit()
 
 
 PURGE_SWEEP = "trash-purge"
