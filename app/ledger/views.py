@@ -351,15 +351,15 @@ def list_trash(args, access):
                             scope=scope(f"trash:{access.group_id}")).as_dict()
 
 
-@trash_blp.route("/groups/<uuid:groupId>/trash/<uuid:resourceId>/restore", methods=["POST"])
+@trash_blp.route("/groups/<uuid:groupId>/trash/<uuid:id>/restore", methods=["POST"])
 @needs(role="MEMBER", pat="expenses:write")
 @trash_blp.response(200, RestoredSchema)
 @errors(trash_blp, FORBIDDEN, (404, "Not in the trash: never deleted, restored already, or "
                                     "deleted more than 30 days ago."),
         (409, "PARTICIPANT_GONE (details.participantId: removed since the deletion), "
               "PARTICIPANT_UNAVAILABLE (held by a transfer) or CURRENCY_CHANGED."))
-def restore_from_trash(access, resource_id):
+def restore_from_trash(access, id):  # the path names it id (api.md)
     """Put a deleted expense or settlement back with its balance effect (MEMBER+)."""
-    row = trash.restore(access, str(resource_id))
+    row = trash.restore(access, str(id))
     return row if isinstance(row, Expense) else settlements.GroupSettlement(
         row, access.group.Currency)
