@@ -291,8 +291,9 @@ TOOLS = (
         run=_update_expense, writes=True, destructive=True),
     Tool(
         name="delete_expense", title="Delete an expense",
-        description="Delete an expense and its comments (MEMBER role); its effect on the "
-                    "balances is undone. Confirm with the user first: this cannot be undone.",
+        description="Delete an expense (MEMBER role); its effect on the balances is undone. "
+                    "It stays in the group's trash, with its comments, for 30 days, where a "
+                    "member can restore it in the app. Confirm with the user first.",
         args=ExpenseArgs, result=DeletedSchema, rest_view=expenses_api.delete_expense,
         run=_delete_expense, writes=True, destructive=True),
     Tool(
@@ -315,7 +316,8 @@ TOOLS = (
     Tool(
         name="delete_settlement", title="Delete a recorded payment",
         description="Delete a settlement (MEMBER role); its effect on the balances is "
-                    "undone. Confirm with the user first.",
+                    "undone. It stays in the group's trash for 30 days. Confirm with the user "
+                    "first.",
         args=SettlementArgs, result=DeletedSchema, rest_view=settlements_api.delete_settlement,
         run=_delete_settlement, writes=True, destructive=True),
     Tool(

@@ -201,6 +201,17 @@ def test_reminder_is_created_once_per_upcoming_slot(group):
     assert Event.get(*Event.key(event_id)).Type == "RECURRING_REMINDER"
 
 
+def test_an_archived_group_gets_no_reminder_of_a_slot_that_will_not_run(group):
+    from app.groups import archive
+    access, ids = group
+    create(access, template_body(ids[0], 100, ids, start="2026-02-01"))
+    archive.archive_group(access)
+    result = tick(access, "2026-01-31T01:00:00Z")
+    assert (result["reminders"], result["paused"]) == (0, 0)  # the slot is not due yet
+    archive.unarchive_group(access)
+    assert tick(access, "2026-01-31T02:00:00Z")["reminders"] == 1
+
+
 def test_groups_spread_over_buckets_and_each_bucket_runs_alone(aws):
     owner = make_user("spread@example.com")
     groups = [make_group(owner, guests=1) for _ in range(12)]
