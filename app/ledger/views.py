@@ -12,7 +12,6 @@ from app.currencies import rates
 from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
                         conversions, display, trash)
-from app.ledger.trash_schemas import RestoredSchema, TrashPageSchema
 from app.ledger.expenses import comments_scope
 from models.groups import Expense
 from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, ExpenseListArgsSchema,
@@ -20,7 +19,8 @@ from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, Expens
                                 CommentBodySchema, CommentPageSchema, CommentSchema,
                                 SettlementCreateSchema, SettlementPatchSchema, SettlementSchema,
                                 BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
-                                ConversionSchema, RatesArgsSchema, RatesSchema)
+                                ConversionSchema, RatesArgsSchema, RatesSchema, RestoredSchema,
+                                TrashPageSchema)
 
 
 # ---------------------------------------------------------------- expenses

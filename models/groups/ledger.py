@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 from typing import Iterator, Optional
 
 from pynamodb.attributes import (BinarySetAttribute, BooleanAttribute, ListAttribute,
@@ -337,3 +338,9 @@ class Trashed(GroupItem, discriminator="TRASHED"):
     @staticmethod
     def sort_key(resource_id: str) -> str:
         return f"{TRASH_PREFIX}{resource_id}"
+
+    @property
+    def expires_at(self) -> str:
+        """ExpiresAt as an ISO 8601 UTC timestamp (the API's form)."""
+        moment = datetime.fromtimestamp(int(self.ExpiresAt), tz=timezone.utc)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
