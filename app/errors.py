@@ -113,6 +113,12 @@ class ParticipantUnavailable(Conflict):
     code = "PARTICIPANT_UNAVAILABLE"
 
 
+class GroupArchived(Conflict):
+    """The group is archived, so read-only: its owner unarchives it to write again."""
+
+    code = "GROUP_ARCHIVED"
+
+
 class SoleOwner(Conflict):
     code = "SOLE_OWNER"
 
@@ -165,6 +171,10 @@ def id_collision() -> Conflict:
 def participant_unavailable(participant_id: str) -> Conflict:
     return ParticipantUnavailable("A participant does not exist in this group or is being "
                                   "transferred.", details={"participantId": participant_id})
+
+
+def group_archived() -> GroupArchived:
+    return GroupArchived("The group is archived and read-only; an owner can unarchive it.")
 
 
 def already_member(who: str = "You are") -> Conflict:

@@ -126,7 +126,7 @@ def blueprints(local_mode: bool) -> tuple:
     from app.oauth import cognito, ui
     documented = [health.blp, users.blp, groups.home_blp, groups.groups_blp, groups.invite_blp,
                   groups.join_requests_blp, links.blp, ledger.expenses_blp, receipts.blp,
-                  ledger.comments_blp, ledger.settlements_blp, ledger.balances_blp, insight.blp,
+                  ledger.comments_blp, ledger.settlements_blp, ledger.trash_blp, ledger.balances_blp, insight.blp,
                   changes.blp, imports.export_blp, imports.imports_blp, recurring.blp,
                   people.blp, notifications.blp, developer.blp, oauth.blp, mcp.blp, chat.blp,
                   realtime.blp]

@@ -55,3 +55,6 @@ MAX_HOUSEHOLD = 40
 # TransactWrite of 100 items holds 4 per group (the settlement, the balance row, the head's
 # revision with its guard, the change row), so at most 25 groups; more is TOO_MANY_GROUPS.
 MAX_SETTLE_GROUPS = 25
+# A deleted expense or settlement stays in the group's trash this long, restorable; then the
+# table's TTL purges it (app.ledger.trash; api.md "Archive and trash").
+TRASH_KEEP_SECONDS = 30 * 24 * 3600

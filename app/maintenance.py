@@ -12,6 +12,7 @@ from app.groups.delete import resume_pending_deletes
 from app.imports.run_import import fail_stuck as fail_stuck_imports
 from app.groups.join_request_prune import prune_decided_join_requests
 from app.ledger.orphan_comments import sweep_orphan_comments
+from app.ledger.trash import purge_expired as purge_expired_trash
 from app.notifications.redispatch import redispatch_pending
 from app.people.invitation_expiry import expire_invitations
 # Loaded for what it registers: a swept group's receipt objects go first (app.core.cascades).
@@ -20,6 +21,7 @@ from app.receipts import cleanup as _receipt_cleanup  # noqa: F401
 SWEEPS = {
     "outbox": redispatch_pending,
     "groupDeletes": resume_pending_deletes,
+    "trashPurge": purge_expired_trash,
     "orphanComments": sweep_orphan_comments,
     "joinRequests": prune_decided_join_requests,
     "invitations": expire_invitations,

@@ -21,7 +21,7 @@ def principal() -> Principal:
 
 
 def group_access(group_id, min_role: str = "VIEWER", *,
-                 prefetch: Iterable[str] = ()) -> Access:
+                 prefetch: Iterable[str] = (), writing: bool = False) -> Access:
     """The caller's access to a group (404 non-member, 403 role too low), authorized once per
     request, role and prefetch: the one way a view authorizes in a group.
 
@@ -29,15 +29,18 @@ def group_access(group_id, min_role: str = "VIEWER", *,
     instead of reading the guard row a second time. ``prefetch`` (sort keys read in the same
     BatchGetItem, see :func:`authorize`) is part of the key: an answer read without a row is
     never handed to a view that needs it. The head it reads carries the group's revision,
-    which conditional reads (app.api.conditional) compare with If-None-Match."""
+    which conditional reads (app.api.conditional) compare with If-None-Match.
+    ``writing``: the caller is about to write (409 GROUP_ARCHIVED in an archived group,
+    app.core.access.refuse_archived)."""
     cache = g.setdefault("group_access", {})
-    key = (str(group_id), min_role, tuple(prefetch))
+    key = (str(group_id), min_role, tuple(prefetch), writing)
     if key not in cache:
         caller = principal()
         cache[key] = (authorize_link(caller.link, caller.user_id, str(group_id), min_role,
-                                     prefetch=key[2])
+                                     prefetch=key[2], writing=writing)
                       if caller.link is not None else
-                      authorize(caller.user_id, str(group_id), min_role, prefetch=key[2]))
+                      authorize(caller.user_id, str(group_id), min_role, prefetch=key[2],
+                                writing=writing))
     conditional.on_access(cache[key])  # a conditional read (ETag) may end here with a 304
     return cache[key]
 

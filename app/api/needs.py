@@ -58,6 +58,7 @@ class Needs:
     etag: Union[bool, Callable[[], bool]] = False
     link: bool = False
     link_own_group: bool = False
+    while_archived: bool = False
 
 
 DEFAULT = Needs()
@@ -76,7 +77,7 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
           liveness_in_view: bool = False, while_deleting: bool = False,
           authorize: Optional[Callable[..., None]] = None,
           secret_fields: Tuple[str, ...] = (), etag: Union[bool, Callable[[], bool]] = False,
-          link: bool = False, link_own_group: bool = False):
+          link: bool = False, link_own_group: bool = False, while_archived: bool = False):
     """Declare what the view needs.
 
     - ``role``: the caller's least role in the path's group ("VIEWER", "MEMBER", "OWNER");
@@ -101,6 +102,9 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
     - ``link``: a share-link session may call it (with ``role``, in its own group only);
       every other view refuses sessions (see the module doc). ``link_own_group``: a view
       with no group in its path that serves a session only its own group (no ``role``).
+    - ``while_archived``: a write (any method but GET/HEAD) with a ``role`` that an archived
+      group still takes (archive, unarchive, delete); every other one is refused 409
+      GROUP_ARCHIVED by its authorization (app.core.access.refuse_archived).
     """
     if role is not None and role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
@@ -116,7 +120,7 @@ def needs(*, role: Optional[str] = None, pat: Optional[str] = None, idempotent: 
                    pat=pat, role=role, prefetch=tuple(prefetch), in_group=in_group,
                    liveness_in_view=liveness_in_view, while_deleting=while_deleting,
                    idempotent=idempotent, authorize=authorize, etag=etag, link=link,
-                   link_own_group=link_own_group)
+                   link_own_group=link_own_group, while_archived=while_archived)
 
     def declare(view):
         inner = view
@@ -148,6 +152,14 @@ def prefetch_keys(record: Needs, view_args: dict) -> tuple:
     return g.prefetch_keys
 
 
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def writes(method: str, record: Needs) -> bool:
+    """Whether a request to a group route is a write the archive refuses."""
+    return method not in READ_METHODS and not record.while_archived
+
+
 def _authorized(view, role: str, record: Needs):
     """The view called with ``access`` (the caller's access to the path's group, at least
     ``role``, with the group rows the view prefetches) in place of ``group_id``."""
@@ -157,7 +169,8 @@ def _authorized(view, role: str, record: Needs):
         from app.api.context import group_access
         keys = prefetch_keys(record, request.view_args)
         kwargs["access"] = group_access(kwargs.pop("group_id"), role,
-                                        prefetch=[key for key in keys if isinstance(key, str)])
+                                        prefetch=[key for key in keys if isinstance(key, str)],
+                                        writing=writes(request.method, record))
         return view(*args, **kwargs)
     return authorized
 

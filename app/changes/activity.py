@@ -71,8 +71,12 @@ def _what(subject: dict, currency: str, t: Texts, unnamed: str) -> str:
     return t.gettext("{name} ({money})", name=name, money=money)
 
 
-def _by_verb(action: str, added: str, edited: str, deleted: str) -> str:
-    return {changelog.CREATE: added, changelog.DELETE: deleted}.get(action, edited)
+def _by_verb(action: str, added: str, edited: str, deleted: str,
+             restored: Optional[str] = None) -> str:
+    """The sentence for the change's action (a restore from the trash has its own where a
+    kind can be restored; a whole sentence each, so a translation words each its way)."""
+    return {changelog.CREATE: added, changelog.DELETE: deleted,
+            changelog.RESTORE: restored or edited}.get(action, edited)
 
 
 def summary(row: Change, actor: str, names: dict, currency: str, t: Texts) -> str:
@@ -86,7 +90,8 @@ def summary(row: Change, actor: str, names: dict, currency: str, t: Texts) -> st
         what = _what(subject, currency, t, t.gettext("an expense"))
         return _by_verb(action, t.gettext("{actor} added {what}", actor=actor, what=what),
                         t.gettext("{actor} edited {what}", actor=actor, what=what),
-                        t.gettext("{actor} deleted {what}", actor=actor, what=what))
+                        t.gettext("{actor} deleted {what}", actor=actor, what=what),
+                        t.gettext("{actor} restored {what}", actor=actor, what=what))
     if kind == ChangeKind.RECURRING:
         what = _what(subject, currency, t, "").strip()
         return _by_verb(
@@ -107,6 +112,8 @@ def summary(row: Change, actor: str, names: dict, currency: str, t: Texts) -> st
                         t.gettext("{actor} edited a payment: {payer} paid {payee} {amount}",
                                   **params),
                         t.gettext("{actor} deleted a payment: {payer} paid {payee} {amount}",
+                                  **params),
+                        t.gettext("{actor} restored a payment: {payer} paid {payee} {amount}",
                                   **params)).rstrip()
     if kind == ChangeKind.CONVERSION:
         params = {"actor": actor, "currency": subject.get("currency", ""),
@@ -119,7 +126,8 @@ def summary(row: Change, actor: str, names: dict, currency: str, t: Texts) -> st
     if kind == ChangeKind.COMMENT:
         return _by_verb(action, t.gettext("{actor} commented on an expense", actor=actor),
                         t.gettext("{actor} edited a comment", actor=actor),
-                        t.gettext("{actor} deleted a comment", actor=actor))
+                        t.gettext("{actor} deleted a comment", actor=actor),
+                        t.gettext("{actor} restored a comment", actor=actor))
     if kind == ChangeKind.LINK:
         return t.gettext("{actor} opened the group", actor=actor)
     if kind == ChangeKind.PARTICIPANT:

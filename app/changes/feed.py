@@ -18,7 +18,8 @@ from app.core.access import Access
 from app.ledger.settlements import GroupSettlement
 from app.recurring.templates import template_of
 from models.base import BATCH_GET_LIMIT
-from models.groups import Change, ChangeKind, Group, GroupItem, RecurringExpense, Settlement
+from models.groups import (COMMENT_SEGMENT, EXPENSE_PREFIX, Change, ChangeKind, Comment, Expense,
+                           Group, GroupItem, RecurringExpense, Settlement)
 
 MAX_PAGE = 100  # one BatchGetItem holds 100 keys, and a page names at most that many rows
 # The access check's BatchGetItem reads the profile, the head and the guard row: the rows of
@@ -78,8 +79,8 @@ def _query_page(group_id: str, since: int, limit: Optional[int]) -> Page:
                          consistent_read=True)
     rows = list(query)
     # An activity-only row names a row no feed may read (a LINK's is the link, with hashes).
-    names = tuple(dict.fromkeys(row.ResourceKey for row in rows
-                                if row.Kind not in ChangeKind.ACTIVITY_ONLY))
+    names = tuple(dict.fromkeys(key for row in rows if row.Kind not in ChangeKind.ACTIVITY_ONLY
+                                for key in _read_keys(row)))
     return Page(rows, query.last_evaluated_key is not None,
                 names if len(names) <= PREFETCH_LIMIT else ())
 
@@ -103,12 +104,15 @@ def changes_since(access: Access, since: int, page: Page) -> Feed:
         found = {(access.group_id, sort_key): raw for sort_key, raw in access.prefetched.items()
                  if raw is not None}
     else:
-        found = GroupItem.raw_batch_get([(access.group_id, row.ResourceKey)
-                                         for row in latest.values()], consistent_read=True)
+        found = GroupItem.raw_batch_get([(access.group_id, key) for row in latest.values()
+                                         for key in _read_keys(row)], consistent_read=True)
     changes = []
     for row in latest.values():
         raw = found.get((access.group_id, row.ResourceKey))
         current_row = GroupItem.from_raw_data(raw) if raw else None
+        if isinstance(current_row, Comment) and \
+                (access.group_id, _head_key(row.ResourceKey)) not in found:
+            current_row = None  # its expense is in the trash: the comment is not readable
         changes.append(ChangeEntry(int(row.Revision), row.Kind, row.ResourceId,
                                    changelog.UPSERT if current_row is not None
                                    else changelog.DELETE,
@@ -116,6 +120,19 @@ def changes_since(access: Access, since: int, page: Page) -> Feed:
                                    _as_read(access, current_row)))
     last = int(rows[-1].Revision)
     return Feed(max(current, last), changes, last, page.more, False)
+
+
+def _head_key(comment_key: str) -> str:
+    """The sort key of the expense a comment's sort key hangs off."""
+    return Expense.sort_key(comment_key[len(EXPENSE_PREFIX):comment_key.index(COMMENT_SEGMENT)])
+
+
+def _read_keys(row: Change) -> tuple:
+    """The sort keys a change's current data is read from: a comment's with its expense's
+    head, since a comment whose expense is in the trash (app.ledger.trash) reads as gone."""
+    if row.Kind == ChangeKind.COMMENT and COMMENT_SEGMENT in row.ResourceKey:
+        return row.ResourceKey, _head_key(row.ResourceKey)
+    return (row.ResourceKey,)
 
 
 def _as_read(access: Access, row) -> Any:

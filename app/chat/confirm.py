@@ -42,7 +42,7 @@ def authorize_confirm(user_id: str, session_id: str, draft_id: str):
     """The caller's MEMBER+ access to the draft's group (403/404 otherwise), and the draft."""
     load_session(user_id, session_id)
     draft = load_draft(user_id, session_id, draft_id)
-    return authorize(user_id, draft.GroupId, "MEMBER"), draft
+    return authorize(user_id, draft.GroupId, "MEMBER", writing=True), draft
 
 
 def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional
 
 from app.errors import (DomainError, Forbidden, Unauthenticated, concurrent_update,
-                        group_not_found)
+                        group_archived, group_not_found)
 from app.core import request_reads
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
@@ -52,9 +52,24 @@ def is_live(group) -> bool:
     return group is not None and group.Status not in UNREADABLE
 
 
+def refuse_archived(head: Group, writing: bool) -> None:
+    """The one check that makes an archived group read-only: every group write is
+    authorized here with ``writing=True`` (app.api.needs: every non-GET route of a group
+    but the few that say ``while_archived``; the MCP write tools; chat confirm), and
+    refused 409 GROUP_ARCHIVED. The request remembers it, so a write authorized just
+    before an archive landed is refused when its change-log bump finds the head archived
+    (app.core.changelog), not renumbered through."""
+    if not writing:
+        return
+    request_reads.remember_writing(head.GroupId)
+    if head.archived:
+        raise group_archived()
+
+
 def authorize(user_id: str, group_id: str, min_role: str = "VIEWER", *,
-              prefetch: Iterable[str] = ()) -> Access:
-    """The caller's access to a live group, or NotFound / Forbidden.
+              prefetch: Iterable[str] = (), writing: bool = False) -> Access:
+    """The caller's access to a live group, or NotFound / Forbidden (and 409
+    GROUP_ARCHIVED for a write, ``writing``, in an archived group: :func:`refuse_archived`).
 
     ``prefetch`` names more sort keys of the group to read in the same consistent
     BatchGetItem; their raw items land in ``Access.prefetched``."""
@@ -74,11 +89,12 @@ def authorize(user_id: str, group_id: str, min_role: str = "VIEWER", *,
                     prefetched={sk: rows.get((group_id, sk)) for sk in prefetch})
     if not access.at_least(min_role):
         raise Forbidden(f"This needs the {min_role} role in the group.")
+    refuse_archived(head, writing)
     return access
 
 
 def authorize_link(session, user_id: str, group_id: str, min_role: str = "VIEWER", *,
-                   prefetch: Iterable[str] = ()) -> Access:
+                   prefetch: Iterable[str] = (), writing: bool = False) -> Access:
     """A share-link session's access to its group, or NotFound / Unauthenticated / Forbidden.
 
     ``session`` (app.auth.principal.LinkSession) names the group, link and guest its token
@@ -90,11 +106,11 @@ def authorize_link(session, user_id: str, group_id: str, min_role: str = "VIEWER
     if str(group_id) != session.group_id:
         raise group_not_found()
     return _authorize_link(session.group_id, session.link_id, session.participant_id,
-                           user_id, min_role, tuple(prefetch))
+                           user_id, min_role, tuple(prefetch), writing)
 
 
 def _authorize_link(group_id: str, link_id: str, participant_id: str, user_id: str,
-                    min_role: str, prefetch: tuple) -> Access:
+                    min_role: str, prefetch: tuple, writing: bool = False) -> Access:
     keys = [Group.key(group_id), (group_id, ShareLink.sort_key(link_id)),
             (group_id, Participant.sort_key(participant_id))]
     keys += [(group_id, sort_key) for sort_key in prefetch]
@@ -111,6 +127,7 @@ def _authorize_link(group_id: str, link_id: str, participant_id: str, user_id: s
                     link_id=link_id)
     if not access.at_least(min_role):
         raise Forbidden(f"This needs the {min_role} role in the group.")
+    refuse_archived(head, writing)
     request_reads.remember_link_guest(participant_id)
     return access
 

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 
 from pynamodb.attributes import MapAttribute
 
-from app.errors import DomainError, group_not_found
+from app.errors import DomainError, group_archived, group_not_found
 from app.core import request_reads
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
@@ -29,6 +29,8 @@ from models.groups import (Change, ChangeKind, Comment, Conversion, Expense, Gro
 KEEP_SECONDS = 90 * 24 * 3600
 # What a writer did (``record``'s ``action``); the API's op is UPSERT for the first two.
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
+# A row brought back from the trash (app.ledger.trash): an UPSERT in the feed.
+RESTORE = "RESTORE"
 UPSERT = "UPSERT"
 K = ChangeKind
 KINDS = {Group: K.GROUP, Participant: K.PARTICIPANT, Expense: K.EXPENSE, Comment: K.COMMENT,
@@ -143,6 +145,9 @@ class ChangeLog:
         return bool(old) and _raw_revision(old) != self._stored()
 
     def renumber(self, old: Optional[dict]) -> None:
+        if request_reads.writes_in(self.group_id) and _raw_archived(old):
+            # archived after this request's write was authorized: refused, not renumbered
+            raise group_archived()
         self.stored = _raw_revision(old)
         self._tell_head(self.stored)
 
@@ -162,6 +167,11 @@ def _raw_revision(raw: Optional[dict]) -> Optional[int]:
     """The Revision of a head image (an old image from a failed condition), or None."""
     head = Group.from_raw(raw)
     return None if head is None or head.Revision is None else int(head.Revision)
+
+
+def _raw_archived(raw: Optional[dict]) -> bool:
+    head = Group.from_raw(raw)
+    return head is not None and head.archived
 
 
 def record(tx: Transaction, group: Union[Group, str], row, action: str = UPDATE, *,

@@ -27,6 +27,8 @@ _group: ContextVar[Optional[Tuple[str, str, frozenset, Mapping]]] = ContextVar(
 _held: ContextVar[Optional[Mapping]] = ContextVar("tailspend_request_held", default=None)
 # The guest a share-link session acts as in this request (app.core.access.authorize_link)
 _by_link: ContextVar[Optional[str]] = ContextVar("tailspend_request_by_link", default=None)
+# The group this request was authorized to write in (app.core.access.refuse_archived)
+_writing: ContextVar[Optional[str]] = ContextVar("tailspend_request_writing", default=None)
 
 
 def forget() -> None:
@@ -36,6 +38,18 @@ def forget() -> None:
     _group.set(None)
     _held.set(None)
     _by_link.set(None)
+    _writing.set(None)
+
+
+def remember_writing(group_id: str) -> None:
+    """This request was authorized to write in ``group_id`` while it was not archived."""
+    _writing.set(group_id)
+
+
+def writes_in(group_id: str) -> bool:
+    """Whether this request's writes in ``group_id`` passed the archive check, so an
+    archive landing before they commit must refuse them (app.core.changelog)."""
+    return _writing.get() == group_id
 
 
 def remember_link_guest(participant_id: str) -> None:

@@ -21,11 +21,12 @@ MAX_GROUPS_PER_PAGE = 50
 
 
 def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
-              scope: str) -> paging.Page:
+              scope: str, archived: bool = False) -> paging.Page:
     """A page of ``{groupId, name, currency, myRole, myParticipantId, myNet, revision}``
     (the revision comes with the head this page reads anyway).
 
-    Groups being deleted are skipped. ``myNet`` is the caller's net from BALANCE#v1, folded
+    Groups being deleted are skipped; archived groups are listed only with ``archived``
+    (and then only they). ``myNet`` is the caller's net from BALANCE#v1, folded
     exactly as the balances route folds it, and ``myOtherNets`` their net in each kept
     currency the balances route shows (the same row: no extra read)."""
     page_size = min(paging.clamp_limit(limit), MAX_GROUPS_PER_PAGE)
@@ -39,12 +40,12 @@ def my_groups(user_id: str, *, limit: Optional[int], cursor: Optional[str],
     for membership in memberships:
         head_raw = raw.get((membership.GroupId, META))
         head = GroupItem.from_raw_data(head_raw) if head_raw else None
-        if not isinstance(head, Group) or not is_live(head):
+        if not isinstance(head, Group) or not is_live(head) or head.archived != archived:
             continue
         items.append({"groupId": head.GroupId, "name": head.Name, "currency": head.Currency,
                       "myRole": membership.Role, "myParticipantId": membership.ParticipantId,
                       **_nets(raw.get((membership.GroupId, BALANCE)), membership.ParticipantId),
-                      "revision": changelog.revision_of(head)})
+                      "revision": changelog.revision_of(head), "archived": head.archived})
     return paging.Page(items=items, next_cursor=paging.encode(rows.last_evaluated_key, scope))
 
 

@@ -14,7 +14,7 @@ from app.errors import (Conflict, Invalid, already_member, group_not_found, id_c
                         target_not_guest)
 from app.groups.errors import NotPending, not_pending, request_pending
 from app.core import changelog, outbox, paging
-from app.core.access import Access, is_live
+from app.core.access import Access, is_live, refuse_archived
 from app.core.clock import new_id, now_iso
 from app.groups.invite import check_code_still_valid, is_claimable, require_valid_code
 from app.groups.membership import (GUEST, USER, change_counts, require_live_group,
@@ -88,6 +88,7 @@ def submit_join_request(user_id: str, group_id: str, *, code: str, mode: str,
     head, guard, lock, target = _applicant_state(group_id, user_id, target_participant_id)
     if not is_live(head):
         raise group_not_found()
+    refuse_archived(head, writing=True)  # joining changes the roster: archived is read-only
     if guard is not None:
         raise already_member()
     if lock is not None and lock.LockType == PENDING:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate, ValidationError, validates_schema
 from app.api.schemas import (CURRENCY, DerivedBoolean, DerivedInteger, DerivedNested,
-                             DerivedString, DisplayName, Id, OmitNone, Strict, StrictBoolean,
+                             DerivedString, DisplayName, Id, OmitNone, PageArgsSchema, Strict,
+                             StrictBoolean,
                              StrictInteger, page_schema)
 from app.limits import MAX_HOUSEHOLD, MAX_PARTICIPANTS
 from app.money.splits import DEFAULT_SPLIT_MODES, LIST_ORDER, MAX_AMOUNT, ROUNDING_MODES
@@ -72,6 +73,21 @@ class GroupSchema(Strict):
         lambda access: access.group.Rounding or LIST_ORDER, required=True, metadata={
             "enum": list(ROUNDING_MODES),
             "description": "How an item's leftover minor units are handed out"})
+    archived = DerivedBoolean(lambda access: access.group.archived, required=True, metadata={
+        "description": "An archived group is read-only: every write is 409 GROUP_ARCHIVED "
+                       "until an owner unarchives it."})
+
+
+class ArchivalSchema(GroupSchema):
+    """The group after POST .../archive or .../unarchive."""
+
+    unsettled = fields.Boolean(required=True, metadata={
+        "description": "Some participant's net is not zero (archiving is allowed anyway)."})
+
+
+class HomeArgsSchema(PageArgsSchema):
+    archived = fields.Boolean(load_default=False, metadata={
+        "description": "true: only the archived groups; otherwise only the others."})
 
 
 class ParticipantSchema(OmitNone, Strict):
@@ -204,6 +220,8 @@ class HomeGroupSchema(Strict):
     myOtherNets = fields.List(fields.Nested(OtherNetSchema), required=True, metadata={
         "description": "The caller's net in each kept currency the balances route shows "
                        "under otherCurrencies"})
+    archived = fields.Boolean(required=True, metadata={
+        "description": "The group is archived (read-only); listed only with ?archived=true."})
 
 
 HomeGroupPageSchema = page_schema(HomeGroupSchema, "HomeGroupPage")

@@ -6,9 +6,9 @@ from app.api.context import principal, scope
 from app.api.needs import needs
 from app.api.schemas import PageArgsSchema
 from app.api.spec import Blueprint, FORBIDDEN, NOT_FOUND, errors
-from app.groups import (home, join_requests, delete as group_delete, groups, participants,
-                        transfer, invite)
-from app.groups.schemas import (HomeGroupPageSchema, JoinRequestPageSchema, GroupCreateSchema,
+from app.groups import (archive, home, join_requests, delete as group_delete, groups,
+                        participants, transfer, invite)
+from app.groups.schemas import (ArchivalSchema, HomeArgsSchema, HomeGroupPageSchema, JoinRequestPageSchema, GroupCreateSchema,
                                 GroupPatchSchema, GroupSchema, GuestCreateSchema,
                                 ParticipantListSchema, ParticipantPatchSchema, ParticipantSchema,
                                 ParticipantTransferResultSchema, ParticipantTransferSchema,
@@ -28,7 +28,7 @@ home_blp = Blueprint("me", __name__, description="The caller's groups and reques
 
 @home_blp.route("/users/me/groups")
 @needs(pat="groups:read", liveness_in_view=True)
-@home_blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
+@home_blp.arguments(HomeArgsSchema, location="query", unknown=RAISE)
 @home_blp.response(200, HomeGroupPageSchema)
 @home_blp.doc(description="One index query and one batch read per page, however many groups; a "
                      f"page holds at most {home.MAX_GROUPS_PER_PAGE} groups whatever the "
@@ -36,7 +36,7 @@ home_blp = Blueprint("me", __name__, description="The caller's groups and reques
 def my_groups(args):
     """The home screen: each group with the caller's role, participant id and net."""
     return home.my_groups(principal().user_id, limit=args["limit"], cursor=args["cursor"],
-                          scope=scope("me-groups")).as_dict()
+                          scope=scope("me-groups"), archived=args["archived"]).as_dict()
 
 
 @home_blp.route("/users/me/join-requests")
@@ -100,8 +100,27 @@ def patch_group(body, access):
                                rounding_mode=body.get("rounding"))
 
 
+@groups_blp.route("/groups/<uuid:groupId>/archive", methods=["POST"])
+@needs(role="OWNER", prefetch=archive.PREFETCH, while_archived=True)
+@groups_blp.response(200, ArchivalSchema)
+@errors(groups_blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: flipped meanwhile (retry)."))
+def archive_group(access):
+    """Archive the group (OWNER): read-only, hidden from home, templates paused."""
+    return archive.archive_group(access)
+
+
+@groups_blp.route("/groups/<uuid:groupId>/unarchive", methods=["POST"])
+@needs(role="OWNER", prefetch=archive.PREFETCH, while_archived=True)
+@groups_blp.response(200, ArchivalSchema)
+@errors(groups_blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: flipped meanwhile (retry)."))
+def unarchive_group(access):
+    """Unarchive the group (OWNER): writes are taken again; templates resume from today."""
+    return archive.unarchive_group(access)
+
+
 @groups_blp.route("/groups/<uuid:groupId>", methods=["DELETE"])
-@needs(role="OWNER")
+# An archived group is still deleted for good.
+@needs(role="OWNER", while_archived=True)
 @groups_blp.response(204, description="The group and all its rows are deleted.")
 @groups_blp.alt_response(202, description="The group is gone for every reader; the sweep continues "
                                    "in the background.")

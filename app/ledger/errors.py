@@ -38,3 +38,9 @@ def rate_outlier(rate: str, reference: str, used: str, factor: int) -> Invalid:
 def database_busy() -> Conflict:
     """A batch delete left items unprocessed through its retries; the delete may be rerun."""
     return Conflict("The database is busy; try the delete again.", code="TRY_AGAIN")
+
+
+def participant_gone(participant_id: str) -> Conflict:
+    """A trashed row names a participant removed since: it cannot come back as it was."""
+    return Conflict("A participant this names is no longer in the group.",
+                    code="PARTICIPANT_GONE", details={"participantId": participant_id})

@@ -14,7 +14,7 @@ from app.limits import MAX_SETTLEMENT_NOTE
 from app.money.splits import MAX_AMOUNT
 from app.core import scrub
 from app.core import changelog, outbox, paging
-from app.ledger import balances, foreign_currency, guards as money_guards
+from app.ledger import balances, foreign_currency, guards as money_guards, trash
 from app.core.access import Access
 from app.core.clock import new_id, now_iso, today
 from app.ledger.expense_input import check_date
@@ -221,7 +221,8 @@ def _merged_rate(current: Settlement, changes: SettlementInput, amount: int) -> 
 
 
 def delete_settlement(access: Access, settlement_id: str) -> None:
-    """Delete a settlement; its balance effect is reversed in the same transaction."""
+    """Move a settlement to the trash (app.ledger.trash); its balance effect is reversed in
+    the same transaction."""
     for _ in range(_DELETE_ATTEMPTS):
         current = find_settlement(access.group_id, settlement_id)
         tx = Transaction()
@@ -229,6 +230,7 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
         # Conditioned on the version read: the reversed delta is computed from it.
         tx.delete(current, condition=Settlement.Version == int(current.Version),
                   on_fail=version_conflict("settlement"))
+        trash.put_in_trash(tx, access, current)
         reverse = {key: -value for key, value in
                    balances.stored_settlement_nets(current, access.group.Currency).items()}
         balances.add_to_balance(tx, access.group_id, reverse, settlements=-1,

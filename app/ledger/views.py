@@ -11,15 +11,17 @@ from app.core.clock import today
 from app.currencies import rates
 from app.ledger import pay_links
 from app.ledger import (expense_delete, expense_search, expenses, comments, settlements, balances,
-                        conversions, display, rounding, statement)
+                        conversions, display, rounding, statement, trash)
 from app.ledger.expenses import comments_scope
 from app.ledger.explained.schemas import StatementArgsSchema, StatementSchema
+from models.groups import Expense
 from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, ExpenseListArgsSchema,
                                 ExpensePageSchema, ExpensePatchSchema, ExpenseSchema,
                                 CommentBodySchema, CommentPageSchema, CommentSchema,
                                 SettlementCreateSchema, SettlementPatchSchema, SettlementSchema,
                                 BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
-                                ConversionSchema, RatesArgsSchema, RatesSchema)
+                                ConversionSchema, RatesArgsSchema, RatesSchema, RestoredSchema,
+                                TrashPageSchema)
 
 
 # ---------------------------------------------------------------- expenses
@@ -114,7 +116,7 @@ def update_expense(body, access, expense_id):
 @expenses_blp.response(204)
 @errors(expenses_blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the expense kept changing."))
 def delete_expense(access, expense_id):
-    """Delete the expense and every comment (MEMBER+)."""
+    """Move the expense to the trash for 30 days, with its comments (MEMBER+)."""
     expense_delete.delete_expense(access, str(expense_id))
 
 
@@ -352,3 +354,35 @@ def get_rates(args):
     latest publication on or before it (weekends and holidays fall back)."""
     principal()  # any signed-in user
     return rates.rates_for(args.get("base") or "EUR", args.get("date") or today())
+
+
+# ---------------------------------------------------------------- trash
+# Deleted expenses and settlements, kept 30 days: /groups/{groupId}/trash.
+
+trash_blp = Blueprint("trash", __name__, description="Deleted expenses and settlements, kept "
+                                                     "30 days to be restored")
+
+
+@trash_blp.route("/groups/<uuid:groupId>/trash")
+@needs(role="VIEWER", pat="groups:read")
+@trash_blp.arguments(PageArgsSchema, location="query", unknown=RAISE)
+@trash_blp.response(200, TrashPageSchema)
+@errors(trash_blp, NOT_FOUND)
+def list_trash(args, access):
+    """The group's trash, newest deletion first (VIEWER+)."""
+    return trash.list_trash(access, limit=args["limit"], cursor=args["cursor"],
+                            scope=scope(f"trash:{access.group_id}")).as_dict()
+
+
+@trash_blp.route("/groups/<uuid:groupId>/trash/<uuid:id>/restore", methods=["POST"])
+@needs(role="MEMBER", pat="expenses:write")
+@trash_blp.response(200, RestoredSchema)
+@errors(trash_blp, FORBIDDEN, (404, "Not in the trash: never deleted, restored already, or "
+                                    "deleted more than 30 days ago."),
+        (409, "PARTICIPANT_GONE (details.participantId: removed since the deletion), "
+              "PARTICIPANT_UNAVAILABLE (held by a transfer) or CURRENCY_CHANGED."))
+def restore_from_trash(access, id):  # the path names it id (api.md)
+    """Put a deleted expense or settlement back with its balance effect (MEMBER+)."""
+    row = trash.restore(access, str(id))
+    return row if isinstance(row, Expense) else settlements.GroupSettlement(
+        row, access.group.Currency)

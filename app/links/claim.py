@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from app.core import changelog
+from app.core.access import refuse_archived
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
 from app.errors import Unauthenticated, already_member, group_not_found, target_not_guest
@@ -38,6 +39,7 @@ def claim(user_id: str, group_id: str, session_token: str, *,
     guest = Participant.from_raw(rows.get(keys[2]))
     if head is None or head.Status != "ACTIVE":
         raise group_not_found()
+    refuse_archived(head, writing=True)  # a claim changes the roster: archived is read-only
     if link is None or (link.ValidUntil and link.ValidUntil <= now_iso()):
         raise link_not_found()
     if rows.get(keys[3]) is not None:

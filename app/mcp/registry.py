@@ -68,7 +68,7 @@ def _group_currency(arguments: dict) -> Optional[str]:
     """The currency of the group the call authorized against (the request's cached group
     access, app.api.context.group_access), for groupAmount's formatted twin; None if none."""
     group_id = arguments.get("groupId")
-    for (cached_id, _, _), access in (g.get("group_access") or {}).items():
+    for (cached_id, *_), access in (g.get("group_access") or {}).items():
         if cached_id == str(group_id):
             return access.group.Currency
     return None

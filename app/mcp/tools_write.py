@@ -167,7 +167,7 @@ def once(caller, access, tool: str, args: Dict[str, Any], run: Callable[[], Any]
 
 
 def _add_expense(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     group_currency = access.group.Currency
     return once(caller, access, "add_expense", args, lambda: in_units(
         lambda: expenses.create_expense(access, expense_body(args, group_currency)),
@@ -191,7 +191,7 @@ def _edited_currency(access, args: dict) -> str:
 
 
 def _update_expense(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     group_currency = access.group.Currency
     currency = _edited_currency(access, args)
 
@@ -211,7 +211,7 @@ def _set_household(caller, args: dict):
 
 
 def _delete_expense(caller, args: dict) -> dict:
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     expense_delete.delete_expense(access, args["expenseId"])
     return {"deleted": True, "expenseId": args["expenseId"]}
 
@@ -228,7 +228,7 @@ def settlement_input(args: Dict[str, Any], currency: str, group_currency: str) -
 
 
 def _record_settlement(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     group_currency = access.group.Currency
     currency = body_currency(args, group_currency)
     return once(caller, access, "record_settlement", args, lambda: in_units(
@@ -242,7 +242,8 @@ def _settle_up(caller, args: dict):
     records one. Under an idempotencyKey a retry replays what the first call recorded; a
     call that failed part way frees its key, and its retry reads the plan again, so only
     what is still owed is recorded."""
-    access = group_access(args["groupId"], "MEMBER", prefetch=balances.BALANCES_PREFETCH)
+    access = group_access(args["groupId"], "MEMBER", prefetch=balances.BALANCES_PREFETCH,
+                          writing=True)
 
     def run() -> dict:
         plan = balances.group_balances(access)
@@ -259,13 +260,13 @@ def _settle_up(caller, args: dict):
 
 
 def _delete_settlement(caller, args: dict) -> dict:
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     settlements.delete_settlement(access, args["settlementId"])
     return {"deleted": True, "settlementId": args["settlementId"]}
 
 
 def _add_comment(caller, args: dict):
-    access = group_access(args["groupId"])
+    access = group_access(args["groupId"], writing=True)
     return once(caller, access, "add_comment", args,
                 lambda: comments.add_comment(access, args["expenseId"], args["body"]),
                 CommentSchema)
@@ -277,7 +278,7 @@ def _create_group(caller, args: dict):
 
 
 def _add_guest(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER")
+    access = group_access(args["groupId"], "MEMBER", writing=True)
     return once(caller, access, "add_guest", args, lambda: participants.add_guest(
         access, display_name=args["displayName"], role=args["role"]), ParticipantSchema)
 
@@ -334,8 +335,9 @@ TOOLS = (
         rest_view=groups_api.patch_participant, run=_set_household, writes=True),
     Tool(
         name="delete_expense", title="Delete an expense",
-        description="Delete an expense and its comments (MEMBER role); its effect on the "
-                    "balances is undone. Confirm with the user first: this cannot be undone.",
+        description="Delete an expense (MEMBER role); its effect on the balances is undone. "
+                    "It stays in the group's trash, with its comments, for 30 days, where a "
+                    "member can restore it in the app. Confirm with the user first.",
         args=ExpenseArgs, result=DeletedSchema, rest_view=expenses_api.delete_expense,
         run=_delete_expense, writes=True, destructive=True),
     Tool(
@@ -358,7 +360,8 @@ TOOLS = (
     Tool(
         name="delete_settlement", title="Delete a recorded payment",
         description="Delete a settlement (MEMBER role); its effect on the balances is "
-                    "undone. Confirm with the user first.",
+                    "undone. It stays in the group's trash for 30 days. Confirm with the user "
+                    "first.",
         args=SettlementArgs, result=DeletedSchema, rest_view=settlements_api.delete_settlement,
         run=_delete_settlement, writes=True, destructive=True),
     Tool(

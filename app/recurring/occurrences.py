@@ -45,7 +45,7 @@ from app.core.clock import now_iso
 from app.core.transactions import Transaction
 from app.ledger import balances, expense_build, guards as money_guards, rounding
 from app.ledger.expense_body import ExpenseBody
-from app.recurring.schedule import iso
+from app.recurring.schedule import Schedule, iso, parse_instant
 from app.recurring.templates import schedule_of
 from app.core.conditional import update_if
 from app.groups.membership import get_participant
@@ -231,7 +231,15 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
                 run: _Run, head: Optional[Group]) -> int:
     schedule = schedule_of(row)
     now_text, lease = iso(now), iso(now + LEASE)
-    prev, slot, used = row.NextRunAt, row.ClaimedSlot or row.NextSlot, 0
+    if head is not None and head.archived:
+        counts["paused"] += 1  # an archived group is read-only: its templates wait
+        return 0
+    try:
+        prev, slot = _resume_after_unarchive(row, schedule, head)
+    except TemplateChanged:
+        counts["skipped"] += 1
+        return 0
+    used = 0
     while slot and prev and prev <= now_text and used < budget:
         if not claim(row, prev, slot, lease):
             counts["skipped"] += 1
@@ -279,6 +287,36 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
             raise
         prev, slot = next_run_at, following.isoformat() if following else None
     return used
+
+
+def _resume_after_unarchive(row: RecurringExpense, schedule: Schedule,
+                            head: Optional[Group]) -> Tuple[Optional[str], Optional[str]]:
+    """(NextRunAt, slot) to work from. The slots a template missed while its group was
+    archived are not backfilled: one conditioned update moves it to its first slot on or
+    after the (template's local) day of the last unarchive. A template created since keeps
+    its own start (a start in the past backfills as usual)."""
+    prev, slot = row.NextRunAt, row.ClaimedSlot or row.NextSlot
+    unarchived = None if head is None else head.UnarchivedAt
+    if not (unarchived and slot and prev and not row.ClaimedSlot
+            and (row.CreatedAt or "") < unarchived):
+        return prev, slot
+    day = schedule.local_today(parse_instant(unarchived))
+    if date.fromisoformat(slot) >= day:
+        return prev, slot
+    resume = schedule.on_or_after(day)
+    next_run_at = schedule.run_at(resume) if resume else None
+    tx = Transaction().update(
+        RecurringExpense(row.GroupId, row.SK),
+        [RecurringExpense.NextSlot.set(resume.isoformat()) if resume
+         else RecurringExpense.NextSlot.remove()]
+        + RecurringExpense.due_actions(row.GroupId, next_run_at),
+        condition=(RecurringExpense.NextRunAt == prev)
+        & (RecurringExpense.UpdatedAt == row.UpdatedAt),
+        on_fail=template_changed_during_claim())
+    changelog.record(tx, _logged_as(row, head), row)
+    tx.commit()
+    row.NextRunAt, row.NextSlot = next_run_at, resume.isoformat() if resume else None
+    return next_run_at, row.NextSlot
 
 
 def _held_by_transfer(group_id: str, error: DomainError) -> bool:

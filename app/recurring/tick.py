@@ -40,7 +40,8 @@ SNAPSHOT_PAGES = 5
 # wait for the next tick, oldest first.
 MAX_SLOTS_PER_RUN = 10_000
 REMINDER_AHEAD = timedelta(hours=24)
-COUNTS = ("due", "created", "failed", "skipped", "deferred", "rolledBack", "reminders")
+COUNTS = ("due", "created", "failed", "skipped", "deferred", "rolledBack", "reminders",
+          "paused")
 metrics = Metrics(namespace="TailSpend", service="recurring")
 
 
@@ -128,6 +129,10 @@ def create_reminders(bucket: str, moment: datetime) -> int:
                          group_id=row.GroupId,
                          payload={"recurringId": row.RecurringId, "slot": slot,
                                   "description": row.Template.Description})
+        # An archived group's templates wait (occurrences.py): no reminder of a slot that
+        # will not run.
+        tx.check(Group, *Group.key(row.GroupId), condition=Group.ArchivedAt.does_not_exist(),
+                 on_fail=Conflict("The group is archived."))
         tx.update(RecurringExpense(row.GroupId, row.SK),
                   [RecurringExpense.ReminderSlot.set(slot)],
                   condition=(RecurringExpense.NextSlot == slot)
@@ -137,8 +142,8 @@ def create_reminders(bucket: str, moment: datetime) -> int:
             tx.commit()
             created += 1
         except Conflict:
-            # already reminded (by ReminderSlot: the event row leaves at dispatch), or the
-            # template moved meanwhile
+            # already reminded (by ReminderSlot: the event row leaves at dispatch), the
+            # template moved meanwhile, or its group is archived
             pass
     return created
 

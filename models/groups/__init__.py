@@ -9,7 +9,7 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
                                 RATE_DERIVED, RATE_ECB, RATE_SOURCES,
                                 JOINLOCK_PREFIX, JOINREQ_PREFIX, META, NET_PREFIX, PAIR_PREFIX,
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
-                                USERMEMBER_PREFIX)
+                                TRASH_PREFIX, USERMEMBER_PREFIX)
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 GroupExpensesIndex, GroupItem, GroupStatementIndex,
                                 PendingJoinRequestsIndex,
@@ -17,8 +17,8 @@ from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
 from models.groups.membership import (DefaultShareMap, DefaultSplitMap, Group, GroupStatus,
                                       Invite, JoinLock, JoinRequest, Participant, UserMember)
 from models.groups.ledger import (BODY_FIELDS, STORED_PARTICIPANT_ID, Balance, Comment,
-                                  Conversion, Expense, ExpenseBodyAttributes, ExtraMap, ItemMap, PaymentMap,
-                                  Settlement, SplitMap)
+                                  Conversion, Expense, ExpenseBodyAttributes, ExtraMap, ItemMap,
+                                  PaymentMap, Settlement, SplitMap, Trashed)
 from models.groups.recurring import ExpenseTemplateMap, RecurringExpense
 from models.groups.changes import Change, ChangeKind
 from models.groups.imports import ImportChunk, ImportJob
@@ -35,4 +35,5 @@ __all__ = ["DefaultShareMap", "DefaultSplitMap", "BALANCE", "BODY_FIELDS", "Expe
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ExtraMap", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",
-           "RecurringExpense", "ImportChunk", "ImportJob", "Receipt", "LinkCount", "ShareLink"]
+           "RecurringExpense", "ImportChunk", "ImportJob", "Receipt", "LinkCount", "ShareLink",
+           "TRASH_PREFIX", "Trashed"]

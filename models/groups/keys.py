@@ -18,6 +18,7 @@ CONVERSION_PREFIX = "CONVERSION#"
 # A money row's place in its accounts' cross-group projection (models/users/mine.py): a kind
 # letter, then date, creation and id (``projected_sort`` of Expense, Settlement, Conversion).
 PROJECTED_EXPENSE, PROJECTED_SETTLEMENT, PROJECTED_CONVERSION = "E#", "S#", "C#"
+TRASH_PREFIX = "TRASH#"
 # Where a converted row's rate came from (RateSource): the client, derived from the
 # groupAmount it sent, or the ECB reference rate of its date.
 RATE_CLIENT, RATE_DERIVED, RATE_ECB = "CLIENT", "DERIVED", "ECB"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 from typing import Iterator, Optional
 
 from pynamodb.attributes import (BinarySetAttribute, BooleanAttribute, ListAttribute,
@@ -14,7 +15,7 @@ from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, EXP
                                 EXPENSE_PREFIX,
                                 NET_PREFIX, PAIR_PREFIX, PROJECTED_CONVERSION,
                                 PROJECTED_EXPENSE, PROJECTED_SETTLEMENT, ROUND_PREFIX,
-                                SETTLEMENT_PREFIX)
+                                SETTLEMENT_PREFIX, TRASH_PREFIX)
 
 
 # The maps nested in an expense (and a recurring template) are stored under one-letter
@@ -393,3 +394,32 @@ class Conversion(GroupItem, discriminator="CONVERSION"):
     def newest_first(cls, group_id: str, **kwargs) -> Iterator["Conversion"]:
         return cls.query(group_id, cls.SK.startswith(CONVERSION_PREFIX),
                          scan_index_forward=False, **kwargs)
+
+
+class Trashed(GroupItem, discriminator="TRASHED"):
+    """A deleted expense or settlement, kept for 30 days to be restored (api.md "Archive and
+    trash"): the row as it was (``Snapshot``, its raw DynamoDB image as JSON, so no index
+    attribute of the original is set here and it is in no listing) and what the trash list
+    shows. The table's TTL (``ExpiresAt``) purges it; readers treat it as gone from
+    ExpiresAt on, before TTL gets to it. An expense's comments stay under its sort-key
+    prefix meanwhile (app.ledger.orphan_comments keeps them while this row stands)."""
+
+    Kind = UnicodeAttribute()  # EXPENSE | SETTLEMENT
+    ResourceId = UnicodeAttribute()
+    Description = UnicodeAttribute(null=True)
+    Amount = NumberAttribute()
+    Currency = UnicodeAttribute(null=True)
+    DeletedAt = UnicodeAttribute()
+    DeletedBy = UnicodeAttribute()  # the deleting participant
+    ExpiresAt = NumberAttribute()  # TTL (unix seconds)
+    Snapshot = UnicodeAttribute()
+
+    @staticmethod
+    def sort_key(resource_id: str) -> str:
+        return f"{TRASH_PREFIX}{resource_id}"
+
+    @property
+    def expires_at(self) -> str:
+        """ExpiresAt as an ISO 8601 UTC timestamp (the API's form)."""
+        moment = datetime.fromtimestamp(int(self.ExpiresAt), tz=timezone.utc)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")

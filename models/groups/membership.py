@@ -65,10 +65,20 @@ class Group(GroupItem, discriminator="GROUP"):
     # How an item's leftover minor units are handed out: LIST_ORDER (absent) or FAIR (by
     # each participant's cumulative rounding, kept on the balance row: app.ledger.rounding).
     Rounding = UnicodeAttribute(null=True)
+    # When an owner archived the group (absent while it is not archived): an archived group
+    # is read-only (app.core.access.authorize, writing=True) and its templates do not run.
+    ArchivedAt = UnicodeAttribute(null=True)
+    # When it was last unarchived: the recurring tick skips every slot before that day, so
+    # templates resume without backfilling the archived months.
+    UnarchivedAt = UnicodeAttribute(null=True)
 
     @staticmethod
     def key(group_id: str) -> tuple:
         return group_id, META
+
+    @property
+    def archived(self) -> bool:
+        return self.ArchivedAt is not None
 
     @classmethod
     def roster_unchanged(cls, version: Optional[int]):

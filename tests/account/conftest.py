@@ -16,7 +16,10 @@ from models.users import McpCleanupPointer, McpGrant
 # Group history keeps who wrote a row as an opaque user id (expense, template and comment
 # attribution, the group's creator); the outbox's events live for their retention (TTL).
 # Neither names the person once the profile and identities are gone; everything else must.
-HISTORY_ATTRIBUTES = {"groups": {"CreatedBy", "UpdatedBy", "AuthorUserId", "DecidedBy"}}
+# Snapshot: a trashed row's image (app.ledger.trash), whose CreatedBy/UpdatedBy are that
+# row's history as they would be on the row itself.
+HISTORY_ATTRIBUTES = {"groups": {"CreatedBy", "UpdatedBy", "AuthorUserId", "DecidedBy",
+                                 "Snapshot"}}
 OUTBOX_PREFIX = "EVENT#"
 
 

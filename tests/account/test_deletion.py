@@ -172,3 +172,25 @@ def test_a_crash_after_any_step_is_finished_by_a_rerun(client, make_world, direc
             "resumedAccountDeletes": 1, "failedAccountDeletes": 0}, crash_after
     _assert_all_gone(world, directory)
     assert Profile.count(world.dora) == 0
+
+
+def test_account_deletion_erases_a_solo_groups_trash_and_keeps_a_shared_ones(client, world,
+                                                                           directory):
+    """The group deleted with the account goes whole, its trash included; in a group that
+    stays, a row the account trashed is history like the row itself: still restorable."""
+    from models.groups import TRASH_PREFIX, Trashed
+    solo_expense = client.get(f"/groups/{world.solo}/expenses",
+                              headers=world.dora_h).get_json()["items"][0]["expenseId"]
+    shared_expense = next(e["expenseId"] for e in client.get(
+        f"/groups/{world.shared}/expenses", headers=world.dora_h).get_json()["items"]
+        if e["description"] == "via PAT")
+    for gid, eid in ((world.solo, solo_expense), (world.shared, shared_expense)):
+        assert client.delete(f"/groups/{gid}/expenses/{eid}",
+                             headers=world.dora_h).status_code == 204
+    assert client.delete("/users/me", headers=world.dora_h).status_code == 204
+    _assert_all_gone(world, directory)  # the solo group's partition: nothing, trash included
+    assert list(Trashed.query(world.solo, Trashed.SK.startswith(TRASH_PREFIX))) == []
+    restored = client.post(f"/groups/{world.shared}/trash/{shared_expense}/restore",
+                           headers=world.olive_h)
+    assert restored.status_code == 200, restored.get_json()
+    assert_balance_matches_rows(world.shared)

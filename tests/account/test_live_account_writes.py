@@ -19,6 +19,10 @@ from models.users import DELETING, Profile
 EXEMPT = {
     "DELETE": "removes rows; never creates one",
     "groups.patch_group": "group head only (OWNER, group history)",
+    "groups.archive_group": "group head only (OWNER, group history)",
+    "trash.restore_from_trash": "group history put back, under check_money_write's roster "
+                                "read of the writer (as an expense create)",
+    "groups.unarchive_group": "group head only (OWNER, group history)",
     "invite.patch_invite": "the group's invite row",
     "invite.rotate_invite": "the group's invite row",
     "expenses.update_expense": "group history, guarded by require_role (walked via create)",

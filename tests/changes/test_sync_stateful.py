@@ -42,7 +42,8 @@ def full_fetch(group_id: str, currency: str) -> dict:
         rows["EXPENSE"][expense.ExpenseId] = ExpenseSchema().dump(expense)
     for comment in Comment.query(group_id, Comment.SK.startswith(EXPENSE_PREFIX),
                                  consistent_read=True):
-        rows["COMMENT"][comment.CommentId] = CommentSchema().dump(comment)
+        if comment.expense_id in rows["EXPENSE"]:  # a trashed expense's are not readable
+            rows["COMMENT"][comment.CommentId] = CommentSchema().dump(comment)
     for settlement in Settlement.newest_first(group_id, consistent_read=True):
         rows["SETTLEMENT"][settlement.SettlementId] = SettlementSchema().dump(
             GroupSettlement(settlement, currency))

@@ -59,6 +59,9 @@ CONTRACT_PATHS |= {"/locales"}
 # Balances that explain themselves (issue 46).
 CONTRACT_PATHS |= {"/groups/{groupId}/participants/{participantId}/statement",
                    "/users/me/people/{userId}/settle"}
+# Archive and trash (issue 47).
+CONTRACT_PATHS |= {"/groups/{groupId}/archive", "/groups/{groupId}/unarchive",
+                   "/groups/{groupId}/trash", "/groups/{groupId}/trash/{id}/restore"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

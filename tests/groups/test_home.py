@@ -26,7 +26,7 @@ def test_home_lists_each_group_with_role_participant_and_net(client, owner, join
     assert reply.get_json() == {"items": [{
         "groupId": owner.gid, "name": "Trip", "currency": "EUR", "myRole": "VIEWER",
         "myParticipantId": member.pid, "myNet": -1250, "myOtherNets": [],
-        "revision": 3}], "nextCursor": None}  # the group, its owner, the member
+        "revision": 3, "archived": False}], "nextCursor": None}  # the group, its owner, the member
 
 
 def test_home_net_is_zero_for_a_participant_without_a_net_yet(client, owner):

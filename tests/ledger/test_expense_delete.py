@@ -1,13 +1,11 @@
-"""Expense delete: the head, every comment, the balance delta and the event, rerunnable."""
+"""Expense delete: the head to the trash, its balance delta and the event in one transaction;
+its comments stay for a restore (tests/ledger/test_trash.py) and go with the purge."""
 from __future__ import annotations
 
-import pytest
+import json
 
-from models import base as model_base
-from models import pynamodb_adapter
 from app.ledger import expense_delete
-from app.core.access import authorize
-from models.groups import Comment, GroupItem
+from models.groups import Comment, Expense, GroupItem, Trashed
 from models.notifications import Event
 from tests.ledger.helpers import assert_balance_matches_rows, stored_nets
 
@@ -27,12 +25,16 @@ def _thread_rows(group_id: str, expense_id: str) -> list:
     return list(GroupItem.query(group_id, GroupItem.SK.startswith(f"EXPENSE#{expense_id}#")))
 
 
-def test_small_thread_is_deleted_in_one_transaction_with_the_balance_and_event(group):
+def test_a_delete_moves_the_head_to_the_trash_with_the_balance_and_event(group):
     expense = group.add_expense(900)
     for text in ("a", "b"):
         group.post(f"/expenses/{expense['expenseId']}/comments", {"body": text})
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
-    assert _thread_rows(group.group_id, expense["expenseId"]) == []
+    rows = _thread_rows(group.group_id, expense["expenseId"])
+    assert [type(row) for row in rows] == [Comment, Comment]  # kept for a restore
+    trashed = Trashed.get(group.group_id, Trashed.sort_key(expense["expenseId"]))
+    image = GroupItem.from_raw_data(json.loads(trashed.Snapshot))
+    assert isinstance(image, Expense) and int(image.CommentSeq) == 2
     assert stored_nets(group.group_id) == {}
     assert_balance_matches_rows(group.group_id)
     assert Event.get(*Event.key(f"EXPENSE_DELETED#{group.group_id}#{expense['expenseId']}#1"))
@@ -40,98 +42,41 @@ def test_small_thread_is_deleted_in_one_transaction_with_the_balance_and_event(g
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 404
 
 
-def test_a_thread_that_just_fits_the_final_transaction_is_deleted_in_it(group):
-    """The final transaction at its fullest: every item it holds (the caller's member and
-    live-account checks included) within DynamoDB's 100."""
+def test_a_long_thread_costs_the_delete_nothing(group):
+    """No comment is touched by the delete, however many: one transaction whatever the
+    thread (the purge and the orphan sweep delete them, page by page, later)."""
     expense = group.add_expense(900)
-    seed_comments(group.group_id, expense["expenseId"], expense_delete.FINAL_COMMENTS,
-                  author=group.user_id)
+    seed_comments(group.group_id, expense["expenseId"], 300, author=group.user_id)
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
-    assert _thread_rows(group.group_id, expense["expenseId"]) == []
+    assert len(_thread_rows(group.group_id, expense["expenseId"])) == 300
+    assert group.post(f"/trash/{expense['expenseId']}/restore", {}).status_code == 200
+    assert len(_thread_rows(group.group_id, expense["expenseId"])) == 301
     assert_balance_matches_rows(group.group_id)
 
 
-@pytest.mark.slow
-def test_a_thread_of_3000_comments_is_deleted_completely(group):
-    expense = group.add_expense(900)
-    seed_comments(group.group_id, expense["expenseId"], 3000, author=group.user_id)
-    assert len(_thread_rows(group.group_id, expense["expenseId"])) == 3001
-    assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
-    assert _thread_rows(group.group_id, expense["expenseId"]) == []
-    assert_balance_matches_rows(group.group_id)
-
-
-def test_unprocessed_batch_items_are_retried_until_empty(group, monkeypatch):
-    expense = group.add_expense(900)
-    seed_comments(group.group_id, expense["expenseId"], 120, author=group.user_id)
-    connection = pynamodb_adapter.table_connection(GroupItem)
-    real = connection.batch_write_item
-    calls = []
-
-    def throttled(delete_items=None, **kwargs):
-        calls.append(len(delete_items))
-        if len(calls) % 2:  # every other call DynamoDB "throttles" all but the first key
-            real(delete_items=delete_items[:1])
-            return {"UnprocessedItems": {GroupItem.Meta.table_name: [
-                {"DeleteRequest": {"Key": key}} for key in delete_items[1:]]}}
-        return real(delete_items=delete_items, **kwargs)
-
-    monkeypatch.setattr(connection, "batch_write_item", throttled)
-    monkeypatch.setattr(model_base.time, "sleep", lambda _: None)
-    assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
-    assert _thread_rows(group.group_id, expense["expenseId"]) == []
-    assert any(size < 25 for size in calls)  # the leftovers were sent again
-
-
-def test_a_crash_mid_sweep_leaves_a_live_head_with_correct_balances_and_a_rerun_finishes(
-        group, monkeypatch):
-    expense = group.add_expense(900)
-    seed_comments(group.group_id, expense["expenseId"], 700, author=group.user_id)
-    before = stored_nets(group.group_id)
-    real = expense_delete.batch_delete
-    state = {"calls": 0}
-
-    def crash_after_first_page(keys):
-        state["calls"] += 1
-        if state["calls"] > 1:
-            raise RuntimeError("Lambda timed out")
-        real(keys)
-
-    monkeypatch.setattr(expense_delete, "batch_delete", crash_after_first_page)
-    with pytest.raises(RuntimeError):
-        expense_delete.delete_expense(authorize(group.user_id, group.group_id), expense["expenseId"])
-    rows = _thread_rows(group.group_id, expense["expenseId"])
-    assert 0 < len(rows) < 701 and rows[0].SK.endswith("#0#META")
-    assert stored_nets(group.group_id) == before
-    monkeypatch.setattr(expense_delete, "batch_delete", real)
-    assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
-    assert _thread_rows(group.group_id, expense["expenseId"]) == []
-    assert_balance_matches_rows(group.group_id)
-
-
-def _after_first_sweep(monkeypatch, action) -> dict:
-    """Run ``action(expense_id)`` once, between the comment sweep and the final transaction."""
-    real = expense_delete._sweep
+def _before_final(monkeypatch, action) -> dict:
+    """Run ``action(expense_id)`` once, between reading the head and the transaction."""
+    real = expense_delete._final
     state = {"ran": False}
 
-    def sweep_then_act(group_id, expense_id):
-        rest = real(group_id, expense_id)
+    def act_then_final(access, head, counter):
         if not state["ran"]:
             state["ran"] = True
-            action(expense_id)
-        return rest
+            action(head.ExpenseId)
+        return real(access, head, counter)
 
-    monkeypatch.setattr(expense_delete, "_sweep", sweep_then_act)
+    monkeypatch.setattr(expense_delete, "_final", act_then_final)
     return state
 
 
-def test_a_comment_added_during_the_delete_is_deleted_too(group, monkeypatch):
+def test_a_comment_added_during_the_delete_is_in_the_trashed_image(group, monkeypatch):
     expense = group.add_expense(900)
-    state = _after_first_sweep(monkeypatch, lambda eid: group.post(
+    state = _before_final(monkeypatch, lambda eid: group.post(
         f"/expenses/{eid}/comments", {"body": "late"}))
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
     assert state["ran"]
-    assert _thread_rows(group.group_id, expense["expenseId"]) == []
+    trashed = Trashed.get(group.group_id, Trashed.sort_key(expense["expenseId"]))
+    assert int(GroupItem.from_raw_data(json.loads(trashed.Snapshot)).CommentSeq) == 1
 
 
 def test_an_edit_during_the_delete_is_not_lost_from_the_balance(group, monkeypatch):
@@ -142,8 +87,11 @@ def test_an_edit_during_the_delete_is_not_lost_from_the_balance(group, monkeypat
             "version": 1, "amount": 600,
             "payments": [{"participantId": group.guests[0], "amount": 600}]}).status_code == 200
 
-    state = _after_first_sweep(monkeypatch, edit)
+    state = _before_final(monkeypatch, edit)
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
     assert state["ran"]
     assert stored_nets(group.group_id) == {}
+    assert_balance_matches_rows(group.group_id)
+    restored = group.post(f"/trash/{expense['expenseId']}/restore", {}).get_json()
+    assert restored["expense"]["amount"] == 600 and restored["expense"]["version"] == 3
     assert_balance_matches_rows(group.group_id)

@@ -146,13 +146,22 @@ def test_attach_detach_and_the_expense_reply(group):
     assert group.client.delete(url, headers=group.headers).status_code == 404
 
 
-def test_deleting_the_expense_deletes_its_receipt(group):
+def test_a_trashed_expense_keeps_its_receipt_until_the_purge_deletes_it(group, monkeypatch):
+    from app.core.clock import epoch
+    from app.ledger import trash
+    from app.limits import TRASH_KEEP_SECONDS
     expense = group.expense()
     receipt_id = group.ready(images.receipt())
     group.client.put(f"/groups/{group.group_id}/expenses/{expense['expenseId']}/receipt",
                      json={"receiptId": receipt_id}, headers=group.headers)
     assert group.client.delete(f"/groups/{group.group_id}/expenses/{expense['expenseId']}",
                                headers=group.headers).status_code == 204
+    kept = objects(receipt_id)
+    assert kept  # in the trash: a restore brings the expense back with its receipt
+    assert group.client.get(group.path(receipt_id), headers=group.headers).status_code == 200
+    later = epoch() + TRASH_KEEP_SECONDS + 1
+    monkeypatch.setattr(trash, "epoch", lambda: later)
+    assert trash.purge_expired()["trashPurged"] == 1
     assert objects(receipt_id) == []
     assert group.client.get(group.path(receipt_id), headers=group.headers).status_code == 404
 

@@ -201,6 +201,17 @@ def test_reminder_is_created_once_per_upcoming_slot(group):
     assert Event.get(*Event.key(event_id)).Type == "RECURRING_REMINDER"
 
 
+def test_an_archived_group_gets_no_reminder_of_a_slot_that_will_not_run(group):
+    from app.groups import archive
+    access, ids = group
+    create(access, template_body(ids[0], 100, ids, start="2026-02-01"))
+    archive.archive_group(access)
+    result = tick(access, "2026-01-31T01:00:00Z")
+    assert (result["reminders"], result["paused"]) == (0, 0)  # the slot is not due yet
+    archive.unarchive_group(access)
+    assert tick(access, "2026-01-31T02:00:00Z")["reminders"] == 1
+
+
 def test_groups_spread_over_buckets_and_each_bucket_runs_alone(aws):
     owner = make_user("spread@example.com")
     groups = [make_group(owner, guests=1) for _ in range(12)]
@@ -250,4 +261,23 @@ def test_an_income_template_records_income_occurrences_and_an_edit_turns_it_roun
     assert edited["kind"] == "EXPENSE"
     run_tick("2026-04-01T00:00:00Z")
     assert [e.ExpenseKind for e in recorded(access.group_id)] == ["INCOME", "INCOME", None]
+
+
+def test_an_archived_groups_templates_wait_and_resume_without_backfill(group, monkeypatch):
+    """Archived: nothing runs. Unarchived on 15 April: the next slot on or after that day
+    runs, the three missed month-ends are never recorded."""
+    from app.groups import archive
+    access, ids = group
+    made = create(access, template_body(ids[0], 3000, ids, start="2026-01-31"))
+    RecurringExpense(access.group_id, RecurringExpense.sort_key(made["recurringId"])).update(
+        actions=[RecurringExpense.CreatedAt.set("2026-01-01T00:00:00.000Z")])
+    archive.archive_group(access)
+    result = run_tick("2026-03-01T00:00:00Z")
+    assert (result["created"], result["paused"]) == (0, 1)
+    monkeypatch.setattr(archive, "now_iso", lambda: "2026-04-15T10:00:00.000Z")
+    archive.unarchive_group(access)
+    result = run_tick("2026-05-01T00:00:00Z")
+    assert result["created"] == 1 and slots(access.group_id) == ["2026-04-30"]
+    row = _row(access, made["recurringId"])
+    assert (row.NextSlot, row.LastSlot) == ("2026-05-31", "2026-04-30")
     assert_balance_matches_rows(access.group_id)
