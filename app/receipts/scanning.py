@@ -164,8 +164,11 @@ def _participant_of(group_id: str, user_id: str) -> Optional[str]:
 def _stored(result, draft: Optional[ExpenseInput]) -> str:
     return json.dumps({"engine": result.engine, "merchant": result.merchant,
                        "date": result.date, "total": result.total, "currency": result.currency,
+                       "currencyPrinted": bool(result.currency_printed),
                        "items": [{"name": str(name)[:200], "amount": int(amount)}
                                  for name, amount in result.items][:100],
+                       "extras": [{"name": str(name)[:200], "amount": int(amount), "kind": kind}
+                                  for name, amount, kind in result.extras][:100],
                        "confidence": {k: float(v) for k, v in dict(result.confidence).items()},
                        "draft": draft.to_draft() if draft is not None else None},
                       sort_keys=True)

@@ -12,6 +12,7 @@ from app import blobs
 from app.limits import MAX_RECEIPT_BYTES
 from app.api.schemas import DerivedNested, DerivedString, OmitNone, Schema, Strict, StrictInteger
 from app.ledger.schemas import ExpenseCreateSchema
+from app.receipts.scan.parser import EXTRA_KINDS
 
 CONTENT_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "application/pdf")
 SCAN_STATUSES = ("PENDING", "DONE", "FAILED")
@@ -42,6 +43,14 @@ class ScanItemSchema(Schema):
     amount = fields.Integer(required=True)
 
 
+class ScanExtraSchema(Schema):
+    name = fields.String(required=True, metadata={"description": "The line's label"})
+    amount = fields.Integer(required=True, metadata={
+        "description": "Minor units of the scan's currency; negative for a discount"})
+    kind = fields.String(required=True, validate=validate.OneOf(EXTRA_KINDS), metadata={
+        "description": "TAX (added on top of the prices), TIP, SERVICE or DISCOUNT"})
+
+
 class ScanConfidenceSchema(Schema):
     merchant = fields.Float(required=True)
     date = fields.Float(required=True)
@@ -50,7 +59,8 @@ class ScanConfidenceSchema(Schema):
 
 
 class ScanSchema(OmitNone, Schema):
-    OMIT_NONE = ("engine", "merchant", "date", "total", "currency", "reason", "confidence")
+    OMIT_NONE = ("engine", "merchant", "date", "total", "currency", "currencyPrinted", "reason",
+                 "confidence", "extras")
 
     status = fields.String(required=True, validate=validate.OneOf(SCAN_STATUSES))
     reason = fields.String(allow_none=True)
@@ -59,7 +69,13 @@ class ScanSchema(OmitNone, Schema):
     date = fields.String(allow_none=True)
     total = fields.Integer(allow_none=True, metadata={"description": "Minor units of currency"})
     currency = fields.String(allow_none=True)
+    currencyPrinted = fields.Boolean(allow_none=True, metadata={
+        "description": "false: the receipt prints no currency, and currency is the group's "
+                       "(the draft's notes say so)"})
     items = fields.List(fields.Nested(ScanItemSchema), required=True)
+    extras = fields.List(fields.Nested(ScanExtraSchema), allow_none=True, metadata={
+        "description": "Tax, tip, service and discount lines that apply on top of the items "
+                       "(items and extras add up to the total when the receipt does)"})
     confidence = fields.Nested(ScanConfidenceSchema, allow_none=True)
     draft = fields.Dict(allow_none=True, required=True, metadata={
         "description": "An expense body of this group (POST .../expenses shape), or null when "
