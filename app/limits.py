@@ -39,3 +39,12 @@ MAX_RECEIPT_BYTES = 10 * 1024 * 1024
 # bounds the work. Cameras and phones write 1 (baseline) or about 10 (libjpeg's default
 # progressive script; its scripts stay far under 100); more is TOO_COMPLEX.
 MAX_JPEG_SCANS = 100
+# A PDF receipt (app/receipts/pdfs.py): its pages are counted before anything is read; an
+# e-mailed receipt or an invoice is a page or two, so more than this is TOO_MANY_PAGES.
+MAX_PDF_PAGES = 10
+# Receipts attached to one expense (photos or PDFs); one more is 409 ATTACHMENT_LIMIT.
+MAX_ATTACHMENTS = 5
+# Items of one expense body (app/ledger/schemas.py); a receipt draft keeps to it.
+MAX_EXPENSE_ITEMS = 50
+# Extras (tax, tip, service, discount lines) of a receipt draft (app/receipts/extras.py).
+MAX_EXTRAS = 20

@@ -199,8 +199,11 @@ def find_amounts(line: str, exponent: int = 2) -> List[Amount]:
     found = []
     for match in AMOUNT.finditer(line):
         pre, post = match.group("pre"), match.group("post")
+        start = match.start()
         if pre and pre not in SYMBOLS and pre not in CODES:
-            pre = None
+            # Three capitals that are no currency ("TIP 2.70", "TEA 3.00") are the label.
+            pre, start = None, match.start("sign2") if match.group("sign2") else \
+                match.start("num")
         if post and post not in SYMBOLS and post not in CODES:
             post = None
         if _PERCENT_AFTER.match(line, match.end("num")):
@@ -213,7 +216,7 @@ def find_amounts(line: str, exponent: int = 2) -> List[Amount]:
             continue
         negative = bool(match.group("sign") or match.group("sign2") or match.group("trail"))
         found.append(Amount(text=text, negative=negative, currency=pre or post,
-                            start=match.start(), end=match.end()))
+                            start=start, end=match.end()))
     return found
 
 

@@ -14,6 +14,7 @@ from app.receipts.scan import keywords as kw
 from app.money.amounts_and_dates import (CROWN, DOLLAR, DOLLARS, SYMBOLS, YEN, Amount,
                                          FoundDate, currency_named, find_amounts, find_dates,
                                          strip_dates_and_times)
+from app.receipts.draft_input import EXTRA_KINDS
 from app.receipts.scan.result import ScanHints, ScanResult
 from app.receipts.scan.text import clean, fold, keyword_pattern, letters
 
@@ -47,7 +48,6 @@ LEADING_COUNT = re.compile(r"^\d{1,3}\s*[x×]\s+(?=\D)", re.I)
 QUANTITY_ROW = re.compile(r"^\s*\d+(?:[.,]\d+)?\s*(?:x|stk\.?\s*x?|st\.?\s*x?|pcs\.?\s*x?|@|×)"
                           r"(?:\s*[\d.,]+)?\s*[A-Z]?\s*$", re.I)
 MAX_SCANNED_ITEMS = 100
-EXTRA_KINDS = ("TAX", "TIP", "SERVICE", "DISCOUNT")
 # Lines whose amount is never the total (the first: a subtotal, still a fallback's guess).
 NOT_TOTAL = ("SUBTOTAL", "TAX", "TIP", "SERVICE", "CHANGE", "TENDER", "DISCOUNT")
 MAX_NAME = 80
