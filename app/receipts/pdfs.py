@@ -38,9 +38,15 @@ MIN_TEXT_CHARS = 3  # letters or digits: fewer is a page of pictures, read by OC
 PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
 
 
+# What the pictures we read start with: a photo whose metadata happens to hold "%PDF-" in
+# its first KB is still a photo.
+PICTURE_MAGIC = (b"\xff\xd8", b"\x89PNG", b"RIFF", b"\x00\x00\x00")
+
+
 def is_pdf(data: bytes) -> bool:
-    """PDF readers accept the header anywhere in the first KB; so does this sniff."""
-    return b"%PDF-" in data[:1024]
+    """PDF readers accept the header anywhere in the first KB; so does this sniff, for a
+    file that does not start as a picture does."""
+    return b"%PDF-" in data[:1024] and not data.startswith(PICTURE_MAGIC)
 
 
 @dataclass(frozen=True)

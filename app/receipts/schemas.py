@@ -166,9 +166,9 @@ def _scan(receipt):
     return {"status": "DONE", **json.loads(receipt.ScanResult)}
 
 
-def _url(name):
+def _url(name, pdf_only=False):
     def get(receipt):
-        if receipt.Status != "READY":
+        if receipt.Status != "READY" or (pdf_only and receipt.ContentType != "application/pdf"):
             return None
         return blobs.presigned_get(receipt.GroupId, receipt.ReceiptId, name)
     return get
@@ -176,7 +176,7 @@ def _url(name):
 
 class ReceiptSchema(OmitNone, Schema):
     OMIT_NONE = ("reason", "reasonMessage", "expenseId", "imageUrl", "thumbnailUrl", "scan",
-                 "contentType", "pages")
+                 "contentType", "pages", "documentUrl")
 
     receiptId = fields.String(required=True, attribute="ReceiptId")
     status = fields.String(required=True, attribute="Status",
@@ -192,6 +192,8 @@ class ReceiptSchema(OmitNone, Schema):
     expenseId = fields.String(attribute="AttachedExpenseId", allow_none=True)
     imageUrl = DerivedString(_url(blobs.IMAGE), allow_none=True)
     thumbnailUrl = DerivedString(_url(blobs.THUMBNAIL), allow_none=True)
+    documentUrl = DerivedString(_url(blobs.DOCUMENT, pdf_only=True), allow_none=True, metadata={
+        "description": "A PDF receipt: a presigned GET (15 minutes) of the PDF itself"})
     contentType = fields.String(attribute="ContentType", allow_none=True, metadata={
         "description": "READY: image/jpeg (a photo, as kept) or application/pdf (imageUrl and "
                        "thumbnailUrl are its first page)"})

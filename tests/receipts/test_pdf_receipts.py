@@ -49,7 +49,8 @@ def _picture(key: str) -> Image.Image:
 
 def test_a_text_pdf_scans_to_its_total_from_its_own_text(group):
     receipt_id, body = _ready(group, pdfs.text_pdf(INVOICE))
-    assert body["thumbnailUrl"] and body["imageUrl"]
+    assert body["thumbnailUrl"] and body["imageUrl"] and body["documentUrl"]
+    assert (body["contentType"], body["pages"]) == ("application/pdf", 1)
     kept = objects(receipt_id)
     assert {k.rsplit("/", 1)[1] for k in kept} == {blobs.IMAGE, blobs.THUMBNAIL,
                                                    blobs.DOCUMENT, blobs.TEXT}
