@@ -153,3 +153,43 @@ def test_no_extras_is_the_expense_as_it_is_and_too_big_a_discount_is_refused():
     assert folded(Draft(expense)) is expense
     with pytest.raises(Invalid):
         fold(expense, (Extra("Discount", -10),))
+
+
+# --- the fold, as a property ----------------------------------------------------------------
+
+from hypothesis import given, settings as hypothesis_settings, strategies as st  # noqa: E402
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(amounts=st.lists(st.integers(1, 10**7), min_size=1, max_size=50),
+       extras=st.lists(st.integers(-10**6, 10**6), max_size=20),
+       exact=st.booleans(), weights=st.lists(st.integers(0, 1000), min_size=1, max_size=6))
+def test_the_fold_is_exact_and_proportional(amounts, extras, exact, weights):
+    """The folded items sum to the items plus the extras exactly; each item's share is
+    within one unit of its exact proportional share; EXACT splits still sum to their
+    item; a fold that would leave an item at zero or less is refused, never written."""
+    splits = tuple((f"p{n}", w) for n, w in enumerate(weights))
+    if exact and sum(weights) == 0:
+        weights[0] = 1
+        splits = tuple((f"p{n}", w) for n, w in enumerate(weights))
+    items = tuple(ItemInput(f"line {n}", a, "EXACT" if exact else "SHARES",
+                            tuple(SplitInput(p, v * a // max(sum(weights), 1) if exact else v)
+                                  for p, v in splits))
+                  for n, a in enumerate(amounts))
+    if exact:  # make each item's EXACT values sum to its amount, as the ledger requires
+        items = tuple(i._replace(splits=i.splits[:-1] + (SplitInput(
+            i.splits[-1].participant_id,
+            i.amount - sum(s.value for s in i.splits[:-1])),)) for i in items)
+    expense = ExpenseInput.of(description="x", payments=(PaymentInput("p0", 1),), items=items)
+    added = sum(extras)
+    try:
+        folded = fold(expense, tuple(Extra("e", e) for e in extras))
+    except Invalid:
+        assert extras and any(a + added * a / sum(amounts) < 1 for a in amounts)
+        return
+    new = [i.amount for i in folded.items]
+    assert sum(new) == sum(amounts) + added and min(new) >= 1
+    for before, after in zip(amounts, new, strict=True):
+        assert abs((after - before) - added * before / sum(amounts)) < 1
+    if exact:
+        assert all(sum(s.value for s in i.splits) == i.amount for i in folded.items)
