@@ -54,6 +54,9 @@ CONTRACT_PATHS |= {"/groups/{groupId}/links", "/groups/{groupId}/links/{linkId}"
 # Insight (issue 34).
 CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/users/me/stats",
                    "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}
+# Several receipts per expense (issue 47).
+CONTRACT_PATHS |= {"/groups/{groupId}/expenses/{expenseId}/attachments",
+                   "/groups/{groupId}/expenses/{expenseId}/attachments/{receiptId}"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):
