@@ -113,3 +113,19 @@ def test_deleting_the_expense_deletes_every_attachment(group):
     for receipt_id in attached:
         assert objects(receipt_id) == []
         assert group.client.get(group.path(receipt_id), headers=group.headers).status_code == 404
+
+
+def test_attaching_and_detaching_show_in_changes_and_activity(group):
+    expense = group.expense()
+    a, b = group.ready(images.receipt()), group.ready(images.receipt())
+    for receipt_id in (a, b):
+        assert _attach(group, expense, receipt_id).status_code == 200
+    assert group.client.delete(_url(group, expense, f"/attachments/{a}"),
+                               headers=group.headers).status_code == 204
+    activity = group.client.get(f"/groups/{group.group_id}/activity", headers=group.headers)
+    assert activity.status_code == 200, activity.get_json()
+    diffs = [d for item in activity.get_json()["items"] for d in item["diff"]]
+    assert {"field": "attachments", "before": [a, b], "after": [b]} in diffs
+    assert {"field": "receiptId", "before": a, "after": b} in diffs
+    changes = group.client.get(f"/groups/{group.group_id}/changes", headers=group.headers)
+    assert changes.status_code == 200, changes.get_json()
