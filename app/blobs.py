@@ -21,7 +21,10 @@ IMAGE, THUMBNAIL = "image.jpg", "thumb.jpg"
 # cleaned image and thumbnail live under PREFIX until the receipt is deleted.
 PREFIX, UPLOADS = "receipts", "uploads"
 UPLOAD = "upload"
-NAMES = (UPLOAD, IMAGE, THUMBNAIL)
+# A PDF receipt also keeps the file itself (what its attachment serves) and its own text
+# (what a scan parses, when the PDF has some).
+DOCUMENT, TEXT = "document.pdf", "text.txt"
+NAMES = (UPLOAD, IMAGE, THUMBNAIL, DOCUMENT, TEXT)
 POST_SECONDS = 5 * 60
 GET_SECONDS = 15 * 60
 

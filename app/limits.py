@@ -58,3 +58,10 @@ MAX_SETTLE_GROUPS = 25
 # A deleted expense or settlement stays in the group's trash this long, restorable; then the
 # table's TTL purges it (app.ledger.trash; api.md "Archive and trash").
 TRASH_KEEP_SECONDS = 30 * 24 * 3600
+# A PDF receipt (app/receipts/pdfs.py): its pages are counted before anything is read; an
+# e-mailed receipt or an invoice is a page or two, so more than this is TOO_MANY_PAGES.
+MAX_PDF_PAGES = 10
+# Receipts attached to one expense (photos or PDFs); one more is 409 ATTACHMENT_LIMIT.
+MAX_ATTACHMENTS = 5
+# Items of one expense body (app/ledger/schemas.py); a receipt draft keeps to it.
+MAX_EXPENSE_ITEMS = 50

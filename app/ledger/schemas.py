@@ -10,7 +10,7 @@ from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString
                              StrictInteger,
                              page_schema, DerivedDict, StrictBoolean)
 from app.dates import is_calendar_date
-from app.limits import MAX_EXTRA_NAME, MAX_EXTRAS
+from app.limits import MAX_EXPENSE_ITEMS, MAX_EXTRA_NAME, MAX_EXTRAS
 from app.money.extras import extra_shares
 from app.ledger import expense_input
 from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, TEXT_MAX,
@@ -19,12 +19,13 @@ from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, T
 from app.money.settlement_input import SettlementInput
 from app.money.splits import EXPENSE, KINDS, MAX_AMOUNT, SPLIT_MODES
 from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB, ChangeKind, Expense
+from models.groups.ledger import attachments_of
 
 
 # ---------------------------------------------------------------- expenses
 # Expenses and their comments.
 
-MAX_ITEMS = 50
+MAX_ITEMS = MAX_EXPENSE_ITEMS
 
 
 def calendar_date(value: str) -> None:
@@ -349,6 +350,26 @@ def _receipt_link(expense):
             "thumbnailUrl": blobs.presigned_get(expense.GroupId, receipt_id, blobs.THUMBNAIL)}
 
 
+class AttachmentSchema(Schema):
+    """A receipt attached to an expense (a photo, kept as JPEG, or a PDF)."""
+
+    receiptId = fields.String(required=True)
+    contentType = fields.String(required=True, metadata={
+        "description": "image/jpeg (a photo, as kept) or application/pdf"})
+    thumbnailUrl = fields.String(metadata={
+        "description": "A presigned GET (15 minutes) of the thumbnail; a PDF's is its first "
+                       "page"})
+
+
+def _attachments(expense):
+    found = attachments_of(expense)
+    if not found:
+        return None
+    return [{"receiptId": rid, "contentType": kind,
+             "thumbnailUrl": blobs.presigned_get(expense.GroupId, rid, blobs.THUMBNAIL)}
+            for rid, kind in found]
+
+
 class ExpenseSchema(ExpenseBodySchema):
     """Dumps an Expense row (always the itemised form)."""
 
@@ -361,7 +382,11 @@ class ExpenseSchema(ExpenseBodySchema):
     recurringId = fields.String(attribute="RecurringId")
     recurringSlot = fields.String(allow_none=True, attribute="RecurringSlot")
     receipt = DerivedNested(_receipt_link, ReceiptLinkSchema, allow_none=True,
-                            metadata={"description": "Only when a receipt is attached"})
+                            metadata={"description": "Only when a receipt is attached: the "
+                                                     "first of attachments"})
+    attachments = DerivedList(_attachments, fields.Nested(AttachmentSchema), allow_none=True,
+                              metadata={"description": "Only when receipts are attached: up "
+                                                       "to 5, the first is receipt"})
 
     @post_dump
     def _recurring_only(self, data, **kwargs):
@@ -372,6 +397,8 @@ class ExpenseSchema(ExpenseBodySchema):
             data.pop("recurringSlot", None)
         if data.get("receipt", 0) is None:
             del data["receipt"]
+        if data.get("attachments", 0) is None:
+            del data["attachments"]
         return data
 
 

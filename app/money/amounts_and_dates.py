@@ -37,9 +37,18 @@ SYMBOLS = {"€": "EUR", "£": "GBP", "円": "JPY", "元": "CNY", "원": "KRW", 
            "₽": "RUB", "₺": "TRY", "₪": "ILS", "฿": "THB", "₫": "VND", "₱": "PHP", "₦": "NGN",
            "zł": "PLN", "Kč": "CZK", "Ft": "HUF", "R$": "BRL", "US$": "USD", "A$": "AUD",
            "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "Fr.": "CHF", "chf": "CHF",
-           "$": DOLLAR, "kr.": CROWN, "kr": CROWN, "¥": YEN}
-# Symbols read on receipts only: in a message they are ordinary words ("20 ft of cable").
-PRINTED_ONLY = frozenset({"Ft"})
+           "$": DOLLAR, "kr.": CROWN, "kr": CROWN, "¥": YEN,
+           # Printed by receipts of their countries, never an ISO code (issue 47: a local
+           # symbol read as the group's currency loses the scan).
+           "RM": "MYR", "Rp": "IDR", "Rs.": "INR", "Rs": "INR", "₴": "UAH", "₸": "KZT",
+           "₼": "AZN", "₾": "GEL", "₡": "CRC", "₲": "PYG", "₵": "GHS", "৳": "BDT",
+           "NT$": "TWD", "MX$": "MXN", "RMB": "CNY", "TL": "TRY", "S/": "PEN", "S/.": "PEN",
+           "SFr.": "CHF", "лв": "BGN", "руб": "RUB", "грн": "UAH", "lei": "RON", "Ksh": "KES",
+           "KSh": "KES", "đ": "VND", "บาท": "THB"}
+# Symbols read on receipts only: in a message they are ordinary words ("20 ft of cable",
+# "rm the file", "Rs" of a name).
+PRINTED_ONLY = frozenset({"Ft", "RM", "Rp", "Rs.", "Rs", "TL", "S/", "S/.", "lei", "Ksh",
+                          "KSh", "руб", "лв", "грн", "RMB", "SFr.", "đ", "บาท"})
 # Words a message names a currency with ("12 bucks"); receipts print symbols and codes.
 WORDS = {"dollar": DOLLAR, "dollars": DOLLAR, "bucks": DOLLAR, "buck": DOLLAR,
          "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP",
@@ -48,8 +57,8 @@ WORDS = {"dollar": DOLLAR, "dollars": DOLLAR, "bucks": DOLLAR, "buck": DOLLAR,
          "kroner": CROWN, "pesos": "MXN", "peso": "MXN", "won": "KRW", "baht": "THB",
          "forint": "HUF", "lira": "TRY", "rand": "ZAR", "reais": "BRL", "real": "BRL"}
 # Characters that group thousands besides "." and ",": space, no-break and narrow no-break
-# space, apostrophe (Swiss "1'250").
-GROUPING = " \u00a0\u202f'"
+# space, apostrophe (Swiss "1'250", typeset "1’250").
+GROUPING = " \u00a0\u202f'\u2019"
 _ANY_CASE = {symbol.lower(): code for symbol, code in SYMBOLS.items()}
 
 
@@ -71,11 +80,18 @@ def currency_named(written: Optional[str], hint: str) -> Optional[str]:
     return written if written in CODES else None
 
 
+def _spelled(ch: str) -> bool:
+    """A letter of a spaced alphabet (Latin, Greek, Cyrillic): a symbol ending in one is
+    not part of a longer word ("kr" is not in "Dukr", "đ" not in "đĩa"); CJK and Thai
+    symbols ("円", "บาท") sit against text with no space."""
+    return ch.isalpha() and ord(ch) < 0x0530
+
+
 def _symbol_pattern(symbol: str) -> str:
     pattern = re.escape(symbol)
-    if symbol[0].isascii() and symbol[0].isalpha():
+    if _spelled(symbol[0]):
         pattern = r"(?<![^\W\d_])" + pattern
-    if symbol[-1].isascii() and symbol[-1].isalpha():
+    if _spelled(symbol[-1]):
         pattern += r"(?![^\W\d_])"
     return pattern
 
@@ -112,8 +128,14 @@ def canonical(number: str, exponent: int = 2, *, lone_dot_groups: bool = True) -
 
 
 def _groups_ok(parts: List[str]) -> bool:
-    return 1 <= len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]) if len(parts) > 1 \
-        else bool(parts[0])
+    """Thousands (``1,234,567``), or lakhs and crores as India writes them (``12,34,567``:
+    the last group three digits, those before it two)."""
+    if len(parts) == 1:
+        return bool(parts[0])
+    thousands = 1 <= len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:])
+    lakhs = len(parts) > 2 and 1 <= len(parts[0]) <= 2 and len(parts[-1]) == 3 \
+        and all(len(p) == 2 for p in parts[1:-1])
+    return thousands or lakhs
 
 
 @dataclass(frozen=True)
@@ -152,7 +174,9 @@ class Amount:
 
 _CODE = r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])"
 _MARK = rf"(?:{_symbols(SYMBOLS)}|{_CODE})"
-_GROUPED = r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,3})?"
+# Thousands ("1.234,56", "1,234.56"), or lakhs ("12,34,567.89", India).
+_GROUPED = (r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"
+            r"|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,3})?")
 _SPACES = re.escape(GROUPING.replace(" ", ""))
 # A plain space groups only before a decimal part ("1 234,56": "2 150" is a count and a
 # price); the other GROUPING characters always group.
@@ -175,8 +199,11 @@ def find_amounts(line: str, exponent: int = 2) -> List[Amount]:
     found = []
     for match in AMOUNT.finditer(line):
         pre, post = match.group("pre"), match.group("post")
+        start = match.start()
         if pre and pre not in SYMBOLS and pre not in CODES:
-            pre = None
+            # Three capitals that are no currency ("TIP 2.70", "TEA 3.00") are the label.
+            pre, start = None, match.start("sign2") if match.group("sign2") else \
+                match.start("num")
         if post and post not in SYMBOLS and post not in CODES:
             post = None
         if _PERCENT_AFTER.match(line, match.end("num")):
@@ -189,7 +216,7 @@ def find_amounts(line: str, exponent: int = 2) -> List[Amount]:
             continue
         negative = bool(match.group("sign") or match.group("sign2") or match.group("trail"))
         found.append(Amount(text=text, negative=negative, currency=pre or post,
-                            start=match.start(), end=match.end()))
+                            start=start, end=match.end()))
     return found
 
 

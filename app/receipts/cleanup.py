@@ -12,6 +12,7 @@ from typing import Iterable
 from app import blobs
 from app.core import cascades
 from app.logs import logger
+from models.groups.ledger import attachments_of
 from models.groups.receipts import Receipt
 
 
@@ -54,16 +55,17 @@ def delete_group(group_id: str) -> int:
 
 @cascades.expense_deleting.register
 def with_expense(tx, expense) -> None:
-    """The attached receipt's row goes in the expense delete's own transaction."""
-    if expense.ReceiptId:
-        tx.delete(Receipt(*Receipt.key(expense.GroupId, expense.ReceiptId)))
+    """The attached receipts' rows (up to MAX_ATTACHMENTS) go in the expense delete's own
+    transaction."""
+    for receipt_id, _ in attachments_of(expense):
+        tx.delete(Receipt(*Receipt.key(expense.GroupId, receipt_id)))
 
 
 @cascades.expense_deleted.register
 def after_expense(expense) -> None:
-    """After that transaction committed: the receipt's objects."""
-    if expense.ReceiptId:
-        delete_receipt(expense.GroupId, expense.ReceiptId)
+    """After that transaction committed: the receipts' objects."""
+    for receipt_id, _ in attachments_of(expense):
+        delete_receipt(expense.GroupId, receipt_id)
 
 
 @cascades.group_sweeping.register

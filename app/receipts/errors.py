@@ -24,9 +24,9 @@ def receipt_attached(expense_id: str) -> Conflict:
                     details={"expenseId": expense_id})
 
 
-def expense_has_receipt(receipt_id: str) -> Conflict:
-    return Conflict("The expense has another receipt; detach it first.",
-                    code="EXPENSE_HAS_RECEIPT", details={"receiptId": receipt_id})
+def attachment_limit(limit: int) -> Conflict:
+    return Conflict(f"An expense holds at most {limit} receipts; detach one first.",
+                    code="ATTACHMENT_LIMIT", details={"limit": limit})
 
 
 def scan_in_progress() -> Conflict:

@@ -1,9 +1,8 @@
 """The image half of ingest: bytes in, a clean JPEG and its thumbnail out, or a refusal.
 
 The real type is sniffed from the bytes (never the declared one); only JPEG, PNG, WebP and
-HEIC/HEIF open (pillow-heif registers the HEIF opener). PDFs are refused: Pillow cannot
-render a PDF page, and a renderer (poppler, pdfium) is not worth its weight in the Lambda
-package for receipts that are photos. The pixel count is checked from the header before
+HEIC/HEIF open (pillow-heif registers the HEIF opener); a PDF is read by app.receipts.pdfs,
+whose first page comes back here as a picture (:func:`kept`). The pixel count is checked from the header before
 anything is decoded (``Image.MAX_IMAGE_PIXELS`` is set to the same bound, so Pillow itself
 refuses a bomb that slips past), the orientation is applied, and the pixels are copied into
 a fresh image before encoding, so no metadata block (EXIF, GPS, XMP, ICC) can survive.
@@ -103,16 +102,12 @@ def _fresh(image: Image.Image) -> Image.Image:
 
 
 def clean(data: bytes) -> Clean:
-    """The cleaned image, or Refused (TOO_LARGE, EMPTY, PDF_UNSUPPORTED, UNSUPPORTED_TYPE,
-    TOO_MANY_PIXELS, TOO_COMPLEX, CORRUPT)."""
+    """The cleaned image, or Refused (TOO_LARGE, EMPTY, UNSUPPORTED_TYPE, TOO_MANY_PIXELS,
+    TOO_COMPLEX, CORRUPT). A PDF is not an image: ingest hands it to app.receipts.pdfs."""
     if len(data) > MAX_BYTES:
         raise Refused("TOO_LARGE", f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB.")
     if not data:
         raise Refused("EMPTY", "The file is empty.")
-    if data[:5] == b"%PDF-":
-        raise Refused("PDF_UNSUPPORTED",
-                      "PDF receipts are not read; upload a photo or a screenshot (JPEG, PNG, "
-                      "WebP or HEIC).")
     _register_heif()
     try:
         source = Image.open(_Budgeted(data, DECODE_CPU_SECONDS), formats=FORMATS)
@@ -141,8 +136,15 @@ def clean(data: bytes) -> Clean:
             raise Refused("CORRUPT", "The image could not be read.") from None
         except _OverBudget:
             raise _too_complex(f"needs more than {DECODE_CPU_SECONDS:g} s to decode") from None
-        kept = _fresh(upright)
+        fresh = _fresh(upright)
         fmt = source.format or "UNKNOWN"
+    return kept(fresh, fmt)
+
+
+def kept(picture: Image.Image, fmt: str) -> Clean:
+    """What is stored of a decoded picture (an RGB image of its pixels alone): at most
+    LONG_SIDE on its long side, and its thumbnail."""
+    kept = picture
     kept.thumbnail((LONG_SIDE, LONG_SIDE))
     thumb = kept.copy()
     thumb.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE))

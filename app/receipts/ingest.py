@@ -15,8 +15,10 @@ from app import blobs
 from app.logs import logger
 from app.core.clock import now_iso
 from app.core.conditional import update_if
-from app.receipts import images, objects
+from app.receipts import images, objects, pdfs
 from models.groups.receipts import FAILED, PROCESSING, READY, Receipt
+
+JPEG, PDF = "image/jpeg", "application/pdf"
 
 
 def _load(group_id: str, receipt_id: str):
@@ -59,18 +61,31 @@ def ingest(group_id: str, receipt_id: str) -> str:
         return _fail(receipt, "NOT_UPLOADED", "No file was uploaded.")
     if _landed_late(blob.last_modified, receipt.UploadEndsAt):
         return _fail(receipt, "UPLOAD_EXPIRED", "The file arrived after the upload expired.")
+    pdf = pdfs.is_pdf(blob.data)
     try:
-        clean = images.clean(blob.data)
+        if pdf:
+            document = pdfs.read(blob.data)
+            clean = images.kept(document.first_page, "PDF")
+        else:
+            clean = images.clean(blob.data)
     except images.Refused as refusal:
         return _fail(receipt, refusal.reason, refusal.message)
     except Exception:  # noqa: BLE001 — a decoder's surprise is a bad file, never a crash loop
         logger.exception("receipts.ingest_decoder_failed")
-        return _fail(receipt, "CORRUPT", "The image could not be read.")
-    objects.write(group_id, receipt_id, blobs.IMAGE, clean.image, "image/jpeg")
-    objects.write(group_id, receipt_id, blobs.THUMBNAIL, clean.thumbnail, "image/jpeg")
+        return _fail(receipt, "CORRUPT", "The file could not be read.")
+    found = [Receipt.ContentType.set(PDF if pdf else JPEG)]
+    if pdf:
+        objects.write(group_id, receipt_id, blobs.DOCUMENT, blob.data, PDF)
+        found.append(Receipt.Pages.set(document.pages))
+        if document.text:
+            objects.write(group_id, receipt_id, blobs.TEXT, document.text.encode(),
+                          "text/plain; charset=utf-8")
+            found.append(Receipt.HasText.set(1))
+    objects.write(group_id, receipt_id, blobs.IMAGE, clean.image, JPEG)
+    objects.write(group_id, receipt_id, blobs.THUMBNAIL, clean.thumbnail, JPEG)
     moved = update_if(receipt, [Receipt.Status.set(READY), Receipt.Width.set(clean.width),
                                 Receipt.Height.set(clean.height),
-                                Receipt.ImageBytes.set(len(clean.image)),
+                                Receipt.ImageBytes.set(len(clean.image)), *found,
                                 Receipt.UpdatedAt.set(now_iso()), Receipt.Version.add(1)],
                       Receipt.Status == PROCESSING)
     if not moved and _load(group_id, receipt_id) is None:

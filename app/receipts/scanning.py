@@ -19,14 +19,15 @@ from app import blobs, metrics
 from app.credits import service as credits
 from app.errors import Conflict, concurrent_update
 from app.logs import logger
-from app.limits import MAX_RECEIPT_BYTES, MAX_WORK_CLAIMS
+from app.limits import MAX_WORK_CLAIMS
 from app.core.access import Access, load_live_group
 from app.core.clock import iso_in, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from app.ledger import guards as money_guards
-from app.ledger.expense_input import ExpenseInput
-from app.receipts import drafts, limits, objects, work
+from app.receipts import drafts, images, limits, objects, pdfs, work
+from app.receipts.ingest import PDF
+from app.receipts import extras as receipt_extras
 from app.receipts.errors import receipt_confirmed, receipt_not_ready, scan_needs_account
 from app.receipts.uploads import load_receipt
 from models.groups import UserMember
@@ -37,6 +38,7 @@ from models.users import RECEIPT_SCAN_WORK, ChatWork
 # A claim older than this is a run that died: above the ReceiptWorker's 120 s timeout
 # (template.yaml), and the age at which the sweep re-drives a pointer.
 STALE_SECONDS = 180
+PDF_TEXT = "pdf-text"  # the engine a scan names when it parsed a PDF's own text
 ATTEMPTS = 8  # admissions lost to a parallel one (the balance, the row) are retried
 SWEEP_PAGE = 50
 
@@ -143,14 +145,28 @@ def run(group_id: str, receipt_id: str, settings) -> str:
 def _scan(receipt: Receipt, settings):
     from app.receipts.scan import ScanHints, scan_receipt
 
-    blob = objects.read(receipt.GroupId, receipt.ReceiptId, blobs.IMAGE, MAX_RECEIPT_BYTES)
-    if blob is None:
-        raise LookupError("the receipt's image is gone")
     group = load_live_group(receipt.GroupId)
-    result = scan_receipt(blob.data, ScanHints(currency=group.Currency, date=today()),
-                          settings)
+    hints = ScanHints(currency=group.Currency, date=today())
+    if receipt.HasText:  # a PDF's own text: read as printed, no OCR
+        from app.receipts.scan.parser import parse_lines
+
+        text = _object(receipt, blobs.TEXT)
+        result = parse_lines(pdfs.lines_of(text.decode("utf-8", "replace")), hints,
+                             engine=PDF_TEXT)
+    else:
+        single_page_pdf = receipt.ContentType == PDF and int(receipt.Pages or 0) == 1
+        result = scan_receipt(_object(receipt, blobs.IMAGE), hints, settings,
+                              pdf=_object(receipt, blobs.DOCUMENT) if single_page_pdf
+                              else None)
     payer = _participant_of(receipt.GroupId, receipt.ScanUserId)
     return result, drafts.build(group, payer, result) if payer else None
+
+
+def _object(receipt: Receipt, name: str) -> bytes:
+    blob = objects.read(receipt.GroupId, receipt.ReceiptId, name, images.MAX_BYTES)
+    if blob is None:
+        raise LookupError(f"the receipt's {name} is gone")
+    return blob.data
 
 
 def _participant_of(group_id: str, user_id: str) -> Optional[str]:
@@ -161,13 +177,25 @@ def _participant_of(group_id: str, user_id: str) -> Optional[str]:
     return guard.ParticipantId
 
 
-def _stored(result, draft: Optional[ExpenseInput]) -> str:
+def _draft_body(draft: Optional[drafts.Draft]) -> Optional[dict]:
+    if draft is None:
+        return None
+    body = draft.expense.to_draft()
+    if draft.extras:
+        body["extras"] = receipt_extras.wire(draft.extras)
+    return body
+
+
+def _stored(result, draft: Optional[drafts.Draft]) -> str:
     return json.dumps({"engine": result.engine, "merchant": result.merchant,
                        "date": result.date, "total": result.total, "currency": result.currency,
+                       "currencyPrinted": bool(result.currency_printed),
                        "items": [{"name": str(name)[:200], "amount": int(amount)}
                                  for name, amount in result.items][:100],
+                       "extras": [{"name": str(name)[:200], "amount": int(amount), "kind": kind}
+                                  for name, amount, kind in result.extras][:100],
                        "confidence": {k: float(v) for k, v in dict(result.confidence).items()},
-                       "draft": draft.to_draft() if draft is not None else None},
+                       "draft": _draft_body(draft)},
                       sort_keys=True)
 
 
@@ -182,7 +210,7 @@ def _finish_row(tx: Transaction, receipt: Receipt, status: str, actions: list) -
         tx.delete(ChatWork(*key))
 
 
-def _finish(receipt: Receipt, result, draft: Optional[ExpenseInput]) -> str:
+def _finish(receipt: Receipt, result, draft: Optional[drafts.Draft]) -> str:
     tx = Transaction()
     _finish_row(tx, receipt, SCAN_DONE, [Receipt.ScanResult.set(_stored(result, draft))])
     try:

@@ -73,16 +73,42 @@ def confirm_receipt(body, access, receipt_id):
     return attaching.confirm(access, str(receipt_id), body.get("expense"))
 
 
+ATTACH_CONFLICTS = (409, f"{NOT_READY}; RECEIPT_ATTACHED, RECEIPT_CONFIRMED (the receipt is "
+                        "another expense's); ATTACHMENT_LIMIT (details.limit: the expense "
+                        "holds 5 receipts already); VERSION_CONFLICT.")
+
+
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/receipt", methods=["PUT"])
 @needs(role="MEMBER", pat="expenses:write", link=True)
 @blp.arguments(AttachReceiptSchema)
 @blp.response(200, ExpenseSchema)
-@errors(blp, FORBIDDEN, NOT_FOUND,
-        (409, f"{NOT_READY}; RECEIPT_ATTACHED, RECEIPT_CONFIRMED (the receipt is another "
-              "expense's); EXPENSE_HAS_RECEIPT (detach it first); VERSION_CONFLICT."))
+@errors(blp, FORBIDDEN, NOT_FOUND, ATTACH_CONFLICTS)
 def attach_receipt(body, access, expense_id):
-    """Attach a READY receipt of this group (MEMBER+); the same one again: 200 as it is."""
+    """Attach a READY receipt of this group as the expense's first (MEMBER+): the others
+    move one down; the same one again: 200 as it is."""
+    return attaching.attach(access, str(expense_id), str(body["receiptId"]), first=True)
+
+
+@blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/attachments", methods=["POST"])
+@needs(role="MEMBER", pat="expenses:write", link=True)
+@blp.arguments(AttachReceiptSchema)
+@blp.response(200, ExpenseSchema)
+@errors(blp, FORBIDDEN, NOT_FOUND, ATTACH_CONFLICTS)
+def add_attachment(body, access, expense_id):
+    """Attach one more READY receipt (photo or PDF) after the others, up to 5 (MEMBER+);
+    the same one again: 200 as it is."""
     return attaching.attach(access, str(expense_id), str(body["receiptId"]))
+
+
+@blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/attachments/<uuid:receiptId>",
+           methods=["DELETE"])
+@needs(role="MEMBER", pat="expenses:write", link=True)
+@blp.response(204)
+@errors(blp, FORBIDDEN, NOT_FOUND, (409, "VERSION_CONFLICT: the expense changed meanwhile."))
+def delete_attachment(access, expense_id, receipt_id):
+    """Detach one of the expense's receipts and delete it, file and all (MEMBER+); the next
+    becomes the first. Not attached to this expense: 404."""
+    attaching.detach(access, str(expense_id), str(receipt_id))
 
 
 @blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>/receipt", methods=["DELETE"])
@@ -90,5 +116,6 @@ def attach_receipt(body, access, expense_id):
 @blp.response(204)
 @errors(blp, FORBIDDEN, NOT_FOUND, (409, "VERSION_CONFLICT: the expense changed meanwhile."))
 def detach_receipt(access, expense_id):
-    """Detach the expense's receipt and delete it, image and all (MEMBER+)."""
+    """Detach the expense's first receipt and delete it, image and all (MEMBER+); the next
+    becomes the first."""
     attaching.detach(access, str(expense_id))

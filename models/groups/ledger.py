@@ -55,6 +55,25 @@ class ExtraMap(MapAttribute):
     Amount = NumberAttribute(attr_name="a")
     Shares = ListAttribute(of=NumberAttribute, attr_name="s")
     GroupShares = ListAttribute(of=NumberAttribute, null=True, attr_name="g")  # converted
+class AttachmentMap(MapAttribute):
+    """One receipt attached to an expense: its id and what it is (image/jpeg or
+    application/pdf), copied from the receipt when attached so a reply reads no receipt."""
+
+    ReceiptId = UnicodeAttribute(attr_name="r")
+    ContentType = UnicodeAttribute(attr_name="t")
+
+
+PICTURE = "image/jpeg"  # what a receipt attached before PDFs (ReceiptId alone) is
+
+
+def attachments_of(row) -> list:
+    """(receiptId, contentType) of every receipt attached to an expense row, the first
+    (``ReceiptId``) first; a row from before several attachments holds ReceiptId alone."""
+    listed = getattr(row, "Attachments", None)
+    if listed:
+        return [(a.ReceiptId, a.ContentType) for a in listed]
+    receipt_id = getattr(row, "ReceiptId", None)
+    return [(receipt_id, PICTURE)] if receipt_id else []
 
 
 class ExpenseBodyAttributes:
@@ -113,8 +132,10 @@ class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):
     # Bumped by every comment create in the same transaction; the delete cascade's final
     # transaction conditions on it, so a comment racing the delete restarts the sweep.
     CommentSeq = NumberAttribute(null=True)
-    # The attached receipt photo (models.groups.receipts.Receipt), if any.
+    # The attached receipt photo (models.groups.receipts.Receipt), if any: the first of
+    # Attachments when that is set (every attach and detach writes both).
     ReceiptId = UnicodeAttribute(null=True)
+    Attachments = ListAttribute(of=AttachmentMap, null=True)
 
     @staticmethod
     def thread_prefix(expense_id: str) -> str:

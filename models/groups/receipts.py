@@ -35,6 +35,11 @@ class Receipt(GroupItem, discriminator="RECEIPT"):
     Width = NumberAttribute(null=True)
     Height = NumberAttribute(null=True)
     ImageBytes = NumberAttribute(null=True)
+    # What ingest found (sniffed, never the declared type): image/jpeg (every picture is
+    # kept as a JPEG) or application/pdf; absent on rows older than PDFs (pictures).
+    ContentType = UnicodeAttribute(null=True)
+    Pages = NumberAttribute(null=True)  # a PDF's page count
+    HasText = NumberAttribute(null=True)  # 1: a PDF with its own text (blobs.TEXT)
     # The expense the receipt is attached to (confirm or PUT .../receipt).
     AttachedExpenseId = UnicodeAttribute(null=True)
     # The saved marker: set in the confirming expense's transaction, never cleared.

@@ -43,6 +43,7 @@ EXEMPT = {
                              "receipt: tests/receipts/test_receipts_api.py walks it",
     "receipts.confirm_receipt": "the expense create walked here, with the receipt's marker",
     "receipts.attach_receipt": "group history, guarded by require_role (walked via create)",
+    "receipts.add_attachment": "group history, guarded by require_role (walked via create)",
     "links.claim": "needs a session of the group's link; its TransactWrite holds the caller "
                    "live (require_live_account): tests/links/test_share_links_served.py claims",
 }

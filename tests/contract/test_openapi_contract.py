@@ -62,6 +62,9 @@ CONTRACT_PATHS |= {"/groups/{groupId}/participants/{participantId}/statement",
 # Archive and trash (issue 47).
 CONTRACT_PATHS |= {"/groups/{groupId}/archive", "/groups/{groupId}/unarchive",
                    "/groups/{groupId}/trash", "/groups/{groupId}/trash/{id}/restore"}
+# Several receipts per expense (issue 47).
+CONTRACT_PATHS |= {"/groups/{groupId}/expenses/{expenseId}/attachments",
+                   "/groups/{groupId}/expenses/{expenseId}/attachments/{receiptId}"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

@@ -68,9 +68,9 @@ def test_a_text_file_is_refused_whatever_it_claims(group):
     assert _failed(group, b"hello, not an image " * 50)["reason"] == "UNSUPPORTED_TYPE"
 
 
-def test_a_pdf_is_refused_and_says_so(group):
+def test_a_pdf_that_is_no_pdf_is_corrupt_and_says_so(group):
     body = _failed(group, b"%PDF-1.7\n" + b"0" * 500, "application/pdf")
-    assert body["reason"] == "PDF_UNSUPPORTED" and "PDF" in body["reasonMessage"]
+    assert body["reason"] == "CORRUPT" and "PDF" in body["reasonMessage"]
 
 
 def test_a_decompression_bomb_fails_and_never_crashes(group):

@@ -84,7 +84,8 @@ def test_a_rendered_us_receipt_tilted_a_little_reads_month_first_and_skips_tax_a
     assert (result.merchant, result.date, result.total, result.currency) == (
         "Blue Moon Diner", "2026-03-04", 1164, "USD")
     assert result.items == (("Pancakes", 850), ("Coffee", 225))
-    assert result.confidence["items"] == 0.7  # they sum to the subtotal, not the total
+    assert result.extras == (("Tax", 89, "TAX"),)  # added on top: with it they sum to the total
+    assert result.confidence["items"] == 0.9
 
 
 def test_rows_are_rebuilt_from_boxes_by_vertical_overlap():

@@ -39,7 +39,8 @@ CASES = [
     ("de-lidl-discount", ["LIDL", "Butter 2,29 A", "Käse 3,49 A", "Rabatt -0,50 A",
                           "zu zahlen 5,28", "Kartenzahlung 5,28", "11.01.2026"],
      ScanHints("EUR"), {"merchant": "LIDL", "total": 528, "date": "2026-01-11",
-                        "items": (("Butter", 229), ("Käse", 349), ("Rabatt", -50))}),
+                        "items": (("Butter", 229), ("Käse", 349)),
+                        "extras": (("Rabatt", -50, "DISCOUNT"),)}),
     ("de-restaurant", ["Gasthaus Zum Löwen", "Tisch 4 Bedienung: Anna", "2 Weizen 9,80",
                        "Schnitzel 16,50", "Gesamtbetrag 26,30 €", "inkl. MwSt 19% 4,20",
                        "Datum: 21. März 2026"],
@@ -83,7 +84,8 @@ CASES = [
                          "BONUS KORTING -0,50", "TOTAAL 5,68", "PINNEN 5,68", "BTW 9% 0,47",
                          "14-03-2026 16:40"],
      ScanHints("EUR"), {"merchant": "Albert Heijn", "total": 568, "date": "2026-03-14",
-                        "items": (("AH MELK", 119), ("KAAS", 499), ("BONUS KORTING", -50))}),
+                        "items": (("AH MELK", 119), ("KAAS", 499)),
+                        "extras": (("BONUS KORTING", -50, "DISCOUNT"),)}),
     ("nl-cafe", ["Kassabon", "Café de Jaren", "2x Koffie 6,00", "Appeltaart 4,50",
                  "Subtotaal 10,50", "Te betalen 10,50", "Contant 20,00", "Wisselgeld 9,50",
                  "14 maart 2026"],
@@ -252,9 +254,29 @@ def test_an_items_mismatch_lowers_confidence_and_never_changes_the_total():
 
 
 def test_items_that_sum_to_the_subtotal_are_trusted_but_less():
-    result = parse_lines(["Diner", "Soup 4.00", "Pie 5.00", "Subtotal 9.00", "Tax 0.72",
+    result = parse_lines(["Diner", "Soup 4.00", "Pie 5.00", "Subtotal 9.00", "Service 0.50",
                           "Total 9.72"], ScanHints("USD"))
     assert (result.total, result.confidence["items"]) == (972, 0.7)
+
+
+def test_a_tax_added_on_top_is_an_extra_and_the_items_then_add_up():
+    result = parse_lines(["Diner", "Soup 4.00", "Pie 5.00", "Subtotal 9.00", "Tax 0.72",
+                          "Total 9.72"], ScanHints("USD"))
+    assert result.extras == (("Tax", 72, "TAX"),)
+    assert (result.total, result.confidence["items"]) == (972, 0.9)
+
+
+def test_a_tax_the_prices_include_is_no_extra():
+    result = parse_lines(["Bistro", "Soup 4,00", "Pie 5,00", "MwSt 19% 1,44", "Summe 9,00"],
+                         ScanHints("EUR"))
+    assert (result.items, result.extras) == ((("Soup", 400), ("Pie", 500)), ())
+
+
+def test_tips_and_service_are_extras_even_when_the_sum_is_off():
+    result = parse_lines(["Diner", "Soup 4.00", "Tip 1.00", "Service charge 10% 0.40",
+                          "Total 7.00"], ScanHints("USD"))
+    assert result.extras == (("Tip", 100, "TIP"), ("Service charge", 40, "SERVICE"))
+    assert result.confidence["items"] == 0.3
 
 
 def test_no_items_no_items_confidence():

@@ -8,6 +8,8 @@ default: nothing leaves the machine), ``tesseract`` (when its binary is installe
 the Lambda package carries neither rapidocr nor onnxruntime."""
 from __future__ import annotations
 
+from typing import Optional
+
 from app.receipts.scan.result import ScanError, ScanHints, ScanResult
 
 ENGINES = ("textract", "rapidocr", "tesseract", "openai")
@@ -27,13 +29,18 @@ def engine_name(settings) -> str:
     return name
 
 
-def scan_receipt(image_jpeg: bytes, hints: ScanHints, settings) -> ScanResult:
+def scan_receipt(image_jpeg: bytes, hints: ScanHints, settings,
+                 pdf: Optional[bytes] = None) -> ScanResult:
     """Read one receipt image (JPEG bytes, as ingest leaves it) into fields; ScanError when
-    the engine gives nothing usable."""
+    the engine gives nothing usable. ``pdf``: the receipt's own one-page PDF, which Textract
+    reads natively (its synchronous AnalyzeExpense takes a single-page PDF); the other
+    engines read the rendered page."""
     name = engine_name(settings)
     if name == "textract":
         from app.receipts.scan.engines import textract as engine
-    elif name == "rapidocr":
+
+        return engine.scan(pdf or image_jpeg, hints, settings)
+    if name == "rapidocr":
         from app.receipts.scan.engines import rapid as engine
     elif name == "tesseract":
         from app.receipts.scan.engines import tesseract as engine

@@ -21,7 +21,7 @@ class ScanHints:
 @dataclass(frozen=True)
 class ScanResult:
     """Fields read from one receipt image. ``total`` and item amounts are integer minor units
-    of ``currency`` (its ISO 4217 exponent); ``confidence`` holds a 0..1 float for each of
+    of ``currency`` (its ISO 4217 exponent), as are the extras'; ``confidence`` holds a 0..1 float for each of
     merchant, date, total and items (0 where nothing was found)."""
 
     engine: str
@@ -29,7 +29,12 @@ class ScanResult:
     date: Optional[str] = None  # YYYY-MM-DD
     total: Optional[int] = None
     currency: Optional[str] = None
+    # False: the receipt printed no currency, and ``currency`` is the hint (the group's).
+    currency_printed: bool = True
     items: Tuple[Tuple[str, int], ...] = ()
+    # Tax, tip, service and discount lines that apply on top of the items: (name, signed
+    # amount, kind); the items and these add up to the total when the receipt does.
+    extras: Tuple[Tuple[str, int, str], ...] = ()
     confidence: dict = field(default_factory=lambda: dict.fromkeys(FIELDS, 0.0))
 
 

@@ -164,6 +164,10 @@ def result_of(reply: dict, hints: ScanHints) -> ScanResult:
                                            else [])
     subtotals = frozenset(v for f in summary.get("SUBTOTAL", ())
                           for v in [parse_amount(_text(f), currency)] if v is not None)
-    confidence["items"] = items_confidence(items, total, subtotals)
+    # The tax, tip, service and discount lines come from the parser over the same page.
+    extras = fallback.extras if fallback.currency == currency else ()
+    confidence["items"] = items_confidence(items, total, subtotals, extras)
+    printed = _currency(document) is not None or fallback.currency_printed
     return ScanResult(engine=NAME, merchant=merchant, date=day, total=total, currency=currency,
-                      items=tuple(items), confidence=confidence)
+                      currency_printed=printed, items=tuple(items), extras=extras,
+                      confidence=confidence)
