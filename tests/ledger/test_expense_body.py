@@ -134,7 +134,9 @@ def test_no_service_rebuilds_the_body_attribute_by_attribute():
 
 # Lines that name a body attribute for a row of another kind, each with why.
 OTHER_ROWS = {"insight/projection.py:92": "the projection's own MyEntry.Category, copied from "
-                                           "the stored row, not a body rebuilt"}
+                                           "the stored row, not a body rebuilt",
+              "ledger/trash.py:46": "the trash row's own Description (what the trash list "
+                                    "shows), copied from the deleted row, not a body rebuilt"}
 
 
 # --- every path keeps every field ------------------------------------------------------
