@@ -8,9 +8,10 @@ objects stay too, until the trash row is purged (app.ledger.orphan_comments swee
 comments then; the receipts area's cleanup, the objects).
 
 The transaction conditions on the head's Version (the balance delta and the trash's image
-are made from the version read) and on its comment counter (bumped by every comment add),
-so neither an edit nor a comment arriving mid-delete is lost from the image: the attempt
-starts over instead."""
+are made from the version read), so an edit arriving mid-delete starts the attempt over. A
+comment arriving mid-delete cannot be lost either way: it lands while the head stands (and
+stays with the others for a restore) or is refused once it is gone, so the delete does not
+condition on the comment counter and never loses to a busy thread."""
 from __future__ import annotations
 
 from typing import Optional
@@ -27,7 +28,7 @@ _ATTEMPTS = 5
 
 
 class _Raced(Conflict):
-    """The head changed (an edit or a new comment) after we read it: start over."""
+    """The head was edited after we read it: start over."""
 
 
 def _read_head(group_id: str, expense_id: str) -> tuple:
@@ -45,9 +46,7 @@ def _final(access: Access, head: Expense, counter: Optional[int],
            fair: Optional[rounding.FairState] = None) -> None:
     tx = Transaction()
     money_guards.check_writer(tx, access)
-    seen_counter = (Expense.CommentSeq.does_not_exist() if counter is None
-                    else Expense.CommentSeq == counter)
-    tx.delete(head, condition=(Expense.Version == int(head.Version)) & seen_counter,
+    tx.delete(head, condition=Expense.Version == int(head.Version),
               on_fail=_Raced("The expense changed while it was being deleted."))
     main = access.group.Currency
     fair_update = {} if fair is None else {

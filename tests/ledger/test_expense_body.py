@@ -135,11 +135,13 @@ def test_no_service_rebuilds_the_body_attribute_by_attribute():
 
 
 # Lines that name a body attribute for a row of another kind, each with why.
-OTHER_ROWS = {"insight/projection.py:123": "the projection's own MyEntry.Description and "
+OTHER_ROWS = {"insight/projection.py:124": "the projection's own MyEntry.Description and "
                                             "Currency, copied from the stored row, not a body "
                                             "rebuilt",
-              "insight/projection.py:124": "the projection's own MyEntry.Category, copied from "
-                                            "the stored row, not a body rebuilt"}
+              "insight/projection.py:125": "the projection's own MyEntry.Category, copied from "
+                                            "the stored row, not a body rebuilt",
+              "ledger/trash.py:46": "the trash row's own Description (what the trash list "
+                                    "shows), copied from the deleted row, not a body rebuilt"}
 
 
 # --- every path keeps every field ------------------------------------------------------

@@ -69,14 +69,15 @@ def _before_final(monkeypatch, action) -> dict:
     return state
 
 
-def test_a_comment_added_during_the_delete_is_in_the_trashed_image(group, monkeypatch):
+def test_a_comment_added_during_the_delete_comes_back_with_a_restore(group, monkeypatch):
     expense = group.add_expense(900)
     state = _before_final(monkeypatch, lambda eid: group.post(
         f"/expenses/{eid}/comments", {"body": "late"}))
     assert group.delete(f"/expenses/{expense['expenseId']}").status_code == 204
     assert state["ran"]
-    trashed = Trashed.get(group.group_id, Trashed.sort_key(expense["expenseId"]))
-    assert int(GroupItem.from_raw_data(json.loads(trashed.Snapshot)).CommentSeq) == 1
+    group.post(f"/trash/{expense['expenseId']}/restore", {})
+    detail = group.get(f"/expenses/{expense['expenseId']}").get_json()
+    assert [c["body"] for c in detail["comments"]] == ["late"]
 
 
 def test_an_edit_during_the_delete_is_not_lost_from_the_balance(group, monkeypatch):

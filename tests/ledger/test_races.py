@@ -92,13 +92,12 @@ def test_concurrent_creates_from_many_threads_all_land_in_the_balance(live_db):
 
 
 def test_comments_racing_an_expense_delete_all_come_back_with_a_restore(live_db):
-    """Every comment that landed is in the trashed image's count (the delete conditions on
-    the counter each add bumps) and stays, so a restore brings the whole thread back."""
-    import json
+    """Every comment that landed stays (the delete touches none), so a restore brings the
+    whole thread back; the delete itself never loses to the commenters."""
     from app.ledger import trash
     from models.groups import Trashed
     access, ids = make_group(make_user("orphans@example.com"), guests=1)
-    for round_ in range(3):
+    for _ in range(3):
         expense = expenses.create_expense(access, as_create(equal_body(ids[0], 100, ids)))
         eid = expense.ExpenseId
 
@@ -116,9 +115,7 @@ def test_comments_racing_an_expense_delete_all_come_back_with_a_restore(live_db)
         left = list(GroupItem.query(access.group_id,
                                     GroupItem.SK.startswith(f"EXPENSE#{eid}#"),
                                     consistent_read=True))
-        image = GroupItem.from_raw_data(json.loads(
-            Trashed.get(access.group_id, Trashed.sort_key(eid)).Snapshot))
-        assert len(left) == int(image.CommentSeq or 0), round_
+        assert Trashed.get(access.group_id, Trashed.sort_key(eid))
         trash.restore(access, eid)
         assert len(list(GroupItem.query(access.group_id,
                                         GroupItem.SK.startswith(f"EXPENSE#{eid}#"),
