@@ -10,7 +10,10 @@ from tests.chat.conftest import make_chat
 # Routes whose write is the caller's own (no right outside the credential, which the
 # developer gate and the live-account check cover before every view).
 CALLERS_OWN = {"groups.create_group", "people.request_friend", "imports.start_import",
-               "notifications.register_device", "developer.create_token"}
+               "notifications.register_device", "developer.create_token",
+               # settle with a person across groups: each group it writes is authorized
+               # inside the one transaction; a replay repeats the caller's own reply
+               "insight.settle_with"}
 
 
 def _idempotent_views(app) -> dict:

@@ -43,7 +43,7 @@ def test_a_reminder_reaches_the_debtors_history_with_amount_and_link(group, clie
         {"type": "PAYPAL", "url": "https://paypal.me/ownerpays/5.00EUR"}]}]
     deliver(recorder)
     (item,) = [n for n in history(client, bo_h) if n["type"] == "REMINDER"]
-    assert "5.00 EUR" in item["body"] and "https://paypal.me/ownerpays/5.00EUR" in item["body"]
+    assert "€5.00" in item["body"] and "https://paypal.me/ownerpays/5.00EUR" in item["body"]
 
 
 def test_kept_currency_sections_are_named_too(group, client, debt, recorder):
@@ -58,7 +58,7 @@ def test_kept_currency_sections_are_named_too(group, client, debt, recorder):
     assert [(o["currency"], o["amount"]) for o in owed] == [("EUR", 500), ("USD", 300)]
     deliver(recorder)
     (item,) = [n for n in history(client, bo_h) if n["type"] == "REMINDER"]
-    assert "5.00 EUR and 3.00 USD" in item["body"]
+    assert "€5.00 and $3.00" in item["body"]
 
 
 def test_a_guest_or_someone_owing_nothing_is_409(group, client, debt, sign_in):

@@ -346,7 +346,7 @@ def test_net_effect_is_paid_minus_owed(expense):
 @given(expenses())
 def test_an_income_moves_every_net_the_other_way(expense):
     payments, items = expense
-    spent, received = net_effects(payments, items), net_effects(payments, items, INCOME)
+    spent, received = net_effects(payments, items), net_effects(payments, items, kind=INCOME)
     assert received == {pid: -value for pid, value in spent.items()}
     assert sum(received.values()) == 0
 
