@@ -230,6 +230,7 @@ def _install_mail_origin(origin: str) -> None:
     """Links in e-mails point at this server when PUBLIC_BASE_URL is unset."""
     from app import config
 
+    os.environ["TAILSPEND_SERVING_ORIGIN"] = origin
     config.install(config.current()._replace(serving_origin=origin))
 
 

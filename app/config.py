@@ -213,8 +213,9 @@ class Settings(NamedTuple):
     smtp_url: Annotated[Optional[str], env("SMTP_URL")] = None
     mail_from: Annotated[str, env("MAIL_FROM")] = "TailSpend <no-reply@tailspend.local>"
     ses_configuration_set: Annotated[Optional[str], env("SES_CONFIGURATION_SET")] = None
-    # The origin serving the API, for links in e-mails when PUBLIC_BASE_URL is unset (serve).
-    serving_origin: Optional[str] = None
+    # The origin serving the API, for links in e-mails when PUBLIC_BASE_URL is unset (serve
+    # sets it, in the environment too, as handlers loaded later read their settings there).
+    serving_origin: Annotated[Optional[str], env("TAILSPEND_SERVING_ORIGIN", read=_url)] = None
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()

@@ -53,6 +53,10 @@ class Mailbox:
         page = items[:limit]
         return page, (page[-1]["id"] if len(items) > limit else None)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
     def get(self, mail_id: str) -> Optional[dict]:
         with self._lock:
             return next((item for item in self._items if item["id"] == mail_id), None)
