@@ -3,10 +3,7 @@ unsubscribe) and its transport, an SMTP relay through smtplib (local mode: the e
 ``serve`` starts) or Amazon SES v2.
 
 The HTML part goes through Jinja2 with autoescaping on: every value in it (a group's name, an
-expense's description, a person's name) is someone's free text, so none is ever markup.
-
-The unsubscribe token is the recipient and the type, signed (HMAC-SHA256 under the cursor key,
-in a scope of its own): verifying it needs no stored row, and a forged or edited token fails."""
+expense's description, a person's name) is someone's free text, so none is ever markup."""
 from __future__ import annotations
 
 import smtplib
@@ -19,12 +16,9 @@ from urllib.parse import quote, unquote, urlsplit
 from jinja2 import Environment
 
 from app import config
-from app.core import paging
 from app.core.i18n import texts
-from app.errors import Invalid
 from app.logs import logger
-
-UNSUBSCRIBE_SCOPE = "unsubscribe"
+from app.notifications.unsubscribe import unsubscribe_token
 SMTP_TIMEOUT_S = 10.0
 
 _HTML = Environment(autoescape=True).from_string(
@@ -47,23 +41,6 @@ class Mail:
     text: str
     html: str
     unsubscribe_url: str
-
-
-def unsubscribe_token(user_id: str, event_type: str) -> str:
-    return paging.encode({"u": user_id, "t": event_type}, UNSUBSCRIBE_SCOPE)
-
-
-def read_unsubscribe_token(token: Optional[str]) -> tuple:
-    """(user id, type) from a token this service signed; Invalid otherwise."""
-    try:
-        value = paging.decode(token, UNSUBSCRIBE_SCOPE) or {}
-    except Invalid:
-        value = {}
-    user_id, event_type = value.get("u"), value.get("t")
-    if not isinstance(user_id, str) or not isinstance(event_type, str):
-        raise Invalid("The unsubscribe link is not valid.",
-                      details={"token": ["Not a token this service issued."]})
-    return user_id, event_type
 
 
 def link_origin() -> str:

@@ -10,7 +10,7 @@ from app.notifications.schemas import (DeviceCreateSchema, DeviceSchema, MarkRea
                                        PreferencesSchema, UnreadSchema,
                                        UnsubscribeArgsSchema, UnsubscribeSchema,
                                        WebPushKeySchema)
-from app.notifications import devices, history, mail, preferences, vapid
+from app.notifications import devices, history, preferences, unsubscribe as one_click, vapid
 
 blp = Blueprint("notifications", __name__, description="Notifications")
 
@@ -113,6 +113,6 @@ def unsubscribe(args):
     """RFC 8058 one-click unsubscribe (body ``List-Unsubscribe=One-Click``, no sign-in): the
     e-mail channel of the token's type off for its recipient. A GET of the link changes
     nothing (no such route)."""
-    user_id, event_type = mail.read_unsubscribe_token(args["token"])
+    user_id, event_type = one_click.read_unsubscribe_token(args["token"])
     preferences.unsubscribe(user_id, event_type)
     return {"unsubscribed": True}

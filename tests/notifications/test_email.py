@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from app.local.smtp_server import MAILBOX, SmtpServer
-from app.notifications import mail
+from app.notifications.unsubscribe import unsubscribe_token
 from models.users import Profile
 from tests.notifications.test_worker import add_expense, duo, history  # noqa: F401 — fixture
 from tests.support.settings import installed
@@ -123,10 +123,10 @@ def test_one_click_unsubscribe_stops_that_type_only(duo, smtp, deliver, recorder
 
 
 def test_a_forged_or_edited_token_changes_nothing(duo, smtp):
-    token = mail.unsubscribe_token(duo.bob, "EXPENSE_ADDED")
+    token = unsubscribe_token(duo.bob, "EXPENSE_ADDED")
     email_on(duo.client, duo.bob_h, "EXPENSE_ADDED")
     for bad in ("nope", token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
-                mail.unsubscribe_token(duo.bob, "EXPENSE_ADDED").replace("-", "_")[::-1]):
+                unsubscribe_token(duo.bob, "EXPENSE_ADDED").replace("-", "_")[::-1]):
         reply = duo.client.post(f"/unsubscribe?token={bad}", data=ONE_CLICK)
         assert reply.status_code == 400, reply.get_json()
         assert reply.get_json()["error"]["code"] == "VALIDATION_ERROR"
