@@ -9,8 +9,23 @@ from __future__ import annotations
 import json
 from typing import Iterable, List, Tuple
 
+import boto3
+
 from app.logs import logger
-from app.notifications import ses
+
+# Its own client, not ses.py's: this function may only suppress, never send.
+_client: dict = {}
+
+
+def client():
+    if "sesv2" not in _client:
+        _client["sesv2"] = boto3.client("sesv2")
+    return _client["sesv2"]
+
+
+def use(stub_client) -> None:
+    """Tests: a botocore-stubbed client instead of the real one."""
+    _client["sesv2"] = stub_client
 
 
 def suppressions(message: dict) -> List[Tuple[str, str]]:
@@ -39,7 +54,7 @@ def handle_sns(records: Iterable[dict]) -> int:
             logger.warning("mail.feedback_unreadable")
             continue
         for address, reason in suppressions(message):
-            ses.client().put_suppressed_destination(EmailAddress=address, Reason=reason)
+            client().put_suppressed_destination(EmailAddress=address, Reason=reason)
             count += 1
     logger.info("mail.feedback", extra={"suppressed": count})
     return count

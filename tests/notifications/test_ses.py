@@ -17,14 +17,16 @@ from tests.support.settings import installed
 def stubbed():
     client = boto3.client("sesv2", region_name="us-east-1", aws_access_key_id="x",
                           aws_secret_access_key="x")
-    previous = ses._client.get("sesv2")
+    previous = ses._client.get("sesv2"), feedback._client.get("sesv2")
     ses.use(client)
+    feedback.use(client)
     with Stubber(client) as stub:
         yield stub
         stub.assert_no_pending_responses()
-    ses._client.pop("sesv2", None)
-    if previous is not None:
-        ses.use(previous)
+    for module, before in zip((ses, feedback), previous, strict=True):
+        module._client.pop("sesv2", None)
+        if before is not None:
+            module.use(before)
 
 
 def _mail() -> mail.Mail:
