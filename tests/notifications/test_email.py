@@ -182,3 +182,29 @@ def test_dev_mail_lists_and_shows_what_arrived(duo, smtp, deliver, recorder):
     assert one.status_code == 200 and one.get_json() == page["items"][0]
     assert "multipart/alternative" in one.get_json()["raw"]
     assert duo.client.get("/dev/mail/nope").status_code == 404
+
+
+def test_an_email_adds_no_dynamodb_call_or_write_unit_to_the_worker(duo, smtp, deliver, recorder):
+    """The cost claim (bench/cost_bench.py prices e-mail at SES's price alone): the address and
+    the verified flag come from the profile read that checks the recipient is live, and the
+    e-mail follows the history row the worker writes anyway."""
+    import boto3
+
+    from bench.dynamo_meter import Meter
+
+    meter = Meter(boto3.client("dynamodb", region_name="us-east-1"))
+    meter.hook_models()
+    deliver()
+
+    def worker_bill(description):
+        add_expense(duo, description=description)
+        with meter.block() as bill:
+            deliver()
+        return bill
+
+    push_only = worker_bill("Before")
+    email_on(duo.client, duo.bob_h, "EXPENSE_ADDED")
+    with_email = worker_bill("After")
+    assert len(inbox()) == 1
+    assert push_only.total_calls > 0
+    assert (with_email.total_calls, with_email.wru) == (push_only.total_calls, push_only.wru)
