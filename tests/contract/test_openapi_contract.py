@@ -56,6 +56,8 @@ CONTRACT_PATHS |= {"/users/me/payment-methods", "/groups/{groupId}/stats", "/use
                    "/groups/{groupId}/reminders", "/users/me/people", "/users/me/expenses"}
 # E-mail and language (issue 48).
 CONTRACT_PATHS |= {"/locales"}
+# E-mail (issue 48 part B): the one-click unsubscribe and local mode's mailbox.
+CONTRACT_PATHS |= {"/unsubscribe", "/dev/mail", "/dev/mail/{mailId}"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):
