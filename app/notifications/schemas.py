@@ -77,6 +77,8 @@ class ChannelSwitch(fields.Field):
         if isinstance(value, bool):
             return {"push": value}
         if isinstance(value, dict):
+            if not value:
+                raise ma.ValidationError("Name push, email or both.")
             return ChannelsPatchSchema().load(value)
         raise ma.ValidationError("Send {push, email} or a boolean (push only).")
 

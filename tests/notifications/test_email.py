@@ -144,6 +144,8 @@ def test_the_old_boolean_form_sets_push_only(duo):
     bad = duo.client.patch("/notifications/preferences",
                            json={"types": {"MENTION": {"sms": True}}}, headers=duo.bob_h)
     assert bad.status_code == 400
+    assert duo.client.patch("/notifications/preferences", json={"types": {"MENTION": {}}},
+                            headers=duo.bob_h).status_code == 400  # nothing named
     digest = duo.client.patch("/notifications/preferences", json={"digest": "WEEKLY"},
                               headers=duo.bob_h).get_json()
     assert digest["digest"] == "WEEKLY"
