@@ -17,6 +17,8 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="embedded DynamoDB + the API on one machine")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=3000)
+    serve.add_argument("--smtp-port", type=int, default=0,
+                       help="the embedded SMTP server's port (0: a free one, printed)")
     serve.add_argument("--realtime-port", type=int, default=None,
                        help="the live-updates WebSocket server (default: --port + 1, or any "
                             "free port when that one is taken; 0 picks one)")
@@ -162,10 +164,12 @@ def serve(args) -> int:
     os.environ.setdefault("S3_ENDPOINT", endpoint)
     # Real Web Push from a laptop: a key kept with the data, so subscriptions survive restarts.
     os.environ.setdefault("VAPID_PRIVATE_KEY", vapid_key.load_or_create(args.data_dir))
+    smtp = _start_smtp(args)
     app = create_app()
     _ensure_receipts_bucket()
     http = make_server(args.host, args.port, app, threaded=True)
     port = http.server_port
+    _install_mail_origin(f"http://{args.host}:{port}")
     try:
         realtime = _realtime_server(args, port)
     except Refused as refusal:
@@ -201,6 +205,7 @@ def serve(args) -> int:
 
     def cleanup() -> None:
         scheduler.stop()
+        smtp.stop()
         poller.stop()
         projection_poller.stop()
         for realtime_poller in realtime_pollers:
@@ -215,6 +220,25 @@ def serve(args) -> int:
 
     _wait_for_signal(cleanup)
     return 0
+
+
+def _start_smtp(args):
+    """The embedded SMTP server; the app sends to it through smtplib as to any relay, unless
+    SMTP_URL already names another relay (docs/email.md)."""
+    from app.local.smtp_server import SmtpServer
+
+    smtp = SmtpServer(args.host, args.smtp_port).start()
+    os.environ.setdefault("SMTP_URL", smtp.url)
+    print(f"Mail (SMTP) on {smtp.url}; read it at /dev/mail", flush=True)
+    return smtp
+
+
+def _install_mail_origin(origin: str) -> None:
+    """Links in e-mails point at this server when PUBLIC_BASE_URL is unset."""
+    from app import config
+
+    os.environ["TAILSPEND_SERVING_ORIGIN"] = origin
+    config.install(config.current()._replace(serving_origin=origin))
 
 
 def _ensure_receipts_bucket() -> None:

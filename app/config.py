@@ -208,6 +208,14 @@ class Settings(NamedTuple):
     receipt_vision_base_url: Annotated[str, env("RECEIPT_VISION_BASE_URL", read=_url)] = ""
     receipt_vision_api_key: Annotated[str, env("RECEIPT_VISION_API_KEY")] = ""  # never in repr
     receipt_vision_model: Annotated[str, env("RECEIPT_VISION_MODEL")] = ""
+    # E-mail (docs/email.md): an SMTP relay (smtp://host:port; local mode: the embedded
+    # server serve starts), else SES v2 with this configuration set; unset both, no e-mail.
+    smtp_url: Annotated[Optional[str], env("SMTP_URL")] = None
+    mail_from: Annotated[str, env("MAIL_FROM")] = "TailSpend <no-reply@tailspend.local>"
+    ses_configuration_set: Annotated[Optional[str], env("SES_CONFIGURATION_SET")] = None
+    # The origin serving the API, for links in e-mails when PUBLIC_BASE_URL is unset (serve
+    # sets it, in the environment too, as handlers loaded later read their settings there).
+    serving_origin: Annotated[Optional[str], env("TAILSPEND_SERVING_ORIGIN", read=_url)] = None
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()

@@ -43,6 +43,13 @@ API_GB_SECONDS = 0.5 * 0.150
 WORKER_GB_SECONDS = 0.5 * 0.050
 PROJECTION_GB_SECONDS = 0.25 * 0.050  # template.yaml: ProjectionFunction MemorySize 256
 SNS_PRICE = 0.50e-6
+# SES outbound e-mail: $0.10 per 1,000 messages. An e-mail notification adds no DynamoDB call
+# and no write unit to the worker (the address and the verified flag come from the profile
+# read that checks the recipient is live; the e-mail follows the history row written anyway:
+# tests/notifications/test_email.py meters it), so its cost is SES's alone. E-mail is off by
+# default, so the mix below (push only) is unchanged by it.
+SES_PRICE = 0.10e-3
+EMAIL_EXTRA_WRU = 0
 LOG_PRICE_PER_BYTE, LOG_BYTES = 0.50 / 2 ** 30, 1300
 MEMBERS, EXPENSES = 6, 100
 
@@ -377,6 +384,9 @@ def report(results: dict, api: str) -> None:
     totals = {edge: sum(price(results, edge).values()) for edge in API_PRICE}
     print("  both edges: " + ", ".join(f"{edge.upper()} {dollars:.2f}"
                                        for edge, dollars in totals.items()))
+    print(f"\nAn e-mail notification (per recipient who switched it on): {EMAIL_EXTRA_WRU} extra "
+          f"WRU, ${SES_PRICE * 1e6:.2f} per 1M e-mails at SES (${SES_PRICE:.4f} each); not in "
+          "the mix: e-mail is off by default")
     _results(results, totals)
 
 

@@ -81,7 +81,11 @@ class Preferences(NotificationItem, discriminator="PREFS"):
     """Muted groups (a string set changed with atomic ADD/DELETE) and per-type switches."""
 
     MutedGroupIds = UnicodeSetAttribute(null=True)
-    Types = MapAttribute(null=True)
+    Types = MapAttribute(null=True)  # per type: the push channel (absent: on)
+    # The types whose e-mail channel is on (absent: none). A set changed by atomic ADD/DELETE
+    # of names, so an unsubscribe and a PATCH never overwrite each other's switch.
+    EmailOn = UnicodeSetAttribute(null=True)
+    Digest = UnicodeAttribute(null=True)  # DAILY | WEEKLY (absent: NONE)
     ReadAllBefore = UnicodeAttribute(null=True)  # "mark all read": one write, not one per row
 
     @staticmethod

@@ -5,12 +5,16 @@ from flask import current_app
 
 from app.api.context import settings
 from app.api.needs import needs
-from app.api.spec import Blueprint
+from app.api.spec import NOT_FOUND, Blueprint, errors
+from app.api.schemas import PageArgsSchema
+from app.errors import not_found
+from app.health.schemas import DevMailPageSchema, DevMailSchema
+from app.local import smtp_server
 from app.users.schemas import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
 from app.users import local_auth
 
 blp = Blueprint("health", __name__, description="Service health")
-local_blp = Blueprint("local", __name__, description="Local mode only: token issuer")
+local_blp = Blueprint("local", __name__, description="Local mode only: token issuer, mailbox")
 
 
 @blp.route("/health")
@@ -42,3 +46,30 @@ def mint_dev_token(body):
     return local_auth.mint_token(runtime.issuer, email=body["email"],
                                  display_name=body.get("displayName"), admin=body["admin"],
                                  test_domain=settings().test_account_domain)
+
+
+@local_blp.route("/dev/mail")
+@needs(public=True)
+@local_blp.arguments(PageArgsSchema, location="query")
+@local_blp.response(200, DevMailPageSchema)
+@local_blp.doc(security=[])
+def list_mail(args):
+    """What the embedded SMTP server received, newest first."""
+    items, next_cursor = smtp_server.MAILBOX.page(args["limit"] or 50, args["cursor"])
+    server = smtp_server.running()
+    return {"smtp": {"host": server.host, "port": server.port} if server else None,
+            "items": items, "nextCursor": next_cursor}
+
+
+@local_blp.route("/dev/mail/<mailId>")
+@needs(public=True)
+@local_blp.response(200, DevMailSchema)
+@local_blp.doc(security=[])
+@errors(local_blp, NOT_FOUND)
+def get_mail(mail_id):
+    """One received message."""
+    return smtp_server.MAILBOX.get(mail_id) or _no_mail()
+
+
+def _no_mail():
+    raise not_found("Mail")

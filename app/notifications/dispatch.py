@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional
 from app.errors import DomainError
 from app.auth.principal import link_of_user_id
 from app.logs import logger
-from app.notifications import push
+from app.notifications import mail, push
 from app.notifications.devices import remove_device
 from app.notifications.ids import notification_id
 from app.notifications.render import Context, render
@@ -71,12 +71,16 @@ def _preferences(user_ids: Iterable[str]) -> Dict[str, Preferences]:
 
 
 def wants(prefs: Optional[Preferences], event_type: str, group_id: Optional[str]) -> bool:
-    """False when the recipient muted the group or switched the type off."""
+    """False when the recipient muted the group or switched every channel of the type off."""
     if prefs is None:
         return True
     if group_id and group_id in (prefs.MutedGroupIds or set()):
         return False
-    types = prefs.Types.as_dict() if prefs.Types is not None else {}
+    return _wants_push(prefs, event_type) or event_type in (prefs.EmailOn or ())
+
+
+def _wants_push(prefs: Optional[Preferences], event_type: str) -> bool:
+    types = prefs.Types.as_dict() if prefs is not None and prefs.Types is not None else {}
     return types.get(event_type, True) is not False
 
 
@@ -89,11 +93,29 @@ def live_recipients(user_ids: List[str]) -> Dict[str, Optional[str]]:
     (the profile read live just before it) lands in the partition the deletion sweeps, and
     its notifications step and late sweep read that partition again when they run, so the
     row is removed with the rest (tests/account/test_deletion_late_rows.py)."""
+    return {user_id: profile.Locale for user_id, profile in live_profiles(user_ids).items()}
+
+
+def live_profiles(user_ids: List[str]) -> Dict[str, Profile]:
+    """live_recipients' read, whole: the locale, and the address an e-mail goes to."""
     if not user_ids:
         return {}
     found = Profile.batch_get([Profile.key(user_id) for user_id in user_ids],
                               consistent_read=True)
-    return {profile.UserId: profile.Locale for profile in found if not profile.deleting}
+    return {profile.UserId: profile for profile in found if not profile.deleting}
+
+
+def wants_email(prefs: Optional[Preferences], event_type: str, profile: Profile) -> bool:
+    """The e-mail channel: switched on for the type (off by default), to a verified address."""
+    return bool(prefs is not None and event_type in (prefs.EmailOn or ())
+                and profile.Email and profile.EmailVerified)
+
+
+def _email(mails: List[mail.Mail], counts: dict) -> None:
+    """Send one event's e-mails after its rows are written (like its pushes)."""
+    for one in mails:
+        outcome = "emailed" if mail.send(one) else "email_failed"
+        counts[outcome] = counts.get(outcome, 0) + 1
 
 
 def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
@@ -170,11 +192,13 @@ def dispatch(event: Event) -> dict:
             ctx.user_names[event.ActorUserId] = name
     recipients = recipients_of(event, group_users)
     prefs = _preferences(recipients) if recipients else {}
-    live = live_recipients([user_id for user_id in recipients
-                            if wants(prefs.get(user_id), event.Type, event.GroupId)])
+    live = live_profiles([user_id for user_id in recipients
+                          if wants(prefs.get(user_id), event.Type, event.GroupId)])
     payload = event.Payload.as_dict() if event.Payload is not None else {}
     counts = {"recipients": 0, "written": 0}
     deliveries: List[push.Delivery] = []
+    mails: List[mail.Mail] = []
+    emailing = mail.enabled()
     rendered: Dict[Optional[str], tuple] = {}
     for user_id in recipients:
         if not wants(prefs.get(user_id), event.Type, event.GroupId):
@@ -183,13 +207,20 @@ def dispatch(event: Event) -> dict:
         if user_id not in live:  # gone or being deleted: nothing lands in a swept partition
             continue
         # each recipient reads it in their own language (rendered once per locale)
-        title, body = _rendered(event, payload, ctx, live[user_id], rendered)
+        profile = live[user_id]
+        title, body = _rendered(event, payload, ctx, profile.Locale, rendered)
         if _write_history(user_id, event, title, body):
             counts["written"] += 1
             message = push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
                                    notification_id(event.CreatedAt, event.EventId))
-            deliveries.extend(_deliveries(user_id, message))
+            if _wants_push(prefs.get(user_id), event.Type):
+                deliveries.extend(_deliveries(user_id, message))
+            if emailing and wants_email(prefs.get(user_id), event.Type, profile):
+                mails.append(mail.compose(to=profile.Email, user_id=user_id,
+                                          event_type=event.Type, title=title, body=body,
+                                          locale=profile.Locale))
     _push(deliveries, counts)
+    _email(mails, counts)
     _mark_dispatched(event)
     logger.info("notification.dispatched", extra={"event_id": event.EventId, **counts})
     return counts

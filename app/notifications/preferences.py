@@ -7,10 +7,14 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Optional
 
 from app.errors import Conflict
+from app.core import request_reads
 from app.core.access import authorize
 from app.core.transactions import Transaction
 from app.core.outbox import EVENT_TYPES
 from models.notifications import NotificationItem, Preferences
+from models.users import Profile
+
+DIGESTS = ("NONE", "DAILY", "WEEKLY")
 
 
 def _row(user_id: str) -> Optional[Preferences]:
@@ -23,14 +27,40 @@ def _ensure_actions() -> list:
     return [Preferences.EntityType.set(Preferences), Preferences.Types.set(Preferences.Types | {})]
 
 
-def view(prefs: Optional[Preferences]) -> dict:
+def view(prefs: Optional[Preferences], email_verified: bool = False) -> dict:
     stored = prefs.Types.as_dict() if prefs is not None and prefs.Types is not None else {}
-    return {"types": {name: stored.get(name, True) is not False for name in EVENT_TYPES},
-            "mutedGroupIds": sorted(prefs.MutedGroupIds or ()) if prefs is not None else []}
+    emailed = set(prefs.EmailOn or ()) if prefs is not None else set()
+    return {"types": {name: {"push": stored.get(name, True) is not False,
+                             "email": name in emailed} for name in EVENT_TYPES},
+            "mutedGroupIds": sorted(prefs.MutedGroupIds or ()) if prefs is not None else [],
+            "digest": (prefs.Digest if prefs is not None else None) or "NONE",
+            "emailVerified": email_verified}
+
+
+def _email_verified(user_id: str) -> bool:
+    """From the profile the request's liveness check read (no extra call), else a read."""
+    profile = request_reads.profile_of(user_id)
+    if profile is None:
+        try:
+            profile = Profile.get(*Profile.key(user_id))
+        except Profile.DoesNotExist:
+            return False
+    return bool(profile.EmailVerified)
 
 
 def get_preferences(user_id: str) -> dict:
-    return view(_row(user_id))
+    return view(_row(user_id), _email_verified(user_id))
+
+
+def unsubscribe(user_id: str, event_type: str) -> None:
+    """One-click unsubscribe: that type's e-mail channel off (push unchanged). Idempotent; an
+    account gone meanwhile has nothing left to switch off."""
+    if event_type not in EVENT_TYPES:
+        return
+    try:
+        _update(user_id, [Preferences.EmailOn.delete({event_type})])
+    except Conflict:
+        pass  # the account is gone or going: it gets no e-mail anyway
 
 
 def _update(user_id: str, actions: list) -> None:
@@ -86,14 +116,35 @@ def unmute(user_id: str, group_id: str) -> None:
     _update(user_id, [Preferences.MutedGroupIds.delete({group_id})])
 
 
-def update_preferences(user_id: str, *, types: Optional[Mapping[str, bool]] = None,
-                       muted_group_ids: Optional[Iterable[str]] = None) -> dict:
-    """Set the given switches; bring the muted set to ``muted_group_ids`` by ADD/DELETE.
+def _channel_actions(types: Mapping[str, Mapping[str, bool]], digest: Optional[str]) -> list:
+    """The e-mail switches (ADD/DELETE of names in one set) and the digest period."""
+    email = {name: bool(channels["email"]) for name, channels in types.items()
+             if "email" in channels}
+    actions = []
+    if any(email.values()):
+        actions.append(Preferences.EmailOn.add({name for name, on in email.items() if on}))
+    if not all(email.values()):
+        actions.append(Preferences.EmailOn.delete({name for name, on in email.items()
+                                                   if not on}))
+    if digest == "NONE":
+        actions.append(Preferences.Digest.remove())
+    elif digest is not None:
+        actions.append(Preferences.Digest.set(digest))
+    return actions
+
+
+def update_preferences(user_id: str, *, types: Optional[Mapping[str, Mapping[str, bool]]] = None,
+                       muted_group_ids: Optional[Iterable[str]] = None,
+                       digest: Optional[str] = None) -> dict:
+    """Set the given channels (``{type: {push?, email?}}``) and digest; bring the muted set to
+    ``muted_group_ids`` by ADD/DELETE.
 
     One TransactWrite (the account live, the row updated), then the row read back for the
     reply; reading the row first only when the muted set
     is given (the ADD/DELETE are relative to it)."""
-    actions = []
+    types = types or {}
+    actions = _channel_actions(types, digest)
+    push = {name: channels["push"] for name, channels in types.items() if "push" in channels}
     if muted_group_ids is not None:
         current = _row(user_id)
         wanted = set(muted_group_ids)
@@ -104,9 +155,9 @@ def update_preferences(user_id: str, *, types: Optional[Mapping[str, bool]] = No
             actions.append(Preferences.MutedGroupIds.add(wanted - had))
         if had - wanted:
             actions.append(Preferences.MutedGroupIds.delete(had - wanted))
-        if not types and not actions:
-            return view(current)
-    if types:
-        return view(_set_switches(user_id, types, actions))
+        if not push and not actions:
+            return view(current, _email_verified(user_id))
+    if push:
+        return view(_set_switches(user_id, push, actions), _email_verified(user_id))
     _update(user_id, actions)
-    return view(_row(user_id))
+    return view(_row(user_id), _email_verified(user_id))

@@ -55,25 +55,79 @@ class UnreadSchema(Strict):
     unreadCount = fields.Integer(required=True)
 
 
-# One switch per event type, so the document names every key a client may send.
-TypesSchema = Strict.from_dict({name: StrictBoolean() for name in EVENT_TYPES},
-                               name="NotificationTypesSchema")
+DIGESTS = ("NONE", "DAILY", "WEEKLY")
+
+
+class ChannelsSchema(Strict):
+    """One type's channels."""
+
+    push = StrictBoolean(required=True, metadata={"description": "Push to the devices"})
+    email = StrictBoolean(required=True, metadata={"description": "E-mail (off by default)"})
+
+
+class ChannelsPatchSchema(Strict):
+    push = StrictBoolean(metadata={"description": "Push to the devices"})
+    email = StrictBoolean(metadata={"description": "E-mail to the verified address"})
+
+
+class ChannelSwitch(fields.Field):
+    """A type's channels to set: ``{push?, email?}``, or the old boolean form (push only)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            return {"push": value}
+        if isinstance(value, dict):
+            if not value:
+                raise ma.ValidationError("Name push, email or both.")
+            return ChannelsPatchSchema().load(value)
+        raise ma.ValidationError("Send {push, email} or a boolean (push only).")
+
+
+_SWITCH_DOC = {"description": "{push?, email?}, or a boolean: the old form, push only",
+               "oneOf": [{"type": "boolean"},
+                         {"type": "object", "additionalProperties": False, "minProperties": 1,
+                          "properties": {"push": {"type": "boolean"},
+                                         "email": {"type": "boolean"}}}]}
+
+# One entry per event type, so the document names every key a client may send.
+TypesSchema = Strict.from_dict({name: fields.Nested(ChannelsSchema, required=True)
+                                for name in EVENT_TYPES}, name="NotificationTypesSchema")
+TypesPatchSchema = Strict.from_dict({name: ChannelSwitch(metadata=_SWITCH_DOC)
+                                     for name in EVENT_TYPES},
+                                    name="NotificationTypesPatchSchema")
 
 
 class PreferencesSchema(Strict):
     types = fields.Nested(TypesSchema, required=True)
     mutedGroupIds = fields.List(Id(), required=True)
+    digest = fields.String(required=True, validate=validate.OneOf(DIGESTS), metadata={
+        "description": "A summary e-mail per period of the groups' changes (NONE: none)"})
+    emailVerified = fields.Boolean(required=True, metadata={
+        "description": "The identity provider vouched for the account's address; no e-mail "
+                       "goes to an address without it"})
 
 
 class PreferencesPatchSchema(Strict):
-    types = fields.Nested(TypesSchema)
+    types = fields.Nested(TypesPatchSchema)
     mutedGroupIds = fields.List(Id(), validate=validate.Length(max=1000))
+    digest = fields.String(validate=validate.OneOf(DIGESTS))
     OPENAPI_EXTRA = {"minProperties": 1}
 
     @ma.validates_schema
     def something(self, data, **kwargs):
-        if "types" not in data and "mutedGroupIds" not in data:
-            raise ma.ValidationError("Send types, mutedGroupIds or both.", field_name="types")
+        if not {"types", "mutedGroupIds", "digest"} & set(data):
+            raise ma.ValidationError("Send types, mutedGroupIds, digest or some of them.",
+                                     field_name="types")
+
+
+class UnsubscribeArgsSchema(Strict):
+    token = fields.String(required=True, validate=validate.Length(min=1, max=2000),
+                          metadata={"description": "The token of the e-mail's link"})
+
+
+class UnsubscribeSchema(Strict):
+    unsubscribed = fields.Boolean(required=True, metadata={
+        "description": "True: that type's e-mails are off for the recipient (push unchanged)"})
 
 
 class DeviceCreateSchema(Strict):

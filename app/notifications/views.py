@@ -7,8 +7,10 @@ from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.api.schemas import PageArgsSchema
 from app.notifications.schemas import (DeviceCreateSchema, DeviceSchema, MarkReadSchema,
                                        NotificationPageSchema, PreferencesPatchSchema,
-                                       PreferencesSchema, UnreadSchema, WebPushKeySchema)
-from app.notifications import devices, history, preferences, vapid
+                                       PreferencesSchema, UnreadSchema,
+                                       UnsubscribeArgsSchema, UnsubscribeSchema,
+                                       WebPushKeySchema)
+from app.notifications import devices, history, preferences, unsubscribe as one_click, vapid
 
 blp = Blueprint("notifications", __name__, description="Notifications")
 
@@ -49,7 +51,8 @@ def get_preferences():
 def patch_preferences(body):
     """Set switches; ``mutedGroupIds`` is reached by atomic ADD/DELETE of single ids."""
     return preferences.update_preferences(principal().user_id, types=body.get("types"),
-                                          muted_group_ids=body.get("mutedGroupIds"))
+                                          muted_group_ids=body.get("mutedGroupIds"),
+                                          digest=body.get("digest"))
 
 
 @blp.route("/notifications/mutes/<uuid:groupId>", methods=["PUT"])
@@ -98,3 +101,18 @@ def web_push_key():
 def unregister_device(device_id):
     """Stop pushing to a device."""
     devices.unregister_device(principal().user_id, str(device_id))
+
+
+@blp.route("/unsubscribe", methods=["POST"])
+@needs(public=True, form_body=True)
+@blp.arguments(UnsubscribeArgsSchema, location="query")
+@blp.response(200, UnsubscribeSchema)
+@blp.doc(security=[])
+@errors(blp, (400, "VALIDATION_ERROR: a token this service did not issue."))
+def unsubscribe(args):
+    """RFC 8058 one-click unsubscribe (body ``List-Unsubscribe=One-Click``, no sign-in): the
+    e-mail channel of the token's type off for its recipient. A GET of the link changes
+    nothing (no such route)."""
+    user_id, event_type = one_click.read_unsubscribe_token(args["token"])
+    preferences.unsubscribe(user_id, event_type)
+    return {"unsubscribed": True}

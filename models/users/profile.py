@@ -21,6 +21,9 @@ class Profile(UserItem, discriminator="PROFILE"):
     DefaultCurrency = UnicodeAttribute(null=True)
     # The BCP 47 tag every text written for this user is rendered in (app.core.i18n); absent: en.
     Locale = UnicodeAttribute(null=True)
+    # The identity provider vouched for Email (Cognito's email_verified; local sign-in: true).
+    # No e-mail is ever sent to an address without it.
+    EmailVerified = BooleanAttribute(null=True)
     # Counts renames: the group rosters mirror DisplayName at this version (app/users/mirror.py).
     NameVersion = NumberAttribute(null=True)
     # DELETING once account deletion has begun: the account is gone for every request, and

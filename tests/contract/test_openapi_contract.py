@@ -65,6 +65,8 @@ CONTRACT_PATHS |= {"/groups/{groupId}/archive", "/groups/{groupId}/unarchive",
 # Several receipts per expense (issue 47).
 CONTRACT_PATHS |= {"/groups/{groupId}/expenses/{expenseId}/attachments",
                    "/groups/{groupId}/expenses/{expenseId}/attachments/{receiptId}"}
+# E-mail (issue 48 part B): the one-click unsubscribe and local mode's mailbox.
+CONTRACT_PATHS |= {"/unsubscribe", "/dev/mail", "/dev/mail/{mailId}"}
 
 
 def test_the_document_serves_exactly_the_contract_paths_built_so_far(client):

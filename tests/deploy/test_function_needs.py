@@ -45,6 +45,8 @@ NOT_SET_IN_AWS = {
     "RECEIPT_VISION_BASE_URL": "the OpenAI-compatible vision engine: self-hosted setups",
     "RECEIPT_VISION_API_KEY": "the OpenAI-compatible vision engine: self-hosted setups",
     "RECEIPT_VISION_MODEL": "the OpenAI-compatible vision engine: self-hosted setups",
+    "SMTP_URL": "an SMTP relay: self-hosted and local setups; AWS sends through SES",
+    "TAILSPEND_SERVING_ORIGIN": "local mode's serve; AWS links use PUBLIC_BASE_URL",
 }
 # Set by the template, read by a library rather than our code.
 LIBRARY_SETTINGS = {"POWERTOOLS_TRACE_DISABLED"}

@@ -335,7 +335,8 @@ def test_canned_events_are_valid_json():
 
 def test_every_alarm_notifies_the_one_alarm_topic():
     alarms = _resources("AWS::CloudWatch::Alarm")
-    (topic,) = _resources("AWS::SNS::Topic")
+    # the other topic carries SES feedback to its function, never alarms
+    (topic,) = set(_resources("AWS::SNS::Topic")) - {"MailFeedbackTopic"}
 
     assert len(alarms) >= 5 + len(TABLES) + 3
     assert {name: a["Properties"].get("AlarmActions") for name, a in alarms.items()} == dict.fromkeys(
@@ -1029,3 +1030,32 @@ def test_receipt_grants_are_least_privilege():
         assert set(grants) == expected.get(function, set()), function
         for action, resource in grants.items():
             assert resource == (bucket if action == "s3:ListBucket" else objects), function
+
+
+HANDLERS["MailFeedbackFunction"] = "app.handlers.mail_feedback.lambda_handler"
+
+
+def test_mail_resources_exist_only_with_a_domain_and_feed_bounces_to_the_handler():
+    resources = load_template()["Resources"]
+    mail = ["MailIdentity", "MailConfigurationSet", "MailFeedbackTopic", "MailFeedbackTopicPolicy",
+            "MailFeedbackDestination", "MailFeedbackFunction", "MailFeedbackLogGroup"]
+    assert all(resources[name]["Condition"] == "HasMail" for name in mail)
+    options = resources["MailConfigurationSet"]["Properties"]
+    assert options["SuppressionOptions"]["SuppressedReasons"] == ["BOUNCE", "COMPLAINT"]
+    destination = resources["MailFeedbackDestination"]["Properties"]["EventDestination"]
+    assert sorted(destination["MatchingEventTypes"]) == ["bounce", "complaint"]
+    assert destination["SnsDestination"]["TopicARN"] == {"Ref": "MailFeedbackTopic"}
+    feedback = resources["MailFeedbackFunction"]["Properties"]
+    assert feedback["Events"]["Feedback"] == {"Type": "SNS",
+                                              "Properties": {"Topic": {"Ref": "MailFeedbackTopic"}}}
+    # only SES, and only from our configuration set, may publish to the topic
+    [statement] = resources["MailFeedbackTopicPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "ses.amazonaws.com"}
+    assert set(statement["Condition"]["StringEquals"]) == {"AWS:SourceAccount", "AWS:SourceArn"}
+    # the senders may send only as no-reply@<MailDomain>
+    for sender in ("NotificationWorkerFunction", "MaintenanceFunction"):
+        policies = resources[sender]["Properties"]["Policies"]
+        [send] = [p["Fn::If"][1] for p in policies if isinstance(p, dict) and "Fn::If" in p
+                  and p["Fn::If"][0] == "HasMail"]
+        [grant] = send["Statement"]
+        assert grant["Action"] == "ses:SendEmail" and "ses:FromAddress" in grant["Condition"]["StringEquals"]

@@ -109,7 +109,7 @@ def test_the_switch_off_leaves_no_history_row(group, client, debt, recorder):
     bo_h, bo_pid = debt
     off = client.patch("/notifications/preferences", json={"types": {"REMINDER": False}},
                        headers=bo_h)
-    assert off.status_code == 200 and off.get_json()["types"]["REMINDER"] is False
+    assert off.status_code == 200 and off.get_json()["types"]["REMINDER"]["push"] is False
     assert remind(group, bo_pid).status_code == 202
     deliver(recorder)
     assert [n for n in history(client, bo_h) if n["type"] == "REMINDER"] == []

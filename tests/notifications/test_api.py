@@ -53,8 +53,11 @@ def test_another_users_ids_mark_nothing_of_theirs(duo, deliver, sign_in):
 
 def test_preferences_and_mutes(duo, sign_in):
     prefs = duo.client.get("/notifications/preferences", headers=duo.bob_h).get_json()
-    assert prefs["mutedGroupIds"] == [] and all(prefs["types"].values())
-    assert len(prefs["types"]) == 14 and prefs["types"]["REMINDER"] is True
+    assert prefs["mutedGroupIds"] == [] and prefs["digest"] == "NONE"
+    assert prefs["emailVerified"] is True  # local sign-in users are verified
+    assert all(channels == {"push": True, "email": False}
+               for channels in prefs["types"].values())
+    assert len(prefs["types"]) == 14 and prefs["types"]["REMINDER"]["push"] is True
     assert duo.client.put(f"/notifications/mutes/{duo.gid}", headers=duo.bob_h).status_code == 204
     assert duo.client.put(f"/notifications/mutes/{duo.gid}", headers=duo.bob_h).status_code == 204
     prefs = duo.client.get("/notifications/preferences", headers=duo.bob_h).get_json()
@@ -129,7 +132,7 @@ def test_switches_patch_in_one_write_keeping_the_others_and_the_mutes(duo):
     assert NotificationItem.raw_get(*Preferences.key(user_id)) is None
     first = patch({"types": {"EXPENSE_ADDED": False}})
     assert stored() == {"EXPENSE_ADDED": False}
-    assert [n for n, on in first["types"].items() if not on] == ["EXPENSE_ADDED"]
+    assert [n for n, on in first["types"].items() if not on["push"]] == ["EXPENSE_ADDED"]
 
     patch({"types": {"MENTION": False}})
     assert stored() == {"EXPENSE_ADDED": False, "MENTION": False}
@@ -137,7 +140,7 @@ def test_switches_patch_in_one_write_keeping_the_others_and_the_mutes(duo):
     assert client.put(f"/notifications/mutes/{duo.gid}", headers=headers).status_code == 204
     both = patch({"types": {"EXPENSE_ADDED": True}, "mutedGroupIds": []})
     assert stored() == {"EXPENSE_ADDED": True, "MENTION": False}
-    assert both["mutedGroupIds"] == [] and both["types"]["MENTION"] is False
+    assert both["mutedGroupIds"] == [] and both["types"]["MENTION"]["push"] is False
 
     # A row made by a mute (it has an empty map) takes switches and a new mute set at once.
     headers, user_id = duo.olive_h, duo.olive
@@ -154,6 +157,6 @@ def test_switches_land_on_a_row_that_has_no_map_yet(client, sign_in):
     assert "Types" not in NotificationItem.raw_get(*Preferences.key(user_id))
     reply = client.patch("/notifications/preferences", json={"types": {"MENTION": False}},
                          headers=headers)
-    assert reply.status_code == 200 and reply.get_json()["types"]["MENTION"] is False
+    assert reply.status_code == 200 and reply.get_json()["types"]["MENTION"]["push"] is False
     raw = NotificationItem.raw_get(*Preferences.key(user_id))
     assert raw["Types"] == {"M": {"MENTION": {"BOOL": False}}} and "ReadAllBefore" in raw

@@ -22,12 +22,12 @@ def test_concurrent_first_writes_of_one_row_all_land(live_db):
         # A live account: the PREFS row is the user's, written only while it is.
         Profile(*Profile.key(user_id), Email="r@example.com", DisplayName="R").save()
         outcomes = race(
-            lambda: preferences.update_preferences(user_id, types={"MENTION": False}),
-            lambda: preferences.update_preferences(user_id, types={"EXPENSE_ADDED": False,
-                                                                   "MENTION": False}),
-            lambda: preferences.update_preferences(user_id, types={"COMMENT_ADDED": False}),
+            lambda: preferences.update_preferences(user_id, types={"MENTION": {"push": False}}),
+            lambda: preferences.update_preferences(user_id, types={
+                "EXPENSE_ADDED": {"push": False}, "MENTION": {"push": False}}),
+            lambda: preferences.update_preferences(user_id, types={"COMMENT_ADDED": {"push": False}}),
             lambda: preferences.unmute(user_id, "some-group"))
         assert codes(outcomes) == []
         switched_off = {name for name, on in preferences.get_preferences(user_id)["types"].items()
-                        if not on}
+                        if not on["push"]}
         assert switched_off == {"MENTION", "EXPENSE_ADDED", "COMMENT_ADDED"}

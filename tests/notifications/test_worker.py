@@ -116,7 +116,8 @@ def test_muted_group_and_disabled_type_are_respected(duo, deliver, recorder):
                              headers=duo.bob_h).status_code == 204
     reply = duo.client.patch("/notifications/preferences",
                              json={"types": {"EXPENSE_ADDED": False}}, headers=duo.bob_h)
-    assert reply.status_code == 200 and reply.get_json()["types"]["EXPENSE_ADDED"] is False
+    assert reply.status_code == 200 and reply.get_json()["types"]["EXPENSE_ADDED"] == {
+        "push": False, "email": False}
     add_expense(duo, description="Switched off")
     deliver()
     assert "EXPENSE_ADDED" not in types_of(duo.client, duo.bob_h)
