@@ -47,10 +47,10 @@ def test_a_deleted_expense_and_its_deleted_author_leave_no_text_in_activity(
         assert typed not in text
     mine = [item for item in reply.get_json()["items"] if item["actor"]["participantId"] == dora_pid]
     summaries = [item["summary"] for item in mine]
-    assert "Dora added an expense (15.00 EUR)" in summaries
-    assert "Dora deleted an expense (42.00 EUR)" in summaries
-    assert "Dora edited an expense (42.00 EUR)" in summaries
-    assert "Dora added an expense (42.00 EUR)" in summaries
+    assert "Dora added an expense (€15.00)" in summaries
+    assert "Dora deleted an expense (€42.00)" in summaries
+    assert "Dora edited an expense (€42.00)" in summaries
+    assert "Dora added an expense (€42.00)" in summaries
     edit = next(item for item in mine if item["summary"].startswith("Dora edited"))
     assert edit["diff"] == [{"field": "description", "before": None, "after": None}]
 
@@ -69,5 +69,5 @@ def test_a_deleted_settlement_note_is_scrubbed_but_the_payment_stays(client, sig
     assert client.delete(path, headers=olive_h).status_code == 204
     items = client.get(f"/groups/{gid}/activity", headers=olive_h).get_json()["items"]
     assert "pharmacy" not in json.dumps(items) and "clinic" not in json.dumps(items)
-    assert items[0]["summary"] == "Olive deleted a payment: Gus paid Olive 7.00 EUR"
+    assert items[0]["summary"] == "Olive deleted a payment: Gus paid Olive €7.00"
     assert items[1]["diff"] == [{"field": "note", "before": None, "after": None}]

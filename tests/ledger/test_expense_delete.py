@@ -59,11 +59,11 @@ def _before_final(monkeypatch, action) -> dict:
     real = expense_delete._final
     state = {"ran": False}
 
-    def act_then_final(access, head, counter):
+    def act_then_final(access, head, counter, *fair):
         if not state["ran"]:
             state["ran"] = True
             action(head.ExpenseId)
-        return real(access, head, counter)
+        return real(access, head, counter, *fair)
 
     monkeypatch.setattr(expense_delete, "_final", act_then_final)
     return state

@@ -117,7 +117,8 @@ def test_accept_claims_the_named_guest_keeping_its_id_and_expenses(client, perso
     assert reply.status_code == 200, reply.get_json()
     assert reply.get_json()["participant"] == {
         "participantId": gus, "type": "USER", "userId": fay.user_id, "displayName": "Fay",
-        "role": "MEMBER", "claimedAt": reply.get_json()["participant"]["claimedAt"]}
+        "role": "MEMBER", "claimedAt": reply.get_json()["participant"]["claimedAt"],
+        "createdAt": reply.get_json()["participant"]["createdAt"], "household": None}
     guard = UserMember.get(owner.gid, UserMember.sort_key(fay.user_id))
     assert (guard.ParticipantId, guard.Role) == (gus, "MEMBER")
     assert _row(owner.gid, gus).InviteExpiresAt is None

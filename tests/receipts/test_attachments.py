@@ -104,12 +104,21 @@ def test_an_attachment_must_be_a_ready_receipt_of_no_other_expense(group):
         "RECEIPT_ATTACHED"
 
 
-def test_deleting_the_expense_deletes_every_attachment(group):
+def test_a_deleted_expense_keeps_every_attachment_in_the_trash_and_the_purge_deletes_them(
+        group, monkeypatch):
+    from app.core.clock import epoch
+    from app.ledger import trash
+    from app.limits import TRASH_KEEP_SECONDS
     expense = group.expense()
     attached = [group.ready(images.receipt()), _pdf(group), group.ready(images.receipt())]
     for receipt_id in attached:
         assert _attach(group, expense, receipt_id).status_code == 200
     assert group.client.delete(_url(group, expense), headers=group.headers).status_code == 204
+    for receipt_id in attached:  # in the trash: a restore brings them back with it
+        assert objects(receipt_id) != []
+    later = epoch() + TRASH_KEEP_SECONDS + 1
+    monkeypatch.setattr(trash, "epoch", lambda: later)
+    assert trash.purge_expired()["trashPurged"] == 1
     for receipt_id in attached:
         assert objects(receipt_id) == []
         assert group.client.get(group.path(receipt_id), headers=group.headers).status_code == 404
