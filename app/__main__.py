@@ -359,51 +359,46 @@ def _token_offline(running, args) -> dict:
             db.stop()
 
 
-def tick(args) -> int:
-    import json
-
+def _against_local_data(name: str, args, run) -> int:
+    """Run ``run()`` against the running server's database, or a database of its own started
+    for the call (and stopped after); a server of another kind refuses (exit 2)."""
     try:
         running = _running_server(args)
     except Refused as refusal:
-        print(f"tick: {refusal}", file=sys.stderr)
+        print(f"{name}: {refusal}", file=sys.stderr)
         return 2
     if running:
-        endpoint, db = f"http://127.0.0.1:{running['dbPort']}", None
-        os.environ["DYNAMODB_ENDPOINT"] = endpoint
+        os.environ["DYNAMODB_ENDPOINT"] = f"http://127.0.0.1:{running['dbPort']}"
+        db = None
     else:
-        endpoint, db = _start_db(args, port=0)
+        _, db = _start_db(args, port=0)
     try:
-        from app.local.triggers import run_hourly_tick
-        print(json.dumps(run_hourly_tick(args.now)))
+        run()
     finally:
         if db:
             db.stop()
     return 0
+
+
+def tick(args) -> int:
+    import json
+
+    def run():
+        from app.local.triggers import run_hourly_tick
+        print(json.dumps(run_hourly_tick(args.now)))
+    return _against_local_data("tick", args, run)
 
 
 def backfill_projection(args) -> int:
     """The Projection function's backfill calls against the local data, one line a call."""
     import json
 
-    try:
-        running = _running_server(args)
-    except Refused as refusal:
-        print(f"backfill-projection: {refusal}", file=sys.stderr)
-        return 2
-    if running:
-        endpoint, db = f"http://127.0.0.1:{running['dbPort']}", None
-        os.environ["DYNAMODB_ENDPOINT"] = endpoint
-    else:
-        endpoint, db = _start_db(args, port=0)
-    try:
+    def run():
         from app.local.triggers import run_projection_backfill
         start = json.loads(args.cursor) if args.cursor else None
         print(json.dumps(run_projection_backfill(lambda answer: print(json.dumps(answer)),
                                                  cursor=start)))
-    finally:
-        if db:
-            db.stop()
-    return 0
+    return _against_local_data("backfill-projection", args, run)
 
 
 if __name__ == "__main__":

@@ -9,24 +9,11 @@ from __future__ import annotations
 import json
 from typing import Iterable, List, Tuple
 
-import boto3
-
 from app.logs import logger
+from app.notifications import ses
 
-# Its own client, not ses.py's: this function may only suppress, never send.
-_client: dict = {}
-
-
-def client():
-    if "sesv2" not in _client:
-        _client["sesv2"] = boto3.client("sesv2")
-    return _client["sesv2"]
-
-
-def use(stub_client) -> None:
-    """Tests: a botocore-stubbed client instead of the real one."""
-    _client["sesv2"] = stub_client
-
+# The one SES v2 client (app.notifications.ses): what this function may do is its role's
+# grant (only PutSuppressedDestination), not the client's.
 
 def suppressions(message: dict) -> List[Tuple[str, str]]:
     """(address, BOUNCE | COMPLAINT) pairs one SES event asks to suppress."""
@@ -54,7 +41,7 @@ def handle_sns(records: Iterable[dict]) -> int:
             logger.warning("mail.feedback_unreadable")
             continue
         for address, reason in suppressions(message):
-            client().put_suppressed_destination(EmailAddress=address, Reason=reason)
+            ses.client().put_suppressed_destination(EmailAddress=address, Reason=reason)
             count += 1
     logger.info("mail.feedback", extra={"suppressed": count})
     return count

@@ -17,16 +17,14 @@ from tests.support.settings import installed
 def stubbed():
     client = boto3.client("sesv2", region_name="us-east-1", aws_access_key_id="x",
                           aws_secret_access_key="x")
-    previous = ses._client.get("sesv2"), feedback._client.get("sesv2")
-    ses.use(client)
-    feedback.use(client)
+    previous = ses._client.get("sesv2")
+    ses.use(client)  # the sender's and the feedback handler's one client
     with Stubber(client) as stub:
         yield stub
         stub.assert_no_pending_responses()
-    for module, before in zip((ses, feedback), previous, strict=True):
-        module._client.pop("sesv2", None)
-        if before is not None:
-            module.use(before)
+    ses._client.pop("sesv2", None)
+    if previous is not None:
+        ses.use(previous)
 
 
 def _mail() -> mail.Mail:
