@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { session } from "./api/session";
+import { onLocaleChange, t } from "./i18n";
+import { forgetEverything } from "./lib/db";
+import { forgetGroups, online } from "./lib/groups";
+import { startLive, stopLive } from "./lib/live";
+import { queued } from "./lib/outbox";
+import { linkProps, navigate, path, route } from "./lib/router";
+import { useStore } from "./lib/store";
+import { ExpenseForm } from "./screens/ExpenseForm";
+import { GroupScreen } from "./screens/Group";
+import { Home } from "./screens/Home";
+import { Join } from "./screens/Join";
+import { NewGroup } from "./screens/NewGroup";
+import { Settings } from "./screens/Settings";
+import { SettleUp } from "./screens/SettleUp";
+import { SignIn } from "./screens/SignIn";
+
+export async function signOut(): Promise<void> {
+  stopLive();
+  session.set(null);
+  forgetGroups();
+  await forgetEverything();
+  navigate("/", true);
+}
+
+function Status() {
+  const isOnline = useStore(online);
+  const waiting = useStore(queued);
+  if (isOnline && !waiting.length) return null;
+  return (
+    <div class="status" role="status">
+      {!isOnline && <p>{t("status.offline")}</p>}
+      {waiting.length > 0 && <p>{t("status.queued", { count: waiting.length })}</p>}
+    </div>
+  );
+}
+
+function Screen() {
+  const current = useStore(session);
+  const where = route(useStore(path));
+  if (where.name === "join") return <Join />;
+  if (!current) return <SignIn />;
+  if (current.kind === "link") {
+    // A share-link session reaches its own group only.
+    const inGroup = "groupId" in where && where.groupId === current.groupId;
+    if (!inGroup) return <GroupScreen groupId={current.groupId} tab="expenses" />;
+  }
+  switch (where.name) {
+    case "home": return <Home />;
+    case "newGroup": return <NewGroup />;
+    case "settings": return <Settings />;
+    case "group": return <GroupScreen groupId={where.groupId} tab={where.tab} />;
+    case "expense": return <ExpenseForm groupId={where.groupId} expenseId={where.expenseId} />;
+    case "settle": return <SettleUp groupId={where.groupId} />;
+    default: return <Home />;
+  }
+}
+
+export function App() {
+  const current = useStore(session);
+  const [, rerender] = useState(0);
+  const main = useRef<HTMLElement>(null);
+  const where = useStore(path);
+  useEffect(() => onLocaleChange(() => rerender((n) => n + 1)), []);
+  useEffect(() => {
+    if (current) startLive();
+    else stopLive();
+  }, [current?.token]);
+  useEffect(() => {
+    // A new screen: move focus to its heading, as a page load would for a screen reader.
+    main.current?.querySelector<HTMLElement>("h1")?.focus();
+  }, [where]);
+  return (
+    <>
+      <a class="skip" href="#main">{t("app.skip")}</a>
+      <header class="bar">
+        <a class="brand" {...linkProps("/")}>{t("app.name")}</a>
+        {current?.kind === "user" && (
+          <nav aria-label={t("app.name")}>
+            <a {...linkProps("/")}>{t("nav.home")}</a>
+            <a {...linkProps("/settings")}>{t("nav.settings")}</a>
+            <button type="button" class="link" onClick={() => void signOut()}>{t("nav.signOut")}</button>
+          </nav>
+        )}
+      </header>
+      <Status />
+      <main id="main" ref={main}>
+        <Screen />
+      </main>
+    </>
+  );
+}
