@@ -5,6 +5,7 @@ offline reaches the server once; German shows German money; every screen passes 
 at WCAG 2.2 AA, and no test leaves an uncaught error or unhandled rejection in the console."""
 from __future__ import annotations
 
+import gzip
 import re
 import time
 import uuid
@@ -237,3 +238,21 @@ def test_german_shows_german_money(phones):
     expect(row).to_contain_text("42,50\u00a0€")
     phone.assert_accessible("expenses in German")
     phone.shot("expenses-de")
+
+
+def test_the_first_screen_loads_at_most_150_kb_of_gzipped_javascript(phones):
+    """api.md: the scripts /app/ loads until network idle, service worker and precache
+    excluded (the tests' contexts block service workers), each gzipped at level 9."""
+    phone = phones()
+    scripts = {}
+    phone.page.on("response", lambda r: scripts.__setitem__(r.url, r)
+                  if r.request.resource_type == "script" else None)
+    phone.open()
+    phone.page.wait_for_load_state("networkidle")
+    expect(phone.page.get_by_role("button", name="Sign in")).to_be_visible()
+    sizes = {url: len(gzip.compress(reply.body(), compresslevel=9))
+             for url, reply in scripts.items() if "/sw.js" not in url and "workbox" not in url}
+    assert any("/app/assets/index-" in url for url in sizes)  # the app's own bundle counted
+    total = sum(sizes.values())
+    assert total <= 150_000, sizes
+    print(f"first screen JavaScript: {total} bytes gzipped in {len(sizes)} scripts")

@@ -10,7 +10,7 @@ import { useStore } from "./lib/store";
 import { ExpenseForm } from "./screens/ExpenseForm";
 import { GroupScreen } from "./screens/Group";
 import { Home } from "./screens/Home";
-import { Join } from "./screens/Join";
+import { Join, renewLinkSession } from "./screens/Join";
 import { NewGroup } from "./screens/NewGroup";
 import { Settings } from "./screens/Settings";
 import { SettleUp } from "./screens/SettleUp";
@@ -66,6 +66,13 @@ export function App() {
   useEffect(() => {
     if (current) startLive();
     else stopLive();
+  }, [current?.token]);
+  useEffect(() => {
+    // A share-link session lasts an hour: the link (kept with it) opens the next one.
+    if (current?.kind !== "link") return;
+    const wait = Math.max(10_000, Date.parse(current.expiresAt) - Date.now() - 5 * 60_000);
+    const timer = setTimeout(() => void renewLinkSession().catch(() => undefined), wait);
+    return () => clearTimeout(timer);
   }, [current?.token]);
   useEffect(() => {
     // A new screen: move focus to its heading, as a page load would for a screen reader.
