@@ -82,7 +82,9 @@ validate: $(VENV)/.installed $(SAM_VENV)/.installed checkov
 LAMBDA_ARCHITECTURE ?=
 export LAMBDA_ARCHITECTURE
 SAM_BUILD_FLAGS = $(if $(LAMBDA_ARCHITECTURE),--parameter-overrides Architecture=$(LAMBDA_ARCHITECTURE))
-build: $(SAM_VENV)/.installed
+# Both halves: the Lambda package (sam build) and the web app (web/dist), which
+# `scripts/publish_web.py --stack <name>` uploads after `sam deploy` (docs/deploy.md).
+build: $(SAM_VENV)/.installed web
 	$(SAM_VENV)/bin/sam build $(SAM_BUILD_FLAGS)
 
 # `sam build` calls build-<LogicalId> (BuildMethod: makefile, build_in_source) with
