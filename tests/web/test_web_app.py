@@ -256,3 +256,40 @@ def test_the_first_screen_loads_at_most_150_kb_of_gzipped_javascript(phones):
     total = sum(sizes.values())
     assert total <= 150_000, sizes
     print(f"first screen JavaScript: {total} bytes gzipped in {len(sizes)} scripts")
+
+
+def test_every_split_mode_and_the_search_reach_the_server_as_typed(phones):
+    phone = phones()
+    sign_in(phone, "Sam")
+    group_id = create_group(phone, "Share house", guests=("Bo",))
+    page = phone.page
+    page.get_by_role("link", name="Expenses").click()
+    typed = {"SHARES": ("Groceries", "10.00", {"Sam": "3", "Bo": "1"}),
+             "PERCENT": ("Power", "20.00", {"Sam": "62.5", "Bo": "37.5"}),
+             "EXACT": ("Water", "7.01", {"Sam": "7", "Bo": "0.01"})}
+    for mode, (description, amount, values) in typed.items():
+        page.get_by_role("link", name="Add expense").click()
+        page.get_by_label("Description").fill(description)
+        page.get_by_label("Amount").fill(amount)
+        page.get_by_label("Split", exact=True).select_option(mode)
+        label = {"SHARES": "By shares", "PERCENT": "By percent", "EXACT": "Exact amounts"}[mode]
+        for name, value in values.items():
+            page.get_by_label(f"{label} for {name}").fill(value)
+        page.get_by_role("button", name="Save").click()
+        expect(page.get_by_role("link", name=f"Edit {description}")).to_be_visible()
+
+    page.get_by_label("Search expenses").fill("pow")
+    expect(page.get_by_role("list", name="Expenses").get_by_role("listitem")).to_have_count(1)
+    page.get_by_label("Search expenses").fill("nothing like it")
+    expect(page.get_by_text("No expense matches “nothing like it”.")).to_be_visible()
+
+    _, expenses = call(phone.url, "GET", f"/groups/{group_id}/expenses", phone.token())
+    _, people = call(phone.url, "GET", f"/groups/{group_id}/participants", phone.token())
+    people = people["items"] if isinstance(people, dict) else people
+    name = {p["participantId"]: p["displayName"] for p in people}
+    got = {e["items"][0]["splitMode"]: {name[s["participantId"]]: (s["value"], s["amount"])
+                                        for s in e["items"][0]["splits"]}
+           for e in expenses["items"]}
+    assert got == {"SHARES": {"Sam": (3, 750), "Bo": (1, 250)},
+                   "PERCENT": {"Sam": (6250, 1250), "Bo": (3750, 750)},
+                   "EXACT": {"Sam": (700, 700), "Bo": (1, 1)}}
