@@ -5,6 +5,7 @@ offline reaches the server once; German shows German money; every screen passes 
 at WCAG 2.2 AA, and no test leaves an uncaught error or unhandled rejection in the console."""
 from __future__ import annotations
 
+import base64
 import gzip
 import re
 import time
@@ -15,6 +16,17 @@ from playwright.sync_api import expect
 from tests.web.conftest import call
 
 IBAN = "DE89 3704 0044 0532 0130 00"
+
+
+def decode_qr(data_url: str) -> str:
+    """The text of a QR image given as a data: URL (OpenCV's detector, as a phone's camera)."""
+    import cv2
+    import numpy
+
+    raw = base64.b64decode(data_url.split(",", 1)[1])
+    image = cv2.imdecode(numpy.frombuffer(raw, numpy.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    return text
 
 
 def sign_in(phone, name: str) -> str:
@@ -108,6 +120,12 @@ def test_sign_in_group_guests_itemised_bill_plan_and_qr(phones):
     qr = page.get_by_role("img", name="SEPA transfer QR code for €13.00 to Ada")
     expect(qr).to_be_visible()
     assert qr.evaluate("img => img.complete && img.naturalWidth >= 100")
+    # The image says what the server's payTo says: the EPC069-12 text of that transfer.
+    _, balances = call(phone.url, "GET", f"/groups/{group_id}/balances", phone.token())
+    [bo_pays] = [x for x in balances["transfers"] if x["amount"] == 1300]
+    [sepa] = [m for m in bo_pays["payTo"] if m["type"] == "SEPA"]
+    assert decode_qr(qr.get_attribute("src")) == sepa["epcQr"]
+    assert "DE89370400440532013000" in sepa["epcQr"] and "EUR13.00" in sepa["epcQr"]
     phone.assert_accessible("settle up")
     phone.shot("settle-up")
 
