@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { session } from "./api/session";
-import { onLocaleChange, t } from "./i18n";
+import { api } from "./api/client";
+import { chosenLocale, negotiate, onLocaleChange, setLocale, t } from "./i18n";
 import { forgetEverything } from "./lib/db";
 import { forgetGroups, online } from "./lib/groups";
 import { startLive, stopLive } from "./lib/live";
@@ -66,6 +67,14 @@ export function App() {
   useEffect(() => {
     if (current) startLive();
     else stopLive();
+    // Signed in, the profile's language (once the profile carries one, api.md "E-mail and
+    // language") wins over the browser's; one chosen in Settings on this device wins over both.
+    if (current?.kind === "user" && !chosenLocale()) {
+      api.GET("/users/me").then(({ data }) => {
+        const wanted = (data as { locale?: string } | undefined)?.locale;
+        return wanted ? setLocale(null, negotiate([wanted])) : undefined;
+      }).catch(() => undefined);
+    }
   }, [current?.token]);
   useEffect(() => {
     // A share-link session lasts an hour: the link (kept with it) opens the next one.

@@ -38,10 +38,12 @@ export function chosenLocale(): Locale | null {
   return saved && (LOCALES as readonly string[]).includes(saved) ? (saved as Locale) : null;
 }
 
-export async function setLocale(next: Locale | null): Promise<void> {
+/** `next` is the person's choice on this device (kept; null: none); `fallback` what applies
+ * without one (the profile's language), else the browser's languages. */
+export async function setLocale(next: Locale | null, fallback?: Locale): Promise<void> {
   if (next) localStorage.setItem(CHOSEN, next);
   else localStorage.removeItem(CHOSEN);
-  const target = next ?? negotiate(navigator.languages);
+  const target = next ?? fallback ?? negotiate(navigator.languages);
   catalogue = target === "en" ? {} : (await LOADERS[target]()).default;
   locale = target;
   compiled.clear();
