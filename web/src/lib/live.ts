@@ -40,11 +40,22 @@ async function connect(): Promise<void> {
     return;
   }
   const auth = { host: grant.host, Authorization: grant.token };
-  const ws = new WebSocket(grant.url, ["aws-appsync-event-ws", `header-${base64url(JSON.stringify(auth))}`]);
+  let ws: WebSocket;
+  try {
+    ws = new WebSocket(grant.url, ["aws-appsync-event-ws", `header-${base64url(JSON.stringify(auth))}`]);
+  } catch {
+    retry(); // an endpoint the browser refuses (a CSP, a bad URL): try again later
+    return;
+  }
   socket = ws;
   ws.onopen = () => ws.send(JSON.stringify({ type: "connection_init" }));
   ws.onmessage = (message) => {
-    const frame = JSON.parse(String(message.data));
+    let frame;
+    try {
+      frame = JSON.parse(String(message.data));
+    } catch {
+      return; // not a frame of the protocol: nothing to act on
+    }
     if (frame.type === "connection_ack") {
       for (const channel of grant.channels) {
         ws.send(JSON.stringify({ type: "subscribe", id: crypto.randomUUID(), channel, authorization: auth }));
@@ -53,7 +64,11 @@ async function connect(): Promise<void> {
       // Pokes sent while we were away are gone: catch every open group up once.
       for (const groupId of Object.keys(groups.get())) void refreshGroup(groupId).catch(() => undefined);
     } else if (frame.type === "data") {
-      onPoke(JSON.parse(frame.event) as Poke);
+      try {
+        onPoke(JSON.parse(frame.event) as Poke);
+      } catch {
+        // A poke we cannot read: the next sync catches up anyway.
+      }
     }
   };
   ws.onclose = () => {
