@@ -18,6 +18,19 @@ from tests.web.conftest import call
 IBAN = "DE89 3704 0044 0532 0130 00"
 
 
+# True once the group's state in IndexedDB (web/src/lib/db.ts) holds an expense so named.
+STORED_DESCRIPTION = """async ([groupId, description]) => {
+  const db = await new Promise((ok, fail) => {
+    const open = indexedDB.open("tailspend"); open.onsuccess = () => ok(open.result);
+    open.onerror = fail; });
+  const state = await new Promise((ok) => {
+    const get = db.transaction("groups").objectStore("groups").get(groupId);
+    get.onsuccess = () => ok(get.result); get.onerror = () => ok(null); });
+  db.close();
+  return !!state && state.expenses.some((e) => e.description === description);
+}"""
+
+
 def decode_qr(data_url: str) -> str:
     """The text of a QR image given as a data: URL (OpenCV's detector, as a phone's camera)."""
     import cv2
@@ -226,6 +239,9 @@ def test_a_version_conflict_is_shown_with_both_versions(phones):
                              "payments": [{"participantId": payer, "amount": 95000}],
                              "splits": [{"participantId": payer, "value": 1}]})
     assert status == 200
+    # The other change reaches this phone live while the form is open (it lands in the
+    # group's stored state): the edit must still be judged on the version it started from.
+    page.wait_for_function(STORED_DESCRIPTION, arg=[group_id, "Rent + bills"], polling=100)
 
     page.get_by_role("button", name="Save").click()
     alert = page.get_by_role("alert").filter(has_text="Someone else changed this expense")

@@ -61,12 +61,16 @@ export function ExpenseForm({ groupId, expenseId }: { groupId: string; expenseId
   const [items, setItems] = useState<ItemDraft[]>([]);
   const [error, busy, run] = useAction();
   const [problem, setProblem] = useState<string | null>(null);
+  // The version this edit started from: a live update may bring a newer one into the group's
+  // state while the person types, and saving on that one would overwrite the change unseen.
+  const [baseVersion, setBaseVersion] = useState<number | null>(null);
 
   useEffect(() => {
     if (!state || items.length) return;
     setCurrency(existing?.currency ?? state.group.currency);
     setPayer(existing?.payments[0]?.participantId ?? state.group.myParticipantId ?? state.participants[0]?.participantId ?? "");
     if (existing) {
+      setBaseVersion(existing.version);
       setDescription(existing.description);
       setDate(existing.date);
       setItems(fromExpense(existing));
@@ -99,7 +103,8 @@ export function ExpenseForm({ groupId, expenseId }: { groupId: string; expenseId
     run(async () => {
       await enqueue(existing
         ? { groupId, method: "PATCH", path: `/groups/${groupId}/expenses/${existing.expenseId}`,
-            body: { ...body, version: existing.version }, label: body.description, amount: total }
+            body: { ...body, version: baseVersion ?? existing.version }, label: body.description,
+            amount: total }
         : { groupId, method: "POST", path: `/groups/${groupId}/expenses`, body,
             label: body.description, amount: total });
       navigate(back);
