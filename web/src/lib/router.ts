@@ -17,7 +17,7 @@ window.addEventListener("popstate", () => path.set(location.pathname));
 
 export type Route =
   | { name: "home" } | { name: "join" } | { name: "newGroup" } | { name: "settings" }
-  | { name: "group"; groupId: string; tab: "expenses" | "balances" | "people" }
+  | { name: "group"; groupId: string; tab: "expenses" | "balances" | "people" | "activity" | "stats" }
   | { name: "expense"; groupId: string; expenseId?: string }
   | { name: "settle"; groupId: string }
   | { name: "notFound" };
@@ -32,7 +32,9 @@ export function route(pathname: string): Route {
   if (parts[0] === "groups" && parts[1]) {
     const groupId = parts[1];
     if (parts.length === 2) return { name: "group", groupId, tab: "expenses" };
-    if (parts[2] === "balances" || parts[2] === "people") return { name: "group", groupId, tab: parts[2] };
+    if (["balances", "people", "activity", "stats"].includes(parts[2]) && parts.length === 3) {
+      return { name: "group", groupId, tab: parts[2] as "balances" | "people" | "activity" | "stats" };
+    }
     if (parts[2] === "settle") return { name: "settle", groupId };
     if (parts[2] === "expenses" && parts[3] === "new") return { name: "expense", groupId };
     if (parts[2] === "expenses" && parts[3]) return { name: "expense", groupId, expenseId: parts[3] };

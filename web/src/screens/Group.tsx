@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, must, type Expense, type Participant } from "../api/client";
 import { session } from "../api/session";
 import { money, t } from "../i18n";
@@ -7,9 +7,9 @@ import { cachedGroup, groups, refreshGroup } from "../lib/groups";
 import { conflicts, dismissConflict, enqueue, failures, queued, type Conflict } from "../lib/outbox";
 import { linkProps } from "../lib/router";
 import { useStore } from "../lib/store";
-import { Alert, Field, Heading, useAction, useLoad } from "./parts";
+import { Alert, Field, Heading, describe, useAction, useLoad } from "./parts";
 
-type Tab = "expenses" | "balances" | "people";
+type Tab = "expenses" | "balances" | "people" | "activity" | "stats";
 
 export function names(state: GroupState): Map<string, string> {
   return new Map(state.participants.map((p) => [p.participantId, p.displayName]));
@@ -32,6 +32,8 @@ export function GroupScreen({ groupId, tab }: { groupId: string; tab: Tab }) {
     ["expenses", t("group.expenses"), `/groups/${groupId}`],
     ["balances", t("group.balances"), `/groups/${groupId}/balances`],
     ["people", t("group.people"), `/groups/${groupId}/people`],
+    ["activity", t("group.activity"), `/groups/${groupId}/activity`],
+    ["stats", t("group.stats"), `/groups/${groupId}/stats`],
   ];
   const me = state.participants.find((p) => p.participantId === state.group.myParticipantId);
   return (
@@ -49,8 +51,22 @@ export function GroupScreen({ groupId, tab }: { groupId: string; tab: Tab }) {
       {tab === "expenses" && <Expenses state={state} />}
       {tab === "balances" && <BalancesView state={state} />}
       {tab === "people" && <People state={state} />}
+      {(tab === "activity" || tab === "stats") && <Insight state={state} tab={tab} />}
     </section>
   );
+}
+
+type InsightModule = typeof import("./Insights");
+
+/** Activity and stats load their module (and its chart) only when opened. */
+function Insight({ state, tab }: { state: GroupState; tab: "activity" | "stats" }) {
+  const [module, setModule] = useState<InsightModule | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    import("./Insights").then(setModule).catch((e) => setError(describe(e)));
+  }, []);
+  if (!module) return <><p>{t("common.loading")}</p><Alert message={error} /></>;
+  return tab === "activity" ? <module.ActivityView state={state} /> : <module.StatsView state={state} />;
 }
 
 function Expenses({ state }: { state: GroupState }) {
