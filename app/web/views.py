@@ -5,9 +5,11 @@ In AWS these paths never reach the function: CloudFront serves /app/* from the s
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, request, send_from_directory
 
+from app import blobs
 from app.api.needs import needs
 from app.errors import not_found
 
@@ -16,10 +18,19 @@ DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 # Vite names these by their content hash: a new build is a new name, so they never go stale.
 HASHED = "assets/"
 # The app's own sources, this server's API, local mode's WebSocket on its own port, the QR
-# image drawn into a data: URL; nothing from another origin (no CDN).
-POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-          "connect-src 'self' ws: wss:; worker-src 'self'; manifest-src 'self'; "
+# image drawn into a data: URL, and the receipts' S3 endpoint (a photo is POSTed straight to
+# it, its thumbnail read from it); nothing else from another origin (no CDN).
+POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:{s3}; "
+          "connect-src 'self' ws: wss:{s3}; worker-src 'self'; manifest-src 'self'; "
           "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+
+def policy() -> str:
+    endpoint = blobs.client_options()["endpoint_url"]
+    if not endpoint:
+        return POLICY.format(s3="")
+    parts = urlsplit(endpoint)
+    return POLICY.format(s3=f" {parts.scheme}://{parts.netloc}")
 
 
 def _wants_html() -> bool:
@@ -57,7 +68,7 @@ def files(path: str = ""):
         # The page, its manifest and the service worker: always revalidated, so a deploy
         # reaches the next load.
         response.headers["Cache-Control"] = "no-cache"
-    response.headers["Content-Security-Policy"] = POLICY
+    response.headers["Content-Security-Policy"] = policy()
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

@@ -16,6 +16,7 @@ import { NewGroup } from "./screens/NewGroup";
 import { Settings } from "./screens/Settings";
 import { SettleUp } from "./screens/SettleUp";
 import { SignIn } from "./screens/SignIn";
+import { Alert, Heading, useModule } from "./screens/parts";
 
 export async function signOut(): Promise<void> {
   stopLive();
@@ -37,6 +38,13 @@ function Status() {
   );
 }
 
+/** Receipt capture loads its module only when opened (the first screen's budget). */
+function ReceiptScreen({ groupId }: { groupId: string }) {
+  const [module, error] = useModule(() => import("./screens/Receipt"));
+  if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
+  return <module.ReceiptCapture groupId={groupId} />;
+}
+
 function Screen() {
   const current = useStore(session);
   const where = route(useStore(path));
@@ -54,6 +62,7 @@ function Screen() {
     case "group": return <GroupScreen groupId={where.groupId} tab={where.tab} />;
     case "expense": return <ExpenseForm groupId={where.groupId} expenseId={where.expenseId} />;
     case "settle": return <SettleUp groupId={where.groupId} />;
+    case "receipt": return <ReceiptScreen groupId={where.groupId} />;
     default: return <Home />;
   }
 }

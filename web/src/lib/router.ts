@@ -20,6 +20,7 @@ export type Route =
   | { name: "group"; groupId: string; tab: "expenses" | "balances" | "people" | "activity" | "stats" }
   | { name: "expense"; groupId: string; expenseId?: string }
   | { name: "settle"; groupId: string }
+  | { name: "receipt"; groupId: string }
   | { name: "notFound" };
 
 export function route(pathname: string): Route {
@@ -36,6 +37,7 @@ export function route(pathname: string): Route {
       return { name: "group", groupId, tab: parts[2] as "balances" | "people" | "activity" | "stats" };
     }
     if (parts[2] === "settle") return { name: "settle", groupId };
+    if (parts[2] === "receipt") return { name: "receipt", groupId };
     if (parts[2] === "expenses" && parts[3] === "new") return { name: "expense", groupId };
     if (parts[2] === "expenses" && parts[3]) return { name: "expense", groupId, expenseId: parts[3] };
   }

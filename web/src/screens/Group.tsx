@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, must, type Expense, type Participant } from "../api/client";
 import { session } from "../api/session";
 import { money, t } from "../i18n";
@@ -7,7 +7,7 @@ import { cachedGroup, groups, refreshGroup } from "../lib/groups";
 import { conflicts, dismissConflict, enqueue, failures, queued, type Conflict } from "../lib/outbox";
 import { linkProps } from "../lib/router";
 import { useStore } from "../lib/store";
-import { Alert, Field, Heading, describe, useAction, useLoad } from "./parts";
+import { Alert, Field, Heading, useAction, useLoad, useModule } from "./parts";
 
 type Tab = "expenses" | "balances" | "people" | "activity" | "stats";
 
@@ -56,15 +56,9 @@ export function GroupScreen({ groupId, tab }: { groupId: string; tab: Tab }) {
   );
 }
 
-type InsightModule = typeof import("./Insights");
-
 /** Activity and stats load their module (and its chart) only when opened. */
 function Insight({ state, tab }: { state: GroupState; tab: "activity" | "stats" }) {
-  const [module, setModule] = useState<InsightModule | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    import("./Insights").then(setModule).catch((e) => setError(describe(e)));
-  }, []);
+  const [module, error] = useModule(() => import("./Insights"));
   if (!module) return <><p>{t("common.loading")}</p><Alert message={error} /></>;
   return tab === "activity" ? <module.ActivityView state={state} /> : <module.StatsView state={state} />;
 }
@@ -82,6 +76,7 @@ function Expenses({ state }: { state: GroupState }) {
   return (
     <div>
       {canWrite && <a class="button primary" {...linkProps(`/groups/${state.groupId}/expenses/new`)}>{t("group.addExpense")}</a>}
+      {canWrite && <a class="button" {...linkProps(`/groups/${state.groupId}/receipt`)}>{t("group.scanReceipt")}</a>}
       <Field label={t("group.search")} type="search" value={query} onInput={setQuery} />
       <ul class="list" aria-label={t("group.expenses")}>
         {waiting.map((w) => (

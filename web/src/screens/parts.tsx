@@ -84,3 +84,13 @@ export function currencies(): string[] {
     .supportedValuesOf?.("currency");
   return all?.length ? all : ["EUR", "USD", "GBP", "CHF"];
 }
+
+/** A screen's module loaded on first use (kept out of the first screen's JavaScript). */
+export function useModule<T>(load: () => Promise<T>): [T | null, string | null] {
+  const [module, setModule] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    load().then((loaded) => setModule(() => loaded)).catch((e) => setError(describe(e)));
+  }, []);
+  return [module, error];
+}
