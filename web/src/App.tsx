@@ -45,6 +45,12 @@ function ReceiptScreen({ groupId }: { groupId: string }) {
   return <module.ReceiptCapture groupId={groupId} />;
 }
 
+function RecurringScreen({ groupId }: { groupId: string }) {
+  const [module, error] = useModule(() => import("./screens/Recurring"));
+  if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
+  return <module.RecurringScreen groupId={groupId} />;
+}
+
 function Screen() {
   const current = useStore(session);
   const where = route(useStore(path));
@@ -63,6 +69,7 @@ function Screen() {
     case "expense": return <ExpenseForm groupId={where.groupId} expenseId={where.expenseId} />;
     case "settle": return <SettleUp groupId={where.groupId} />;
     case "receipt": return <ReceiptScreen groupId={where.groupId} />;
+    case "recurring": return <RecurringScreen groupId={where.groupId} />;
     default: return <Home />;
   }
 }

@@ -21,6 +21,7 @@ export type Route =
   | { name: "expense"; groupId: string; expenseId?: string }
   | { name: "settle"; groupId: string }
   | { name: "receipt"; groupId: string }
+  | { name: "recurring"; groupId: string }
   | { name: "notFound" };
 
 export function route(pathname: string): Route {
@@ -38,6 +39,7 @@ export function route(pathname: string): Route {
     }
     if (parts[2] === "settle") return { name: "settle", groupId };
     if (parts[2] === "receipt") return { name: "receipt", groupId };
+    if (parts[2] === "recurring") return { name: "recurring", groupId };
     if (parts[2] === "expenses" && parts[3] === "new") return { name: "expense", groupId };
     if (parts[2] === "expenses" && parts[3]) return { name: "expense", groupId, expenseId: parts[3] };
   }

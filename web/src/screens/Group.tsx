@@ -77,6 +77,7 @@ function Expenses({ state }: { state: GroupState }) {
     <div>
       {canWrite && <a class="button primary" {...linkProps(`/groups/${state.groupId}/expenses/new`)}>{t("group.addExpense")}</a>}
       {canWrite && <a class="button" {...linkProps(`/groups/${state.groupId}/receipt`)}>{t("group.scanReceipt")}</a>}
+      <a class="button" {...linkProps(`/groups/${state.groupId}/recurring`)}>{t("group.recurring")}</a>
       <Field label={t("group.search")} type="search" value={query} onInput={setQuery} />
       <ul class="list" aria-label={t("group.expenses")}>
         {waiting.map((w) => (
@@ -118,6 +119,8 @@ function BalancesView({ state }: { state: GroupState }) {
   if (!balances) return <p>{t("common.loading")}</p>;
   const who = names(state);
   const currency = balances.currency;
+  // A reminder reaches an account: guests have none.
+  const users = new Set(state.participants.filter((p) => p.type === "USER").map((p) => p.participantId));
   return (
     <div>
       <h2>{t("balances.title")}</h2>
@@ -137,6 +140,10 @@ function BalancesView({ state }: { state: GroupState }) {
               {t("balances.transfer", { from: who.get(x.fromParticipantId) ?? "?",
                                         to: who.get(x.toParticipantId) ?? "?",
                                         amount: money(x.amount, currency) })}
+              {x.toParticipantId === state.group.myParticipantId && users.has(x.fromParticipantId) && (
+                <Remind groupId={state.groupId} participantId={x.fromParticipantId}
+                        name={who.get(x.fromParticipantId) ?? "?"} />
+              )}
             </li>
           ))}
         </ul>
@@ -144,6 +151,26 @@ function BalancesView({ state }: { state: GroupState }) {
       {balances.transfers.length > 0 && (
         <a class="button primary" {...linkProps(`/groups/${state.groupId}/settle`)}>{t("balances.settle")}</a>
       )}
+    </div>
+  );
+}
+
+/** api.md "reminders": one per person a day; a second is refused with the envelope's message. */
+function Remind({ groupId, participantId, name }: { groupId: string; participantId: string; name: string }) {
+  const [sent, setSent] = useState(false);
+  const [error, busy, run] = useAction();
+  const send = () => run(async () => {
+    must(await api.POST("/groups/{groupId}/reminders", {
+      params: { path: { groupId } }, body: { participantId },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    }));
+    setSent(true);
+  });
+  return (
+    <div>
+      {sent ? <p role="status">{t("balances.reminded", { name })}</p>
+        : <button type="button" onClick={send} disabled={busy}>{t("balances.remind", { name })}</button>}
+      <Alert message={error} />
     </div>
   );
 }
