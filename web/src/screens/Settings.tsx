@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, must } from "../api/client";
 import { LOCALES, LOCALE_NAMES, chosenLocale, setLocale, t, type Locale } from "../i18n";
+import { NotificationSettings } from "./Notifications";
 import { Alert, Field, Heading, Select, useAction, useLoad } from "./parts";
 
 export function Settings() {
@@ -50,6 +51,7 @@ export function Settings() {
         {saved && <p role="status">{t("settings.saved")}</p>}
         <button type="submit" class="primary" disabled={busy}>{t("settings.save")}</button>
       </form>
+      <NotificationSettings />
     </section>
   );
 }
