@@ -15,7 +15,8 @@ import { Join, renewLinkSession } from "./screens/Join";
 import { NewGroup } from "./screens/NewGroup";
 import { Settings } from "./screens/Settings";
 import { SettleUp } from "./screens/SettleUp";
-import { SignIn } from "./screens/SignIn";
+import { SignIn, SignedIn } from "./screens/SignIn";
+import { renewTokens } from "./lib/auth";
 import { Alert, Heading, useModule } from "./screens/parts";
 
 export async function signOut(): Promise<void> {
@@ -55,6 +56,7 @@ function Screen() {
   const current = useStore(session);
   const where = route(useStore(path));
   if (where.name === "join") return <Join />;
+  if (where.name === "signedIn") return <SignedIn />;
   if (!current) return <SignIn />;
   if (current.kind === "link") {
     // A share-link session reaches its own group only.
@@ -91,6 +93,13 @@ export function App() {
         return wanted ? setLocale(null, negotiate([wanted])) : undefined;
       }).catch(() => undefined);
     }
+  }, [current?.token]);
+  useEffect(() => {
+    // A hosted-UI session: a minute before its access token ends, the refresh token renews it.
+    if (current?.kind !== "user" || !current.expiresAt || !current.refreshToken) return;
+    const wait = Math.max(1_000, current.expiresAt - Date.now() - 60_000);
+    const timer = setTimeout(() => void renewTokens().catch(() => session.set(null)), wait);
+    return () => clearTimeout(timer);
   }, [current?.token]);
   useEffect(() => {
     // A share-link session lasts an hour: the link (kept with it) opens the next one.

@@ -13,6 +13,8 @@ const de: Catalogue = {
   "signIn.email": "E-Mail",
   "signIn.name": "Dein Name",
   "signIn.submit": "Anmelden",
+  "signIn.hostedIntro": "Rechnungen mit Freunden teilen, auf den Cent genau. Melde dich auf der nächsten Seite an oder lege ein Konto an.",
+  "signIn.again": "Noch einmal versuchen",
   "signIn.failed": "Anmeldung fehlgeschlagen: {message}",
   "home.title": "Deine Gruppen",
   "home.empty": "Noch keine Gruppen. Erstelle eine, um loszulegen.",

@@ -14,6 +14,8 @@ const en = {
   "signIn.email": "E-mail",
   "signIn.name": "Your name",
   "signIn.submit": "Sign in",
+  "signIn.hostedIntro": "Split bills with friends, to the cent. Sign in or create an account on the next page.",
+  "signIn.again": "Try again",
   "signIn.failed": "Could not sign in: {message}",
   "home.title": "Your groups",
   "home.empty": "No groups yet. Create one to start splitting.",

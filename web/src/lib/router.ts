@@ -16,7 +16,7 @@ export function navigate(to: string, replace = false): void {
 window.addEventListener("popstate", () => path.set(location.pathname));
 
 export type Route =
-  | { name: "home" } | { name: "join" } | { name: "newGroup" } | { name: "settings" }
+  | { name: "home" } | { name: "join" } | { name: "signedIn" } | { name: "newGroup" } | { name: "settings" }
   | { name: "group"; groupId: string; tab: "expenses" | "balances" | "people" | "activity" | "stats" }
   | { name: "expense"; groupId: string; expenseId?: string }
   | { name: "settle"; groupId: string }
@@ -29,6 +29,7 @@ export function route(pathname: string): Route {
   const parts = rest.split("/").filter(Boolean);
   if (parts.length === 0) return { name: "home" };
   if (parts[0] === "join" && parts.length === 1) return { name: "join" };
+  if (parts[0] === "signed-in" && parts.length === 1) return { name: "signedIn" };
   if (parts[0] === "new-group") return { name: "newGroup" };
   if (parts[0] === "settings") return { name: "settings" };
   if (parts[0] === "groups" && parts[1]) {

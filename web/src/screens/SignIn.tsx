@@ -1,13 +1,54 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, must } from "../api/client";
 import { session } from "../api/session";
 import { t } from "../i18n";
 import { forgetEverything } from "../lib/db";
-import { navigate } from "../lib/router";
+import { authConfig, completeSignIn } from "../lib/auth";
+import { type CognitoConfig, startSignIn } from "../lib/pkce";
+import { linkProps, navigate } from "../lib/router";
+import { useStore } from "../lib/store";
 import { Alert, Field, Heading, useAction } from "./parts";
 
-/** Local mode's sign-in: any e-mail (POST /dev/tokens provisions the account). */
+/** AWS: the Cognito hosted UI (PKCE); local mode: any e-mail. */
 export function SignIn() {
+  const config = useStore(authConfig);
+  return config ? <HostedSignIn config={config} /> : <LocalSignIn />;
+}
+
+function HostedSignIn({ config }: { config: CognitoConfig }) {
+  const [error, busy, run] = useAction();
+  return (
+    <section>
+      <Heading>{t("signIn.title")}</Heading>
+      <p>{t("signIn.hostedIntro")}</p>
+      <Alert message={error} />
+      <button type="button" class="primary" disabled={busy} onClick={() => run(() => startSignIn(config))}>
+        {t("signIn.submit")}
+      </button>
+    </section>
+  );
+}
+
+/** Back from the hosted UI: the code is swapped for tokens, then home. */
+export function SignedIn() {
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    const search = location.search;
+    history.replaceState(null, "", location.pathname); // the code leaves the address bar
+    completeSignIn(search).then(() => navigate("/", true))
+      .catch((e) => setFailed(t("signIn.failed", { message: String((e as Error)?.message ?? e) })));
+  }, []);
+  return (
+    <section>
+      <Heading>{t("signIn.title")}</Heading>
+      {failed ? <><Alert message={failed} /><a {...linkProps("/")}>{t("signIn.again")}</a></>
+        : <p role="status">{t("common.loading")}</p>}
+    </section>
+  );
+}
+
+/** Local mode's sign-in: any e-mail (POST /dev/tokens provisions the account). */
+function LocalSignIn() {
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [error, busy, run] = useAction();
