@@ -169,6 +169,9 @@ def test_a_share_link_guest_adds_an_expense_and_the_owner_sees_it_live(phones):
     guest.page.get_by_role("button", name="Join").click()
     expect(guest.page.get_by_text("You take part as Bo through a share link.")).to_be_visible()
     guest.assert_accessible("group as a link guest")
+    # Recurring templates are beyond a share-link guest's reach: not offered.
+    expect(guest.page.get_by_role("link", name="Recurring expenses")).to_have_count(0)
+    expect(guest.page.get_by_role("link", name="Scan a receipt")).to_be_visible()
 
     with guest.page.expect_response(lambda r: r.request.method == "POST"
                                     and r.url.endswith("/expenses")) as created:

@@ -64,6 +64,7 @@ function Insight({ state, tab }: { state: GroupState; tab: "activity" | "stats" 
 }
 
 function Expenses({ state }: { state: GroupState }) {
+  const current = useStore(session);
   const [query, setQuery] = useState("");
   const waiting = useStore(queued).filter((w) => w.groupId === state.groupId && w.method === "POST"
                                           && w.path.endsWith("/expenses"));
@@ -77,7 +78,8 @@ function Expenses({ state }: { state: GroupState }) {
     <div>
       {canWrite && <a class="button primary" {...linkProps(`/groups/${state.groupId}/expenses/new`)}>{t("group.addExpense")}</a>}
       {canWrite && <a class="button" {...linkProps(`/groups/${state.groupId}/receipt`)}>{t("group.scanReceipt")}</a>}
-      <a class="button" {...linkProps(`/groups/${state.groupId}/recurring`)}>{t("group.recurring")}</a>
+      {/* A share-link guest reaches expenses, settlements and receipts only (api.md "Share links"). */}
+      {current?.kind !== "link" && <a class="button" {...linkProps(`/groups/${state.groupId}/recurring`)}>{t("group.recurring")}</a>}
       <Field label={t("group.search")} type="search" value={query} onInput={setQuery} />
       <ul class="list" aria-label={t("group.expenses")}>
         {waiting.map((w) => (
