@@ -34,10 +34,17 @@ def files(dist: Path = DIST) -> list[tuple[Path, str, str, str]]:
                                         f[1] == PREFIX + "index.html"))
 
 
-def publish(s3, bucket: str, dist: Path = DIST) -> list[str]:
+def publish(s3, bucket: str, dist: Path = DIST, sign_in: str | None = None) -> list[str]:
+    """``sign_in``: the stack's WebSignInConfig output, uploaded as app/config.json (before the
+    page) so the app signs in through the hosted UI; without it the app offers local mode's
+    e-mail sign-in, which a deployed API refuses."""
     if not (dist / "index.html").is_file():
         sys.exit("publish_web: web/dist is not built (make build)")
     keys = []
+    if sign_in:
+        s3.put_object(Bucket=bucket, Key=PREFIX + "config.json", Body=sign_in.encode(),
+                      ContentType="application/json", CacheControl="no-cache")
+        keys.append(PREFIX + "config.json")
     for path, key, kind, cache in files(dist):
         s3.put_object(Bucket=bucket, Key=key, Body=path.read_bytes(), ContentType=kind,
                       CacheControl=cache)
@@ -66,13 +73,14 @@ def main(argv=None) -> int:
     parser.add_argument("--region")
     args = parser.parse_args(argv)
     session = boto3.Session(region_name=args.region)
+    outputs = {}
     if args.stack:
         outputs = _outputs(session, args.stack)
         args.bucket = args.bucket or outputs["WebSiteBucketName"]
         args.distribution = args.distribution or outputs["DistributionId"]
     if not (args.bucket and args.distribution):
         parser.error("--stack, or both --bucket and --distribution")
-    keys = publish(session.client("s3"), args.bucket)
+    keys = publish(session.client("s3"), args.bucket, sign_in=outputs.get("WebSignInConfig"))
     print(f"{len(keys)} files to s3://{args.bucket}/{PREFIX}; invalidation "
           f"{invalidate(session.client('cloudfront'), args.distribution)}")
     return 0

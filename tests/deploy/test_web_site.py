@@ -40,7 +40,9 @@ def test_the_distribution_serves_app_paths_from_the_bucket_with_a_csp():
     assert config["DefaultCacheBehavior"]["TargetOriginId"] == "http-api"  # the API stays
     headers = RESOURCES["WebAppHeadersPolicy"]["Properties"]["ResponseHeadersPolicyConfig"]
     policy = headers["SecurityHeadersConfig"]["ContentSecurityPolicy"]
-    text = policy["ContentSecurityPolicy"]["Fn::Sub"]
+    # The Sub's text, and its one variable: the hosted UI's domain when the pool has one.
+    text, variables = policy["ContentSecurityPolicy"]["Fn::Sub"]
+    assert set(variables) == {"HostedSignIn"}
     assert policy["Override"] is True
     for directive in ("default-src 'self'", "script-src 'self'", "frame-ancestors 'none'",
                       "object-src 'none'", "wss://${RealtimeApi.Dns.Realtime}"):
@@ -76,3 +78,28 @@ def test_publish_uploads_assets_immutable_and_the_page_last_and_revalidated():
         assert asset["CacheControl"] == publish_web.IMMUTABLE
         assert asset["ContentType"] == "text/javascript"
         assert "app/.input-sha256" not in keys
+
+
+def test_publish_uploads_the_hosted_sign_in_config_before_the_page():
+    dist = build_web.build()
+    config = ('{"auth": "cognito", "domain": "https://x.auth.eu-west-1.amazoncognito.com",'
+              ' "clientId": "c", "redirectUri": "https://s.example/app/signed-in"}')
+    with mock_aws():
+        s3 = boto3.client("s3", region_name="us-east-1")
+        s3.create_bucket(Bucket="site")
+        keys = publish_web.publish(s3, "site", dist, sign_in=config)
+        assert keys.index("app/config.json") < keys.index("app/index.html")
+        stored = s3.get_object(Bucket="site", Key="app/config.json")
+        assert stored["ContentType"] == "application/json" and stored["CacheControl"] == "no-cache"
+        assert json.loads(stored["Body"].read())["auth"] == "cognito"
+
+
+def test_the_template_gives_the_web_app_the_hosted_sign_in():
+    template = load_template()
+    client = template["Resources"]["UserPoolClient"]["Properties"]
+    assert client["AllowedOAuthFlows"] == {"Fn::If": ["HasMcpSignIn", ["code"], {"Ref": "AWS::NoValue"}]}
+    assert "/app/signed-in" in json.dumps(client["CallbackURLs"])
+    csp = json.dumps(template["Resources"]["WebAppHeadersPolicy"])
+    assert "amazoncognito.com" in csp and "${HostedSignIn}" in csp
+    output = json.dumps(template["Outputs"]["WebSignInConfig"])
+    assert '\\"auth\\": \\"cognito\\"' in output and "${UserPoolClient}" in output
