@@ -8,7 +8,7 @@ CHECKOV_VENV := .venv-checkov
 PY := $(VENV)/bin/python
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: dev test bench bench-full validate build clean checkov lint chromium ocr catalogs
+.PHONY: dev test bench bench-full validate build clean checkov lint chromium ocr catalogs web
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,12 +35,18 @@ checkov: $(CHECKOV_VENV)/.installed
 # make dev PORT=3001 DB_PORT=8001: another API / embedded DynamoDB port (defaults 3000 / 8000).
 PORT ?= 3000
 DB_PORT ?= 8000
-dev: $(VENV)/.installed
+dev: $(VENV)/.installed web
 	$(PY) -m app serve --port $(PORT) --db-port $(DB_PORT)
 
 # chromium comes first: without it (and no way to install it) make test stops at once.
-test: chromium ocr $(VENV)/.installed $(SAM_VENV)/.installed checkov lint
+test: chromium ocr $(VENV)/.installed $(SAM_VENV)/.installed checkov lint web
 	$(PY) -m pytest -n 2 --dist worksteal
+
+# The web app (web/ -> web/dist, served at /app/): npm ci when node_modules is missing or stale,
+# the OpenAPI document its client types come from, and a build only when an input's hash
+# changed (scripts/build_web.py). Needs Node 20+ with npm.
+web: $(VENV)/.installed
+	$(PY) scripts/build_web.py
 
 # Headless Chromium for the browser tests: found, installed (root with apt-get), or one line
 # saying what to install (scripts/ensure_chromium.sh).
@@ -86,7 +92,9 @@ validate: $(VENV)/.installed $(SAM_VENV)/.installed checkov
 LAMBDA_ARCHITECTURE ?=
 export LAMBDA_ARCHITECTURE
 SAM_BUILD_FLAGS = $(if $(LAMBDA_ARCHITECTURE),--parameter-overrides Architecture=$(LAMBDA_ARCHITECTURE))
-build: $(SAM_VENV)/.installed
+# Both halves: the Lambda package (sam build) and the web app (web/dist), which
+# `scripts/publish_web.py --stack <name>` uploads after `sam deploy` (docs/deploy.md).
+build: $(SAM_VENV)/.installed web
 	$(SAM_VENV)/bin/sam build $(SAM_BUILD_FLAGS)
 
 # `sam build` calls build-<LogicalId> (BuildMethod: makefile, build_in_source) with

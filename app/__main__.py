@@ -1,4 +1,5 @@
-"""Command line: ``python -m app serve | db | token EMAIL | tick | backfill-projection``."""
+"""Command line: ``python -m app serve | db | token EMAIL | tick | backfill-projection |
+openapi``."""
 from __future__ import annotations
 
 import argparse
@@ -38,7 +39,10 @@ def _parser() -> argparse.ArgumentParser:
              "that adds or rekeys it; idempotent, resumable: docs/deploy.md)")
     backfill.add_argument("--cursor", default=None,
                           help="resume after the cursor a stopped run printed (JSON)")
-    for command in (serve, db, token, tick, backfill):
+    openapi = sub.add_parser("openapi", help="write local mode's OpenAPI document (the web "
+                             "app's types are generated from it) without a server or database")
+    openapi.add_argument("--out", default="-", help="a file (default: stdout)")
+    for command in (serve, db, token, tick, backfill, openapi):
         command.add_argument("--db-port", type=int, default=8000)
         command.add_argument("--data-dir", default=os.environ.get("TAILSPEND_DATA_DIR",
                                                                   ".tailspend"))
@@ -57,7 +61,8 @@ def main(argv=None) -> int:
     os.environ["TAILSPEND_STAGE"] = args.stage
     os.environ["TAILSPEND_DATA_DIR"] = args.data_dir
     return {"serve": serve, "db": db_only, "token": token, "tick": tick,
-            "backfill-projection": backfill_projection}[args.command](args)
+            "backfill-projection": backfill_projection,
+            "openapi": openapi_document}[args.command](args)
 
 
 def _start_db(args, *, host: str = "127.0.0.1", port=None):
@@ -290,6 +295,28 @@ def _start_realtime(realtime, endpoint: str):
                                              realtime_scheme="ws"))
     print(f"Live updates on ws://{realtime.endpoint}/event/realtime", flush=True)
     return start_realtime_poller(endpoint), start_realtime_notifications_poller(endpoint)
+
+
+def openapi_document(args) -> int:
+    """The document /openapi.json serves in local mode (so /dev/tokens is in it), read through
+    the app's test client: no port, no table is touched. The local issuer's key goes to a
+    throwaway data dir, not the user's."""
+    import json
+    import tempfile
+
+    from app import create_app
+
+    os.environ["LOG_LEVEL"] = "WARNING"  # the request's log line is not the document
+    with tempfile.TemporaryDirectory(prefix="tailspend-openapi-") as data_dir:
+        os.environ["TAILSPEND_DATA_DIR"] = data_dir
+        reply = create_app().test_client().get("/openapi.json")
+    text = json.dumps(reply.get_json(), indent=1) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.out, "w") as out:
+            out.write(text)
+    return 0
 
 
 def db_only(args) -> int:

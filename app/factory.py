@@ -101,7 +101,8 @@ def create_app(settings: Optional[Settings] = None, *, runtime: Optional[Runtime
 
 def blueprints(local_mode: bool) -> tuple:
     """Every blueprint the API serves: (those in /openapi.json, in the order its operations
-    appear there; the HTML pages of the MCP connector's consent flow, outside it)."""
+    appear there; the HTML pages of the MCP connector's consent flow and the web app's files,
+    outside it)."""
     # DELETE /users/me is account deletion's, on the users blueprint (its tag and operationId
     # are the contract's): importing the module adds the route before that blueprint is
     # registered below.
@@ -124,6 +125,7 @@ def blueprints(local_mode: bool) -> tuple:
     from app.recurring import views as recurring
     from app.users import views as users
     from app.oauth import cognito, ui
+    from app.web import views as web
     documented = [health.blp, users.blp, groups.home_blp, groups.groups_blp, groups.invite_blp,
                   groups.join_requests_blp, links.blp, ledger.expenses_blp, receipts.blp,
                   ledger.comments_blp, ledger.settlements_blp, ledger.trash_blp, ledger.balances_blp, insight.blp,
@@ -132,7 +134,7 @@ def blueprints(local_mode: bool) -> tuple:
                   realtime.blp]
     if local_mode:
         documented.append(health.local_blp)  # the local token issuer
-    return documented, [ui.bp, cognito.bp]
+    return documented, [ui.bp, cognito.bp, web.bp]
 
 
 def _snake_case_path_ids(endpoint, values) -> None:

@@ -41,6 +41,8 @@ STAGE = "test"
 # queues and lets a worker that runs dry take half of the other's rest, so with these at the
 # front no worker is left alone with a long test at the end. Order only: nothing is skipped.
 LONGEST = ("tests/contract/test_generated_clients.py",
+           # the web app's browser tests: a build when web/ changed, one shared server
+           "tests/web/test_web_app.py",
            "tests/contract/test_generated_bodies.py",
            "tests/account/test_deletion.py::test_a_crash_after_any_step_is_finished_by_a_rerun",
            "tests/deploy/test_package.py",

@@ -43,8 +43,10 @@ def replayed(view, *, authorize: Optional[Callable[..., None]] = None,
         credential = principal().credential_id
         fingerprint = idempotency.request_hash(request.method, request.path,
                                                request.get_data(cache=True))
+        caller = principal()
         outcome = idempotency.once(
-            credential, key, fingerprint, owner=principal().user_id,
+            credential, key, fingerprint,
+            owner=None if caller.kind == "link" else caller.user_id,
             run=lambda: current_app.make_response(view(*args, **kwargs)),
             kept=lambda response: _kept(response, secret_fields))
         if isinstance(outcome, idempotency.Replay):

@@ -43,7 +43,7 @@ class _Taken(Conflict):
     """The key is claimed already (or its record is live): look at what is there."""
 
 
-def once(credential_id: str, key: str, fingerprint: str, *, owner: str,
+def once(credential_id: str, key: str, fingerprint: str, *, owner: Optional[str],
          run: Callable[[], Result],
          kept: Callable[[Result], Optional[Tuple[int, str]]]) -> Union[Replay, Result]:
     """The protocol every idempotent write follows (REST routes and MCP tools alike).
@@ -70,11 +70,14 @@ def once(credential_id: str, key: str, fingerprint: str, *, owner: str,
     return result
 
 
-def begin(credential_id: str, key: str, fingerprint: str, *, owner: str) -> Optional[Replay]:
+def begin(credential_id: str, key: str, fingerprint: str, *,
+          owner: Optional[str]) -> Optional[Replay]:
     """Claim the key for this request, or return the stored response to replay.
 
     The record is ``owner``'s (the user behind the credential): it is claimed only while
-    their account is live, in one transaction, so none outlives the account's deletion."""
+    their account is live, in one transaction, so none outlives the account's deletion.
+    A share-link session has no account (``owner`` None): its link, read on this request,
+    is what admits it, and its records expire with the rest."""
     now = epoch()
     record = IdempotencyRecord(*IdempotencyRecord.key(credential_id, key),
                                RequestHash=fingerprint, Status="IN_PROGRESS",
@@ -83,8 +86,10 @@ def begin(credential_id: str, key: str, fingerprint: str, *, owner: str) -> Opti
     claimable = (IdempotencyRecord.SK.does_not_exist() | (IdempotencyRecord.ExpiresAt < now))
     taken = _Taken("The key is claimed.")
     try:
-        Transaction().require_live_account(owner).put(record, condition=claimable,
-                                                      on_fail=taken).commit()
+        claim = Transaction()
+        if owner is not None:
+            claim.require_live_account(owner)
+        claim.put(record, condition=claimable, on_fail=taken).commit()
         return None
     except _Taken as error:
         if error is not taken:

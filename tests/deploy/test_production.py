@@ -403,7 +403,8 @@ def _distribution() -> dict:
 
 def test_cloudfront_fronts_the_http_api_uncached_with_the_origin_secret():
     config = _distribution()
-    (origin,) = config["Origins"]
+    # The API's origin; the web app's site bucket is the other (tests/deploy/test_web_site.py).
+    [origin] = [o for o in config["Origins"] if o["Id"] == "http-api"]
     behavior = config["DefaultCacheBehavior"]
     (header,) = origin["OriginCustomHeaders"]
     api = _function("ApiFunction")

@@ -243,3 +243,21 @@ def test_two_guests_of_one_link_are_two_callers(client, owner):
     assert edited.status_code in (403, 404)
     assert client.patch(f"{thread}/{comment['commentId']}", json={"body": "still mine"},
                         headers=_bearer(ana)).status_code == 200
+
+
+def test_a_session_creates_with_an_idempotency_key_once(client, owner, add_guest):
+    """A guest's phone queues a write offline with its Idempotency-Key and may send it twice
+    (the web app): the session has no account, and the key still claims and replays."""
+    gus = add_guest("Gus")
+    session = _session(client, _link(client, owner)["token"], participantId=gus)
+    body = {"description": "Taxi", "amount": 1200, "date": "2026-05-01", "splitMode": "EQUAL",
+            "payments": [{"participantId": gus, "amount": 1200}],
+            "splits": [{"participantId": gus}]}
+    headers = {**_bearer(session), "Idempotency-Key": "offline-1"}
+    first = client.post(f"/groups/{owner.gid}/expenses", headers=headers, json=body)
+    again = client.post(f"/groups/{owner.gid}/expenses", headers=headers, json=body)
+    assert first.status_code == again.status_code == 201, first.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["expenseId"] == first.get_json()["expenseId"]
+    seen = client.get(f"/groups/{owner.gid}/expenses", headers=owner.headers).get_json()
+    assert [e["description"] for e in seen["items"]] == ["Taxi"]

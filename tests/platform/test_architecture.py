@@ -4,7 +4,7 @@ each other's public names or the kernel, in one order.
 The area order, bottom up (an area imports only areas on a lower line; AREA_ORDER below,
 docs/layout.md "Areas meet only through ..."):
 
-    users, currencies, developer, notifications, realtime, credits
+    users, currencies, developer, notifications, realtime, credits, web
     ledger, oauth, health
     groups
     people, recurring, chat, links
@@ -203,7 +203,7 @@ def test_models_import_nothing_from_the_app(name):
 # --- Areas meet through public names, in one order ------------------------------------------
 
 AREA_ORDER = (
-    ("users", "currencies", "developer", "notifications", "realtime", "credits"),
+    ("users", "currencies", "developer", "notifications", "realtime", "credits", "web"),
     ("ledger", "oauth", "health"),
     ("groups",),
     ("people", "recurring", "chat", "links"),
