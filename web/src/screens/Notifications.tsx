@@ -8,8 +8,11 @@ import { Alert, useAction, useLoad } from "./parts";
 // Notification settings (api.md "Notifications"): each type on or off, and groups muted.
 // Every change is sent at once (a checkbox has no Save), so each is its own small write.
 
-type Types = Schemas["NotificationTypes"];
-type Type = keyof Types;
+// Each type has a push and an e-mail channel (api.md "E-mail and language"); this screen
+// switches push, the channel a phone shows.
+type Channels = { push: boolean; email: boolean };
+type Type = keyof Schemas["NotificationTypes"];
+type Types = Partial<Record<Type, Channels>>;
 export const TYPES: Type[] = [
   "EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_ADDED", "MENTION", "SETTLEMENT_ADDED",
   "REMINDER", "RECURRING_CREATED", "RECURRING_REMINDER", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
@@ -33,10 +36,12 @@ export function NotificationSettings() {
   const toggleType = (type: Type, on: boolean) => {
     setSaved(false);
     const before = types;
-    setTypes({ ...types, [type]: on });
+    const channels: Channels = { push: on, email: types?.[type]?.email ?? false };
+    setTypes({ ...types, [type]: channels });
     run(async () => {
       try {
-        setTypes(must(await api.PATCH("/notifications/preferences", { body: { types: { [type]: on } } })).types);
+        setTypes(must(await api.PATCH("/notifications/preferences",
+                                      { body: { types: { [type]: { push: on } } } })).types);
         setSaved(true);
       } catch (e) {
         setTypes(before);
@@ -69,7 +74,7 @@ export function NotificationSettings() {
           <legend>{t("notifications.types")}</legend>
           {TYPES.map((type) => (
             <Check key={type} label={t(`notifications.type.${type}` as "notifications.type.REMINDER")}
-                   checked={types[type] !== false} disabled={busy} onChange={(on) => toggleType(type, on)} />
+                   checked={types[type]?.push !== false} disabled={busy} onChange={(on) => toggleType(type, on)} />
           ))}
         </fieldset>
       )}

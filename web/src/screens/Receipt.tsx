@@ -117,7 +117,8 @@ function Draft({ groupId, receipt, currency }: { groupId: string; receipt: Recei
     run(async () => {
       must(await api.POST("/groups/{groupId}/receipts/{receiptId}/confirm", {
         params: { path: { groupId, receiptId: receipt.receiptId } },
-        body: { expense: { ...draft!, description: description.trim(), date } },
+        // the draft's extras (tax, tip, discounts) go as they are; none is an empty list
+        body: { expense: { ...draft!, extras: draft!.extras ?? [], description: description.trim(), date } },
         headers: { "Idempotency-Key": crypto.randomUUID() },
       }));
       await refreshGroup(groupId);
