@@ -9,7 +9,6 @@ from app.api.spec import NOT_FOUND, Blueprint, errors
 from app.api.schemas import PageArgsSchema
 from app.errors import not_found
 from app.health.schemas import DevMailPageSchema, DevMailSchema
-from app.local import smtp_server
 from app.users.schemas import DevTokenRequestSchema, DevTokenSchema, HealthSchema, JwksSchema
 from app.users import local_auth
 
@@ -55,6 +54,8 @@ def mint_dev_token(body):
 @local_blp.doc(security=[])
 def list_mail(args):
     """What the embedded SMTP server received, newest first."""
+    from app.local import smtp_server  # local mode only: app/local is not in the Lambda package
+
     items, next_cursor = smtp_server.MAILBOX.page(args["limit"] or 50, args["cursor"])
     server = smtp_server.running()
     return {"smtp": {"host": server.host, "port": server.port} if server else None,
@@ -68,6 +69,8 @@ def list_mail(args):
 @errors(local_blp, NOT_FOUND)
 def get_mail(mail_id):
     """One received message."""
+    from app.local import smtp_server  # local mode only (see list_mail)
+
     return smtp_server.MAILBOX.get(mail_id) or _no_mail()
 
 

@@ -10,10 +10,10 @@ import json
 from typing import Iterable, List, Tuple
 
 from app.logs import logger
-from app.notifications import ses
+from app.notifications import ses_client
 
-# The one SES v2 client (app.notifications.ses): what this function may do is its role's
-# grant (only PutSuppressedDestination), not the client's.
+# The one SES v2 client (app.notifications.ses_client): what this function may do is its
+# role's grant (only PutSuppressedDestination), not the client's.
 
 def suppressions(message: dict) -> List[Tuple[str, str]]:
     """(address, BOUNCE | COMPLAINT) pairs one SES event asks to suppress."""
@@ -41,7 +41,7 @@ def handle_sns(records: Iterable[dict]) -> int:
             logger.warning("mail.feedback_unreadable")
             continue
         for address, reason in suppressions(message):
-            ses.client().put_suppressed_destination(EmailAddress=address, Reason=reason)
+            ses_client.client().put_suppressed_destination(EmailAddress=address, Reason=reason)
             count += 1
     logger.info("mail.feedback", extra={"suppressed": count})
     return count
