@@ -6,7 +6,7 @@ from typing import NamedTuple
 from app import blobs
 from app.limits import MAX_COMMENT_BODY, MAX_PARTICIPANTS, MAX_SETTLEMENT_NOTE
 from app.api.schemas import (CURRENCY, DerivedList, DerivedNested, DerivedString, ExchangeRate,
-                             Id, Money, OmitNone, PageArgsSchema, Schema, Strict,
+                             Id, Money, PageArgsSchema, Schema, Strict,
                              StrictInteger,
                              page_schema, DerivedDict, StrictBoolean)
 from app.dates import is_calendar_date
@@ -18,7 +18,7 @@ from app.ledger.expense_input import (ITEM_NAME_MAX, NOT_BOTH_FORMS, ONE_FORM, T
                                       SplitInput)
 from app.money.settlement_input import SettlementInput
 from app.money.splits import EXPENSE, KINDS, MAX_AMOUNT, SPLIT_MODES
-from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB, ChangeKind, Expense
+from models.groups import RATE_SOURCES, RATE_CLIENT, RATE_ECB
 from models.groups.ledger import attachments_of
 
 
@@ -585,31 +585,3 @@ class RatesSchema(Strict):
     source = fields.String(required=True, metadata={"enum": ["ECB"]})
     rates = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
                         metadata={"description": "code -> 1 base in code (decimal string)"})
-
-
-TRASH_KINDS = [ChangeKind.EXPENSE, ChangeKind.SETTLEMENT]
-
-
-class TrashItemSchema(Strict):
-    """Dumps a Trashed row: ``description`` is an expense's, or a settlement's note."""
-
-    kind = fields.String(required=True, attribute="Kind", validate=validate.OneOf(TRASH_KINDS))
-    id = fields.String(required=True, attribute="ResourceId")
-    description = fields.String(attribute="Description", allow_none=True)
-    amount = fields.Integer(required=True, attribute="Amount")
-    currency = fields.String(attribute="Currency", allow_none=True)
-    deletedAt = fields.String(required=True, attribute="DeletedAt")
-    deletedBy = fields.String(required=True, attribute="DeletedBy")  # a participant id
-    expiresAt = DerivedString(lambda row: row.expires_at, required=True, metadata={
-        "description": "When it leaves the trash for good (30 days after its deletion)."})
-
-
-class RestoredSchema(OmitNone, Strict):
-    """A restored row, version one greater than at its deletion: ``kind`` says which."""
-
-    OMIT_NONE = ("expense", "settlement")  # the other kind is left out
-    kind = DerivedString(lambda row: TRASH_KINDS[not isinstance(row, Expense)], required=True)
-    expense = DerivedNested(lambda row: row if isinstance(row, Expense) else None, ExpenseSchema)
-    settlement = DerivedNested(lambda row: None if isinstance(row, Expense) else row, SettlementSchema)
-
-TrashPageSchema = page_schema(TrashItemSchema, "TrashPage")

@@ -20,8 +20,8 @@ from app.ledger.schemas import (ExpenseCreateSchema, ExpenseDetailSchema, Expens
                                 CommentBodySchema, CommentPageSchema, CommentSchema,
                                 SettlementCreateSchema, SettlementPatchSchema, SettlementSchema,
                                 BalancesArgsSchema, BalancesSchema, ConversionCreateSchema,
-                                ConversionSchema, RatesArgsSchema, RatesSchema, RestoredSchema,
-                                TrashPageSchema)
+                                ConversionSchema, RatesArgsSchema, RatesSchema)
+from app.ledger.trash_replies.schemas import RestoredSchema, TrashPageSchema
 
 
 # ---------------------------------------------------------------- expenses

@@ -19,14 +19,13 @@ from app import blobs, metrics
 from app.credits import service as credits
 from app.errors import Conflict, concurrent_update
 from app.logs import logger
-from app.limits import MAX_WORK_CLAIMS
+from app.limits import MAX_RECEIPT_BYTES, MAX_WORK_CLAIMS
 from app.core.access import Access, load_live_group
 from app.core.clock import iso_in, now_iso, today
 from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from app.ledger import guards as money_guards
-from app.receipts import drafts, images, limits, objects, pdfs, work
-from app.receipts.ingest import PDF
+from app.receipts import drafts, limits, objects, work
 from app.receipts import extras as receipt_extras
 from app.receipts.errors import receipt_confirmed, receipt_not_ready, scan_needs_account
 from app.receipts.uploads import load_receipt
@@ -143,6 +142,10 @@ def run(group_id: str, receipt_id: str, settings) -> str:
 
 
 def _scan(receipt: Receipt, settings):
+    # The scan worker's own imports (Pillow, PDFium): the API imports this module, and its
+    # cold start never scans (tests/handlers/test_cold_import.py).
+    from app.receipts import pdfs
+    from app.receipts.ingest import PDF
     from app.receipts.scan import ScanHints, scan_receipt
 
     group = load_live_group(receipt.GroupId)
@@ -163,7 +166,7 @@ def _scan(receipt: Receipt, settings):
 
 
 def _object(receipt: Receipt, name: str) -> bytes:
-    blob = objects.read(receipt.GroupId, receipt.ReceiptId, name, images.MAX_BYTES)
+    blob = objects.read(receipt.GroupId, receipt.ReceiptId, name, MAX_RECEIPT_BYTES)
     if blob is None:
         raise LookupError(f"the receipt's {name} is gone")
     return blob.data

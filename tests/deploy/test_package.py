@@ -445,6 +445,10 @@ def _refused(result: dict, client) -> None:
     assert result == {"isAuthorized": False, "ttlOverride": 0}  # the canned token is forged
 
 
+def _nothing_suppressed(result: dict, client) -> None:
+    assert result == {"suppressed": 0}
+
+
 def _a_summary(result: dict, client) -> None:
     assert isinstance(result, dict)
 
@@ -457,6 +461,8 @@ CANNED = {
     "RecurringBucketWorkerFunction": ("recurring_bucket_sqs.json", _no_failures),
     "NotificationWorkerFunction": ("notifications_stream.json", _no_failures),
     "MaintenanceFunction": ("schedule_maintenance.json", _a_summary),
+    # A transient bounce: nothing suppressed, so no SES call from the package.
+    "MailFeedbackFunction": ("sns_mail_feedback.json", _nothing_suppressed),
     # The canned message names no account left to delete: a finished deletion is a no-op.
     "AccountDeletionWorkerFunction": ("account_deletion_sqs.json", _no_failures),
     # The canned message names no import: the worker logs it and answers with no failure.

@@ -36,6 +36,8 @@ CASES = {
     "hourly": lambda: canned_event("schedule_hourly.json"),
     "import_worker": lambda: canned_event("import_sqs.json"),
     "maintenance": lambda: canned_event("schedule_maintenance.json"),
+    # A transient bounce: nothing to suppress, the count logged
+    "mail_feedback": lambda: canned_event("sns_mail_feedback.json"),
     "notifications": lambda: canned_event("notifications_stream.json"),
     "profile_mirror": lambda: _unreadable_message("profile_mirror_sqs.json"),
     "projection": lambda: canned_event("realtime_groups_stream.json"),
