@@ -179,6 +179,7 @@ def serve(args) -> int:
         realtime = _realtime_server(args, port)
     except Refused as refusal:
         http.server_close()
+        smtp.stop()
         if db:
             db.stop()
         print(f"serve: {refusal}", file=sys.stderr, flush=True)
@@ -207,6 +208,8 @@ def serve(args) -> int:
           f"{args.data_dir}). Mint a token: curl -s -X POST http://{args.host}:{port}"
           f"/dev/tokens -H 'Content-Type: application/json' -d '{{\"email\":\"you@example.com\"}}'",
           flush=True)
+    # Said once everything listens: a refused port above leaves stdout empty.
+    print(f"Mail (SMTP) on {smtp.url}; read it at /dev/mail", flush=True)
 
     def cleanup() -> None:
         scheduler.stop()
@@ -234,7 +237,6 @@ def _start_smtp(args):
 
     smtp = SmtpServer(args.host, args.smtp_port).start()
     os.environ.setdefault("SMTP_URL", smtp.url)
-    print(f"Mail (SMTP) on {smtp.url}; read it at /dev/mail", flush=True)
     return smtp
 
 

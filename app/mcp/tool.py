@@ -26,10 +26,13 @@ class Tool:
     creates: bool = False  # its REST twin is a POST: counts against the daily creates
     writes: bool = False  # changes something (every create does)
     destructive: bool = False  # overwrites or deletes what was there
+    # A tool that does only part of a route PATs may not call (set_household: a household,
+    # never a role) names its own scope; otherwise the REST view's is the tool's.
+    own_scope: Optional[str] = None
 
     @property
     def scope(self) -> Optional[str]:
-        return needs.of(self.rest_view).pat
+        return self.own_scope or needs.of(self.rest_view).pat
 
     def describe(self) -> dict:
         writes = self.writes or self.creates

@@ -332,7 +332,10 @@ TOOLS = (
                     "payment names the member who pays or receives for the household. "
                     "household null takes them out.",
         args=SetHouseholdArgs, result=ParticipantSchema,
-        rest_view=groups_api.patch_participant, run=_set_household, writes=True),
+        rest_view=groups_api.patch_participant, run=_set_household, writes=True,
+        # households are the settle-up's units; the REST route also changes roles, so it
+        # refuses PATs, and this tool takes the household alone
+        own_scope="settlements:write"),
     Tool(
         name="delete_expense", title="Delete an expense",
         description="Delete an expense (MEMBER role); its effect on the balances is undone. "

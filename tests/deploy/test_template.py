@@ -43,6 +43,8 @@ TABLE_SHAPES = {
         "ExpenseIdIndex": (["ExpenseId"], "KEYS_ONLY", None),
         "UserParticipantsIndex": (["UserId", "GroupId"], "INCLUDE", {"EntityType", "ParticipantId", "Role"}),
         "DueRecurringExpensesIndex": (["DueBucket", "NextRunAt"], "ALL", None),
+        # A participant's statement (issue 46): money rows by date, then creation.
+        "GroupStatementIndex": (["GroupId", "StatementKey"], "ALL", None),
     }),
     "developer-tokens": (["TokenId", "SK"], {
         "OwnerTokensIndex": (["UserId", "CreatedAt"], "INCLUDE", {

@@ -69,7 +69,7 @@ class World:
 def _item(draw) -> tuple:
     """(key choices, a choice or None (absent) for each other key attribute, V, Note or None)."""
     return (draw(st.tuples(st.integers(0, 3), st.integers(0, 3))),
-            draw(st.lists(st.one_of(st.none(), st.integers(0, 5)), min_size=8, max_size=8)),
+            draw(st.lists(st.one_of(st.none(), st.integers(0, 5)), min_size=10, max_size=10)),
             draw(st.integers(0, 9)), draw(st.one_of(st.none(), st.sampled_from(["x", "y"]))))
 
 
@@ -245,7 +245,7 @@ def _fill_once(client, world: World) -> None:
     filler = World(world.spec, "filler-")
     if "Item" in client.get_item(TableName=world.name, Key=filler.key((0, 0))):
         return
-    items = _unique([_item_json(filler, ((h, r), [r + n for n in range(8)], h, "x"))
+    items = _unique([_item_json(filler, ((h, r), [r + n for n in range(10)], h, "x"))
                      for h in range(3) for r in range(4)], filler)
     client.batch_write_item(RequestItems={world.name: [
         {"PutRequest": {"Item": item}} for item in items]})
