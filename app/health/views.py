@@ -40,11 +40,18 @@ def jwks():
 @local_blp.response(201, DevTokenSchema)
 @local_blp.doc(security=[])
 def mint_dev_token(body):
-    """Mint a local access token for any e-mail, provisioning the user on first use."""
+    """Mint a local access token for any e-mail, provisioning the user on first use (a new
+    account reads in the browser's language: Accept-Language)."""
+    from flask import request
+
+    from app.core.i18n import negotiate
+
     runtime = current_app.extensions["tailspend"]
+    asked = request.headers.get("Accept-Language")
     return local_auth.mint_token(runtime.issuer, email=body["email"],
                                  display_name=body.get("displayName"), admin=body["admin"],
-                                 test_domain=settings().test_account_domain)
+                                 test_domain=settings().test_account_domain,
+                                 locale=negotiate(asked) if asked else None)
 
 
 @local_blp.route("/dev/mail")

@@ -14,10 +14,11 @@ def local_user(*, email: str, display_name: Optional[str], test_domain: str) -> 
 
 
 def mint_token(issuer: LocalIssuer, *, email: str, display_name: Optional[str], admin: bool,
-               test_domain: str) -> dict:
-    """``{"accessToken", "userId"}``; the same e-mail always maps to the same user."""
+               test_domain: str, locale: Optional[str] = None) -> dict:
+    """``{"accessToken", "userId"}``; the same e-mail always maps to the same user, a new one
+    reading in ``locale`` (the signing-up browser's language)."""
     subject = subject_for_email(email)
     user_id = provision_user(provider="local", subject=subject, email=email,
-                             display_name=display_name, test_domain=test_domain)
+                             display_name=display_name, test_domain=test_domain, locale=locale)
     token = issuer.mint(subject, email=email, groups=["admin"] if admin else [])
     return {"accessToken": token, "userId": user_id}

@@ -10,6 +10,7 @@ from typing import List, Optional
 
 
 from app import names
+from app.core.i18n import canonical
 from app.errors import Conflict, account_deleting
 from app.users.errors import identity_linked, provisioning_race
 from app.logs import logger
@@ -51,8 +52,9 @@ def is_test_email(email: str, test_domain: str) -> bool:
 
 def provision_user(*, provider: str, subject: str, email: str, display_name: Optional[str],
                    identities_attribute: Optional[str] = None, test_domain: str,
-                   email_verified: bool = True) -> str:
-    """The UserId for this sign-in, creating the account on first sight (idempotent)."""
+                   email_verified: bool = True, locale: Optional[str] = None) -> str:
+    """The UserId for this sign-in, creating the account on first sight (idempotent); a new
+    account reads in ``locale`` (a supported tag: the sign-up's language) until it sets one."""
     request_key = Identity.key(provider, subject)
     anchors = [Identity.key(p, s) for p, s in upstream_identities(identities_attribute)]
     for _ in range(_ATTEMPTS):
@@ -67,7 +69,7 @@ def provision_user(*, provider: str, subject: str, email: str, display_name: Opt
             continue
         user_id = new_id()
         if _create_account(user_id, request_key, provider, subject, anchors, email,
-                           display_name, test_domain, email_verified):
+                           display_name, test_domain, email_verified, locale):
             return user_id
     raise provisioning_race()
 
@@ -109,14 +111,15 @@ def _link(identity_key: str, provider: str, subject: str, user_id: str) -> bool:
 
 def _create_account(user_id: str, request_key: str, provider: str, subject: str,
                     anchors: List[str], email: str, display_name: Optional[str],
-                    test_domain: str, email_verified: bool = True) -> bool:
+                    test_domain: str, email_verified: bool = True,
+                    locale: Optional[str] = None) -> bool:
     now = now_iso()
     email = email.strip()
     profile = Profile(*Profile.key(user_id), Email=email,
                       DisplayName=(names.clean(display_name) or email.split("@")[0]
                                    or "New user")[:100],
                       CreatedAt=now, UpdatedAt=now, Discoverable=False,
-                      EmailVerified=bool(email_verified))
+                      EmailVerified=bool(email_verified), Locale=canonical(locale or ""))
     if is_test_email(email, test_domain):
         profile.IsTestAccount = True  # omitted entirely for real users
     tx = Transaction()
@@ -150,7 +153,8 @@ def provision_from_cognito(event: dict, *, test_domain: str) -> dict:
             provider="cognito", subject=attributes["sub"], email=attributes.get("email", ""),
             display_name=attributes.get("name") or attributes.get("preferred_username"),
             identities_attribute=attributes.get("identities"), test_domain=test_domain,
-            email_verified=str(attributes.get("email_verified", "")).lower() == "true")
+            email_verified=str(attributes.get("email_verified", "")).lower() == "true",
+            locale=attributes.get("locale"))  # Cognito's standard attribute, when set
         logger.info("provisioning.done", extra={"user_id": user_id,
                                                 "trigger": event["triggerSource"]})
     return event

@@ -61,7 +61,7 @@ def test_the_server_enforces_every_documented_policy(client, owner, mint):
         if policy == "public":
             continue
         url = re.sub(r"\{groupId\}", group["groupId"], path)
-        url = re.sub(r"\{[a-zA-Z]+Id\}", ZERO, url)
+        url = re.sub(r"\{(?:[a-zA-Z]+Id|id)\}", ZERO, url)  # trash restore: {id}
         call = getattr(client, method)
         body = {} if method in ("post", "patch", "put") else None
         if path == "/mcp":  # takes only MCP access tokens: a PAT is not a credential there

@@ -31,3 +31,14 @@ def test_an_unsupported_locale_is_a_clear_400_and_changes_nothing(client, sign_i
         body = reply.get_json()
         assert body["error"]["code"] == "VALIDATION_ERROR" and "locale" in body["error"]["details"]
     assert client.get("/users/me", headers=headers).get_json()["locale"] == "en"
+
+
+def test_a_new_account_reads_in_the_language_it_signed_up_in(client):
+    minted = client.post("/dev/tokens", json={"email": "ines@example.com"},
+                         headers={"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}).get_json()
+    headers = {"Authorization": f"Bearer {minted['accessToken']}"}
+    assert client.get("/users/me", headers=headers).get_json()["locale"] == "pt-BR"
+    # a later sign-in from another browser changes nothing: the profile's locale stands
+    client.post("/dev/tokens", json={"email": "ines@example.com"},
+                headers={"Accept-Language": "de"})
+    assert client.get("/users/me", headers=headers).get_json()["locale"] == "pt-BR"

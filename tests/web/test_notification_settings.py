@@ -28,7 +28,7 @@ def test_notification_types_and_muted_groups_are_saved_on_the_server(phones):
     phone.shot("notifications")
 
     _, prefs = call(phone.url, "GET", "/notifications/preferences", phone.token())
-    assert prefs["types"]["EXPENSE_ADDED"] is False and prefs["types"]["REMINDER"] is True
+    assert prefs["types"]["EXPENSE_ADDED"]["push"] is False and prefs["types"]["REMINDER"]["push"] is True
     assert prefs["mutedGroupIds"] == [group_id]
 
     page.reload()  # what the screen shows comes from the server
