@@ -15,7 +15,7 @@ from typing import Optional
 from app.errors import Invalid, NotFound, already_member, not_found
 from app.people.errors import guest_unavailable, invitation_changed, invitation_expired, invitation_pending
 from app.core import changelog, outbox, paging
-from app.core.access import Access, load_live_group
+from app.core.access import Access, load_live_group, refuse_archived
 from app.core.clock import iso_in, new_id, now_iso
 from app.core.transactions import Transaction
 from app.groups.membership import (GUEST, USER, change_counts, get_participant,
@@ -166,7 +166,8 @@ def accept(user_id: str, group_id: str) -> dict:
     now = now_iso()
     if row.ExpiresAt <= now:
         raise invitation_expired()
-    load_live_group(group_id)
+    # joining writes the roster: an archived group is read-only (409 GROUP_ARCHIVED)
+    refuse_archived(load_live_group(group_id), writing=True)
     try:
         guest = get_participant(group_id, row.ParticipantId)
     except NotFound:  # the slot is gone

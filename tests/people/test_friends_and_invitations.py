@@ -228,3 +228,17 @@ def test_an_invitation_that_needs_a_new_guest_counts_against_the_group_cap(clien
         actions=[Group.ParticipantCount.set(MAX_GROUP_PARTICIPANTS - 1)])
     assert _invite(client, owner, fay).status_code == 201
     assert Group.get(*Group.key(owner.gid)).ParticipantCount == MAX_GROUP_PARTICIPANTS
+
+
+def test_an_invitation_into_an_archived_group_waits_until_it_is_unarchived(client, person, owner):
+    fay = person("fa@example.com", "Fay", "fay_fa")
+    gus = _guest(client, owner)
+    assert _invite(client, owner, fay, participantId=gus).status_code == 201
+    assert client.post(f"/groups/{owner.gid}/archive", headers=owner.headers).status_code == 200
+
+    refused = client.post(f"/people/me/invitations/{owner.gid}/accept", headers=fay.headers)
+
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "GROUP_ARCHIVED"
+    assert client.post(f"/groups/{owner.gid}/unarchive", headers=owner.headers).status_code == 200
+    accepted = client.post(f"/people/me/invitations/{owner.gid}/accept", headers=fay.headers)
+    assert accepted.status_code == 200, accepted.get_json()
