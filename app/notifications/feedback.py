@@ -9,11 +9,26 @@ from __future__ import annotations
 import json
 from typing import Iterable, List, Tuple
 
-from app.logs import logger
-from app.notifications import ses_client
+import boto3
 
-# The one SES v2 client (app.notifications.ses_client): what this function may do is its
-# role's grant (only PutSuppressedDestination), not the client's.
+from app.logs import logger
+
+# Its own client, not ses.py's: this function may only suppress, never send, and the deploy
+# tests read each function's AWS calls from the modules it loads (tests/deploy/code_needs.py):
+# sharing ses.py's would make the feedback function reach SendEmail.
+_client: dict = {}
+
+
+def client():
+    if "sesv2" not in _client:
+        _client["sesv2"] = boto3.client("sesv2")
+    return _client["sesv2"]
+
+
+def use(stub_client) -> None:
+    """Tests: a botocore-stubbed client instead of the real one."""
+    _client["sesv2"] = stub_client
+
 
 def suppressions(message: dict) -> List[Tuple[str, str]]:
     """(address, BOUNCE | COMPLAINT) pairs one SES event asks to suppress."""
@@ -41,7 +56,7 @@ def handle_sns(records: Iterable[dict]) -> int:
             logger.warning("mail.feedback_unreadable")
             continue
         for address, reason in suppressions(message):
-            ses_client.client().put_suppressed_destination(EmailAddress=address, Reason=reason)
+            client().put_suppressed_destination(EmailAddress=address, Reason=reason)
             count += 1
     logger.info("mail.feedback", extra={"suppressed": count})
     return count

@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from app.notifications.ses_client import client, use  # noqa: F401 — use: the tests' stub
+import boto3
+
+_client: dict = {}
+
+
+def client():
+    if "sesv2" not in _client:
+        _client["sesv2"] = boto3.client("sesv2")
+    return _client["sesv2"]
+
+
+def use(stub_client) -> None:
+    """Tests: a botocore-stubbed client instead of the real one."""
+    _client["sesv2"] = stub_client
+
 
 def send(message: EmailMessage, to: str, configuration_set: str) -> str:
     """The SES message id. Nothing goes out but to ``to``; SES refuses an address on the

@@ -8,7 +8,7 @@ import boto3
 import pytest
 from botocore.stub import ANY, Stubber
 
-from app.notifications import feedback, mail, ses_client
+from app.notifications import feedback, mail, ses
 from tests.support.lambda_context import lambda_context
 from tests.support.settings import installed
 
@@ -17,14 +17,16 @@ from tests.support.settings import installed
 def stubbed():
     client = boto3.client("sesv2", region_name="us-east-1", aws_access_key_id="x",
                           aws_secret_access_key="x")
-    previous = ses_client._client.get("sesv2")
-    ses_client.use(client)  # the sender's and the feedback handler's one client
+    previous = ses._client.get("sesv2"), feedback._client.get("sesv2")
+    ses.use(client)
+    feedback.use(client)
     with Stubber(client) as stub:
         yield stub
         stub.assert_no_pending_responses()
-    ses_client._client.pop("sesv2", None)
-    if previous is not None:
-        ses_client.use(previous)
+    for module, before in zip((ses, feedback), previous, strict=True):
+        module._client.pop("sesv2", None)
+        if before is not None:
+            module.use(before)
 
 
 def _mail() -> mail.Mail:
