@@ -54,7 +54,7 @@ def test_trash_restores_and_an_archived_group_reads_without_writes(phones):
     # The owner archives it from the group's settings (not settled: it says so).
     page.get_by_role("link", name="Back").click()
     expect(page.get_by_role("link", name="Edit Firewood")).to_be_visible()
-    page.get_by_role("link", name="Group settings").click()
+    page.get_by_role("link", name="Manage group").click()
     page.get_by_role("button", name="Archive group").click()
     expect(page.get_by_role("status")).to_have_text(
         "The group is archived, though not everyone is settled up.")
@@ -86,7 +86,7 @@ def test_trash_restores_and_an_archived_group_reads_without_writes(phones):
 
     # Unarchived: the writes are back.
     page.get_by_role("list", name="Archived groups").get_by_role("link", name=name).click()
-    page.get_by_role("link", name="Group settings").click()
+    page.get_by_role("link", name="Manage group").click()
     page.get_by_role("button", name="Unarchive group").click()
     expect(page.get_by_role("status")).to_have_text("The group is active again.")
     page.get_by_role("link", name="Back").click()

@@ -109,7 +109,7 @@ def test_plan_and_pairwise_views_households_and_a_paged_statement(phones):
 
     # The owner turns simplifyDebts off in the group's settings: pairwise is shown first.
     page.get_by_role("link", name="Back").click()
-    page.get_by_role("link", name="Group settings").click()
+    page.get_by_role("link", name="Manage group").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Group settings")
     page.get_by_label("Simplify debts").uncheck()
     page.get_by_label("Rounding").select_option("FAIR")

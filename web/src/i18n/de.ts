@@ -225,6 +225,7 @@ const de: Catalogue = {
   "archived.banner": "Diese Gruppe ist archiviert: du kannst sie lesen, aber nichts hinzufügen oder ändern. Eine Person mit Eigentümerrolle kann sie in den Gruppeneinstellungen wieder aktivieren.",
   "archived.refused": "Die Gruppe ist archiviert, daher lässt sich nichts ändern. Sie muss erst wieder aktiviert werden.",
   "groupSettings.title": "Gruppeneinstellungen",
+  "groupSettings.link": "Gruppe verwalten",
   "groupSettings.ownerOnly": "Nur Eigentümer der Gruppe können ihre Einstellungen ändern.",
   "groupSettings.simplify": "Schulden vereinfachen",
   "groupSettings.simplifyHint": "An: die Salden zeigen die wenigsten Zahlungen, die alle ausgleichen. Aus: sie zeigen, wer wem was schuldet, Person zu Person.",

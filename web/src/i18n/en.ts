@@ -226,6 +226,7 @@ const en = {
   "archived.banner": "This group is archived: you can read it, but nothing can be added or changed. An owner can unarchive it in the group settings.",
   "archived.refused": "The group is archived, so nothing can be changed. An owner can unarchive it first.",
   "groupSettings.title": "Group settings",
+  "groupSettings.link": "Manage group",
   "groupSettings.ownerOnly": "Only an owner of the group can change its settings.",
   "groupSettings.simplify": "Simplify debts",
   "groupSettings.simplifyHint": "On: balances show the fewest payments that settle everyone. Off: they show who owes whom, person to person.",

@@ -51,6 +51,7 @@ const es: Catalogue = {
   "archived.banner": "Este grupo está archivado: puedes leerlo, pero no se puede añadir ni cambiar nada. Un propietario puede desarchivarlo en los ajustes del grupo.",
   "archived.refused": "El grupo está archivado, así que no se puede cambiar nada. Un propietario tiene que desarchivarlo primero.",
   "groupSettings.title": "Ajustes del grupo",
+  "groupSettings.link": "Gestionar el grupo",
   "groupSettings.ownerOnly": "Solo un propietario del grupo puede cambiar sus ajustes.",
   "groupSettings.simplify": "Simplificar deudas",
   "groupSettings.simplifyHint": "Activado: los saldos muestran los menos pagos que dejan a todos al día. Desactivado: muestran quién debe a quién, persona a persona.",

@@ -51,6 +51,7 @@ const fr: Catalogue = {
   "archived.banner": "Ce groupe est archivé : vous pouvez le consulter, mais rien ne peut être ajouté ni modifié. Un propriétaire peut le désarchiver dans les paramètres du groupe.",
   "archived.refused": "Le groupe est archivé, rien ne peut donc être modifié. Un propriétaire doit d’abord le désarchiver.",
   "groupSettings.title": "Paramètres du groupe",
+  "groupSettings.link": "Gérer le groupe",
   "groupSettings.ownerOnly": "Seul un propriétaire du groupe peut modifier ses paramètres.",
   "groupSettings.simplify": "Simplifier les dettes",
   "groupSettings.simplifyHint": "Activé : les soldes montrent le moins de paiements pour que tout le monde soit à jour. Désactivé : ils montrent qui doit quoi à qui, personne par personne.",

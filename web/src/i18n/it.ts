@@ -51,6 +51,7 @@ const it: Catalogue = {
   "archived.banner": "Questo gruppo è archiviato: puoi leggerlo, ma non si può aggiungere né modificare nulla. Un proprietario può riattivarlo nelle impostazioni del gruppo.",
   "archived.refused": "Il gruppo è archiviato, quindi non si può modificare nulla. Un proprietario deve prima riattivarlo.",
   "groupSettings.title": "Impostazioni del gruppo",
+  "groupSettings.link": "Gestisci il gruppo",
   "groupSettings.ownerOnly": "Solo un proprietario del gruppo può cambiarne le impostazioni.",
   "groupSettings.simplify": "Semplifica i debiti",
   "groupSettings.simplifyHint": "Attivo: i saldi mostrano il minor numero di pagamenti per mettere tutti in pari. Disattivo: mostrano chi deve a chi, persona per persona.",

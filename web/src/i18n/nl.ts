@@ -51,6 +51,7 @@ const nl: Catalogue = {
   "archived.banner": "Deze groep is gearchiveerd: je kunt hem lezen, maar niets toevoegen of wijzigen. Een eigenaar kan hem in de groepsinstellingen weer activeren.",
   "archived.refused": "De groep is gearchiveerd, dus er kan niets worden gewijzigd. Een eigenaar moet hem eerst weer activeren.",
   "groupSettings.title": "Groepsinstellingen",
+  "groupSettings.link": "Groep beheren",
   "groupSettings.ownerOnly": "Alleen een eigenaar van de groep kan de instellingen wijzigen.",
   "groupSettings.simplify": "Schulden vereenvoudigen",
   "groupSettings.simplifyHint": "Aan: de saldi tonen de minste betalingen waarmee iedereen quitte staat. Uit: ze tonen wie wie wat schuldig is, persoon tot persoon.",

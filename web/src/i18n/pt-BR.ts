@@ -51,6 +51,7 @@ const ptBR: Catalogue = {
   "archived.banner": "Este grupo está arquivado: você pode ler, mas nada pode ser adicionado ou alterado. Um proprietário pode desarquivá-lo nas configurações do grupo.",
   "archived.refused": "O grupo está arquivado, então nada pode ser alterado. Um proprietário precisa desarquivá-lo antes.",
   "groupSettings.title": "Configurações do grupo",
+  "groupSettings.link": "Gerenciar grupo",
   "groupSettings.ownerOnly": "Só um proprietário do grupo pode mudar as configurações.",
   "groupSettings.simplify": "Simplificar dívidas",
   "groupSettings.simplifyHint": "Ligado: os saldos mostram o menor número de pagamentos para deixar todos quites. Desligado: mostram quem deve a quem, pessoa a pessoa.",

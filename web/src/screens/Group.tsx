@@ -58,7 +58,7 @@ export function GroupScreen({ groupId, tab }: { groupId: string; tab: Tab }) {
         <p class="more">
           {/* Trash and settings are not a share link's (api.md "Share links"). */}
           <a {...linkProps(`/groups/${groupId}/trash`)}>{t("trash.title")}</a>
-          {state.group.myRole === "OWNER" && <a {...linkProps(`/groups/${groupId}/settings`)}>{t("groupSettings.title")}</a>}
+          {state.group.myRole === "OWNER" && <a {...linkProps(`/groups/${groupId}/settings`)}>{t("groupSettings.link")}</a>}
         </p>
       )}
     </section>
