@@ -32,6 +32,9 @@ def test_a_share_link_guest_signs_in_later_and_claims_the_guest(phones):
     add_expense(page, "Taxi", "12.00")
     expect(page.get_by_text("Bo paid €12.00")).to_be_visible()
     page.wait_for_function("() => !document.querySelector('.pending')")  # sent, not queued
+    page.get_by_role("link", name="Balances").click()  # statements are not a link's to read
+    expect(page.get_by_role("list", name="Balances").get_by_text("Bo", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="Bo: statement")).to_have_count(0)
 
     # Signing in keeps the guest aside; home then offers the claim.
     page.get_by_role("button", name="Sign in to keep it").click()

@@ -148,6 +148,7 @@ function BalancesView({ state }: { state: GroupState }) {
   const [view, setView] = useState<View>(state.group.simplifyDebts === false ? "pairwise" : "simplified");
   const [other, setOther] = useState<Balances | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const guest = useStore(session)?.kind === "link";
   const stored = state.balances;
   const fetchOther = !!stored && (stored.view ?? "simplified") !== view;
   useEffect(() => {
@@ -176,12 +177,15 @@ function BalancesView({ state }: { state: GroupState }) {
       </fieldset>
       <Alert message={error} />
       <h2>{t("balances.title")}</h2>
-      <p class="hint">{t("balances.statementHint")}</p>
+      {!guest && <p class="hint">{t("balances.statementHint")}</p>}
       <ul class="list" aria-label={t("balances.title")}>
         {balances.balances.map((b) => (
           <li key={b.participantId}>
-            <a class="title" {...linkProps(`/groups/${state.groupId}/statement/${b.participantId}`)}
-               aria-label={t("balances.statementOf", { name: b.displayName })}>{b.displayName}</a>
+            {/* The statement is not a share link's to read (the route refuses link sessions). */}
+            {guest ? <span class="title">{b.displayName}</span> : (
+              <a class="title" {...linkProps(`/groups/${state.groupId}/statement/${b.participantId}`)}
+                 aria-label={t("balances.statementOf", { name: b.displayName })}>{b.displayName}</a>
+            )}
             <span class={`amount ${b.net > 0 ? "owed" : b.net < 0 ? "owes" : ""}`}>{money(b.net, currency)}</span>
           </li>
         ))}
