@@ -52,6 +52,19 @@ function RecurringScreen({ groupId }: { groupId: string }) {
   return <module.RecurringScreen groupId={groupId} />;
 }
 
+/** A participant's statement, the trash and the group's settings: loaded when opened. */
+function StatementScreen({ groupId, participantId }: { groupId: string; participantId: string }) {
+  const [module, error] = useModule(() => import("./screens/Statement"));
+  if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
+  return <module.StatementScreen groupId={groupId} participantId={participantId} />;
+}
+
+function GroupAdminScreen({ groupId, screen }: { groupId: string; screen: "trash" | "groupSettings" }) {
+  const [module, error] = useModule(() => import("./screens/GroupAdmin"));
+  if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
+  return screen === "trash" ? <module.TrashScreen groupId={groupId} /> : <module.GroupSettingsScreen groupId={groupId} />;
+}
+
 function Screen() {
   const current = useStore(session);
   const where = route(useStore(path));
@@ -72,6 +85,9 @@ function Screen() {
     case "settle": return <SettleUp groupId={where.groupId} />;
     case "receipt": return <ReceiptScreen groupId={where.groupId} />;
     case "recurring": return <RecurringScreen groupId={where.groupId} />;
+    case "statement": return <StatementScreen groupId={where.groupId} participantId={where.participantId} />;
+    case "trash": case "groupSettings":
+      return <GroupAdminScreen key={where.name} groupId={where.groupId} screen={where.name} />;
     default: return <Home />;
   }
 }

@@ -140,3 +140,10 @@ export function forgetGroups(): void {
   groups.set({});
   home.set(null);
 }
+
+/** A group's own fields as a reply just returned them (settings, archive), shown at once
+ * rather than after the next /changes pass. */
+export function replaceGroup(groupId: string, group: Group): void {
+  const known = groups.get()[groupId];
+  if (known) put({ ...known, group: { ...known.group, ...group } });
+}

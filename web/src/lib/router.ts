@@ -22,6 +22,9 @@ export type Route =
   | { name: "settle"; groupId: string }
   | { name: "receipt"; groupId: string }
   | { name: "recurring"; groupId: string }
+  | { name: "statement"; groupId: string; participantId: string }
+  | { name: "trash"; groupId: string }
+  | { name: "groupSettings"; groupId: string }
   | { name: "notFound" };
 
 export function route(pathname: string): Route {
@@ -41,6 +44,11 @@ export function route(pathname: string): Route {
     if (parts[2] === "settle") return { name: "settle", groupId };
     if (parts[2] === "receipt") return { name: "receipt", groupId };
     if (parts[2] === "recurring") return { name: "recurring", groupId };
+    if (parts[2] === "statement" && parts[3] && parts.length === 4) {
+      return { name: "statement", groupId, participantId: parts[3] };
+    }
+    if (parts[2] === "trash" && parts.length === 3) return { name: "trash", groupId };
+    if (parts[2] === "settings" && parts.length === 3) return { name: "groupSettings", groupId };
     if (parts[2] === "expenses" && parts[3] === "new") return { name: "expense", groupId };
     if (parts[2] === "expenses" && parts[3]) return { name: "expense", groupId, expenseId: parts[3] };
   }

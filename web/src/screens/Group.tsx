@@ -1,5 +1,5 @@
-import { useState } from "preact/hooks";
-import { api, must, type Expense, type Participant } from "../api/client";
+import { useEffect, useState } from "preact/hooks";
+import { api, must, type Balances, type Expense, type Participant, type Transfer } from "../api/client";
 import { session } from "../api/session";
 import { money, t } from "../i18n";
 import type { GroupState } from "../lib/db";
@@ -7,7 +7,8 @@ import { cachedGroup, groups, refreshGroup } from "../lib/groups";
 import { conflicts, dismissConflict, enqueue, failures, queued, type Conflict } from "../lib/outbox";
 import { linkProps } from "../lib/router";
 import { useStore } from "../lib/store";
-import { Alert, Field, Heading, useAction, useLoad, useModule } from "./parts";
+import { signInToKeep } from "../lib/claim";
+import { Alert, Field, Heading, describe, useAction, useLoad, useModule } from "./parts";
 
 type Tab = "expenses" | "balances" | "people" | "activity" | "stats";
 
@@ -39,7 +40,8 @@ export function GroupScreen({ groupId, tab }: { groupId: string; tab: Tab }) {
   return (
     <section>
       <Heading>{state.group.name}</Heading>
-      {current?.kind === "link" && me && <p class="banner">{t("join.guestBanner", { name: me.displayName })}</p>}
+      {current?.kind === "link" && me && <GuestBanner groupName={state.group.name} guestName={me.displayName} />}
+      {state.group.archived && <p class="banner" role="note">{t("archived.banner")}</p>}
       <Alert message={error} />
       <Conflicts state={state} />
       <Failures />
@@ -52,7 +54,29 @@ export function GroupScreen({ groupId, tab }: { groupId: string; tab: Tab }) {
       {tab === "balances" && <BalancesView state={state} />}
       {tab === "people" && <People state={state} />}
       {(tab === "activity" || tab === "stats") && <Insight state={state} tab={tab} />}
+      {current?.kind !== "link" && (
+        <p class="more">
+          {/* Trash and settings are not a share link's (api.md "Share links"). */}
+          <a {...linkProps(`/groups/${groupId}/trash`)}>{t("trash.title")}</a>
+          {state.group.myRole === "OWNER" && <a {...linkProps(`/groups/${groupId}/settings`)}>{t("groupSettings.link")}</a>}
+        </p>
+      )}
     </section>
+  );
+}
+
+/** A share-link guest: who they are here, and the way to keep it in an account. */
+function GuestBanner({ groupName, guestName }: { groupName: string; guestName: string }) {
+  const [error, busy, run] = useAction();
+  return (
+    <div class="banner">
+      <p>{t("join.guestBanner", { name: guestName })}</p>
+      <p>{t("claim.offer", { name: guestName })}</p>
+      <button type="button" disabled={busy} onClick={() => run(() => signInToKeep(groupName, guestName))}>
+        {t("claim.signIn")}
+      </button>
+      <Alert message={error} />
+    </div>
   );
 }
 
@@ -73,13 +97,13 @@ function Expenses({ state }: { state: GroupState }) {
   const shown = state.expenses.filter((e) => !needle || e.description.toLocaleLowerCase().includes(needle)
                                        || (e.category ?? "").toLocaleLowerCase().includes(needle));
   const currency = state.group.currency;
-  const canWrite = state.group.myRole !== "VIEWER";
+  const canWrite = state.group.myRole !== "VIEWER" && !state.group.archived;
   return (
     <div>
       {canWrite && <a class="button primary" {...linkProps(`/groups/${state.groupId}/expenses/new`)}>{t("group.addExpense")}</a>}
       {canWrite && <a class="button" {...linkProps(`/groups/${state.groupId}/receipt`)}>{t("group.scanReceipt")}</a>}
       {/* A share-link guest reaches expenses, settlements and receipts only (api.md "Share links"). */}
-      {current?.kind !== "link" && <a class="button" {...linkProps(`/groups/${state.groupId}/recurring`)}>{t("group.recurring")}</a>}
+      {current?.kind !== "link" && !state.group.archived && <a class="button" {...linkProps(`/groups/${state.groupId}/recurring`)}>{t("group.recurring")}</a>}
       <Field label={t("group.search")} type="search" value={query} onInput={setQuery} />
       <ul class="list" aria-label={t("group.expenses")}>
         {waiting.map((w) => (
@@ -116,44 +140,114 @@ function ExpenseRow({ expense, who, currency, groupId, canWrite }: {
   );
 }
 
+type View = "simplified" | "pairwise";
+
+/** Balances, and the plan in either view (api.md "Balances that explain themselves"): the
+ * group's simplifyDebts picks the first one shown; the other is read when chosen. */
 function BalancesView({ state }: { state: GroupState }) {
-  const balances = state.balances;
-  if (!balances) return <p>{t("common.loading")}</p>;
+  const [view, setView] = useState<View>(state.group.simplifyDebts === false ? "pairwise" : "simplified");
+  const [other, setOther] = useState<Balances | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const guest = useStore(session)?.kind === "link";
+  const stored = state.balances;
+  const fetchOther = !!stored && (stored.view ?? "simplified") !== view;
+  useEffect(() => {
+    if (!fetchOther) return;
+    setError(null);
+    api.GET("/groups/{groupId}/balances", { params: { path: { groupId: state.groupId }, query: { view } } })
+      .then(must).then(setOther).catch((e) => setError(describe(e)));
+  }, [view, fetchOther, stored?.balanceRevision]);
+  const balances = fetchOther ? (other?.view === view ? other : null) : stored;
+  if (!balances) return <><p>{t("common.loading")}</p><Alert message={error} /></>;
   const who = names(state);
   const currency = balances.currency;
-  // A reminder reaches an account: guests have none.
-  const users = new Set(state.participants.filter((p) => p.type === "USER").map((p) => p.participantId));
+  const choose = (next: View) => setView(next);
   return (
     <div>
+      <fieldset class="toggle">
+        <legend>{t("balances.view")}</legend>
+        {([["simplified", t("balances.simplified")], ["pairwise", t("balances.pairwise")]] as Array<[View, string]>)
+          .map(([value, label]) => (
+            <div class="field check" key={value}>
+              <input type="radio" name="balances-view" id={`view-${value}`} value={value}
+                     checked={view === value} onChange={() => choose(value)} />
+              <label for={`view-${value}`}>{label}</label>
+            </div>
+          ))}
+      </fieldset>
+      <Alert message={error} />
       <h2>{t("balances.title")}</h2>
-      <ul class="list">
+      {!guest && <p class="hint">{t("balances.statementHint")}</p>}
+      <ul class="list" aria-label={t("balances.title")}>
         {balances.balances.map((b) => (
           <li key={b.participantId}>
-            <span class="title">{b.displayName}</span>
+            {/* The statement is not a share link's to read (the route refuses link sessions). */}
+            {guest ? <span class="title">{b.displayName}</span> : (
+              <a class="title" {...linkProps(`/groups/${state.groupId}/statement/${b.participantId}`)}
+                 aria-label={t("balances.statementOf", { name: b.displayName })}>{b.displayName}</a>
+            )}
             <span class={`amount ${b.net > 0 ? "owed" : b.net < 0 ? "owes" : ""}`}>{money(b.net, currency)}</span>
           </li>
         ))}
       </ul>
-      <h2>{t("balances.plan")}</h2>
-      {balances.transfers.length === 0 ? <p>{t("balances.noTransfers")}</p> : (
-        <ul class="list plan">
-          {balances.transfers.map((x) => (
-            <li key={`${x.fromParticipantId}-${x.toParticipantId}`}>
-              {t("balances.transfer", { from: who.get(x.fromParticipantId) ?? "?",
-                                        to: who.get(x.toParticipantId) ?? "?",
-                                        amount: money(x.amount, currency) })}
-              {x.toParticipantId === state.group.myParticipantId && users.has(x.fromParticipantId) && (
-                <Remind groupId={state.groupId} participantId={x.fromParticipantId}
-                        name={who.get(x.fromParticipantId) ?? "?"} />
-              )}
-            </li>
-          ))}
-        </ul>
+      {balances.households && balances.households.length > 0 && (
+        <>
+          <h2>{t("balances.households")}</h2>
+          <ul class="list" aria-label={t("balances.households")}>
+            {balances.households.map((h) => (
+              <li key={h.household}>
+                <span class="title">{h.household}</span>
+                <span class={`amount ${h.net > 0 ? "owed" : h.net < 0 ? "owes" : ""}`}>{money(h.net, currency)}</span>
+                <span class="muted">{h.participantIds.map((id) => who.get(id) ?? "?").join(", ")}</span>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
-      {balances.transfers.length > 0 && (
+      <h2>{view === "pairwise" ? t("balances.pairwiseTitle") : t("balances.plan")}</h2>
+      <Plan state={state} transfers={balances.transfers} currency={currency} />
+      {balances.otherCurrencies.map((section) => (
+        <div key={section.currency}>
+          <h2>{t("balances.otherCurrency", { currency: section.currency })}</h2>
+          <ul class="list" aria-label={t("balances.otherCurrency", { currency: section.currency })}>
+            {section.balances.map((b) => (
+              <li key={b.participantId}>
+                <span class="title">{who.get(b.participantId) ?? "?"}</span>
+                <span class={`amount ${b.net > 0 ? "owed" : b.net < 0 ? "owes" : ""}`}>{money(b.net, section.currency)}</span>
+              </li>
+            ))}
+          </ul>
+          <Plan state={state} transfers={section.transfers} currency={section.currency} />
+        </div>
+      ))}
+      {balances.transfers.length > 0 && !state.group.archived && (
         <a class="button primary" {...linkProps(`/groups/${state.groupId}/settle`)}>{t("balances.settle")}</a>
       )}
     </div>
+  );
+}
+
+/** The transfers of one currency: with households, a unit's label stands for its members. */
+function Plan({ state, transfers, currency }: { state: GroupState; transfers: Transfer[]; currency: string }) {
+  const who = names(state);
+  // A reminder reaches an account: guests have none; an archived group takes none.
+  const users = new Set(state.participants.filter((p) => p.type === "USER").map((p) => p.participantId));
+  if (transfers.length === 0) return <p>{t("balances.noTransfers")}</p>;
+  return (
+    <ul class="list plan">
+      {transfers.map((x) => (
+        <li key={`${x.fromParticipantId}-${x.toParticipantId}`}>
+          {t("balances.transfer", { from: x.fromHousehold ?? who.get(x.fromParticipantId) ?? "?",
+                                    to: x.toHousehold ?? who.get(x.toParticipantId) ?? "?",
+                                    amount: money(x.amount, currency) })}
+          {x.toParticipantId === state.group.myParticipantId && users.has(x.fromParticipantId)
+            && !state.group.archived && currency === state.group.currency && (
+            <Remind groupId={state.groupId} participantId={x.fromParticipantId}
+                    name={who.get(x.fromParticipantId) ?? "?"} />
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -182,7 +276,7 @@ function People({ state }: { state: GroupState }) {
   const [link, setLink] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const [error, busy, run] = useAction();
-  const role = state.group.myRole;
+  const role = state.group.archived ? "VIEWER" : state.group.myRole; // archived: read-only
   const addGuest = (event: Event) => {
     event.preventDefault();
     run(async () => {
