@@ -52,6 +52,14 @@ function RecurringScreen({ groupId }: { groupId: string }) {
   return <module.RecurringScreen groupId={groupId} />;
 }
 
+/** The default split and a participant's household (SplitSetup.tsx), loaded when opened. */
+function SplitSetupScreen({ where }: { where: { name: "defaultSplit" | "participant"; groupId: string; participantId?: string } }) {
+  const [module, error] = useModule(() => import("./screens/SplitSetup"));
+  if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
+  return where.name === "defaultSplit" ? <module.DefaultSplitScreen groupId={where.groupId} />
+    : <module.ParticipantScreen groupId={where.groupId} participantId={where.participantId!} />;
+}
+
 function Screen() {
   const current = useStore(session);
   const where = route(useStore(path));
@@ -72,6 +80,7 @@ function Screen() {
     case "settle": return <SettleUp groupId={where.groupId} />;
     case "receipt": return <ReceiptScreen groupId={where.groupId} />;
     case "recurring": return <RecurringScreen groupId={where.groupId} />;
+    case "defaultSplit": case "participant": return <SplitSetupScreen where={where} />;
     default: return <Home />;
   }
 }

@@ -22,6 +22,8 @@ export type Route =
   | { name: "settle"; groupId: string }
   | { name: "receipt"; groupId: string }
   | { name: "recurring"; groupId: string }
+  | { name: "defaultSplit"; groupId: string }
+  | { name: "participant"; groupId: string; participantId: string }
   | { name: "notFound" };
 
 export function route(pathname: string): Route {
@@ -41,6 +43,8 @@ export function route(pathname: string): Route {
     if (parts[2] === "settle") return { name: "settle", groupId };
     if (parts[2] === "receipt") return { name: "receipt", groupId };
     if (parts[2] === "recurring") return { name: "recurring", groupId };
+    if (parts[2] === "default-split") return { name: "defaultSplit", groupId };
+    if (parts[2] === "people" && parts[3]) return { name: "participant", groupId, participantId: parts[3] };
     if (parts[2] === "expenses" && parts[3] === "new") return { name: "expense", groupId };
     if (parts[2] === "expenses" && parts[3]) return { name: "expense", groupId, expenseId: parts[3] };
   }
