@@ -6,29 +6,35 @@ import type { GroupState } from "../lib/db";
 import { queued } from "../lib/outbox";
 import { linkProps } from "../lib/router";
 import { useStore } from "../lib/store";
-import { Field } from "./parts";
+import { FilterForm, NO_FILTERS, filtering, useFiltered, type Filters } from "./ExpenseFilters";
+import { Alert, Field } from "./parts";
 import { names } from "./Group";
 
 export function Expenses({ state }: { state: GroupState }) {
   const current = useStore(session);
-  const [query, setQuery] = useState("");
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const found = useFiltered(state, filters);
+  const active = filtering(filters);
   const waiting = useStore(queued).filter((w) => w.groupId === state.groupId && w.method === "POST"
                                           && w.path.endsWith("/expenses"));
   const who = names(state);
-  const needle = query.trim().toLocaleLowerCase();
-  const shown = state.expenses.filter((e) => !needle || e.description.toLocaleLowerCase().includes(needle)
-                                       || (e.category ?? "").toLocaleLowerCase().includes(needle));
+  const shown = active ? found.expenses : state.expenses;
   const currency = state.group.currency;
   const canWrite = state.group.myRole !== "VIEWER";
+  const onlyWords = active && !filtering({ ...filters, query: "" });
+  const nothing = active && !found.loading && !found.error && !shown.length && !found.settlements.length;
   return (
     <div>
       {canWrite && <a class="button primary" {...linkProps(`/groups/${state.groupId}/expenses/new`)}>{t("group.addExpense")}</a>}
       {canWrite && <a class="button" {...linkProps(`/groups/${state.groupId}/receipt`)}>{t("group.scanReceipt")}</a>}
       {/* A share-link guest reaches expenses, settlements and receipts only (api.md "Share links"). */}
       {current?.kind !== "link" && <a class="button" {...linkProps(`/groups/${state.groupId}/recurring`)}>{t("group.recurring")}</a>}
-      <Field label={t("group.search")} type="search" value={query} onInput={setQuery} />
-      <ul class="list" aria-label={t("group.expenses")}>
-        {waiting.map((w) => (
+      <Field label={t("group.search")} type="search" value={filters.query} onInput={(query) => setFilters({ ...filters, query })} />
+      <FilterForm state={state} filters={filters} onChange={setFilters} />
+      {active && found.local && <p class="muted" role="status">{t("filter.offline")}</p>}
+      <Alert message={found.error} />
+      <ul class="list" aria-label={t("group.expenses")} aria-busy={found.loading}>
+        {!active && waiting.map((w) => (
           <li key={w.key} class="pending">
             <span class="title">{w.label}</span>
             {w.amount !== undefined && <span class="amount">{money(w.amount, currency)}</span>}
@@ -37,9 +43,17 @@ export function Expenses({ state }: { state: GroupState }) {
         ))}
         {shown.map((e) => <ExpenseRow key={e.expenseId} expense={e} who={who} currency={currency}
                                       groupId={state.groupId} canWrite={canWrite} />)}
+        {active && found.settlements.map((s) => (
+          <li key={s.settlementId}>
+            <span class="title">{t("filter.settled", { from: who.get(s.payerId) ?? "?", to: who.get(s.payeeId) ?? "?" })}</span>
+            <span class="amount">{money(s.amount, s.currency ?? currency)}</span>
+            <span class="muted">{s.note ? `${s.note} · ` : ""}<time>{s.date}</time></span>
+          </li>
+        ))}
       </ul>
-      {!waiting.length && !state.expenses.length && <p>{t("group.noExpenses")}</p>}
-      {needle && state.expenses.length > 0 && !shown.length && <p>{t("group.noMatch", { query })}</p>}
+      {active && found.more && <button type="button" onClick={found.showMore} disabled={found.loading}>{t("filter.more")}</button>}
+      {!active && !waiting.length && !state.expenses.length && <p>{t("group.noExpenses")}</p>}
+      {nothing && (onlyWords ? <p>{t("group.noMatch", { query: filters.query })}</p> : <p>{t("filter.none")}</p>)}
     </div>
   );
 }
