@@ -255,7 +255,7 @@ const en = {
   "household.current": "Household: {household}",
   "household.none": "Not in a household.",
   "filter.title": "Filters",
-  "filter.active": "{count, plural, one {# on} other {# on}}",
+  "filter.active": "{count} active",
   "filter.kind": "Kind",
   "filter.kind.ALL": "Expenses and income",
   "filter.kind.EXPENSE": "Expenses",
