@@ -10,6 +10,7 @@ from urllib.parse import quote
 from playwright.sync_api import expect
 
 from tests.web.conftest import call
+from tests.web.keyboard import assert_keyboard_reachable
 from tests.web.test_web_app import create_group, sign_in
 
 
@@ -41,6 +42,7 @@ def test_the_default_split_is_set_by_the_owner_and_fills_a_new_expense_and_house
     page.get_by_role("button", name="Save default split").click()
     expect(page.get_by_role("status")).to_have_text("Default split saved.")
     phone.assert_accessible("default split")
+    assert_keyboard_reachable(page, "default split")
     phone.shot("default-split")
     people = _people(phone, group_id)
     _, group = call(phone.url, "GET", f"/groups/{group_id}", phone.token())
@@ -59,6 +61,7 @@ def test_the_default_split_is_set_by_the_owner_and_fills_a_new_expense_and_house
         expect(page.get_by_text("Household: Flat 2", exact=True)).to_be_visible()
         if name == "Bo":
             phone.assert_accessible("participant, household")
+            assert_keyboard_reachable(page, "participant, household")
             phone.shot("household")
         page.get_by_role("link", name="Back").click()
     page.get_by_role("list", name="People").get_by_role("link", name="Cy").click()
@@ -127,6 +130,7 @@ def test_income_adjustments_extras_and_a_converted_currency_reach_the_server_as_
     expect(page.get_by_text("Subtotal €60.10")).to_be_visible()
     expect(page.get_by_text("Total €68.61")).to_be_visible()
     phone.assert_accessible("add expense, adjustments and extras")
+    assert_keyboard_reachable(page, "add expense, adjustments and extras")
     phone.shot("expense-extras")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("link", name="Edit Dinner")).to_be_visible()
@@ -147,6 +151,7 @@ def test_income_adjustments_extras_and_a_converted_currency_reach_the_server_as_
         expect(shares).to_have_text([f"{name[s['participantId']]}€{s['amount'] / 100:.2f}"
                                      .replace("€-", "-€") for s in extra["shares"]])
     phone.assert_accessible("edit expense, extra shares")
+    assert_keyboard_reachable(page, "edit expense, extra shares")
     phone.shot("expense-extra-shares")
     page.get_by_role("link", name="Back").click()
 
@@ -171,6 +176,7 @@ def test_income_adjustments_extras_and_a_converted_currency_reach_the_server_as_
     page.get_by_label("Exchange").select_option("rate")
     page.get_by_label("1 USD in EUR").fill("0.9")
     phone.assert_accessible("add expense, converted")
+    assert_keyboard_reachable(page, "add expense, converted")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("link", name="Edit Museum")).to_be_visible()
     phone.assert_accessible("expenses with income")

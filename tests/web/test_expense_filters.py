@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import expect
 
 from tests.web.conftest import call
+from tests.web.keyboard import assert_keyboard_reachable
 from tests.web.test_web_app import create_group, sign_in
 
 
@@ -69,6 +70,7 @@ def test_filters_by_person_category_dates_and_kind_online_and_offline(phones):
     page.get_by_label("Their part").select_option("paid")  # the API has no "paid": kept here
     expect(titles()).to_have_text(["Cinema"])
     phone.assert_accessible("expenses, filtered by a person")
+    assert_keyboard_reachable(page, "expenses, filtered by a person")
     phone.shot("filters")
     page.get_by_role("button", name="Clear filters").click()
     expect(rows).to_have_count(4)

@@ -29,11 +29,14 @@ export function newItem(people: Participant[], group?: Group): ItemDraft {
     return { name: "", amount: "", mode: "EQUAL", values: {},
              chosen: Object.fromEntries(people.map((p) => [p.participantId, true])) };
   }
-  // The group's default split (api.md "Defaults"): who takes part, with their weights.
+  // The group's default split (api.md "Defaults"): who takes part, with their weights
+  // (someone since removed from the group is left out, or the server would refuse the body).
+  const here = new Set(people.map((p) => p.participantId));
+  const splits = preset.splits.filter((s) => here.has(s.participantId));
   return {
     name: "", amount: "", mode: preset.splitMode as Mode,
-    chosen: Object.fromEntries(preset.splits.map((s) => [s.participantId, true])),
-    values: Object.fromEntries(preset.splits.map((s) => [s.participantId,
+    chosen: Object.fromEntries(splits.map((s) => [s.participantId, true])),
+    values: Object.fromEntries(splits.map((s) => [s.participantId,
       preset.splitMode === "PERCENT" ? percentText(s.value ?? 0) : String(s.value ?? 1)])),
   };
 }
