@@ -27,6 +27,12 @@ def _expense(phone, group_id: str, description: str) -> dict:
     return found
 
 
+def _euros(minor: int) -> str:
+    """-80 -> "-€0.80", as the app's en-US money reads."""
+    sign = "-" if minor < 0 else ""
+    return f"{sign}€{abs(minor) // 100}.{abs(minor) % 100:02d}"
+
+
 def test_the_default_split_is_set_by_the_owner_and_fills_a_new_expense_and_households_are_set(phones):
     phone = phones()
     page = phone.page
@@ -42,8 +48,8 @@ def test_the_default_split_is_set_by_the_owner_and_fills_a_new_expense_and_house
     page.get_by_role("button", name="Save default split").click()
     expect(page.get_by_role("status")).to_have_text("Default split saved.")
     phone.assert_accessible("default split")
-    assert_keyboard_reachable(page, "default split")
     phone.shot("default-split")
+    assert_keyboard_reachable(page, "default split")
     people = _people(phone, group_id)
     _, group = call(phone.url, "GET", f"/groups/{group_id}", phone.token())
     assert group["defaultSplit"]["splitMode"] == "SHARES"
@@ -61,8 +67,8 @@ def test_the_default_split_is_set_by_the_owner_and_fills_a_new_expense_and_house
         expect(page.get_by_text("Household: Flat 2", exact=True)).to_be_visible()
         if name == "Bo":
             phone.assert_accessible("participant, household")
-            assert_keyboard_reachable(page, "participant, household")
             phone.shot("household")
+            assert_keyboard_reachable(page, "participant, household")
         page.get_by_role("link", name="Back").click()
     page.get_by_role("list", name="People").get_by_role("link", name="Cy").click()
     page.get_by_role("button", name="Leave household").click()
@@ -130,8 +136,8 @@ def test_income_adjustments_extras_and_a_converted_currency_reach_the_server_as_
     expect(page.get_by_text("Subtotal €60.10")).to_be_visible()
     expect(page.get_by_text("Total €68.61")).to_be_visible()
     phone.assert_accessible("add expense, adjustments and extras")
-    assert_keyboard_reachable(page, "add expense, adjustments and extras")
     phone.shot("expense-extras")
+    assert_keyboard_reachable(page, "add expense, adjustments and extras")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("link", name="Edit Dinner")).to_be_visible()
     dinner = _expense(phone, group_id, "Dinner")
@@ -146,13 +152,13 @@ def test_income_adjustments_extras_and_a_converted_currency_reach_the_server_as_
     page.get_by_role("link", name="Edit Dinner").click()
     expect(page.get_by_role("heading", name="Who pays the extras")).to_be_visible()
     name = {ines: "Ines", bo: "Bo", cy: "Cy"}
-    for extra, label in zip(dinner["extras"], ("Tip", "Discount", "Corkage")):
+    for extra, label in zip(dinner["extras"], ("Tip", "Discount", "Corkage"), strict=True):
         shares = page.get_by_role("list", name=label, exact=True).get_by_role("listitem")
-        expect(shares).to_have_text([f"{name[s['participantId']]}€{s['amount'] / 100:.2f}"
-                                     .replace("€-", "-€") for s in extra["shares"]])
+        expect(shares).to_have_text([name[s["participantId"]] + _euros(s["amount"])
+                                     for s in extra["shares"]])
     phone.assert_accessible("edit expense, extra shares")
-    assert_keyboard_reachable(page, "edit expense, extra shares")
     phone.shot("expense-extra-shares")
+    assert_keyboard_reachable(page, "edit expense, extra shares")
     page.get_by_role("link", name="Back").click()
 
     # Income: money Bo received for the group, shown with the opposite sign.
@@ -179,6 +185,8 @@ def test_income_adjustments_extras_and_a_converted_currency_reach_the_server_as_
     assert_keyboard_reachable(page, "add expense, converted")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("link", name="Edit Museum")).to_be_visible()
+    expect(page.get_by_role("list", name="Expenses").get_by_role("listitem").filter(has_text="Museum")) \
+        .to_contain_text("Ines paid $20.00 = €18.00")
     phone.assert_accessible("expenses with income")
     phone.shot("expenses-income")
     museum = _expense(phone, group_id, "Museum")

@@ -76,6 +76,9 @@ export function ExpenseRow({ expense, who, currency, groupId, canWrite }: {
       <span class="amount">{income ? money(-expense.amount, rowCurrency) : amount}</span>
       <span class="muted">
         {income ? t("group.received", { name: payer, amount }) : t("group.paidBy", { name: payer, amount })}
+        {/* A converted row: what it counts in the group's currency. */}
+        {expense.groupAmount != null && rowCurrency !== currency
+          && ` ${t("extra.is", { amount: money(income ? -expense.groupAmount : expense.groupAmount, currency) })}`}
         {" · "}<time>{expense.date}</time>
       </span>
     </li>
