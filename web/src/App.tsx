@@ -63,6 +63,12 @@ function GroupAdminScreen({ groupId, screen }: { groupId: string; screen: "trash
   const [module, error] = useModule(() => import("./screens/GroupAdmin"));
   if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
   return screen === "trash" ? <module.TrashScreen groupId={groupId} /> : <module.GroupSettingsScreen groupId={groupId} />;
+/** The default split and a participant's household (SplitSetup.tsx), loaded when opened. */
+function SplitSetupScreen({ where }: { where: { name: "defaultSplit" | "participant"; groupId: string; participantId?: string } }) {
+  const [module, error] = useModule(() => import("./screens/SplitSetup"));
+  if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
+  return where.name === "defaultSplit" ? <module.DefaultSplitScreen groupId={where.groupId} />
+    : <module.ParticipantScreen groupId={where.groupId} participantId={where.participantId!} />;
 }
 
 function Screen() {
@@ -88,6 +94,7 @@ function Screen() {
     case "statement": return <StatementScreen groupId={where.groupId} participantId={where.participantId} />;
     case "trash": case "groupSettings":
       return <GroupAdminScreen key={where.name} groupId={where.groupId} screen={where.name} />;
+    case "defaultSplit": case "participant": return <SplitSetupScreen where={where} />;
     default: return <Home />;
   }
 }

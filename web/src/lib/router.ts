@@ -25,6 +25,8 @@ export type Route =
   | { name: "statement"; groupId: string; participantId: string }
   | { name: "trash"; groupId: string }
   | { name: "groupSettings"; groupId: string }
+  | { name: "defaultSplit"; groupId: string }
+  | { name: "participant"; groupId: string; participantId: string }
   | { name: "notFound" };
 
 export function route(pathname: string): Route {
@@ -49,6 +51,8 @@ export function route(pathname: string): Route {
     }
     if (parts[2] === "trash" && parts.length === 3) return { name: "trash", groupId };
     if (parts[2] === "settings" && parts.length === 3) return { name: "groupSettings", groupId };
+    if (parts[2] === "default-split") return { name: "defaultSplit", groupId };
+    if (parts[2] === "people" && parts[3]) return { name: "participant", groupId, participantId: parts[3] };
     if (parts[2] === "expenses" && parts[3] === "new") return { name: "expense", groupId };
     if (parts[2] === "expenses" && parts[3]) return { name: "expense", groupId, expenseId: parts[3] };
   }

@@ -1,13 +1,14 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, must, type Balances, type Expense, type Participant, type Transfer } from "../api/client";
+import { api, must, type Balances, type Participant, type Transfer } from "../api/client";
 import { session } from "../api/session";
 import { money, t } from "../i18n";
 import type { GroupState } from "../lib/db";
 import { cachedGroup, groups, refreshGroup } from "../lib/groups";
-import { conflicts, dismissConflict, enqueue, failures, queued, type Conflict } from "../lib/outbox";
+import { conflicts, dismissConflict, enqueue, failures, type Conflict } from "../lib/outbox";
 import { linkProps } from "../lib/router";
 import { useStore } from "../lib/store";
 import { signInToKeep } from "../lib/claim";
+import { Expenses } from "./ExpenseList";
 import { Alert, Field, Heading, describe, useAction, useLoad, useModule } from "./parts";
 
 type Tab = "expenses" | "balances" | "people" | "activity" | "stats";
@@ -85,59 +86,6 @@ function Insight({ state, tab }: { state: GroupState; tab: "activity" | "stats" 
   const [module, error] = useModule(() => import("./Insights"));
   if (!module) return <><p>{t("common.loading")}</p><Alert message={error} /></>;
   return tab === "activity" ? <module.ActivityView state={state} /> : <module.StatsView state={state} />;
-}
-
-function Expenses({ state }: { state: GroupState }) {
-  const current = useStore(session);
-  const [query, setQuery] = useState("");
-  const waiting = useStore(queued).filter((w) => w.groupId === state.groupId && w.method === "POST"
-                                          && w.path.endsWith("/expenses"));
-  const who = names(state);
-  const needle = query.trim().toLocaleLowerCase();
-  const shown = state.expenses.filter((e) => !needle || e.description.toLocaleLowerCase().includes(needle)
-                                       || (e.category ?? "").toLocaleLowerCase().includes(needle));
-  const currency = state.group.currency;
-  const canWrite = state.group.myRole !== "VIEWER" && !state.group.archived;
-  return (
-    <div>
-      {canWrite && <a class="button primary" {...linkProps(`/groups/${state.groupId}/expenses/new`)}>{t("group.addExpense")}</a>}
-      {canWrite && <a class="button" {...linkProps(`/groups/${state.groupId}/receipt`)}>{t("group.scanReceipt")}</a>}
-      {/* A share-link guest reaches expenses, settlements and receipts only (api.md "Share links"). */}
-      {current?.kind !== "link" && !state.group.archived && <a class="button" {...linkProps(`/groups/${state.groupId}/recurring`)}>{t("group.recurring")}</a>}
-      <Field label={t("group.search")} type="search" value={query} onInput={setQuery} />
-      <ul class="list" aria-label={t("group.expenses")}>
-        {waiting.map((w) => (
-          <li key={w.key} class="pending">
-            <span class="title">{w.label}</span>
-            {w.amount !== undefined && <span class="amount">{money(w.amount, currency)}</span>}
-            <span class="muted">{t("group.pending")}</span>
-          </li>
-        ))}
-        {shown.map((e) => <ExpenseRow key={e.expenseId} expense={e} who={who} currency={currency}
-                                      groupId={state.groupId} canWrite={canWrite} />)}
-      </ul>
-      {!waiting.length && !state.expenses.length && <p>{t("group.noExpenses")}</p>}
-      {needle && state.expenses.length > 0 && !shown.length && <p>{t("group.noMatch", { query })}</p>}
-    </div>
-  );
-}
-
-function ExpenseRow({ expense, who, currency, groupId, canWrite }: {
-  expense: Expense; who: Map<string, string>; currency: string; groupId: string; canWrite: boolean;
-}) {
-  const payer = expense.payments.map((p) => who.get(p.participantId) ?? "?").join(", ");
-  const amount = money(expense.amount, expense.currency ?? currency);
-  return (
-    <li>
-      <span class="title">
-        {canWrite ? <a {...linkProps(`/groups/${groupId}/expenses/${expense.expenseId}`)}
-                       aria-label={t("group.edit", { description: expense.description })}>{expense.description}</a>
-          : expense.description}
-      </span>
-      <span class="amount">{amount}</span>
-      <span class="muted">{t("group.paidBy", { name: payer, amount })} · <time>{expense.date}</time></span>
-    </li>
-  );
 }
 
 type View = "simplified" | "pairwise";
@@ -277,6 +225,7 @@ function People({ state }: { state: GroupState }) {
   const [copied, setCopied] = useState(false);
   const [error, busy, run] = useAction();
   const role = state.group.archived ? "VIEWER" : state.group.myRole; // archived: read-only
+  const linkGuest = useStore(session)?.kind === "link";
   const addGuest = (event: Event) => {
     event.preventDefault();
     run(async () => {
@@ -304,8 +253,12 @@ function People({ state }: { state: GroupState }) {
       <ul class="list" aria-label={t("group.people")}>
         {state.participants.map((p: Participant) => (
           <li key={p.participantId}>
-            <span class="title">{p.displayName}</span>
+            <span class="title">
+              {/* The participant's screen: their household (api.md "Households"); not for a share-link guest. */}
+              {linkGuest ? p.displayName : <a {...linkProps(`/groups/${state.groupId}/people/${p.participantId}`)}>{p.displayName}</a>}
+            </span>
             {p.type === "GUEST" && <span class="muted">{t("people.guest")}</span>}
+            {p.household && <span class="muted">{t("household.current", { household: p.household })}</span>}
           </li>
         ))}
       </ul>
@@ -316,6 +269,9 @@ function People({ state }: { state: GroupState }) {
         </form>
       )}
       <Alert message={error} />
+      {role === "OWNER" && !linkGuest && (
+        <a class="button" {...linkProps(`/groups/${state.groupId}/default-split`)}>{t("defaultSplit.title")}</a>
+      )}
       {role === "OWNER" && (
         <div class="share">
           <h2>{t("people.shareLink")}</h2>

@@ -16,7 +16,7 @@ export function Back({ to }: { to: string }) {
 type FieldProps = {
   label: string; value: string; onInput: (value: string) => void; type?: string;
   required?: boolean; autoComplete?: string; inputMode?: "decimal" | "numeric" | "email" | "text";
-  hint?: string; pattern?: string;
+  hint?: string; pattern?: string; list?: string;
 };
 
 export function Field({ label, value, onInput, type = "text", hint, ...rest }: FieldProps) {
