@@ -63,6 +63,8 @@ function GroupAdminScreen({ groupId, screen }: { groupId: string; screen: "trash
   const [module, error] = useModule(() => import("./screens/GroupAdmin"));
   if (!module) return <section><Heading>{t("common.loading")}</Heading><Alert message={error} /></section>;
   return screen === "trash" ? <module.TrashScreen groupId={groupId} /> : <module.GroupSettingsScreen groupId={groupId} />;
+}
+
 /** The default split and a participant's household (SplitSetup.tsx), loaded when opened. */
 function SplitSetupScreen({ where }: { where: { name: "defaultSplit" | "participant"; groupId: string; participantId?: string } }) {
   const [module, error] = useModule(() => import("./screens/SplitSetup"));
