@@ -13,7 +13,7 @@ from typing import Any, Mapping, Optional
 from app.errors import duplicate_event
 from app.core.clock import epoch, now_iso
 from app.core.transactions import Transaction
-from models.notifications import EVENT_TYPES, Event
+from models.notifications import EVENT_TYPES, MAIL_EVENT_TYPES, Event
 
 # An event no attempt ever dispatches (a poison row) goes with TTL after this.
 EVENT_RETENTION_SECONDS = 30 * 24 * 3600
@@ -25,7 +25,7 @@ def add_event(tx: Transaction, event_type: str, *, scope_id: str, resource_id: s
               payload: Optional[Mapping[str, Any]] = None,
               recipients: Optional[set] = None) -> str:
     """Add one EVENT row to ``tx``; returns its event id."""
-    if event_type not in EVENT_TYPES:
+    if event_type not in EVENT_TYPES and event_type not in MAIL_EVENT_TYPES:
         raise ValueError(f"unknown event type {event_type}")
     event_id = Event.event_id(event_type, scope_id, resource_id, revision)
     row = Event(*Event.key(event_id), EventId=event_id, Type=event_type, GroupId=group_id,
