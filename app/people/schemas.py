@@ -66,6 +66,16 @@ class InvitationCreateSchema(Strict):
     """Either ``userId`` (an account: a direct invitation) or ``email`` (an address: an
     e-mail carrying a share link bound to the reserved guest), not both."""
 
+    OPENAPI_EXTRA = {
+        "description": "Exactly one of userId (a direct invitation) and email (an invitation "
+                       "by e-mail); displayName only with email and without participantId.",
+        "oneOf": [
+            {"required": ["userId"],
+             "not": {"anyOf": [{"required": ["email"]}, {"required": ["displayName"]}]}},
+            {"required": ["email"],
+             "not": {"anyOf": [{"required": ["userId"]},
+                               {"required": ["displayName", "participantId"]}]}}]}
+
     userId = Id(metadata={"description": "The account to invite (a friend or a discoverable "
                                          "user). Give this or email."})
     email = fields.Email(validate=validate.Length(max=254), metadata={

@@ -7,10 +7,13 @@ import re
 
 import pytest
 
+from app.core.access import authorize
 from app.local.smtp_server import MAILBOX
+from app.people.email_invitations import invite_by_email
 from models.groups import ShareLink
 from models.notifications import Event, MailSuppression, NotificationItem
 from tests.notifications.conftest import deliver, recorder  # noqa: F401 - fixtures
+from tests.groups.test_races import codes, race
 from tests.notifications.test_email import ONE_CLICK, inbox, smtp, unsubscribe_path  # noqa: F401
 
 JOIN = re.compile(r"http://tailspend\.test/app/join#(tsl_[A-Za-z0-9_-]+)")
@@ -153,6 +156,18 @@ def test_twenty_invitations_a_day_per_group_then_429(client, owner):
     assert 0 < retry <= 24 * 3600 and error["details"]["retryAfter"] == retry
     roster = client.get(f"/groups/{owner.gid}/participants", headers=owner.headers).get_json()
     assert len(roster["items"]) == 21  # the refused one added no guest
+
+
+@pytest.mark.race
+def test_racing_invitations_never_pass_the_daily_limit(client, owner):
+    for n in range(17):
+        assert invite(client, owner, f"p{n}@example.com").status_code == 201
+    access = authorize(owner.user_id, owner.gid, "OWNER", writing=True)
+    outcomes = race(*[lambda n=n: invite_by_email(access, f"r{n}@example.com", role="MEMBER")
+                      for n in range(6)])
+    assert sorted(codes(outcomes)) == ["RATE_LIMITED"] * 3
+    assert len([o for o in outcomes if isinstance(o, dict)]) == 3
+    assert len(pending_invitations()) == 20
 
 
 def test_after_the_one_click_unsubscribe_a_second_invitation_sends_nothing(
