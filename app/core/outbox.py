@@ -5,7 +5,8 @@ attribute_not_exists, so a retried write can never produce a second event while 
 pending. Dispatch deletes the row (models.notifications.Event); after that, a replay is
 refused by the change's own condition (the revision, the row it creates or the marker it
 puts), which every writer here has, and a redelivered event finds its history rows there. Event types: the
-Event model's ``EVENT_TYPES`` (one list, behind the API enum too); no other is written."""
+Event model's ``EVENT_TYPES`` (one list, behind the API enum too), and ``MAIL_EVENT_TYPES``
+(an e-mail to an address, not a user's notification); no other is written."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Optional

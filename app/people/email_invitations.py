@@ -31,13 +31,13 @@ from app.groups.membership import GUEST, change_counts, get_participant, require
 from app.limits import INVITATION_EMAILS_PER_GROUP_PER_DAY, MAX_DISPLAY_NAME
 from app.links import links
 from app.people.errors import guest_unavailable, invitation_emails_limit
+# As a direct invitation's: the same roles, the same 14 days, the same unreserved guest.
+from app.people.invitations import INVITE_ROLES, INVITE_TTL_SECONDS, reservable
 from models.groups import Participant
 from models.notifications import EMAIL_INVITATION
 from models.rate_limits import INVITATION_MAIL_SUBJECT, RateCounter
 from models.users import Profile
 
-INVITE_TTL_SECONDS = 14 * 24 * 3600  # as a direct invitation's
-INVITE_ROLES = ("MEMBER", "VIEWER")
 _COUNTER_KEEP_SECONDS = 2 * 24 * 3600
 
 
@@ -45,13 +45,6 @@ def normalise(address: str) -> str:
     """The one spelling an address is known by (suppression keys, the reply): trimmed,
     lowercase. Mail servers treat the domain, and in practice the local part, without case."""
     return address.strip().lower()
-
-
-def _reservable(now: str):
-    """A guest nobody holds: GUEST, no live reservation for an account, not mid-transfer."""
-    return ((Participant.Type == GUEST)
-            & (Participant.InviteExpiresAt.does_not_exist() | (Participant.InviteExpiresAt <= now))
-            & Participant.TransferTarget.does_not_exist())
 
 
 def _seconds_to_tomorrow() -> int:
@@ -100,7 +93,7 @@ def invite_by_email(access: Access, address: str, *, role: str,
             raise guest_unavailable()
         require_live_group(tx, group_id)
         tx.check(Participant, group_id, guest.SK,
-                 condition=Participant.SK.exists() & _reservable(now),
+                 condition=Participant.SK.exists() & reservable(now),
                  on_fail=guest_unavailable())
     else:
         # A participant like any other: it counts against the group's cap (409 GROUP_FULL)

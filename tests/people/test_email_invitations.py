@@ -12,7 +12,8 @@ from app.local.smtp_server import MAILBOX
 from app.people.email_invitations import invite_by_email
 from models.groups import ShareLink
 from models.notifications import Event, MailSuppression, NotificationItem
-from tests.notifications.conftest import deliver, recorder  # noqa: F401 - fixtures
+from tests.notifications.conftest import (deliver, pending_records, recorder,  # noqa: F401
+                                          run_worker)
 from tests.groups.test_races import codes, race
 from tests.notifications.test_email import ONE_CLICK, inbox, smtp, unsubscribe_path  # noqa: F401
 
@@ -272,3 +273,25 @@ def test_the_event_holds_neither_the_address_nor_the_token_in_clear(client, owne
 
 def test_mailbox_is_clean_between_tests():
     assert MAILBOX.page(100, None)[0] == []
+
+
+def test_what_an_invitation_costs_in_dynamodb_calls(client, owner, smtp, recorder):
+    """Measured: the request's calls and write units (one TransactWrite holds every row), and
+    the worker's (the suppression and link reads, the event's delete)."""
+    import boto3
+
+    from bench.dynamo_meter import Meter
+
+    meter = Meter(boto3.client("dynamodb", region_name="us-east-1"))
+    meter.hook_models()
+    with meter.block() as request:
+        assert invite(client, owner).status_code == 201
+    records = pending_records()  # the stream's doing, not the worker's
+    with meter.block() as worker:
+        assert run_worker(records) == []
+    assert len(inbox()) == 1
+    print(f"request: {request.calls_text()} WRU {request.wru}; "
+          f"worker: {worker.calls_text()} WRU {worker.wru}")
+    assert request.calls.get("TransactWriteItems") == 1
+    # already dispatched?, the address's suppression, the link still standing; the delete
+    assert dict(worker.calls) == {"GetItem": 3, "DeleteItem": 1}
