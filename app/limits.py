@@ -65,3 +65,6 @@ MAX_PDF_PAGES = 10
 MAX_ATTACHMENTS = 5
 # Items of one expense body (app/ledger/schemas.py); a receipt draft keeps to it.
 MAX_EXPENSE_ITEMS = 50
+# Invitations by e-mail (POST /groups/{groupId}/invitations with an address): per group per
+# UTC day; one more is 429 RATE_LIMITED. Their links don't count toward the live-link cap.
+INVITATION_EMAILS_PER_GROUP_PER_DAY = 20

@@ -15,6 +15,7 @@ DEVICE_PREFIX = "DEVICE#"
 PREFS = "PREFS"
 NOTIF_PREFIX = "NOTIF#"
 EVENT_PREFIX = "EVENT#"
+SUPPRESSED_PREFIX = "SUPPRESSED#"
 PENDING = "PENDING"
 # Outbox rows live in PENDING_SHARDS partitions ("PENDING#<n>", by a stable hash of the event
 # id) until dispatch deletes them, so the sweep finds every undispatched event with one Query
@@ -32,6 +33,11 @@ EVENT_TYPES = ("EXPENSE_ADDED", "EXPENSE_UPDATED", "EXPENSE_DELETED", "COMMENT_A
                "SETTLEMENT_ADDED", "JOIN_REQUEST_SUBMITTED", "JOIN_REQUEST_DECIDED",
                "GROUP_INVITATION", "FRIEND_REQUEST", "FRIEND_ACCEPTED", "RECURRING_CREATED",
                "RECURRING_REMINDER", "REMINDER")
+# Outbox events that go to an e-mail address rather than to a user: no history row, no
+# preference switch (not API types); the worker sends each as one e-mail
+# (app.notifications.invitation_mail).
+EMAIL_INVITATION = "EMAIL_INVITATION"
+MAIL_EVENT_TYPES = (EMAIL_INVITATION,)
 
 
 @table("notifications")
@@ -177,3 +183,15 @@ class SweepCursor(NotificationItem, discriminator="SWEEP_CURSOR"):
     @staticmethod
     def key(sweep: str) -> tuple:
         return SWEEP_PK, sweep
+
+
+class MailSuppression(NotificationItem, discriminator="SUPPRESSED"):
+    """An address that asked for no more e-mail of one kind (an invitation's one-click
+    unsubscribe). Keyed by the SHA-256 of the normalised address, never the address itself:
+    an invitation's address belongs to no account, so nothing else here may hold it."""
+
+    CreatedAt = UnicodeAttribute()
+
+    @staticmethod
+    def key(address_hash: str, kind: str) -> tuple:
+        return SUPPRESSED_PREFIX + address_hash, kind

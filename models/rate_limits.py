@@ -22,6 +22,8 @@ LINK_IP_SUBJECT = "LINKIP"
 # Receipts: uploads per group per day, scans per user per day (app.receipts.limits).
 RECEIPT_UPLOAD_SUBJECT = "RECEIPTS"
 RECEIPT_SCAN_SUBJECT = "RECEIPTSCANS"
+# Invitations by e-mail per group per day (app.people.email_invitations).
+INVITATION_MAIL_SUBJECT = "INVITEMAILS"
 
 
 @table("rate-limits")

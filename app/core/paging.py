@@ -36,6 +36,12 @@ def _secret() -> bytes:
     return _key["secret"]
 
 
+def derived_key(purpose: str) -> bytes:
+    """A 256-bit key of its own for ``purpose`` (app.core.sealing), from the same secret:
+    one secret to keep, and no key of one use ever serves another."""
+    return hmac.new(_secret(), b"key\x00" + purpose.encode(), hashlib.sha256).digest()
+
+
 def _sign(scope: str, payload: bytes) -> bytes:
     return hmac.new(_secret(), scope.encode() + b"\x00" + payload, hashlib.sha256).digest()[:16]
 

@@ -3,7 +3,11 @@
 At most :data:`MAX_LINKS` live links per group: the group's LinkCount row goes up by one in
 the create's transaction only while below the cap, so racing creates can never pass it.
 Expired links are not live; a create that finds the count full recounts it from the rows
-(releasing expired ones) and tries once more, as PATs do (app.developer.tokens)."""
+(releasing expired ones) and tries once more, as PATs do (app.developer.tokens).
+
+A link made by an invitation by e-mail (:func:`add_invitation_link`, ``ByEmail``) is bound to
+its guest, expires with the invitation and holds no slot: those invitations have a daily
+limit of their own (app.people.email_invitations)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -32,7 +36,8 @@ def view(link: ShareLink) -> dict:
     """The public shape of a link row: never its secret, its hash or its PIN's."""
     return {"linkId": link.LinkId, "role": link.Role, "participantId": link.ParticipantId,
             "label": link.Label, "pinRequired": bool(link.PinHash),
-            "expiresAt": link.ValidUntil, "createdAt": link.CreatedAt}
+            "expiresAt": link.ValidUntil, "createdAt": link.CreatedAt,
+            "byEmail": True if link.ByEmail else None}
 
 
 def _valid_until(expires_at: Optional[datetime]) -> Optional[str]:
@@ -79,6 +84,21 @@ def create_link(access: Access, *, role: str, participant_id: Optional[str] = No
     return {**view(row), "token": token}
 
 
+def add_invitation_link(tx: Transaction, access: Access, *, role: str, participant_id: str,
+                        valid_until: str) -> tuple:
+    """(the token, the row) of an e-mail invitation's link, put in ``tx`` (the invitation's
+    transaction, which holds the owner and the guest): bound to ``participant_id``, uncounted."""
+    link_id, now = new_id(), now_iso()
+    token, secret_hash = secrets.mint(access.group_id, link_id)
+    row = ShareLink(access.group_id, ShareLink.sort_key(link_id), LinkId=link_id, Role=role,
+                    SecretHash=secret_hash, ParticipantId=participant_id,
+                    ValidUntil=valid_until, ByEmail=True, CreatedBy=access.participant_id,
+                    CreatedAt=now, UpdatedAt=now)
+    tx.put(row, condition=ShareLink.SK.does_not_exist(),
+           on_fail=Invalid("Link id collision; try again."))
+    return token, row
+
+
 def _commit_create(access: Access, row: ShareLink) -> None:
     tx = Transaction()
     require_still_owner(tx, access)
@@ -99,6 +119,11 @@ def _live(link: ShareLink, moment: str) -> bool:
     return not link.ValidUntil or link.ValidUntil > moment
 
 
+def _counted(link: ShareLink, moment: str) -> bool:
+    """Holds one of the group's MAX_LINKS slots: live, and not an e-mail invitation's."""
+    return _live(link, moment) and not link.ByEmail
+
+
 def _recount(group_id: str) -> bool:
     """Set the count to the group's live links if it is still what we read (True: worth a
     retry); seed it when absent (a group's first link)."""
@@ -108,7 +133,7 @@ def _recount(group_id: str) -> bool:
         counted = None
     moment = now_iso()
     live = sum(1 for link in ShareLink.of_group(group_id, consistent_read=True)
-               if _live(link, moment))
+               if _counted(link, moment))
     if counted is None:  # lost to a concurrent seed: retry against that count all the same
         put_if(LinkCount(*LinkCount.key(group_id), Live=live), LinkCount.Live.does_not_exist())
         return True
@@ -130,7 +155,8 @@ def list_links(access: Access) -> List[dict]:
 def revoke_link(access: Access, link_id: str) -> None:
     """Delete the link row: every session of it is refused from the next request on
     (app.core.access.authorize_link). A link still live gives its slot back in the same
-    transaction; an expired one holds none (a recount released it)."""
+    transaction; an expired one holds none (a recount released it), nor does an e-mail
+    invitation's."""
     key = (access.group_id, ShareLink.sort_key(link_id))
     try:
         link = ShareLink.get(*key, consistent_read=True)
@@ -139,7 +165,7 @@ def revoke_link(access: Access, link_id: str) -> None:
     moment = now_iso()
     tx = Transaction()
     require_still_owner(tx, access)
-    if _live(link, moment):
+    if _counted(link, moment):
         tx.update(LinkCount(*LinkCount.key(access.group_id)), [LinkCount.Live.add(-1)],
                   condition=LinkCount.Live > 0, on_fail=NotFound("Link not found."))
         tx.delete(ShareLink(*key), condition=ShareLink.SK.exists() & (

@@ -19,7 +19,7 @@ class LinkCreateSchema(Strict):
 
 
 class LinkSchema(OmitNone, Strict):
-    OMIT_NONE = ("participantId", "label", "expiresAt", "token")
+    OMIT_NONE = ("participantId", "label", "expiresAt", "token", "byEmail")
     linkId = fields.String(required=True)
     token = fields.String(metadata={"description": "Only in the create reply (shown once)."})
     role = fields.String(required=True)
@@ -28,6 +28,10 @@ class LinkSchema(OmitNone, Strict):
     pinRequired = fields.Boolean(required=True)
     expiresAt = fields.String()
     createdAt = fields.String(required=True)
+    byEmail = fields.Boolean(metadata={
+        "description": "true: made by an invitation by e-mail (bound to its guest, not "
+                       "counted toward the 20 live links); revoking it withdraws the "
+                       "invitation."})
 
 
 class LinkListSchema(Strict):

@@ -15,13 +15,14 @@ from typing import Dict, Iterable, List, Optional
 from app.errors import DomainError
 from app.auth.principal import link_of_user_id
 from app.logs import logger
-from app.notifications import mail, push
+from app.notifications import invitation_mail, mail, push
 from app.notifications.devices import remove_device
 from app.notifications.ids import notification_id
 from app.notifications.render import Context, render
 from app.core.conditional import put_if
 from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, GroupStatus, Participant
-from models.notifications import Device, Event, Notification, NotificationItem, Preferences
+from models.notifications import (MAIL_EVENT_TYPES, Device, Event, Notification,
+                                  NotificationItem, Preferences)
 from models.users import Profile
 
 HISTORY_SECONDS = 90 * 24 * 3600
@@ -184,6 +185,11 @@ def _rendered(event: Event, payload: dict, ctx: Context, locale: Optional[str],
 
 def dispatch(event: Event) -> dict:
     """Deliver one event to everyone it concerns, then take it out of the outbox."""
+    if event.Type in MAIL_EVENT_TYPES:  # to an address, not to users: one e-mail
+        counts = invitation_mail.deliver(event)
+        _mark_dispatched(event)
+        logger.info("notification.dispatched", extra={"event_id": event.EventId, **counts})
+        return counts
     ctx, group_users = _group_context(event.GroupId) if event.GroupId else (Context(), [])
     # a share-link session has no profile: render names its guest from the roster
     if event.ActorUserId not in ctx.user_names and link_of_user_id(event.ActorUserId) is None:

@@ -111,8 +111,8 @@ def unregister_device(device_id):
 @errors(blp, (400, "VALIDATION_ERROR: a token this service did not issue."))
 def unsubscribe(args):
     """RFC 8058 one-click unsubscribe (body ``List-Unsubscribe=One-Click``, no sign-in): the
-    e-mail channel of the token's type off for its recipient. A GET of the link changes
+    e-mail channel of the token's type off for its recipient (an invitation's token: no
+    more invitations to that address). A GET of the link changes
     nothing (no such route)."""
-    user_id, event_type = one_click.read_unsubscribe_token(args["token"])
-    preferences.unsubscribe(user_id, event_type)
+    one_click.unsubscribe(args["token"])
     return {"unsubscribed": True}

@@ -2,7 +2,7 @@
 app/errors.py holds the shared ones)."""
 from __future__ import annotations
 
-from app.errors import Conflict, Invalid
+from app.errors import Conflict, Invalid, RateLimited
 
 
 def handle_taken() -> Conflict:
@@ -44,3 +44,11 @@ def invitation_changed() -> Conflict:
 def guest_unavailable() -> Conflict:
     return Conflict("That guest is claimed, reserved for someone else or being transferred.",
                     code="TARGET_NOT_GUEST")
+
+
+def invitation_emails_limit(limit: int, retry_after: int) -> RateLimited:
+    """The group's invitations by e-mail for today are used up (429, Retry-After: the next
+    UTC day)."""
+    return RateLimited(f"A group sends at most {limit} invitations by e-mail a day; try "
+                       "again tomorrow.", retry_after=retry_after,
+                       details={"limit": limit, "retryAfter": retry_after})

@@ -31,7 +31,7 @@ INVITE_TTL_SECONDS = 14 * 24 * 3600
 INVITE_ROLES = ("MEMBER", "VIEWER")
 
 
-def _reservable(now: str):
+def reservable(now: str):
     """A guest nobody holds: GUEST, no live reservation, not mid-transfer."""
     return ((Participant.Type == GUEST)
             & (Participant.InviteExpiresAt.does_not_exist() | (Participant.InviteExpiresAt <= now))
@@ -88,7 +88,7 @@ def invite(access: Access, invitee_id: str, *, role: str,
         tx.update(Participant(group_id, guest.SK),
                   [Participant.InvitedUserId.set(invitee_id),
                    Participant.InviteExpiresAt.set(expires), Participant.UpdatedAt.set(now)],
-                  condition=Participant.SK.exists() & _reservable(now),
+                  condition=Participant.SK.exists() & reservable(now),
                   on_fail=guest_unavailable())
     else:
         # A new guest is a participant like any other: it counts against the group's cap

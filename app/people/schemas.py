@@ -1,9 +1,9 @@
 """People: the marshmallow schemas of its routes (camelCase only here)."""
 from __future__ import annotations
 
-from marshmallow import fields, validate
-from app.api.schemas import (DerivedBoolean, DerivedString, Id, OmitNone, Strict, StrictBoolean,
-                             page_schema, PageArgsSchema)
+from marshmallow import ValidationError, fields, validate, validates_schema
+from app.api.schemas import (DerivedBoolean, DerivedString, DisplayName, Id, OmitNone, Strict,
+                             StrictBoolean, page_schema, PageArgsSchema)
 from app.groups.schemas import GUEST_ROLE, ParticipantSchema
 from app.ledger.schemas import PayToSchema, DateString, ExpenseSchema
 
@@ -63,22 +63,60 @@ FriendPageSchema = page_schema(FriendSchema, "FriendPage")
 
 
 class InvitationCreateSchema(Strict):
-    userId = Id(required=True)
+    """Either ``userId`` (an account: a direct invitation) or ``email`` (an address: an
+    e-mail carrying a share link bound to the reserved guest), not both."""
+
+    OPENAPI_EXTRA = {
+        "description": "Exactly one of userId (a direct invitation) and email (an invitation "
+                       "by e-mail); displayName only with email and without participantId.",
+        "oneOf": [
+            {"required": ["userId"],
+             "not": {"anyOf": [{"required": ["email"]}, {"required": ["displayName"]}]}},
+            {"required": ["email"],
+             "not": {"anyOf": [{"required": ["userId"]},
+                               {"required": ["displayName", "participantId"]}]}}]}
+
+    userId = Id(metadata={"description": "The account to invite (a friend or a discoverable "
+                                         "user). Give this or email."})
+    email = fields.Email(validate=validate.Length(max=254), metadata={
+        "description": "The address to invite by e-mail (the OWNER's locale writes it). "
+                       "Give this or userId. Whether it belongs to an account changes "
+                       "nothing: same reply, same e-mail.", "example": "bo@example.com"})
     role = fields.String(required=True, validate=GUEST_ROLE)
     participantId = Id(metadata={"description": "An unreserved guest to reserve for the "
                                                 "invitee; without it a new guest is added "
-                                                "(or one kept from an earlier invitation)."})
+                                                "(userId: or one kept from an earlier "
+                                                "invitation; email: named displayName, else "
+                                                "the address's local part)."})
+    displayName = DisplayName(metadata={
+        "description": "email without participantId only: the new guest's name in the "
+                       "roster (default: the address's part before @)."})
+
+    @validates_schema
+    def _one_invitee(self, data, **kwargs):
+        if ("userId" in data) == ("email" in data):
+            raise ValidationError("Give userId or email, one of them.", field_name="email")
+        if "displayName" in data and ("email" not in data or "participantId" in data):
+            raise ValidationError("Only for an e-mail invitation adding a new guest.",
+                                  field_name="displayName")
 
 
 class InvitationSchema(OmitNone, Strict):
     """Dumps a GroupInvitation row; attributes the row lacks are omitted, never null."""
 
-    OMIT_NONE = ("groupId", "groupName", "userId", "role", "participantId", "invitedBy",
-                 "createdAt", "expiresAt")
+    OMIT_NONE = ("groupId", "groupName", "userId", "email", "linkId", "role", "participantId",
+                 "invitedBy", "createdAt", "expiresAt")
     groupId = fields.String(required=True, attribute="GroupId")
     groupName = fields.String(attribute="GroupName")
-    userId = fields.String(required=True, metadata={"description": "The invitee."},
+    userId = fields.String(metadata={"description": "The invitee (a direct invitation)."},
                            attribute="InviteeUserId")
+    email = fields.String(metadata={"description": "The invitee's address, normalised (an "
+                                                  "invitation by e-mail only)."},
+                          attribute="Email")
+    linkId = fields.String(metadata={"description": "An invitation by e-mail only: its share "
+                                                   "link; DELETE /groups/{groupId}/links/"
+                                                   "{linkId} revokes it at once."},
+                           attribute="LinkId")
     role = fields.String(required=True, attribute="Role")
     participantId = fields.String(metadata={"description": "The reserved guest."},
                                   attribute="ParticipantId")

@@ -11,7 +11,7 @@ from app.people.schemas import (AcceptedInvitationSchema, FriendPageSchema, Frie
                                 FriendSchema, HandleReplySchema, HandleSchema,
                                 InvitationCreateSchema, InvitationPageSchema, InvitationSchema,
                                 PersonListSchema, SearchArgsSchema)
-from app.people import directory, friends, handles, invitations
+from app.people import directory, email_invitations, friends, handles, invitations
 
 blp = Blueprint("people", __name__, description="People: handles, friends, invitations")
 
@@ -82,9 +82,17 @@ def remove_friend(user_id):
 @blp.response(201, InvitationSchema)
 @errors(blp, FORBIDDEN, (404, "No such group for the caller, or no such user visible to "
                               "them (a friend or a discoverable user), or no such guest."),
-        (409, "ALREADY_MEMBER, INVITATION_PENDING or TARGET_NOT_GUEST."))
+        (409, "ALREADY_MEMBER, INVITATION_PENDING, TARGET_NOT_GUEST, GROUP_FULL or "
+              "GROUP_ARCHIVED."),
+        (429, "RATE_LIMITED: the group's 20 invitations by e-mail for today are sent "
+              "(Retry-After: the next UTC day)."))
 def invite(body, access):
-    """Invite a user (OWNER), reserving a guest slot for them."""
+    """Invite a user (OWNER), reserving a guest slot for them; or invite an address: an
+    e-mail in the OWNER's language carrying a share link bound to the reserved guest."""
+    if "email" in body:
+        return email_invitations.invite_by_email(
+            access, body["email"], role=body["role"], participant_id=body.get("participantId"),
+            display_name=body.get("displayName"))
     return invitations.invite(access, body["userId"], role=body["role"],
                               participant_id=body.get("participantId"))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from pynamodb.attributes import NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
 
 from models.groups.base import GroupItem
 from models.groups.keys import LINK_COUNT, LINK_PREFIX
@@ -33,6 +33,9 @@ class ShareLink(GroupItem, discriminator="LINK"):
     PinWindowStart = NumberAttribute(null=True)  # unix seconds
     PinFailures = NumberAttribute(null=True)
     LockedUntil = NumberAttribute(null=True)  # unix seconds
+    # Made by an invitation by e-mail (app.people.email_invitations): not counted toward the
+    # group's LinkCount (LINK_LIMIT), which those invitations' own daily limit bounds.
+    ByEmail = BooleanAttribute(null=True)
 
     @staticmethod
     def sort_key(link_id: str) -> str:

@@ -186,6 +186,8 @@ def _walk(s):
         ("comments.add_comment", d, "POST", f"{g}/expenses/{s['expense']}/comments",
          {"body": "hi"}),
         ("people.invite", d, "POST", f"{g}/invitations", {"userId": s["olive"], "role": "MEMBER"}),
+        ("people.invite+email", d, "POST", f"{g}/invitations",
+         {"email": "someone@example.com", "role": "MEMBER"}),
         # Someone else's write creating a row in Dora's name.
         ("people.request_friend@quinn", s["quinn_h"], "POST", "/people/me/friends",
          {"userId": s["dora"]}),

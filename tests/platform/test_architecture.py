@@ -7,14 +7,15 @@ docs/layout.md "Areas meet only through ..."):
     users, currencies, developer, notifications, realtime, credits, web
     ledger, oauth, health
     groups
-    people, recurring, chat, links
+    links
+    people, recurring, chat
     insight, receipts, changes, imports
     account, mcp
 
 The ledger is below groups: a membership change asks the ledger about money (a member with
 a balance cannot leave, a transfer moves expenses) and home shows balances, while the ledger
 reads the roster straight from the models. People (invitations, handles, the directory
-search, my people) sits on groups; insight, receipts, changes and imports read the ledger
+search, my people) sits on groups and links (an invitation by e-mail carries a share link); insight, receipts, changes and imports read the ledger
 and groups; account deletion and the MCP server reach everything. A delete that must reach
 upward (an expense's receipt, a group's receipt objects, a removed guest's invitation) goes
 through app.core.cascades, which the area above registers into."""
@@ -206,7 +207,8 @@ AREA_ORDER = (
     ("users", "currencies", "developer", "notifications", "realtime", "credits", "web"),
     ("ledger", "oauth", "health"),
     ("groups",),
-    ("people", "recurring", "chat", "links"),
+    ("links",),
+    ("people", "recurring", "chat"),
     ("insight", "receipts", "changes", "imports"),
     ("account", "mcp"),
 )
