@@ -7,7 +7,7 @@ guard (authorization reads only the guard), so both change together."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterator, Optional
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from app.errors import ConcurrentUpdate, Forbidden, Invalid, concurrent_update
 from app.ledger import households
@@ -127,6 +127,40 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
         target.Household, target.HouseholdSetAt = label, now if label else None
     target.UpdatedAt = now
     return target
+
+
+def set_households(access: Access, changes: Sequence[Tuple[str, Optional[str]]], *,
+                   also: Optional[Callable[[Transaction], None]] = None) -> List[Participant]:
+    """Set or clear (None) several participants' households in one TransactWrite, by the
+    rules of :func:`update_participant` (OWNER, or a participant for their own household;
+    the group's spelling of a label); ``also(tx)`` adds the caller's rows (a chat draft's
+    saved marker). Returns the participants as they are now (those unchanged as read)."""
+    if not access.at_least(OWNER) and any(pid != access.participant_id for pid, _ in changes):
+        raise Forbidden("Only an owner changes others; you may set your own household.")
+    now, tx, changed = now_iso(), Transaction(), []
+    targets = [get_participant(access.group_id, pid) for pid, _ in changes]
+    for target, (_, household) in zip(targets, changes, strict=True):
+        label = _household(access, target, household)
+        if label is NOT_SENT:
+            continue
+        row = Participant(access.group_id, target.SK)
+        tx.update(row, [Participant.UpdatedAt.set(now)] + (
+            [Participant.Household.set(label), Participant.HouseholdSetAt.set(now)] if label
+            else [Participant.Household.remove(), Participant.HouseholdSetAt.remove()]),
+            condition=Participant.Type == target.Type, on_fail=participant_changed())
+        changelog.record(tx, access.group, row, actor=access.participant_id,
+                         diff=changelog.diff_of({"household": target.Household},
+                                                {"household": label}))
+        target.Household, target.HouseholdSetAt, target.UpdatedAt = \
+            label, now if label else None, now
+        changed.append(target)
+    require_live_group(tx, access.group_id)
+    if any(target.UserId != access.user_id for target in changed):
+        require_still_owner(tx, access)
+    if also is not None:
+        also(tx)
+    tx.commit()
+    return targets
 
 
 def _household(access: Access, target: Participant, household: object) -> object:
