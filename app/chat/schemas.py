@@ -107,8 +107,10 @@ SessionPageSchema = page_schema(SessionSchema, "ChatSessionPage")
 class HouseholdsConfirmedSchema(Strict):
     """A confirmed HOUSEHOLD draft: the participants it names, as they are now."""
 
-    kind = fields.String(required=True, validate=validate.OneOf(["HOUSEHOLD"]))
-    participants = fields.List(fields.Nested(ParticipantSchema), required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["HOUSEHOLD"]), metadata={
+        "description": "The draft's kind: its households were set"})
+    participants = fields.List(fields.Nested(ParticipantSchema), required=True, metadata={
+        "description": "The participants the draft names, with their households now"})
 
 
 class CreditEntrySchema(Schema):
