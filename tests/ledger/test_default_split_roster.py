@@ -263,3 +263,16 @@ def test_a_removal_racing_a_patch_of_the_default_never_keeps_someone_gone(live_g
         assert guest not in _default_names(group_id), (round_, patched)
         reply = client.post(f"{base}/expenses", json=_named_nobody(me), headers=headers)
         assert reply.status_code == 201, (round_, reply.get_json())
+
+
+def test_a_member_whose_account_is_deleted_keeps_their_place_as_a_guest(client, sign_in,
+                                                                        group):
+    """Account deletion turns the member into a guest with the same participant id, so the
+    default still names someone present and a create naming nobody still shares with them."""
+    headers, user_id = sign_in("gone@example.com")
+    member = join_directly(group.group_id, user_id, "MEMBER", "Gone")
+    _set_default(group, "SHARES", [(group.me, 1), (member, 1)])
+    assert client.delete("/users/me", headers=headers).status_code == 204
+    people = {p["participantId"]: p["type"] for p in group.get("/participants").get_json()["items"]}
+    assert people[member] == "GUEST"
+    assert _created_shares(group, 500) == ("SHARES", [(group.me, 250), (member, 250)])
