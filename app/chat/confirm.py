@@ -55,6 +55,8 @@ def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):
             raise refusal
         if int(draft.Version) != version:
             raise version_conflict("draft", int(draft.Version))
+        if draft.kind == HOUSEHOLD:
+            return _confirm_households(access, draft, version)
         # Judged when it was drafted (proposals.validate_body); the ledger's build judges the
         # money again as it records it. Only the roster may have changed since it was shown.
         expense = ExpenseInput.from_draft(json.loads(draft.Body))
@@ -68,13 +70,39 @@ def confirm_draft(user_id: str, session_id: str, draft_id: str, version: int):
                           details=error.details) from None
 
         def saved_marker(tx, expense) -> None:
-            tx.update(ChatDraft(draft.UserId, draft.SK),
-                      [ChatDraft.Status.set(SAVED), ChatDraft.ExpenseId.set(expense.ExpenseId),
-                       ChatDraft.Version.set(version + 1), ChatDraft.UpdatedAt.set(now_iso())],
-                      condition=(ChatDraft.Status == OPEN) & (ChatDraft.Version == version),
-                      on_fail=_stale(version))
+            _mark_saved(tx, draft, version, [ChatDraft.ExpenseId.set(expense.ExpenseId)])
 
         return expenses.create_expense(access, expense, also=saved_marker)
+
+
+HOUSEHOLD = "HOUSEHOLD"
+
+
+def _mark_saved(tx, draft: ChatDraft, version: int, also: list) -> None:
+    """The saved marker, in the transaction that does what the draft says."""
+    tx.update(ChatDraft(draft.UserId, draft.SK),
+              [ChatDraft.Status.set(SAVED), ChatDraft.Version.set(version + 1),
+               ChatDraft.UpdatedAt.set(now_iso())] + also,
+              condition=(ChatDraft.Status == OPEN) & (ChatDraft.Version == version),
+              on_fail=_stale(version))
+
+
+def _confirm_households(access, draft: ChatDraft, version: int) -> dict:
+    """Set the draft's households under PATCH participant's rules (an OWNER anyone's, a
+    member their own), the saved marker in the same TransactWrite; checked again against
+    the roster as it is now."""
+    from app.groups.participants import list_participants, set_households
+
+    roster = {p.ParticipantId for p in list_participants(access)}
+    try:
+        changes = proposals.validate_households(json.loads(draft.Body), roster)
+    except Invalid as error:
+        raise Invalid(f"The draft is no longer valid: {error.message}",
+                      details=error.details) from None
+    changed = set_households(
+        access, [(c["participantId"], c["household"]) for c in changes],
+        also=lambda tx: _mark_saved(tx, draft, version, []))
+    return {"kind": HOUSEHOLD, "participants": changed}
 
 
 def discard_draft(user_id: str, session_id: str, draft_id: str) -> None:

@@ -19,9 +19,12 @@ def group_context(user_id: str, group_id: str) -> Optional[GroupContext]:
         access = authorize(user_id, group_id)
     except NotFound:
         return None
-    roster = tuple((p.ParticipantId, p.DisplayName) for p in list_participants(access))
+    people = list_participants(access)
+    roster = tuple((p.ParticipantId, p.DisplayName) for p in people)
     default = access.group.DefaultSplit
     return GroupContext(group_id=group_id, name=access.group.Name,
+                        households=tuple((p.ParticipantId, p.Household) for p in people
+                                         if p.Household),
                         currency=access.group.Currency,
                         my_participant_id=access.participant_id, participants=roster,
                         default_split=None if default is None else (default.SplitMode, tuple(
@@ -40,6 +43,7 @@ def build(user_id: str, text: str, today: str, *, session_group_id: Optional[str
     if open_draft is not None:
         draft = {"draftId": open_draft.DraftId, "groupId": open_draft.GroupId,
                  "facts": json.loads(open_draft.Facts or "{}"),
-                 "expense": json.loads(open_draft.Body)}
+                 # an expense body, or a household draft's {"households": [...]}
+                 open_draft.body_name: json.loads(open_draft.Body)}
     return Context(text=text, today=today, groups=groups, session_group_id=session_group_id,
                    open_draft=draft, locale=supported(locale))

@@ -142,9 +142,12 @@ def _finish(message: ChatMessage, checked, open_draft: Optional[ChatDraft]) -> s
         tx.put(_reply(message, checked.reply, checked.questions, at),
                condition=ChatMessage.SK.does_not_exist(), on_fail=_Lost("lost"))
         draft_lost = draft_changed()
-        if checked.expense is not None:
+        if checked.expense is not None or checked.households is not None:
+            # a revision stays what it was: an expense draft is never turned into a
+            # household one, nor the other way round
             target = open_draft if revise and open_draft is not None and \
-                open_draft.GroupId == checked.group_id else None
+                open_draft.GroupId == checked.group_id and \
+                open_draft.kind == _kind(checked) else None
             _store_draft(tx, message, checked, target, at, draft_lost)
         try:
             tx.commit()
@@ -157,9 +160,14 @@ def _finish(message: ChatMessage, checked, open_draft: Optional[ChatDraft]) -> s
     return "lost"
 
 
+def _kind(checked) -> str:
+    return "EXPENSE" if checked.expense is not None else "HOUSEHOLD"
+
+
 def _store_draft(tx: Transaction, message: ChatMessage, checked, target, at: str,
                  on_lost) -> None:
-    fields = {"Body": json.dumps(checked.expense.to_draft(), sort_keys=True),
+    body = checked.expense.to_draft() if checked.expense is not None else checked.households
+    fields = {"Body": json.dumps(body, sort_keys=True),
               "Participants": json.dumps([{"participantId": pid, "displayName": name}
                                           for pid, name in checked.participants]),
               "Facts": json.dumps(checked.facts, sort_keys=True, default=str),
@@ -169,7 +177,8 @@ def _store_draft(tx: Transaction, message: ChatMessage, checked, target, at: str
         tx.put(ChatDraft(*ChatDraft.key(message.UserId, message.SessionId, draft_id),
                          SessionId=message.SessionId, DraftId=draft_id,
                          GroupId=checked.group_id, Status=OPEN, Version=1, CreatedAt=at,
-                         UpdatedAt=at, **fields),
+                         UpdatedAt=at, Kind=None if _kind(checked) == "EXPENSE" else "HOUSEHOLD",
+                         **fields),
                condition=ChatDraft.SK.does_not_exist())
         return
     version = int(target.Version)

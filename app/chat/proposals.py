@@ -12,7 +12,7 @@ from typing import List, Optional
 from app.errors import Invalid
 from app.chat.drafters.base import WHICH_GROUP, Context, Proposal
 from app.core.i18n import Texts, texts
-from app.ledger import expense_build, expense_input
+from app.ledger import expense_build, expense_input, households
 from app.ledger.expense_input import ITEM_NAME_MAX, TEXT_MAX, ExpenseInput
 
 MAX_REPLY = 2000
@@ -32,6 +32,8 @@ class Checked:
     expense: Optional[ExpenseInput] = None
     participants: list = field(default_factory=list)  # [(participantId, displayName)]
     facts: dict = field(default_factory=dict)
+    # A household draft instead of an expense: [{participantId, household}] (None: none)
+    households: Optional[List[dict]] = None
 
 
 def validate_body(body, roster_ids: set) -> ExpenseInput:
@@ -74,12 +76,14 @@ def check(proposal: Proposal, context: Context) -> Checked:
     questions = [str(q)[:MAX_QUESTION] for q in (proposal.questions or [])][:MAX_QUESTIONS]
     reply = str(proposal.reply or "")[:MAX_REPLY] or " ".join(questions) or "Done."
     result = Checked(reply=reply, questions=questions, facts=dict(proposal.facts or {}))
-    if proposal.expense is None:
+    if proposal.expense is None and not proposal.households:
         return result
     group = context.group(proposal.group_id)
     t = texts(context.locale)
     if group is None:
         return _refused(result, t.gettext(WHICH_GROUP))
+    if proposal.expense is None:
+        return _households(result, proposal.households, group, t)
     roster = dict(group.participants)
     try:
         body = validate_body(proposal.expense, set(roster))
@@ -92,6 +96,61 @@ def check(proposal: Proposal, context: Context) -> Checked:
                                                                 key=list(roster).index)]
     result.reply = summary(body, group, t)  # never the model's own words about the money
     return result
+
+
+def validate_households(changes, roster_ids: set) -> List[dict]:
+    """A household proposal as PATCH participant would take each change, or Invalid: a
+    list of ``{participantId, household}`` naming this roster's participants once each,
+    each label 1 to MAX_HOUSEHOLD characters once trimmed, or null (out of a household)."""
+    if not isinstance(changes, list) or not changes or len(changes) > len(roster_ids):
+        raise Invalid("The proposal is not a list of household changes.")
+    checked: List[dict] = []
+    for change in changes:
+        if not isinstance(change, dict) or set(change) - {"participantId", "household"}:
+            raise Invalid("A household change names a participant and a household.")
+        pid, label = change.get("participantId"), change.get("household")
+        if pid not in roster_ids or any(c["participantId"] == pid for c in checked):
+            raise Invalid("The proposal names someone who is not in the group, or twice.")
+        if label is not None:
+            if not isinstance(label, str):
+                raise Invalid("A household is a name, or null.")
+            label = households.checked_label(label)
+        checked.append({"participantId": pid, "household": label})
+    return checked
+
+
+def _households(result: Checked, changes, group, t: Texts) -> Checked:
+    roster = dict(group.participants)
+    try:
+        result.households = validate_households(changes, set(roster))
+    except Invalid as error:
+        return _refused(result, t.gettext("I couldn't make a valid expense of that ({reason}) "
+                                          "— could you say it another way?",
+                                          reason=error.message))
+    result.group_id = group.group_id
+    result.participants = [(c["participantId"], roster[c["participantId"]])
+                           for c in result.households]
+    result.reply = households_summary(result.households, group, t)
+    return result
+
+
+def households_summary(changes: List[dict], group, t: Texts) -> str:
+    """What the user confirms about households, from the validated changes, in the
+    writer's language."""
+    names = dict(group.participants)
+
+    def who(pid):
+        return t.gettext("you") if pid == group.my_participant_id else names.get(pid, "?")
+
+    by_label: dict = {}
+    for change in changes:
+        by_label.setdefault(change["household"], []).append(who(change["participantId"]))
+    said = [t.gettext("{people}: household “{household}”", people=t.join(people),
+                      household=label) if label is not None else
+            t.gettext("{people}: no household", people=t.join(people))
+            for label, people in by_label.items()]
+    return t.gettext("In the group “{group}”: {changes}. Confirm to save it.",
+                     group=group.name, changes="; ".join(said))[:MAX_REPLY]
 
 
 def _refused(result: Checked, question: str) -> Checked:

@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 from app.api.schemas import (DerivedList, DerivedString, Id, PageArgsSchema, Schema, Strict,
                              StrictInteger, page_schema)
 from app.api.schemas import Derived
+from app.groups.schemas import ParticipantSchema
 
 
 class DerivedDict(Derived, fields.Dict):
@@ -60,15 +61,35 @@ class DraftParticipantSchema(Schema):
     displayName = fields.String(required=True)
 
 
+class DraftHouseholdSchema(Schema):
+    participantId = fields.String(required=True)
+    household = fields.String(required=True, allow_none=True, metadata={
+        "description": "The household label the participant is to hold; null: none"})
+
+
+DRAFT_KINDS = ["EXPENSE", "HOUSEHOLD"]
+
+
 class DraftSchema(Schema):
     draftId = fields.String(required=True, attribute="DraftId")
     version = fields.Integer(required=True, attribute="Version")
     groupId = fields.String(required=True, attribute="GroupId")
     status = fields.String(required=True, attribute="Status",
                            validate=validate.OneOf(["OPEN", "SAVED", "DISCARDED"]))
+    kind = DerivedString(lambda row: row.kind, required=True,
+                         validate=validate.OneOf(DRAFT_KINDS), metadata={
+                             "description": "What confirming does: EXPENSE creates `expense`; "
+                                            "HOUSEHOLD sets `households` (PATCH "
+                                            "participant's rules)"})
     expenseId = fields.String(allow_none=True, attribute="ExpenseId")
-    expense = DerivedDict(lambda row: json.loads(row.Body), required=True, metadata={
-        "description": "A full expense body (the POST /groups/{groupId}/expenses fields)"})
+    expense = DerivedDict(lambda row: json.loads(row.Body) if row.kind == "EXPENSE" else None,
+                          required=True, allow_none=True, metadata={
+        "description": "A full expense body (the POST /groups/{groupId}/expenses fields); "
+                       "null for a HOUSEHOLD draft"})
+    households = DerivedList(
+        lambda row: json.loads(row.Body) if row.kind == "HOUSEHOLD" else None,
+        fields.Nested(DraftHouseholdSchema), allow_none=True, metadata={
+            "description": "A HOUSEHOLD draft's changes (null for an EXPENSE draft)"})
     participants = DerivedList(lambda row: json.loads(row.Participants),
                                fields.Nested(DraftParticipantSchema), required=True)
     questions = DerivedList(lambda row: list(row.Questions or []), fields.String(),
@@ -81,6 +102,15 @@ class SessionDetailSchema(SessionSchema):
 
 
 SessionPageSchema = page_schema(SessionSchema, "ChatSessionPage")
+
+
+class HouseholdsConfirmedSchema(Strict):
+    """A confirmed HOUSEHOLD draft: the participants it names, as they are now."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(["HOUSEHOLD"]), metadata={
+        "description": "The draft's kind: its households were set"})
+    participants = fields.List(fields.Nested(ParticipantSchema), required=True, metadata={
+        "description": "The participants the draft names, with their households now"})
 
 
 class CreditEntrySchema(Schema):

@@ -1,14 +1,15 @@
 """Expense chat assistant: /chat/sessions…, /users/me/credits and the admin credit grant."""
 from __future__ import annotations
 
-from flask import request
+from flask import make_response, request
 
 from app.api.context import principal, reader_locale, scope, settings
 from app.api.needs import needs
 from app.api.spec import FORBIDDEN, NOT_FOUND, Blueprint, errors
 from app.errors import Forbidden
 from app.chat.schemas import (AdmittedSchema, ConfirmSchema, CreditBalanceSchema,
-                              CreditGrantSchema, CreditsSchema, ListArgsSchema,
+                              CreditGrantSchema, CreditsSchema, HouseholdsConfirmedSchema,
+                              ListArgsSchema,
                               MessageCreateSchema, SessionCreateSchema, SessionDetailSchema,
                               SessionPageSchema, SessionSchema)
 from app.ledger.schemas import ExpenseSchema
@@ -90,13 +91,20 @@ def _admin_only(**_) -> None:
 @needs(idempotent=True, authorize=_may_confirm)
 @blp.arguments(ConfirmSchema)
 @blp.response(201, ExpenseSchema)
+@blp.alt_response(200, schema=HouseholdsConfirmedSchema, description=(
+    "A HOUSEHOLD draft: its households set (PATCH participant's rules: an OWNER anyone's, "
+    "a member their own; else 403)"))
 @errors(blp, FORBIDDEN, SESSION_NOT_FOUND,
         (409, "DRAFT_CONFIRMED (details.expenseId), DRAFT_DISCARDED, VERSION_CONFLICT, or "
               "an expense create's own conflicts (PARTICIPANT_UNAVAILABLE, ...)."))
 def confirm_draft(body, session_id, draft_id):
-    """Create the draft's expense (MEMBER+ of its group); a replay is 409 DRAFT_CONFIRMED."""
-    return confirm.confirm_draft(principal().user_id, str(session_id), str(draft_id),
+    """Create the draft's expense, or set its households (MEMBER+ of its group); a replay
+    is 409 DRAFT_CONFIRMED."""
+    done = confirm.confirm_draft(principal().user_id, str(session_id), str(draft_id),
                                  body["version"])
+    if isinstance(done, dict):  # a HOUSEHOLD draft: not an expense
+        return make_response(HouseholdsConfirmedSchema().dump(done), 200)
+    return done
 
 
 @blp.route("/chat/sessions/<uuid:sessionId>/drafts/<uuid:draftId>/discard", methods=["POST"])

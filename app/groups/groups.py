@@ -65,7 +65,9 @@ def update_group(access: Access, *, name: Optional[str] = None,
     update, so an expense created concurrently either lands first (409) or after the change.
     That TransactWrite also writes the balance row's copy of the name and currency. A default
     split names roster participants: read once after the head, and the head update
-    conditions on the roster version that read saw."""
+    conditions on the roster version that read saw. Setting or clearing the default moves
+    that version, as a roster change does: a removal rewrites the default it read in its
+    own TransactWrite, held by that version (app.groups.membership.default_without)."""
     group = access.group
     new_currency = currency if currency is not None and currency != group.Currency else None
     turning_fair = rounding_mode == rounding.FAIR and not rounding.is_fair(group)
@@ -85,9 +87,9 @@ def update_group(access: Access, *, name: Optional[str] = None,
         new_default = stored_default(
             default_split["splitMode"],
             [(s["participantId"], s.get("value")) for s in default_split["splits"]], roster)
-        actions.append(Group.DefaultSplit.set(new_default))
+        actions += [Group.DefaultSplit.set(new_default), Group.roster_bump()]
     elif default_split is None:
-        actions.append(Group.DefaultSplit.remove())
+        actions += [Group.DefaultSplit.remove(), Group.roster_bump()]
     tx = Transaction()
     # The balance row's head copy moves with the head (Balance.Name): one item, so the money
     # check of a currency change is that update's condition.
@@ -134,6 +136,7 @@ def update_group(access: Access, *, name: Optional[str] = None,
     group.Currency = new_currency or group.Currency
     if default_split is not NOT_SENT:
         group.DefaultSplit = new_default
+        group.RosterVersion = int(group.RosterVersion or 0) + 1
     if simplify_debts is not None:
         group.SimplifyDebts = simplify_debts
     if rounding_mode is not None:

@@ -4,7 +4,7 @@ Both use cases build on these; keeping them here lets ``participants`` call into
 ``join_requests`` (cancelling takeovers of a removed guest) without an import cycle."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, Tuple
 
 from app.errors import DomainError, concurrent_update, group_not_found, not_found
 from app.groups.errors import group_full, last_owner, needs_owner
@@ -12,6 +12,7 @@ from app.limits import MAX_GROUP_PARTICIPANTS
 from app.core import changelog
 from app.core.access import Access
 from app.core.transactions import Transaction
+from app.ledger import default_split
 from models.groups import Group, GroupStatus, Participant, UserMember
 
 OWNER, USER, GUEST = "OWNER", "USER", "GUEST"
@@ -66,7 +67,8 @@ def change_owner_count(tx: Transaction, group: Group, delta: int, *,
 
 
 def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
-                  participants: int = 0, actor: Optional[str] = None) -> None:
+                  participants: int = 0, actor: Optional[str] = None,
+                  leaving: Optional[str] = None, heir: Optional[str] = None) -> None:
     """Move the head's OwnerCount and ParticipantCount in one update of ``tx`` (live groups).
 
     An owner decrement must leave an owner (OwnerCount > 1 before it); a participant
@@ -74,8 +76,15 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
     can never overfill a group; the head's RosterVersion moves too. Groups that predate a
     counter are seeded from a roster count through if_not_exists, so their first mutation
     heals them; a concurrent healer then sees the attribute and its own guard decides. The head is written here, so ``tx`` must not
-    also condition-check it (use this instead of require_live_group)."""
+    also condition-check it (use this instead of require_live_group).
+
+    ``leaving``: the participant this transaction removes (``heir``: the one a transfer
+    merges them into); the group's default split is rewritten without them in the same
+    update (:func:`default_without`)."""
     condition, actions = Group.Status == GroupStatus.ACTIVE, []
+    if leaving is not None:
+        actions, kept = default_without(group, leaving, heir=heir)
+        condition &= kept
     for name, delta, stored in (("OwnerCount", owners, group.OwnerCount),
                                 ("ParticipantCount", participants, group.ParticipantCount)):
         if not delta:
@@ -101,6 +110,40 @@ def change_counts(tx: Transaction, group: Group, *, owners: int = 0,
                          actor=actor, diff=changelog.diff_of(
                              {"ownerCount": before},
                              {"ownerCount": None if before is None else before + owners}))
+
+
+def default_without(group: Group, participant_id: str, *,
+                    heir: Optional[str] = None) -> Tuple[list, Any]:
+    """(head update actions, head condition) keeping the group's default split exact once
+    ``participant_id`` leaves (app.ledger.default_split.after_leaving).
+
+    The condition holds the default to the one read from ``group``: absent stays absent;
+    a present one is held by the roster version, which every default change moves too
+    (app.groups.groups.update_group), so a concurrent PATCH of the default and this removal
+    never leave a default naming someone gone: whichever commits second fails and reads
+    again (:func:`reread_head`)."""
+    if group.DefaultSplit is None:
+        return [], Group.DefaultSplit.does_not_exist()
+    held = Group.roster_unchanged(None if group.RosterVersion is None
+                                  else int(group.RosterVersion))
+    changed, after = default_split.after_leaving(group.DefaultSplit, participant_id, heir=heir)
+    if not changed:
+        return [], held
+    return [Group.DefaultSplit.remove() if after is None else Group.DefaultSplit.set(after)], \
+        held
+
+
+def reread_head(group: Group) -> Optional[Group]:
+    """The head again (consistent) when its roster or default moved since ``group`` was
+    read, so a removal that lost to such a change is built anew; None when neither moved
+    (the conflict was something else)."""
+    try:
+        head = Group.get(*Group.key(group.GroupId), consistent_read=True)
+    except Group.DoesNotExist:
+        return None
+    moved = head.RosterVersion != group.RosterVersion or \
+        not default_split.same(head.DefaultSplit, group.DefaultSplit)
+    return head if moved else None
 
 
 def _guard(attribute, name: str, delta: int, current: int):

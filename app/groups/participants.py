@@ -6,9 +6,10 @@ leave a group without an owner. A USER participant's role is mirrored on its USE
 guard (authorization reads only the guard), so both change together."""
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from dataclasses import replace
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from app.errors import Forbidden, Invalid, concurrent_update
+from app.errors import ConcurrentUpdate, Forbidden, Invalid, concurrent_update
 from app.ledger import households
 from app.groups.errors import participant_changed, transfer_in_progress
 from app.core import cascades, changelog
@@ -19,7 +20,7 @@ from app.core.transactions import Transaction
 from app.groups.join_requests import cancel_takeovers_of
 from app.groups.membership import (GUEST, OWNER, USER, change_counts, change_owner_count,
                                    get_participant, require_live_group, require_still_owner,
-                                   roster)
+                                   reread_head, roster)
 from models.groups import (Balance, Conversion, Expense, GroupItem, Participant,
                            RecurringExpense, Settlement, UserMember, CONVERSION_PREFIX,
                            EXPENSE_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
@@ -128,6 +129,40 @@ def update_participant(access: Access, participant_id: str, *, role: Optional[st
     return target
 
 
+def set_households(access: Access, changes: Sequence[Tuple[str, Optional[str]]], *,
+                   also: Optional[Callable[[Transaction], None]] = None) -> List[Participant]:
+    """Set or clear (None) several participants' households in one TransactWrite, by the
+    rules of :func:`update_participant` (OWNER, or a participant for their own household;
+    the group's spelling of a label); ``also(tx)`` adds the caller's rows (a chat draft's
+    saved marker). Returns the participants as they are now (those unchanged as read)."""
+    if not access.at_least(OWNER) and any(pid != access.participant_id for pid, _ in changes):
+        raise Forbidden("Only an owner changes others; you may set your own household.")
+    now, tx, changed = now_iso(), Transaction(), []
+    targets = [get_participant(access.group_id, pid) for pid, _ in changes]
+    for target, (_, household) in zip(targets, changes, strict=True):
+        label = _household(access, target, household)
+        if label is NOT_SENT:
+            continue
+        row = Participant(access.group_id, target.SK)
+        tx.update(row, [Participant.UpdatedAt.set(now)] + (
+            [Participant.Household.set(label), Participant.HouseholdSetAt.set(now)] if label
+            else [Participant.Household.remove(), Participant.HouseholdSetAt.remove()]),
+            condition=Participant.Type == target.Type, on_fail=participant_changed())
+        changelog.record(tx, access.group, row, actor=access.participant_id,
+                         diff=changelog.diff_of({"household": target.Household},
+                                                {"household": label}))
+        target.Household, target.HouseholdSetAt, target.UpdatedAt = \
+            label, now if label else None, now
+        changed.append(target)
+    require_live_group(tx, access.group_id)
+    if any(target.UserId != access.user_id for target in changed):
+        require_still_owner(tx, access)
+    if also is not None:
+        also(tx)
+    tx.commit()
+    return targets
+
+
 def _household(access: Access, target: Participant, household: object) -> object:
     """The label to store (the group's spelling of it), None to clear, or NOT_SENT when the
     household does not change."""
@@ -151,7 +186,33 @@ def leave_group(access: Access) -> None:
     _remove(access, get_participant(access.group_id, access.participant_id), actor=None)
 
 
+# Removals built anew after losing to a change of the roster or the default split.
+REMOVAL_ATTEMPTS = 3
+
+
 def _remove(access: Access, target: Participant, actor: Optional[Access]) -> None:
+    """Remove ``target``; when the commit loses to a roster or default-split change (the
+    default must be rewritten from the head as it is now) while ``target`` itself stayed
+    as it was, read again and retry."""
+    for attempt in range(REMOVAL_ATTEMPTS):
+        try:
+            _remove_once(access, target, actor)
+            break
+        except ConcurrentUpdate:
+            head = reread_head(access.group)
+            if head is None or attempt == REMOVAL_ATTEMPTS - 1:
+                raise
+            now = get_participant(access.group_id, target.ParticipantId)
+            if (now.Type, now.Role, now.UserId) != (target.Type, target.Role, target.UserId):
+                raise  # the one asked about changed (a guest claimed meanwhile): say so
+            access, target = replace(access, group=head), now
+    if target.Type == GUEST:
+        cancel_takeovers_of(access.group_id, target.ParticipantId)
+        if target.InvitedUserId:  # a reserved guest's invitation goes with it
+            cascades.guest_removed(access.group_id, target.InvitedUserId, target.ParticipantId)
+
+
+def _remove_once(access: Access, target: Participant, actor: Optional[Access]) -> None:
     group_id, participant_id = access.group_id, target.ParticipantId
     if target.TransferTarget:
         raise transfer_in_progress()
@@ -173,7 +234,7 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
         tx.delete(UserMember(group_id, UserMember.sort_key(target.UserId)))
     change_counts(tx, access.group, participants=-1,
                   owners=-1 if target.Type == USER and target.Role == OWNER else 0,
-                  actor=access.participant_id)
+                  actor=access.participant_id, leaving=participant_id)
     # Every money write bumps BalanceRevision, so an expense or settlement naming this
     # participant that lands after the reference check makes the removal fail, not dangle.
     unchanged = (Balance.BalanceRevision == revision if revision is not None
@@ -189,10 +250,6 @@ def _remove(access: Access, target: Participant, actor: Optional[Access]) -> Non
     changelog.record(tx, access.group, Participant(group_id, target.SK), changelog.DELETE,
                    actor=access.participant_id)
     tx.commit()
-    if target.Type == GUEST:
-        cancel_takeovers_of(group_id, participant_id)
-        if target.InvitedUserId:  # a reserved guest's invitation goes with it
-            cascades.guest_removed(group_id, target.InvitedUserId, participant_id)
 
 
 def balance_revision(group_id: str) -> Optional[int]:

@@ -22,7 +22,7 @@ A settlement between the source and the target would become a payment to oneself
 has no effect on the merged net: it is deleted with its balance effect reversed."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional
 
 from app.errors import (Conflict, DomainError, Invalid, concurrent_update, not_found,
@@ -33,7 +33,7 @@ from app.core.access import Access
 from app.core.clock import now_iso
 from app.core.transactions import Transaction
 from app.groups.join_requests import cancel_takeovers_of
-from app.groups.membership import (GUEST, USER, change_counts, get_participant,
+from app.groups.membership import (GUEST, USER, change_counts, get_participant, reread_head,
                                    require_live_group, require_still_owner)
 from app.groups.participants import REFERENCING_ROWS, participant_ids_in
 from app.groups.transfer_rows import RowChange, RowChanged, change_for
@@ -253,7 +253,9 @@ def _finish(access: Access, source_id: str, target_id: str) -> bool:
         if source.Type == GUEST:
             tx.delete(Participant(access.group_id, source.SK), condition=held,
                       on_fail=concurrent_update())
-            change_counts(tx, access.group, participants=-1)
+            # the default split's share of the source passes to the target with the rest
+            change_counts(tx, access.group, participants=-1, leaving=source_id,
+                          heir=target_id)
             changelog.record(tx, access.group, Participant(access.group_id, source.SK),
                               changelog.DELETE, actor=access.participant_id)
         else:
@@ -270,7 +272,12 @@ def _finish(access: Access, source_id: str, target_id: str) -> bool:
         except Conflict as error:
             if error.code != ConcurrentUpdate.code:
                 raise
-            continue  # re-read: finished by someone else, or the source's type changed
+            # re-read: finished by someone else, the source's type changed, or the roster
+            # or default split moved (the default is rewritten from the head as it is now)
+            head = reread_head(access.group)
+            if head is not None:
+                access = replace(access, group=head)
+            continue
         if source.Type == GUEST:
             cancel_takeovers_of(access.group_id, source_id)
             if source.InvitedUserId:

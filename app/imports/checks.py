@@ -20,8 +20,8 @@ from app.core.transactions import Transaction
 from app.imports.model import ImportFileError, Parsed
 from app.imports.writer import Written, display_name
 from app.ledger import balances
-from models.groups import (Balance, Expense, Group, GroupItem, GroupStatus, ImportJob,
-                           Participant, Settlement, UserMember)
+from models.groups import (Balance, DefaultShareMap, DefaultSplitMap, Expense, Group, GroupItem,
+                           GroupStatus, ImportJob, Participant, Settlement, UserMember)
 from models.groups.imports import DONE, RUNNING, ImportWarning
 
 IMPORTING, ACTIVE = GroupStatus.IMPORTING, GroupStatus.ACTIVE
@@ -92,6 +92,16 @@ def counts_of(parsed: Parsed, written: Written) -> Dict[str, int]:
             "skipped": parsed.skipped}
 
 
+def _default_split(parsed: Parsed, written: Written) -> list:
+    """The head action keeping the file's default split, its members now participants."""
+    if parsed.default_split is None:
+        return []
+    mode, entries = parsed.default_split
+    return [Group.DefaultSplit.set(DefaultSplitMap(SplitMode=mode, Splits=[
+        DefaultShareMap(ParticipantId=written.participant_ids[key], Value=value)
+        for key, value in entries]))]
+
+
 def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, token: str,
          owner_key: Optional[str], owner_id: str, owner_name: str) -> None:
     """One TransactWrite: the group ACTIVE with its owner, the import DONE (while this run,
@@ -105,8 +115,9 @@ def flip(group_id: str, job: ImportJob, parsed: Parsed, written: Written, *, tok
     shown, total = _warnings(parsed)
     gone = import_gone()
     tx = Transaction().require_live_account(user_id)
-    tx.update(Group(*Group.key(group_id)), [Group.Status.set(ACTIVE), Group.UpdatedAt.set(now)],
-              condition=Group.Status == IMPORTING, on_fail=gone)
+    tx.update(Group(*Group.key(group_id)), [Group.Status.set(ACTIVE), Group.UpdatedAt.set(now)]
+              + _default_split(parsed, written), condition=Group.Status == IMPORTING,
+              on_fail=gone)
     owner = Participant(group_id, Participant.sort_key(owner_id), ParticipantId=owner_id,
                         Type="USER", UserId=user_id, DisplayName=name, Role="OWNER",
                         ClaimedAt=now, CreatedAt=now, UpdatedAt=now)

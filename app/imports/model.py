@@ -63,6 +63,9 @@ class Row:
     income: bool = False
     # expenses: (name, signed amount) of each tax, tip, service or discount (our own export)
     extras: List[Tuple[str, int]] = field(default_factory=list)
+    # An expense that names nobody to share it (no items, no split): its total, which the
+    # file's default split shares as a REST create's would (parse.shared_by_default).
+    unshared_amount: Optional[int] = None
 
     @property
     def total(self) -> int:
@@ -143,6 +146,9 @@ class Parsed:
     households: Dict[str, str] = field(default_factory=dict)
     comments: List[CommentRow] = field(default_factory=list)
     templates: List[TemplateRow] = field(default_factory=list)
+    # The group's default split: (EQUAL | SHARES | PERCENT, [(member key, value)]); the new
+    # group keeps it, and rows that name nobody are shared by it.
+    default_split: Optional[Tuple[str, List[Tuple[str, Optional[int]]]]] = None
 
     def warn(self, line: Optional[int], message: str) -> None:
         self.warnings.append((line, message))

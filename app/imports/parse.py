@@ -13,7 +13,7 @@ from app.money.splits import MAX_AMOUNT
 from app.limits import IMPORT_FORMATS, IMPORT_MAX_BYTES, MAX_GROUP_PARTICIPANTS
 from app.imports.formats import cospend_csv, ihatemoney, spliit, splitwise_csv, tailspend_json
 from app.imports.formats.text import MAX_ROWS
-from app.imports.model import EXPENSE, ImportFileError, Parsed, Row
+from app.imports.model import EXPENSE, ImportFileError, Item, Parsed, Row
 from app.ledger import expense_input
 
 MAX_BYTES = IMPORT_MAX_BYTES
@@ -65,8 +65,31 @@ def parse_file(file_format: str, content: str, *, currency: Optional[str] = None
         raise ImportFileError(None, "The file names no members.")
     check_names(parsed)
     for row in parsed.rows + [template.body for template in parsed.templates]:
+        shared_by_default(row, parsed.default_split)
         check_row(row)
     return parsed
+
+
+NO_DEFAULT = ("The expense names nobody to share it (no items, split mode or splits) and "
+              "the file has no defaultSplit.")
+
+
+def shared_by_default(row: Row, default) -> None:
+    """An expense row that names nobody gets the file's default split, as a REST create
+    that names nobody gets its group's (app.ledger.default_split.applied): one item of the
+    total less the extras, named after the description, split by the default's mode and
+    values. The default names members by the file's keys."""
+    if row.kind != EXPENSE or row.items or row.unshared_amount is None:
+        return
+    if default is None:
+        raise ImportFileError(row.line, NO_DEFAULT)
+    mode, entries = default
+    amount = row.unshared_amount - sum(amount for _, amount in row.extras)
+    if amount < 1:
+        raise ImportFileError(row.line, f"The amount {row.unshared_amount} leaves nothing "
+                                        "once the extras are taken off.")
+    row.items = [Item(row.description or "Item", amount, mode,
+                      [(key, 0 if value is None else value) for key, value in entries])]
 
 
 def check_names(parsed: Parsed) -> None:

@@ -5,7 +5,11 @@ PERCENT over named participants); every create reads the head that authorized it
 :func:`applied` costs no read. A create "names nobody" when it sends an amount but neither
 items nor a split mode nor splits; it then records the default's mode and splits, and its
 reply shows them resolved like any other. Participants added later take no share until the
-default names them."""
+default names them.
+
+The default stays exact as the roster shrinks: whatever removes a participant (a removal, a
+leave, a guest merged away by a transfer) rewrites the default in the same TransactWrite
+(:func:`after_leaving`), so a create that names nobody never names someone who is gone."""
 from __future__ import annotations
 
 from typing import Any, Iterable, List, Optional, Tuple
@@ -59,6 +63,45 @@ def stored(mode: str, splits: Iterable[Tuple[str, Any]],
     return DefaultSplitMap(SplitMode=mode, Splits=[
         DefaultShareMap(ParticipantId=pid, Value=None if mode == "EQUAL" else value)
         for pid, value in entries])
+
+
+def after_leaving(default: Optional[DefaultSplitMap], participant_id: str, *,
+                  heir: Optional[str] = None) -> Tuple[bool, Optional[DefaultSplitMap]]:
+    """(changed, the default once ``participant_id`` has left the group): unchanged when it
+    does not name them. ``heir``: the participant a transfer merges them into, who takes
+    their place (and, when already named, their weight: SHARES and PERCENT add up; EQUAL
+    keeps one entry). Without an heir the others keep their proportions: EQUAL and SHARES
+    drop the entry; PERCENT, whose rest no longer sums to 100%, becomes SHARES weighted by
+    the remaining basis points (the same proportions, exactly; 0% entries, which took
+    nothing, go). Nobody left with a share: no default (None)."""
+    if default is None or all(s.ParticipantId != participant_id for s in default.Splits):
+        return False, default
+    mode = default.SplitMode
+    entries = [(s.ParticipantId, _int(s.Value)) for s in default.Splits]
+    if heir is not None:
+        merged: dict = {}
+        for pid, value in entries:
+            pid = heir if pid == participant_id else pid
+            if pid in merged and mode != "EQUAL":
+                merged[pid] = merged[pid] + value
+            else:
+                merged.setdefault(pid, value)
+        rest = list(merged.items())
+    else:
+        rest = [(pid, value) for pid, value in entries if pid != participant_id]
+        if mode == "PERCENT":
+            mode, rest = "SHARES", [(pid, value) for pid, value in rest if value]
+    if not rest:
+        return True, None
+    return True, DefaultSplitMap(SplitMode=mode, Splits=[
+        DefaultShareMap(ParticipantId=pid, Value=None if mode == "EQUAL" else value)
+        for pid, value in rest])
+
+
+def same(one: Optional[DefaultSplitMap], other: Optional[DefaultSplitMap]) -> bool:
+    """True when two stored defaults are the same (both absent, or equal maps)."""
+    return (None if one is None else one.as_dict()) == \
+        (None if other is None else other.as_dict())
 
 
 # Any amount checks a default's shape (resolve_item judges the values, not the amount).

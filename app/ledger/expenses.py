@@ -5,12 +5,12 @@ event and ConditionChecks on the group head, the caller's membership and every r
 participant."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, List, Optional
 
 from app import metrics
-from app.errors import (Invalid, NotFound, concurrent_update, id_collision, not_found,
-                        version_conflict)
+from app.errors import (Invalid, NotFound, ParticipantUnavailable, concurrent_update,
+                        id_collision, not_found, version_conflict)
 from app.core import changelog, outbox, paging
 from app.ledger import balances, default_split, expense_build, guards as money_guards, rounding
 from app.ledger.expense_input import ExpenseInput
@@ -18,7 +18,7 @@ from app.core.access import Access, authorize
 from app.core.clock import new_id, now_iso, today
 from app.core.transactions import Transaction
 from app.ledger.expense_body import ExpenseBody, compared
-from models.groups import COMMENT_SEGMENT, Comment, Expense, GroupItem
+from models.groups import COMMENT_SEGMENT, Comment, Expense, Group, GroupItem
 
 # Comments returned inline with an expense; longer threads continue via the comments list.
 INLINE_COMMENTS = 100
@@ -62,8 +62,40 @@ def create_expense(access: Access, expense: ExpenseInput, *,
 
     ``also(tx, expense)`` adds the caller's own rows to the same transaction (a chat
     draft's saved marker), so they commit with the expense or not at all."""
-    expense = default_split.applied(access.group.DefaultSplit, expense)
     expense = expense if expense.date else expense.with_(date=today())
+    if not default_split.names_nobody(expense):
+        return _create_retrying(access, expense, recurring_id, recurring_slot, also)
+    for _ in range(DEFAULT_ATTEMPTS):
+        try:
+            return _create_retrying(access, default_split.applied(access.group.DefaultSplit,
+                                                                  expense),
+                                    recurring_id, recurring_slot, also)
+        except ParticipantUnavailable:
+            # Someone the default named left after the head was read: their removal
+            # rewrote the default in its own TransactWrite, so the head read now has it.
+            head = _default_moved(access.group)
+            if head is None:
+                raise
+            access = replace(access, group=head)
+    raise concurrent_update("The group's default split keeps changing; try again.")
+
+
+# Creates that name nobody, built anew when the default split moved under them.
+DEFAULT_ATTEMPTS = 3
+
+
+def _default_moved(group: Group) -> Optional[Group]:
+    """The head again when its default split differs from ``group``'s, else None."""
+    try:
+        head = Group.get(*Group.key(group.GroupId), consistent_read=True)
+    except Group.DoesNotExist:
+        return None
+    return None if default_split.same(head.DefaultSplit, group.DefaultSplit) else head
+
+
+def _create_retrying(access: Access, expense: ExpenseInput, recurring_id: Optional[str],
+                     recurring_slot: Optional[str],
+                     also: Optional[Callable[[Transaction, Expense], None]]) -> Expense:
     for _ in range(rounding.ATTEMPTS):
         try:
             return _create(access, expense, rounding.read_state(access.group), recurring_id,

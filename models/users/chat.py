@@ -132,6 +132,18 @@ class ChatDraft(UserItem, discriminator="CHAT_DRAFT"):
     Facts = UnicodeAttribute(null=True)  # JSON: what the drafter understood (for revisions)
     Questions = ListAttribute(of=UnicodeAttribute, null=True)
     ExpenseId = UnicodeAttribute(null=True)
+    # What confirming does: EXPENSE (absent) creates the expense Body holds; HOUSEHOLD sets
+    # the households Body lists ([{participantId, household}], household null: none).
+    Kind = UnicodeAttribute(null=True)
+
+    @property
+    def kind(self) -> str:
+        return self.Kind or "EXPENSE"
+
+    @property
+    def body_name(self) -> str:
+        """What Body holds, as the API names it: ``expense`` or ``households``."""
+        return "households" if self.kind == "HOUSEHOLD" else "expense"
 
     @staticmethod
     def sort_key(session_id: str, draft_id: str) -> str:

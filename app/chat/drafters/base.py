@@ -22,6 +22,8 @@ class GroupContext:
     participants: tuple  # ((participantId, displayName), ...)
     # The group's defaultSplit: (splitMode, ((participantId, value), ...)), or None.
     default_split: Optional[tuple] = None
+    # ((participantId, household label), ...) of those who hold one.
+    households: tuple = ()
 
     def display_name(self, participant_id: str) -> Optional[str]:
         return dict(self.participants).get(participant_id)
@@ -47,13 +49,16 @@ class Proposal:
     """A reply, the questions it asks, and at most one draft body (API field names).
 
     ``expense`` is None when the drafter could not tell enough; ``facts`` is what it
-    understood, kept with the draft so a later message can revise it."""
+    understood, kept with the draft so a later message can revise it. ``households``
+    instead of an expense proposes household changes: ``[{participantId, household}]``
+    (household None: out of their household)."""
 
     reply: str
     questions: List[str] = field(default_factory=list)
     group_id: Optional[str] = None
     expense: Optional[dict] = None
     facts: dict = field(default_factory=dict)
+    households: Optional[List[dict]] = None
 
 
 class DrafterError(Exception):

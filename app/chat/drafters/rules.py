@@ -12,6 +12,7 @@ from typing import Dict, List, Optional
 
 from app.money.currencies import exact_minor, format_minor
 from app.money.amounts_and_dates import amounts_in_message, date_in_message
+from app.chat.drafters import households
 from app.chat.drafters.base import Context, GroupContext, Proposal
 from app.chat.drafters.people import EVERYONE, SELF, Roster, fold, mentioned
 
@@ -92,7 +93,10 @@ class RuleDrafter:
         gc = self._group(context)
         if isinstance(gc, Proposal):
             return gc
-        return _Parse(context, gc).proposal()
+        about_households = households.proposal(
+            context.text, gc, Roster(gc.participants, gc.my_participant_id),
+            dict(gc.households))
+        return about_households or _Parse(context, gc).proposal()
 
     @staticmethod
     def _group(context: Context):

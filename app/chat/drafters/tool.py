@@ -10,8 +10,9 @@ from decimal import Decimal, InvalidOperation
 from app.chat.drafters.base import WHICH_GROUP, Context, DrafterError, Proposal
 
 NAME = "propose_expense"
-DESCRIPTION = ("Propose one draft expense from the user's message, or ask questions when "
-               "the group, a participant, the amount or the split is unclear.")
+DESCRIPTION = ("Propose one draft expense from the user's message (or, when it is about "
+               "households, the household changes), or ask questions when the group, a "
+               "participant, the amount or the split is unclear.")
 SCHEMA = {
     "type": "object",
     "properties": {
@@ -42,6 +43,16 @@ SCHEMA = {
             "type": "object", "properties": {"name": {"type": "string"},
                                              "amount": {"type": "string"}},
             "required": ["name", "amount"]}},
+        "households": {"type": "array", "description": (
+            "Instead of an expense: household changes (people who settle up as one unit). "
+            "\"Anna and Ben are one household\": both with the same label; \"put Carla in "
+            "the Smith household\": Carla with Smith; \"Anna leaves her household\": Anna "
+            "with household null"), "items": {
+            "type": "object", "properties": {
+                "participantId": {"type": "string"},
+                "household": {"type": ["string", "null"], "description": "the label, at most "
+                                                                        "40 characters"}},
+            "required": ["participantId", "household"]}},
     },
     "required": ["reply"],
 }
@@ -83,6 +94,14 @@ def proposal_of(arguments, context: Context) -> Proposal:
         raise DrafterError("MALFORMED", "questions is not a list")
     proposal = Proposal(reply=arguments.get("reply") or "", questions=[str(q) for q in questions],
                         group_id=arguments.get("groupId"))
+    changes = arguments.get("households")
+    if not questions and changes:
+        if not isinstance(changes, list) or not all(isinstance(c, dict) for c in changes):
+            raise DrafterError("MALFORMED", "households is not a list of objects")
+        # judged by the server (app.chat.proposals) like any expense the model proposes
+        proposal.households = [{"participantId": c.get("participantId"),
+                                "household": c.get("household")} for c in changes[:100]]
+        return proposal
     if questions or not arguments.get("amount"):
         return proposal
     group = context.group(proposal.group_id)

@@ -3,7 +3,9 @@
 Items keep their split modes and values, payments their payers, settlements their notes,
 converted rows their rate and group amount, and every expense's comments and every recurring
 template come along (tailspend_threads.py), so export -> import -> export gives the same
-roster, expenses, settlements, comments, templates and nets. Every value is
+roster, expenses, settlements, comments, templates and nets. The group's defaultSplit comes
+along too, and an expense written as a REST body that names nobody (an amount, no items,
+split mode or splits) is shared by it (app.imports.parse.shared_by_default). Every value is
 type-checked: a file that is not our export's shape is a 400 naming the record, never a
 crash."""
 from __future__ import annotations
@@ -15,7 +17,10 @@ from app.imports.amounts import calendar_date, currency_code
 from app.imports.formats.text import (CellBudget, check_list, check_members, json_document,
                                       require, text_field)
 from app.imports.formats import tailspend_threads
-from app.imports.model import EXPENSE, SETTLEMENT, Item, Parsed, RecordedRate, Row
+from app.imports.model import (EXPENSE, SETTLEMENT, ImportFileError, Item, Parsed,
+                               RecordedRate, Row)
+from app.errors import Invalid
+from app.ledger import default_split
 
 FORMAT = "tailspend-json"
 
@@ -43,7 +48,7 @@ def parse(text: str) -> Parsed:
     currency = currency_code(group.get("currency"), 1) if group.get("currency") else None
     parsed = Parsed(format=FORMAT, members=members, rows=[], roles=roles, households=households,
                     name=text_field(group.get("name"), 1, "The group's name") or None,
-                    currency=currency)
+                    currency=currency, default_split=_default_split(group, members))
     expenses = _objects(document.get("expenses"), 1, "expenses")
     settlements = _objects(document.get("settlements"), 1, "settlements")
     comments = _objects(document.get("comments"), 1, "comments")
@@ -106,7 +111,33 @@ def _int(value: Any, line: int, what: str) -> int:
     return value
 
 
-def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
+def _default_split(group: dict, members: dict):
+    """The group's defaultSplit as (mode, [(member key, value)]), checked as PATCH checks
+    one (a 400 on the file's first line), or None."""
+    default = group.get("defaultSplit")
+    if default is None:
+        return None
+    require(isinstance(default, dict), 1, "defaultSplit must be an object.")
+    entries = [(s.get("participantId"), s.get("value"))
+               for s in _objects(default.get("splits"), 1, "defaultSplit.splits")]
+    try:
+        stored = default_split.stored(default.get("splitMode"), entries, members)
+    except Invalid as error:
+        raise ImportFileError(1, error.message) from None
+    return stored.SplitMode, [(s.ParticipantId, None if s.Value is None else int(s.Value))
+                              for s in stored.Splits]
+
+
+def _items(line: int, expense: dict, parsed: Parsed) -> list:
+    """The expense's items as exported, or its one item when it was written as the REST
+    shorthand (amount, splitMode, splits); none when it names nobody (amount alone)."""
+    if "items" not in expense and ("splitMode" in expense or "splits" in expense):
+        extras = sum(_int(e.get("amount"), line, "An extra's amount")
+                     for e in _objects(expense.get("extras") or [], line, "extras"))
+        expense = {"items": [{"name": expense.get("description"),
+                              "amount": _int(expense.get("amount"), line, "amount") - extras,
+                              "splitMode": expense.get("splitMode"),
+                              "splits": expense.get("splits")}]}
     items = []
     for item in _objects(expense.get("items"), line, "items"):
         splits = [(_member(parsed, line, s.get("participantId")),
@@ -116,6 +147,12 @@ def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
                           _int(item.get("amount"), line, "An item amount"),
                           text_field(item.get("splitMode"), line, "splitMode") or "EXACT",
                           splits))
+    return items
+
+
+def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
+    items = _items(line, expense, parsed)
+    unshared = None if items else _int(expense.get("amount"), line, "amount")
     payments = [(_member(parsed, line, p.get("participantId")),
                  _int(p.get("amount"), line, "A payment"))
                 for p in _objects(expense.get("payments"), line, "payments")]
@@ -125,7 +162,8 @@ def _expense(line: int, expense: dict, parsed: Parsed, currency) -> Row:
                or "Expense",
                category=text_field(expense.get("category"), line, "category") or None,
                notes=text_field(expense.get("notes"), line, "notes") or None,
-               payments=payments, items=items, income=_income(expense.get("kind"), line),
+               payments=payments, items=items, unshared_amount=unshared,
+               income=_income(expense.get("kind"), line),
                extras=[(text_field(e.get("name"), line, "An extra's name") or "Extra",
                         _int(e.get("amount"), line, "An extra's amount"))
                        for e in _objects(expense.get("extras") or [], line, "extras")])
