@@ -5,7 +5,7 @@ DynamoDB calls, measured warm through the Flask test client on moto, of:
   the balance row, so the view reads what the plan reads (the roster Query and the
   BatchGetItem that authorizes and brings the balance row), however many expenses;
 - one page of a participant's statement: the access check's BatchGetItem (with the balance
-  row and the participant) and one Query of GroupStatementIndex;
+  row and the participant) and one Query of GroupExpensesIndex (every money row);
 - settling with a person across 3 groups: one TransactWrite for all of them.
 """
 from __future__ import annotations

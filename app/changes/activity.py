@@ -59,7 +59,7 @@ def _entry(row: Change, names: dict, currency: str, t: Texts) -> ActivityEntry:
     said = t.gettext("{name} (by link)", name=actor.display_name) if row.ByLink \
         else actor.display_name
     return ActivityEntry(int(row.Revision), row.At, actor, row.Kind, row.ResourceId, row.Op,
-                         summary(row, said, names, currency, t), row.Diff or [], t.tag)
+                         summary(row, said, names, currency, t), row.edits or [], t.tag)
 
 
 def _what(subject: dict, currency: str, t: Texts, unnamed: str) -> str:

@@ -49,11 +49,12 @@ def _scrub(group_id: str, condition) -> int:
     rewritten = 0
     for row in Change.query(group_id, Change.SK.startswith(CHANGE_PREFIX),
                             filter_condition=condition, consistent_read=True):
-        subject, diff = scrubbed(row.Subject, row.Diff)
-        if subject == row.Subject and diff == row.Diff:
+        subject, diff = scrubbed(row.Subject, row.edits)
+        if subject == row.Subject and diff == row.edits:
             continue  # already scrubbed (a rerun) or nothing typed in it
         actions = [Change.Subject.set(subject) if subject else Change.Subject.remove(),
-                   Change.Diff.set(diff) if diff else Change.Diff.remove()]
+                   Change.Diff.set(diff) if diff else Change.Diff.remove(),
+                   Change.TextDiff.remove()]  # an older row's text goes with the rewrite
         rewritten += update_if(row, actions, Change.SK.exists())
     return rewritten
 

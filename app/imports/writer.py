@@ -162,8 +162,8 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
                             PayeeId=ids[row.payee], Amount=row.amount, Date=row.date,
                             Note=(row.note or None) and row.note[:MAX_SETTLEMENT_NOTE], Version=1,
                             CreatedBy=importer, CreatedAt=stamp, UpdatedAt=stamp,
-                            StatementKey=Settlement.statement_key(row.date, stamp,
-                                                                  settlement_id),
+                            ExpenseSortKey=Settlement.statement_key(row.date, stamp,
+                                                                    settlement_id),
                             **rate_attributes(rate, written.main_currency))
     _add(written, balances.stored_settlement_nets(settlement, written.main_currency),
          balances.stored_settlement_pairs(settlement, written.main_currency))

@@ -1,8 +1,9 @@
 """GET /groups/{id}/stats and GET /users/me/stats: where the money went.
 
 A group's stats are one pass over its expense rows in the date range: a Query of
-GroupExpensesIndex by date (never a Scan, and settlement, conversion and comment rows are
-not in that index, so they are never read). A user's stats are one pass over their
+GroupExpensesIndex by date (never a Scan; comment rows are not in that index, and the few
+settlement and conversion rows that share it, for the statement, are skipped by the Expense
+class's discriminator filter: billed as read, never counted). A user's stats are one pass over their
 projection's expense rows (their own shares, kept by the groups stream: issue 50)."""
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from app.errors import Forbidden, Invalid, not_found
 from app.core import changelog, outbox, paging
 from app.core.access import Access, require_role
 from app.core.clock import new_id, now_iso
+from app.ledger import guards as money_guards
 from app.ledger.expenses import thread_page
 from app.core.transactions import Transaction
 from models.groups import (COMMENT_SEGMENT, EXPENSE_PREFIX, USERMEMBER_PREFIX, Comment, Expense,
@@ -73,8 +74,9 @@ def add_comment(access: Access, expense_id: str, body: str) -> Comment:
                       AuthorParticipantId=access.participant_id, Body=body,
                       Mentions=mentions or None, CreatedAt=now)
     tx = Transaction()
-    # still a participant when the comment lands (the guard row is the account check too)
-    require_role(tx, access, "VIEWER", account_live=False)
+    # still a participant when the comment lands: the roster read after the head, and the
+    # head's roster version in the change log's update (account deletion moves it too)
+    money_guards.check_commenter(tx, access)
     tx.update(Expense(access.group_id, Expense.sort_key(expense_id)),
               [Expense.CommentSeq.add(1)], condition=Expense.SK.exists(),
               on_fail=not_found("Expense"))
@@ -84,7 +86,7 @@ def add_comment(access: Access, expense_id: str, body: str) -> Comment:
                      payload={"expenseId": expense_id})
     _add_mention_events(tx, access, comment_id, expense_id, mentions)
     changelog.record(tx, access.group, comment, changelog.CREATE, actor=access.participant_id)
-    tx.commit()
+    money_guards.commit_comment(tx, access.group)
     return comment
 
 

@@ -97,7 +97,7 @@ def convert_kept(access: Access, body: Mapping[str, Any]) -> Conversion:
                      CreatedBy=access.user_id,
                      CreatedAt=now, UpdatedAt=now,
                      # A conversion's date is the day it was made (its statement place).
-                     StatementKey=Conversion.statement_key(now[:10], now, conversion_id))
+                     ExpenseSortKey=Conversion.statement_key(now[:10], now, conversion_id))
     tx = Transaction()
     money_guards.check_money_write(tx, access, kept)
     tx.put(row, condition=Conversion.SK.does_not_exist(), on_fail=id_collision())

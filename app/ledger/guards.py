@@ -58,6 +58,45 @@ def check_money_write(tx: Transaction, access: Access, participants: Iterable[st
              on_fail=GroupChanged("The group changed while we were writing.", named, access))
 
 
+def check_commenter(tx: Transaction, access: Access) -> None:
+    """The commenter must still be a participant (VIEWER+) when the comment commits, read
+    from one consistent roster Query after the head that authorized, and the head update
+    the comment's change log already makes conditions on the roster version read (removal,
+    account deletion's guest conversion and every role change move it): no ConditionCheck
+    of the guard row (2 WRU) rides along. Only the roster: a comment does not care about
+    the group's currency. A link session's guest is checked on its link row, as before."""
+    if access.link_id is not None:
+        require_role(tx, access, "VIEWER", account_live=False)
+        return
+    _require_roster(access.group_id, (), access, "VIEWER")
+    tx.check(Group, *Group.key(access.group_id), condition=_roster_condition(access.group),
+             on_fail=GroupChanged("The group changed while we were writing.", (), access))
+
+
+def commit_comment(tx: Transaction, group: Group) -> None:
+    """Commit a comment checked by :func:`check_commenter`; when the roster moved but the
+    commenter still stands (a guest added elsewhere), resend on the new version."""
+    for _ in range(ROSTER_RESENDS + 1):
+        try:
+            tx.commit()
+            return
+        except GroupChanged as changed:
+            try:
+                head = Group.get(*Group.key(group.GroupId), consistent_read=True)
+            except (Group.DoesNotExist, ValueError):
+                head = None
+            if not is_live(head):
+                raise group_not_found() from None
+            _require_roster(group.GroupId, (), changed.writer, "VIEWER")
+            tx.recondition(Group, *Group.key(group.GroupId), condition=_roster_condition(head))
+    raise concurrent_update()
+
+
+def _roster_condition(group: Group):
+    return Group.roster_unchanged(None if group.RosterVersion is None
+                                  else int(group.RosterVersion))
+
+
 def _head_condition(group: Group, named: Optional[tuple]):
     condition = (Group.Status == GroupStatus.ACTIVE) & (Group.Currency == group.Currency)
     if named is not None:
@@ -74,10 +113,12 @@ def _limited(participant_ids: Iterable[str]) -> tuple:
     return ids
 
 
-def _require_roster(group_id: str, participant_ids: tuple, writer: Optional[Access]) -> None:
+def _require_roster(group_id: str, participant_ids: tuple, writer: Optional[Access],
+                    min_role: str = "MEMBER") -> None:
     """One consistent roster Query (cheaper than a BatchGetItem of the rows: a Query is
     billed on the bytes it reads, a batch per item): 409 PARTICIPANT_UNAVAILABLE for the
-    first id absent or mid-transfer; the writer, if given, must still hold MEMBER+."""
+    first id absent or mid-transfer; the writer, if given, must still hold ``min_role``
+    (MEMBER+ to move money; VIEWER: still the caller's own participant)."""
     found = {row.ParticipantId: row for row in Participant.roster(group_id, consistent_read=True)}
     for participant_id in participant_ids:
         row = found.get(participant_id)
@@ -89,8 +130,9 @@ def _require_roster(group_id: str, participant_ids: tuple, writer: Optional[Acce
             if mine is None or mine.Type != "GUEST" or not writer.at_least("MEMBER"):
                 reauthorize(writer, "MEMBER")  # raises its 401 / 404 / 403
                 raise concurrent_update()
-        elif mine is None or mine.UserId != writer.user_id or not mine.may_write_money:
-            authorize(writer.user_id, writer.group_id, "MEMBER")  # raises its 404 / 403
+        elif mine is None or mine.UserId != writer.user_id or (
+                min_role == "MEMBER" and not mine.may_write_money):
+            authorize(writer.user_id, writer.group_id, min_role)  # raises its 404 / 403
             raise concurrent_update()  # changed and changed back meanwhile
 
 

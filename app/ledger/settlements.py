@@ -110,7 +110,7 @@ def new_row(access: Access, payer_id: str, payee_id: str, amount: int, date: str
                       SettlementId=settlement_id, PayerId=payer_id, PayeeId=payee_id,
                       Amount=amount, Date=date, Note=note, Version=1, CreatedBy=access.user_id,
                       CreatedAt=now, UpdatedAt=now,
-                      StatementKey=Settlement.statement_key(date, now, settlement_id),
+                      ExpenseSortKey=Settlement.statement_key(date, now, settlement_id),
                       **currency_attributes)
 
 
@@ -174,8 +174,8 @@ def update_settlement(access: Access, settlement_id: str, version: int,
                                  access.group.Currency, date)
     attributes = {"PayerId": payer, "PayeeId": payee, "Amount": amount, "Date": date,
                   "Version": version + 1, "UpdatedAt": now_iso(), "Note": note,
-                  "StatementKey": Settlement.statement_key(date, current.CreatedAt,
-                                                           settlement_id),
+                  "ExpenseSortKey": Settlement.statement_key(date, current.CreatedAt,
+                                                             settlement_id),
                   **rate_attributes(rate, access.group.Currency)}
     actions = [getattr(Settlement, name).set(value) if value is not None
                else getattr(Settlement, name).remove() for name, value in attributes.items()]

@@ -1,10 +1,11 @@
 """A participant's statement: every row that moved their net in one currency section, oldest
 first, each with its effect and the running net after it.
 
-Key design: every money row (expense head, settlement, conversion) carries ``StatementKey``
-``<date>#<createdAt>#<id>`` (the expense's is its ExpenseSortKey), written by the same put
-or update that writes the row, and GroupStatementIndex (GroupId / StatementKey) orders a
-group's money rows by date, then creation. A page is one Query of that index; each row's
+Key design: every money row (expense head, settlement, conversion) carries ``ExpenseSortKey``
+``<date>#<createdAt>#<id>``, written by the same put or update that writes the row, and
+GroupExpensesIndex (GroupId / ExpenseSortKey) orders a group's money rows by date, then
+creation (the expense listing reads the same index through the Expense class, skipping the
+settlement and conversion rows). A page is one Query of that index; each row's
 effect on the participant is computed from the row itself, rows with effect 0 (someone
 else's, or another currency's) are left out, so a page may hold fewer items than ``limit``
 and still have a ``nextCursor``. The running net so far rides in the signed cursor, so no

@@ -11,7 +11,7 @@ from models.groups.keys import (BALANCE, CHANGE_PREFIX, COMMENT_SEGMENT, CONVERS
                                 PARTICIPANT_PREFIX, RECURRING_PREFIX, SETTLEMENT_PREFIX,
                                 TRASH_PREFIX, USERMEMBER_PREFIX)
 from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
-                                GroupExpensesIndex, GroupItem, GroupStatementIndex,
+                                GroupExpensesIndex, GroupItem,
                                 PendingJoinRequestsIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
 from models.groups.membership import (DefaultShareMap, DefaultSplitMap, Group, GroupStatus,
@@ -31,7 +31,7 @@ __all__ = ["DefaultShareMap", "DefaultSplitMap", "BALANCE", "BODY_FIELDS", "Expe
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",
            "JOINREQ_PREFIX", "META", "NET_PREFIX", "PAIR_PREFIX", "PARTICIPANT_PREFIX", "RECURRING_PREFIX",
            "SETTLEMENT_PREFIX", "USERMEMBER_PREFIX", "DueRecurringExpensesIndex",
-           "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "GroupStatementIndex", "PendingJoinRequestsIndex",
+           "ExpenseIdIndex", "GroupExpensesIndex", "GroupItem", "PendingJoinRequestsIndex",
            "UserParticipantsIndex", "UserPendingJoinRequestsIndex", "Group", "GroupStatus", "Invite",
            "JoinLock", "JoinRequest", "Participant", "UserMember", "Balance", "Comment",
            "Expense", "ExtraMap", "ItemMap", "PaymentMap", "Settlement", "SplitMap", "ExpenseTemplateMap",

@@ -34,7 +34,11 @@ class UserPendingJoinRequestsIndex(GlobalSecondaryIndex):
 
 
 class GroupExpensesIndex(GlobalSecondaryIndex):
-    """Expense heads of a group by date then creation (sparse on ExpenseSortKey)."""
+    """Every row of a group that moves money (expense and income heads, settlements,
+    conversions) by date then creation (sparse on ExpenseSortKey). The expense listing reads
+    it through the Expense class, whose discriminator filter skips the few settlement and
+    conversion rows; a participant's statement reads every kind. One index for both (they
+    order the same rows the same way): a money write pays one index entry, not two."""
 
     class Meta:
         index_name = "GroupExpensesIndex"
@@ -42,18 +46,6 @@ class GroupExpensesIndex(GlobalSecondaryIndex):
 
     GroupId = UnicodeAttribute(hash_key=True)
     ExpenseSortKey = UnicodeAttribute(range_key=True)
-
-
-class GroupStatementIndex(GlobalSecondaryIndex):
-    """Every row of a group that moves money (expense heads, settlements, conversions) by
-    date then creation (sparse on StatementKey): a participant's statement."""
-
-    class Meta:
-        index_name = "GroupStatementIndex"
-        projection = AllProjection()
-
-    GroupId = UnicodeAttribute(hash_key=True)
-    StatementKey = UnicodeAttribute(range_key=True)
 
 
 class ExpenseIdIndex(GlobalSecondaryIndex):
@@ -107,7 +99,6 @@ class GroupItem(RawAccess, Model):
     PendingKey = UnicodeAttribute(null=True)
     UserPendingKey = UnicodeAttribute(null=True)
     ExpenseSortKey = UnicodeAttribute(null=True)
-    StatementKey = UnicodeAttribute(null=True)
     ExpenseId = UnicodeAttribute(null=True)
     UserId = UnicodeAttribute(null=True)
     DueBucket = UnicodeAttribute(null=True)
@@ -116,20 +107,21 @@ class GroupItem(RawAccess, Model):
     pending_join_requests = PendingJoinRequestsIndex()
     user_pending_join_requests = UserPendingJoinRequestsIndex()
     group_expenses = GroupExpensesIndex()
-    group_statement = GroupStatementIndex()
     expense_ids = ExpenseIdIndex()
     user_participants = UserParticipantsIndex()
     due_recurring = DueRecurringExpensesIndex()
 
     @staticmethod
     def statement_key(date: str, created_at: str, row_id: str) -> str:
-        """A money row's place in GroupStatementIndex: by date, then creation."""
+        """A money row's place in GroupExpensesIndex (``ExpenseSortKey``): by date, then
+        creation."""
         return f"{date}#{created_at}#{row_id}"
 
     @classmethod
     def statement_page(cls, group_id: str, **kwargs) -> Iterator["GroupItem"]:
-        """Money rows of a group, oldest first by date then creation (GroupStatementIndex)."""
-        return cls.group_statement.query(group_id, scan_index_forward=True, **kwargs)
+        """Money rows of a group, oldest first by date then creation (GroupExpensesIndex,
+        every kind)."""
+        return cls.group_expenses.query(group_id, scan_index_forward=True, **kwargs)
 
     @classmethod
     def partition(cls, group_id: str, prefix: Optional[str] = None, **kwargs) -> Iterator["GroupItem"]:

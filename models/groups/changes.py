@@ -5,10 +5,14 @@ and by the home screen at no extra call; each row is written in the same Transac
 the change it records and expires after 90 days through the table's TTL (``ExpiresAt``)."""
 from __future__ import annotations
 
-from typing import Iterator, Optional
+import base64
+import json
+import zlib
+from typing import Any, Iterator, Optional
 
-from pynamodb.attributes import (BooleanAttribute, JSONAttribute, NumberAttribute,
+from pynamodb.attributes import (Attribute, BooleanAttribute, JSONAttribute, NumberAttribute,
                                  UnicodeAttribute)
+from pynamodb.constants import BINARY
 
 from models.groups.base import GroupItem
 from models.groups.keys import CHANGE_PREFIX
@@ -33,6 +37,25 @@ class ChangeKind:
     ACTIVITY = ALL + ACTIVITY_ONLY
 
 
+class PackedJSONAttribute(Attribute[Any]):
+    """JSON stored deflated in a binary value. An edit's diff repeats every participant id
+    of its splits before and after (a 6-way amount edit: ~1.1 KB of JSON, ~0.3 KB deflated),
+    and the CHANGE row is written in the edit's TransactWrite at 2 write units per started
+    KB: packed, the row stays in one KB."""
+
+    attr_type = BINARY
+
+    def serialize(self, value: Any) -> Optional[bytes]:
+        if value is None:
+            return None
+        return zlib.compress(json.dumps(value, separators=(",", ":")).encode(), 9)
+
+    def deserialize(self, value: Any) -> Any:
+        if isinstance(value, str):  # a stream record's JSON image carries base64 text
+            value = base64.b64decode(value)
+        return json.loads(zlib.decompress(bytes(value)))
+
+
 class Change(GroupItem, discriminator="CHANGE"):
     """What changed at one revision: the resource (kind, id, its row's SK), how, by whom."""
 
@@ -45,8 +68,11 @@ class Change(GroupItem, discriminator="CHANGE"):
     Action = UnicodeAttribute(null=True)  # CREATE, UPDATE, DELETE (the activity verb)
     ActorParticipantId = UnicodeAttribute(null=True)
     At = UnicodeAttribute()
-    # [{field, before, after}] for an edit (the activity feed's per-field diff).
-    Diff = JSONAttribute(null=True)
+    # [{field, before, after}] for an edit (the activity feed's per-field diff), packed.
+    Diff = PackedJSONAttribute(null=True, attr_name="PackedDiff")
+    # The same, as JSON text, on rows written before the packing (gone with their 90-day
+    # TTL): read through :attr:`edits`, removed by a rewrite (app.core.scrub).
+    TextDiff = JSONAttribute(null=True, attr_name="Diff")
     # What the activity sentence names ({"verb", "name", "amount", "currency", ...}): kept
     # here because a deleted resource cannot be read back. Never a person's name.
     Subject = JSONAttribute(null=True)
@@ -57,6 +83,11 @@ class Change(GroupItem, discriminator="CHANGE"):
     # ``projected_sort`` before it (its date may move), so the cross-group projection finds
     # the row it keyed by it (app.insight.projection). Not on a create: nothing was keyed.
     SortedAs = UnicodeAttribute(null=True)
+
+    @property
+    def edits(self) -> Optional[list]:
+        """The per-field diff, packed or (an older row) as text."""
+        return self.Diff if self.Diff is not None else self.TextDiff
 
     @staticmethod
     def sort_key(revision: int) -> str:

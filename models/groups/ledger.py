@@ -160,10 +160,9 @@ class Expense(ExpenseBodyAttributes, GroupItem, discriminator="EXPENSE"):
 
     @classmethod
     def date_keys(cls, date: str, created_at: str, expense_id: str) -> dict:
-        """The two index keys derived from the date, set together by every write of a head:
-        GroupExpensesIndex's and GroupStatementIndex's (the same order)."""
-        key = cls.expense_sort_key(date, created_at, expense_id)
-        return {"ExpenseSortKey": key, "StatementKey": key}
+        """The index key derived from the date, set by every write of a head: its place in
+        GroupExpensesIndex (the listing's and the statement's order)."""
+        return {"ExpenseSortKey": cls.expense_sort_key(date, created_at, expense_id)}
 
     @classmethod
     def listing(cls, group_id: str, date_from: Optional[str] = None,

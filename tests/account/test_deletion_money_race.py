@@ -26,7 +26,7 @@ NOTE = "raced-in note for the pharmacy"
 
 def _logged_text(group_id: str) -> str:
     rows = Change.query(group_id, Change.SK.startswith("CHANGE#"), consistent_read=True)
-    return json.dumps([[row.Subject, row.Diff] for row in rows])
+    return json.dumps([[row.Subject, row.edits] for row in rows])
 
 
 def test_a_money_write_racing_the_conversion_is_scrubbed_and_a_later_one_refused(

@@ -225,3 +225,36 @@ def test_a_deleted_recurring_template_leaves_no_description_in_activity(group):
     assert [item["summary"] for item in items[:2]] == [
         "ann deleted the recurring expense",
         "ann added the recurring expense (€25.00)"]
+
+
+def test_an_edits_diff_is_stored_packed_so_a_six_way_amount_edit_logs_under_one_kb(
+        client, sign_in):
+    """The CHANGE row rides in the edit's TransactWrite (2 write units per started KB): its
+    diff is deflated (models.groups.changes.PackedJSONAttribute), and the feed reads it back
+    as it was; a row written before the packing (text ``Diff``) still reads."""
+    from bench.dynamo_meter import item_size
+    from models.groups import Change
+    from tests.ledger.conftest import make_group_ctx
+
+    group = make_group_ctx(client, sign_in, "packer@example.com", guests=5)
+    expense = group.add_expense(600)
+    body = equal_body(group.me, 606, group.everyone)
+    assert group.patch(f"/expenses/{expense['expenseId']}",
+                       {"version": 1, **body}).status_code == 200
+    [row] = Change.newest_first(group.group_id, limit=1)
+    raw = Change.raw_get(group.group_id, row.SK)
+    assert "PackedDiff" in raw and "Diff" not in raw
+    assert item_size(raw) < 1024
+    diff = {d["field"]: d for d in group.get("/activity").get_json()["items"][0]["diff"]}
+    assert diff["amount"]["before"] == 600 and diff["amount"]["after"] == 606
+    assert len(diff["items"]["after"][0]["splits"]) == 6
+
+    older = Change(group.group_id, Change.sort_key(int(row.Revision) + 1),
+                   Revision=int(row.Revision) + 1, Kind="EXPENSE",
+                   ResourceId=expense["expenseId"], ResourceKey=row.ResourceKey, Op="UPSERT",
+                   Action="UPDATE", ActorParticipantId=group.me, At=row.At, ExpiresAt=1,
+                   TextDiff=[{"field": "description", "before": "a", "after": "b"}])
+    older.save()
+    assert "Diff" in Change.raw_get(group.group_id, older.SK)
+    [read] = Change.newest_first(group.group_id, limit=1)
+    assert read.edits == [{"field": "description", "before": "a", "after": "b"}]

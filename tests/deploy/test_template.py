@@ -39,12 +39,12 @@ TABLE_SHAPES = {
     "groups": (["GroupId", "SK"], {
         "PendingJoinRequestsIndex": (["PendingKey", "CreatedAt"], "ALL", None),
         "UserPendingJoinRequestsIndex": (["UserPendingKey", "GroupId"], "ALL", None),
+        # Every money row by date, then creation: the expense listing (expense and income
+        # heads) and a participant's statement (issue 46: settlements and conversions too).
         "GroupExpensesIndex": (["GroupId", "ExpenseSortKey"], "ALL", None),
         "ExpenseIdIndex": (["ExpenseId"], "KEYS_ONLY", None),
         "UserParticipantsIndex": (["UserId", "GroupId"], "INCLUDE", {"EntityType", "ParticipantId", "Role"}),
         "DueRecurringExpensesIndex": (["DueBucket", "NextRunAt"], "ALL", None),
-        # A participant's statement (issue 46): money rows by date, then creation.
-        "GroupStatementIndex": (["GroupId", "StatementKey"], "ALL", None),
     }),
     "developer-tokens": (["TokenId", "SK"], {
         "OwnerTokensIndex": (["UserId", "CreatedAt"], "INCLUDE", {

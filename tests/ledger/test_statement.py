@@ -180,3 +180,41 @@ def test_a_statements_effects_sum_to_the_net_and_its_last_running_net_is_it(worl
         assert (lines[-1]["runningNet"] if lines else 0) == nets[pid]
         keys = [(line["date"]) for line in lines]
         assert keys == sorted(keys)
+
+
+def test_the_listing_search_and_stats_skip_the_settlements_and_conversions_in_the_index(group):
+    """Settlements and conversions share GroupExpensesIndex with the expense heads (one
+    index entry per money write): every expense reader still sees expenses only, in order,
+    with full pages across the rows it skips."""
+    a, _ = group.guests
+    made = [group.add_expense(100 * day, payer=a, among=[a, group.me], date=f"2026-11-0{day}",
+                              description=f"Supper {day}")["expenseId"]
+            for day in (1, 3, 5, 7)]
+    for day in (2, 4, 6):
+        assert group.post("/settlements", {"payerId": group.me, "payeeId": a, "amount": 10,
+                                           "date": f"2026-11-0{day}"}).status_code == 201
+    usd = {**equal_body(a, 1000, [a, group.me]), "currency": "USD", "date": "2026-11-05"}
+    assert group.post("/expenses", usd).status_code == 201
+    assert group.post("/conversions", {"currency": "USD", "exchangeRate": "0.9"}
+                      ).status_code == 201
+    seen, cursor, sizes = [], None, []
+    while True:
+        reply = group.get("/expenses?limit=2" + (f"&cursor={cursor}" if cursor else ""))
+        assert reply.status_code == 200, reply.get_json()
+        page = reply.get_json()
+        seen += [item["expenseId"] for item in page["items"]]
+        sizes.append(len(page["items"]))
+        cursor = page["nextCursor"]
+        if not cursor:
+            break
+    kinds = [item["date"] for item in group.get("/expenses?limit=100").get_json()["items"]]
+    assert len(seen) == 5 and seen[0] == made[3] and seen[-1] == made[0]
+    assert kinds == ["2026-11-07", "2026-11-05", "2026-11-05", "2026-11-03", "2026-11-01"]
+    assert sizes[:2] == [2, 2]  # full pages, the settlement rows between them skipped
+    searched = group.get("/expenses?q=Supper&limit=100").get_json()["items"]
+    assert sorted(item["expenseId"] for item in searched) == sorted(made)
+    stats = group.get("/stats?by=month").get_json()
+    assert stats["total"]["count"] == 4  # the USD row is in its own section
+    lines, _, _ = _pages(group, group.me)
+    assert [line["kind"] for line in lines].count("SETTLEMENT") == 3
+    assert [line["kind"] for line in lines][-1] == "CONVERSION"
