@@ -155,6 +155,9 @@ class Event(NotificationItem, discriminator="EVENT"):
     ResourceId = UnicodeAttribute()
     Payload = MapAttribute(null=True)
     Recipients = UnicodeSetAttribute(null=True)
+    # Recipients whose e-mail the dispatch had no time left to send (their history row is
+    # written): the event stays in the outbox and the sweep's dispatch sends just these.
+    MailPending = UnicodeSetAttribute(null=True)
 
     @staticmethod
     def event_id(event_type: str, scope_id: str, resource_id: str,
