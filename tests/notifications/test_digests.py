@@ -203,7 +203,7 @@ def maintenance_margin() -> float:
 
 
 def test_a_digest_reads_one_history_query_per_reader(duo, smtp, deliver):
-    """The bench's claim (bench/notifications_bench.py): per reader and period one Query of
+    """The bench's claim (bench/digest_bench.py): per reader and period one Query of
     the notifications table (the history), one conditional PutItem (the marker)."""
     import boto3
 
@@ -222,8 +222,9 @@ def test_a_digest_reads_one_history_query_per_reader(duo, smtp, deliver):
     # one empty here), whatever the number of readers. Bob's: one Query of his history, one
     # of his memberships (UserParticipantsIndex), which also decides what he may be shown.
     assert bill.calls["Query"] == 2 * DIGEST_SHARDS + 1 + 1, bill.calls_text()
-    # his marker; where the daily walk is after his page, then each period's "done"
-    assert bill.calls["PutItem"] == 1 + 1 + 2, bill.calls_text()
+    # his marker; where the daily walk is after his page (none when his shard is the last,
+    # whose page ends the walk), then each period's "done"
+    assert bill.calls["PutItem"] in (1 + 2, 1 + 1 + 2), bill.calls_text()
 
 
 @pytest.mark.parametrize("now, kind, start, end", [
