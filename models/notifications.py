@@ -31,6 +31,7 @@ DIGEST_PREFIX = "DIGEST#"
 # Queries these instead of scanning the table for PREFS rows; sharded so no one partition
 # holds a period's every subscriber.
 DIGEST_SHARDS = 8
+DIGEST_PERIODS = ("DAILY", "WEEKLY")
 # Every outbox event type, defined once: the outbox refuses any other, the stream worker
 # renders these, and the API documents them (notification ``type`` and the preference
 # switches). Adding one here adds it everywhere.

@@ -11,11 +11,12 @@ from app.core import request_reads
 from app.core.access import authorize
 from app.core.transactions import Transaction
 from app.core.outbox import EVENT_TYPES
-from models.notifications import DigestSubscriber, NotificationItem, Preferences
+from models.notifications import (DIGEST_PERIODS, DigestSubscriber, NotificationItem,
+                                  Preferences)
 from models.users import Profile
 
 DIGESTS = ("NONE", "DAILY", "WEEKLY")
-PERIODS = ("DAILY", "WEEKLY")
+PERIODS = DIGEST_PERIODS
 # The one-click unsubscribe of a digest e-mail names this instead of an event type.
 DIGEST_TYPE = "DIGEST"
 

@@ -252,3 +252,12 @@ def test_the_marker_expires_and_names_its_period(duo, smtp, deliver):
     marker = DigestSent.from_raw(raw)
     assert marker.Period.startswith("WEEKLY#") and marker.ExpiresAt > period.end.timestamp()
     assert inbox()[0]["subject"].startswith("Your TailSpend week: ")
+
+
+def test_deleting_the_account_removes_its_subscriber_row(duo):
+    from app.account import deletion
+
+    subscribe(duo, duo.bob_h, "WEEKLY")
+    subscribe(duo, duo.olive_h, "DAILY")
+    deletion.delete_account(duo.bob)
+    assert (subscribers("DAILY"), subscribers("WEEKLY")) == ({duo.olive}, set())
