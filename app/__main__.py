@@ -33,6 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     tick = sub.add_parser("tick", help="run the hourly tick once")
     tick.add_argument("--now", default=None,
                       help="ISO instant to run the tick as of (default: the current time)")
+    digests = sub.add_parser("digests", help="send the e-mail digests of the periods ended "
+                             "(daily: yesterday, UTC; weekly: last ISO week) once")
+    digests.add_argument("--now", default=None,
+                         help="ISO instant to send as of (default: the current time)")
     backfill = sub.add_parser(
         "backfill-projection",
         help="fill the cross-group projection from every group's rows (once, after a deploy "
@@ -42,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     openapi = sub.add_parser("openapi", help="write local mode's OpenAPI document (the web "
                              "app's types are generated from it) without a server or database")
     openapi.add_argument("--out", default="-", help="a file (default: stdout)")
-    for command in (serve, db, token, tick, backfill, openapi):
+    for command in (serve, db, token, tick, digests, backfill, openapi):
         command.add_argument("--db-port", type=int, default=8000)
         command.add_argument("--data-dir", default=os.environ.get("TAILSPEND_DATA_DIR",
                                                                   ".tailspend"))
@@ -60,7 +64,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ["TAILSPEND_STAGE"] = args.stage
     os.environ["TAILSPEND_DATA_DIR"] = args.data_dir
-    return {"serve": serve, "db": db_only, "token": token, "tick": tick,
+    return {"serve": serve, "db": db_only, "token": token, "tick": tick, "digests": digests,
             "backfill-projection": backfill_projection,
             "openapi": openapi_document}[args.command](args)
 
@@ -160,7 +164,8 @@ def serve(args) -> int:
     from app.local.stream_poller import start_notifications_poller, start_projection_poller
     from app.local.triggers import (Scheduler, install_local_workers,
                                     run_account_deletion_resume, run_chat_reconcile,
-                                    run_hourly_tick, run_maintenance, run_outbox_sweep,
+                                    run_digests, run_hourly_tick, run_maintenance,
+                                    run_outbox_sweep,
                                     run_receipt_reconcile)
 
     endpoint, db = _start_db(args)
@@ -188,6 +193,7 @@ def serve(args) -> int:
     scheduler.on_the_hour(run_hourly_tick, "hourly-tick")
     scheduler.every(24 * 3600, run_maintenance, "maintenance")
     scheduler.every(300, run_outbox_sweep, "outbox-sweep")
+    scheduler.on_the_hour(run_digests, "digests")  # done periods cost one read a run
     # Work a request hands on after answering 202 (the rest of an account deletion, an
     # import, a chat message, a receipt's ingest or scan) runs on its worker's handler, here
     # on a thread.
@@ -202,7 +208,7 @@ def serve(args) -> int:
     # Recorded before the first request is answered: whoever sees /health answer finds the
     # server.json of this process (the socket already listens; connections wait in its queue).
     server_info.write(args.data_dir, pid=os.getpid(), host=args.host, api_port=port,
-                      db_port=db.port if db else None)
+                      db_port=db.port if db else None, smtp_url=os.environ.get("SMTP_URL"))
     threading.Thread(target=http.serve_forever, daemon=True).start()
     print(f"TailSpend API on http://{args.host}:{port} (DynamoDB {endpoint}, data in "
           f"{args.data_dir}). Mint a token: curl -s -X POST http://{args.host}:{port}"
@@ -416,6 +422,25 @@ def tick(args) -> int:
         from app.local.triggers import run_hourly_tick
         print(json.dumps(run_hourly_tick(args.now)))
     return _against_local_data("tick", args, run)
+
+
+def digests(args) -> int:
+    """The digests' schedule once, against the local data; the e-mails go to the running
+    server's SMTP (so /dev/mail shows them) unless SMTP_URL names another relay."""
+    import json
+
+    def run():
+        from app.local import server_info
+        from app.local.triggers import run_digests
+
+        info = server_info.read(args.data_dir) or {}
+        if info.get("smtpUrl"):
+            os.environ.setdefault("SMTP_URL", info["smtpUrl"])
+        if info.get("apiPort"):  # links point at that server, as its own e-mails' do
+            os.environ.setdefault("TAILSPEND_SERVING_ORIGIN",
+                                  f"http://{info['host']}:{info['apiPort']}")
+        print(json.dumps(run_digests(args.now)))
+    return _against_local_data("digests", args, run)
 
 
 def backfill_projection(args) -> int:

@@ -213,6 +213,9 @@ class Settings(NamedTuple):
     smtp_url: Annotated[Optional[str], env("SMTP_URL")] = None
     mail_from: Annotated[str, env("MAIL_FROM")] = "TailSpend <no-reply@tailspend.local>"
     ses_configuration_set: Annotated[Optional[str], env("SES_CONFIGURATION_SET")] = None
+    # How long one event's e-mails may take when the invocation has no deadline of its own
+    # (local mode, the CLI); in Lambda the context's remaining time bounds them instead.
+    mail_send_budget_s: Annotated[float, env("MAIL_SEND_BUDGET_S", minimum=0)] = 60.0
     # The origin serving the API, for links in e-mails when PUBLIC_BASE_URL is unset (serve
     # sets it, in the environment too, as handlers loaded later read their settings there).
     serving_origin: Annotated[Optional[str], env("TAILSPEND_SERVING_ORIGIN", read=_url)] = None

@@ -11,6 +11,7 @@ from app.currencies.daily import fetch_daily
 from app.groups.delete import resume_pending_deletes
 from app.imports.run_import import fail_stuck as fail_stuck_imports
 from app.groups.join_request_prune import prune_decided_join_requests
+from app.insight.digests import send_digests
 from app.ledger.orphan_comments import sweep_orphan_comments
 from app.ledger.trash import purge_expired as purge_expired_trash
 from app.notifications.redispatch import redispatch_pending
@@ -29,6 +30,9 @@ SWEEPS = {
     "chatWork": redrive_chat_work,
     "fxRates": fetch_daily,
     "stuckImports": fail_stuck_imports,
+    # Last in the daily run: it takes whatever time the others left (its own schedule, soon
+    # after midnight UTC, normally sends everything first; docs/email.md "Digests").
+    "digests": send_digests,
 }
 
 
@@ -46,18 +50,31 @@ def _outbox_deadline(remaining_s: Optional[float], alone: bool) -> Optional[floa
     return time.monotonic() + (usable if alone else usable / 2)
 
 
+def _invocation_deadline(remaining_s: Optional[float]) -> Optional[float]:
+    """The invocation's deadline less the margin, fixed when the run starts: a sweep that runs
+    after others gets only what they left."""
+    if remaining_s is None:
+        return None
+    return time.monotonic() + max(0.0, remaining_s - DEADLINE_MARGIN_S)
+
+
 def run_maintenance(only: Optional[str] = None, *, remaining_s: Optional[float] = None,
-                    outbox_shards: Optional[Sequence[int]] = None) -> dict:
+                    outbox_shards: Optional[Sequence[int]] = None,
+                    now: Optional[str] = None) -> dict:
     """Run every sweep once (or just ``only``, e.g. the frequent outbox schedule); each is
     bounded per run and picks up where a crash left off. ``remaining_s``: the invocation's
     time left (the Lambda context's), which bounds the outbox sweep; ``outbox_shards``: the
-    outbox shards this run sweeps (all when omitted)."""
+    outbox shards this run sweeps (all when omitted); ``now``: the schedule's time, which
+    names the digests' periods (default: the current time)."""
     result: dict = {}
+    deadline = _invocation_deadline(remaining_s)
     for name, sweep in SWEEPS.items():
         if only is None or only == name:
             if name == "outbox":
                 result.update(sweep(deadline=_outbox_deadline(remaining_s, only == name),
                                     shards=outbox_shards))
+            elif name == "digests":
+                result.update(sweep(now=now, deadline=deadline))
             else:
                 result.update(sweep())
     logger.info("maintenance_run", extra=result)

@@ -26,6 +26,13 @@ PENDING_SHARDS = 16
 TOKEN_PREFIX = "TOKEN#"
 TOKEN_SK = "TOKEN"
 SWEEP_PK = "SWEEP"
+DIGEST_PREFIX = "DIGEST#"
+# Who takes a digest, by period: "DIGEST#<DAILY|WEEKLY>#<n>" partitions (a stable hash of the
+# user id), each row one subscriber, written with the preference that asks for it. The run
+# Queries these instead of scanning the table for PREFS rows; sharded so no one partition
+# holds a period's every subscriber.
+DIGEST_SHARDS = 8
+DIGEST_PERIODS = ("DAILY", "WEEKLY")
 # Every outbox event type, defined once: the outbox refuses any other, the stream worker
 # renders these, and the API documents them (notification ``type`` and the preference
 # switches). Adding one here adds it everywhere.
@@ -126,6 +133,14 @@ class Notification(NotificationItem, discriminator="NOTIF"):
                          scan_index_forward=False, **kwargs)
 
     @classmethod
+    def created_between(cls, user_id: str, start: str, end: str) -> Iterator["Notification"]:
+        """A user's history rows created at or after ``start`` and before ``end`` (ISO
+        instants), oldest first: one Query."""
+        rows = cls.query(USER_PREFIX + user_id,
+                         cls.SK.between(NOTIF_PREFIX + start, NOTIF_PREFIX + end))
+        return (row for row in rows if row.CreatedAt < end)
+
+    @classmethod
     def count_after(cls, user_id: str, after: Optional[str], **kwargs) -> int:
         """How many of a user's history rows were created after ``after`` (None: all of them).
 
@@ -147,6 +162,9 @@ class Event(NotificationItem, discriminator="EVENT"):
     ResourceId = UnicodeAttribute()
     Payload = MapAttribute(null=True)
     Recipients = UnicodeSetAttribute(null=True)
+    # Recipients whose e-mail the dispatch had no time left to send (their history row is
+    # written): the event stays in the outbox and the sweep's dispatch sends just these.
+    MailPending = UnicodeSetAttribute(null=True)
 
     @staticmethod
     def event_id(event_type: str, scope_id: str, resource_id: str,
@@ -195,3 +213,40 @@ class MailSuppression(NotificationItem, discriminator="SUPPRESSED"):
     @staticmethod
     def key(address_hash: str, kind: str) -> tuple:
         return SUPPRESSED_PREFIX + address_hash, kind
+
+
+class DigestSubscriber(NotificationItem, discriminator="DIGEST_SUBSCRIBER"):
+    """One user who asked for one period's digest (written and removed in the same
+    TransactWrite as the preference)."""
+
+    UserId = UnicodeAttribute()
+
+    @staticmethod
+    def key(period: str, user_id: str) -> tuple:
+        digest = hashlib.sha256(user_id.encode()).digest()
+        shard = int.from_bytes(digest[:4], "big") % DIGEST_SHARDS
+        return f"{DIGEST_PREFIX}{period}#{shard}", USER_PREFIX + user_id
+
+    @staticmethod
+    def shards(period: str) -> list:
+        return [f"{DIGEST_PREFIX}{period}#{shard}" for shard in range(DIGEST_SHARDS)]
+
+
+class DigestSent(NotificationItem, discriminator="DIGEST_SENT"):
+    """One user's digest of one period is taken care of: created under attribute_not_exists
+    before anything is read or sent, so a retried or doubled run sends once. In the user's
+    own partition (an account deletion sweeps it with the rest); expires by TTL."""
+
+    Period = UnicodeAttribute()
+
+    @staticmethod
+    def key(user_id: str, period_key: str) -> tuple:
+        return USER_PREFIX + user_id, DIGEST_PREFIX + period_key
+
+    @staticmethod
+    def period_key(kind: str, first_day) -> str:
+        """``DAILY#2026-12-04`` (a day), ``WEEKLY#2026-W49`` (an ISO week, by its Monday)."""
+        if kind == "DAILY":
+            return f"{kind}#{first_day.isoformat()}"
+        year, week, _ = first_day.isocalendar()
+        return f"{kind}#{year}-W{week:02d}"

@@ -23,7 +23,8 @@ from models.developer_tokens import (APP_CREDENTIAL_PREFIX, DEV_BUDGET_PREFIX, T
                                      AccessToken, DeveloperItem)
 from models.groups import GroupItem, JoinLock, JoinRequest, Participant
 from models.identities import Identity
-from models.notifications import USER_PREFIX as NOTIFY_USER, Device, DeviceToken, NotificationItem
+from models.notifications import (DIGEST_PERIODS, USER_PREFIX as NOTIFY_USER, Device, DeviceToken,
+                                  DigestSubscriber, NotificationItem)
 from models.people import USER_PREFIX as PEOPLE_USER, Friendship, GroupInvitation, HandleClaim, PeopleItem
 from models.users import (ACCOUNT_DELETE, DELETING, PROFILE, ChatMessage, JoinRequestPointer,
                           McpCleanupPointer, Profile, SentInvitation, UserItem)
@@ -239,6 +240,11 @@ def notifications(profile: Profile, budget: Optional[Budget] = None) -> int:
         removed += delete_if(DeviceToken(*DeviceToken.key(device.Token)),
                              (DeviceToken.UserId == user_id)
                              & (DeviceToken.DeviceId == device.DeviceId))
+    # The digest's subscriber rows live in shared partitions, keyed by the user: both removed
+    # by key in one BatchWriteItem (whether or not there is one; the digest run also drops a
+    # row whose account is gone).
+    NotificationItem.raw_batch_delete([DigestSubscriber.key(period, user_id)
+                                       for period in DIGEST_PERIODS])
     removed += _sweep_partition(NotificationItem, NOTIFY_USER + user_id, budget=budget)
     return removed
 

@@ -13,12 +13,12 @@ FILE = "server.json"
 
 
 def write(data_dir: str, *, pid: int, host: str, db_port: int,
-          api_port: Optional[int] = None) -> Path:
+          api_port: Optional[int] = None, smtp_url: Optional[str] = None) -> Path:
     path = Path(data_dir) / FILE
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".json.tmp")
     partial.write_text(json.dumps({"pid": pid, "host": host, "apiPort": api_port,
-                                   "dbPort": db_port}))
+                                   "dbPort": db_port, "smtpUrl": smtp_url}))
     os.replace(partial, path)  # readers never see half a file
     return path
 

@@ -54,6 +54,17 @@ def run_maintenance() -> dict:
                                        LocalContext("maintenance"))
 
 
+def run_digests(now: Optional[str] = None) -> dict:
+    """The digests' schedule (its constant input, as EventBridge sends it), or the periods
+    ending before ``now``."""
+    from app.handlers import maintenance
+
+    event = canned_event("schedule_digests.json")
+    if now:
+        event["time"] = now
+    return maintenance.lambda_handler(event, LocalContext("maintenance"))
+
+
 def run_outbox_sweep() -> dict:
     """The frequent schedule: only the outbox re-dispatch."""
     from app.handlers import maintenance

@@ -8,8 +8,9 @@ it, so nothing is pushed twice (a crash between the two loses that push, never t
 event's pushes go out together after its rows are written (see push.send_all)."""
 from __future__ import annotations
 
+import time
 from datetime import datetime, timezone
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 
 from app.errors import DomainError
@@ -19,7 +20,7 @@ from app.notifications import invitation_mail, mail, push
 from app.notifications.devices import remove_device
 from app.notifications.ids import notification_id
 from app.notifications.render import Context, render
-from app.core.conditional import put_if
+from app.core.conditional import delete_if, put_if, update_if
 from models.groups import META, PARTICIPANT_PREFIX, Group, GroupItem, GroupStatus, Participant
 from models.notifications import (MAIL_EVENT_TYPES, Device, Event, Notification,
                                   NotificationItem, Preferences)
@@ -112,11 +113,34 @@ def wants_email(prefs: Optional[Preferences], event_type: str, profile: Profile)
                 and profile.Email and profile.EmailVerified)
 
 
-def _email(mails: List[mail.Mail], counts: dict) -> None:
-    """Send one event's e-mails after its rows are written (like its pushes)."""
-    for one in mails:
+def _email(event: Event, mails: List[Tuple[str, mail.Mail, bool]], counts: dict) -> List[str]:
+    """Send one event's e-mails after its rows are written (like its pushes), one by one until
+    the deadline they share with the invocation (mail.send_deadline); the recipients left are
+    returned, for the outbox to retry. A recipient left by an earlier attempt (``pending``)
+    is first taken out of the event's MailPending set by a conditional write, so two
+    dispatchers of the same event never both send it."""
+    deadline = mail.send_deadline() if mails else 0.0
+    left: List[str] = []
+    for user_id, one, pending in mails:
+        if left or time.monotonic() >= deadline:
+            left.append(user_id)
+            continue
+        if pending and not update_if(Event(event.PK, event.SK),
+                                     [Event.MailPending.delete({user_id})],
+                                     Event.MailPending.contains(user_id)):
+            continue  # another dispatcher of this event took it
         outcome = "emailed" if mail.send(one) else "email_failed"
         counts[outcome] = counts.get(outcome, 0) + 1
+    if left:
+        counts["email_deferred"] = len(left)
+    return left
+
+
+def _defer_mail(event: Event, user_ids: List[str]) -> None:
+    """Keep the event in the outbox with the recipients whose e-mail is still to go: the
+    outbox sweep dispatches it again (their history rows exist, so nothing else repeats)."""
+    update_if(Event(event.PK, event.SK), [Event.MailPending.add(set(user_ids))],
+              Event.PK.exists())
 
 
 def _write_history(user_id: str, event: Event, title: str, body: str) -> bool:
@@ -160,9 +184,10 @@ def _push(deliveries: List[push.Delivery], counts: dict) -> None:
 
 
 def _mark_dispatched(event: Event) -> None:
-    """Take the event out of the outbox: delete its row (gone already: another attempt did).
+    """Take the event out of the outbox: delete its row (gone already: another attempt did),
+    unless an attempt left e-mails to send meanwhile (MailPending: the sweep's then).
     By the row's own key, as the stream record or the sweep's Query carried it."""
-    Event(event.PK, event.SK).delete()
+    delete_if(Event(event.PK, event.SK), Event.MailPending.does_not_exist())
 
 
 def already_dispatched(event: Event) -> bool:
@@ -203,8 +228,9 @@ def dispatch(event: Event) -> dict:
     payload = event.Payload.as_dict() if event.Payload is not None else {}
     counts = {"recipients": 0, "written": 0}
     deliveries: List[push.Delivery] = []
-    mails: List[mail.Mail] = []
+    mails: List[Tuple[str, mail.Mail, bool]] = []
     emailing = mail.enabled()
+    pending = set(event.MailPending or ())  # e-mails an earlier attempt had no time for
     rendered: Dict[Optional[str], tuple] = {}
     for user_id in recipients:
         if not wants(prefs.get(user_id), event.Type, event.GroupId):
@@ -215,18 +241,27 @@ def dispatch(event: Event) -> dict:
         # each recipient reads it in their own language (rendered once per locale)
         profile = live[user_id]
         title, body = _rendered(event, payload, ctx, profile.Locale, rendered)
-        if _write_history(user_id, event, title, body):
+        created = _write_history(user_id, event, title, body)
+        if created:
             counts["written"] += 1
             message = push.Message(title, body, event.Type, event.GroupId, event.ResourceId,
                                    notification_id(event.CreatedAt, event.EventId))
             if _wants_push(prefs.get(user_id), event.Type):
                 deliveries.extend(_deliveries(user_id, message))
-            if emailing and wants_email(prefs.get(user_id), event.Type, profile):
-                mails.append(mail.compose(to=profile.Email, user_id=user_id,
-                                          event_type=event.Type, title=title, body=body,
-                                          locale=profile.Locale))
+        if (created or user_id in pending) and emailing and \
+                wants_email(prefs.get(user_id), event.Type, profile):
+            mails.append((user_id, mail.compose(to=profile.Email, user_id=user_id,
+                                                event_type=event.Type, title=title, body=body,
+                                                locale=profile.Locale), not created))
     _push(deliveries, counts)
-    _email(mails, counts)
-    _mark_dispatched(event)
+    dropped = pending - {user_id for user_id, _one, again in mails if again}
+    if dropped:  # no longer wanted, or gone: nothing left to send them
+        update_if(Event(event.PK, event.SK), [Event.MailPending.delete(dropped)],
+                  Event.PK.exists())
+    left = _email(event, mails, counts)
+    if left:
+        _defer_mail(event, left)
+    else:
+        _mark_dispatched(event)
     logger.info("notification.dispatched", extra={"event_id": event.EventId, **counts})
     return counts

@@ -7,6 +7,7 @@ expense's description, a person's name) is someone's free text, so none is ever 
 from __future__ import annotations
 
 import smtplib
+import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -80,6 +81,19 @@ def as_message(mail: Mail) -> EmailMessage:
     message.set_content(mail.text)
     message.add_alternative(mail.html, subtype="html")
     return message
+
+
+def send_deadline() -> float:
+    """When the last e-mail of this event may start (``time.monotonic()``): the invocation's
+    end, shared with its pushes (the Lambda context's remaining time, less the handler's
+    margin), else MAIL_SEND_BUDGET_S from now. A send may take its whole SMTP timeout, so
+    none starts later than that before the deadline."""
+    from app.notifications import push
+
+    end = push.invocation_end()
+    if end is None:
+        end = time.monotonic() + config.current().mail_send_budget_s
+    return end - SMTP_TIMEOUT_S
 
 
 def enabled() -> bool:

@@ -11,10 +11,14 @@ from app.core import request_reads
 from app.core.access import authorize
 from app.core.transactions import Transaction
 from app.core.outbox import EVENT_TYPES
-from models.notifications import NotificationItem, Preferences
+from models.notifications import (DIGEST_PERIODS, DigestSubscriber, NotificationItem,
+                                  Preferences)
 from models.users import Profile
 
 DIGESTS = ("NONE", "DAILY", "WEEKLY")
+PERIODS = DIGEST_PERIODS
+# The one-click unsubscribe of a digest e-mail names this instead of an event type.
+DIGEST_TYPE = "DIGEST"
 
 
 def _row(user_id: str) -> Optional[Preferences]:
@@ -55,22 +59,39 @@ def get_preferences(user_id: str) -> dict:
 def unsubscribe(user_id: str, event_type: str) -> None:
     """One-click unsubscribe: that type's e-mail channel off (push unchanged). Idempotent; an
     account gone meanwhile has nothing left to switch off."""
-    if event_type not in EVENT_TYPES:
+    if event_type == DIGEST_TYPE:
+        actions, digest = [Preferences.Digest.remove()], "NONE"
+    elif event_type in EVENT_TYPES:
+        actions, digest = [Preferences.EmailOn.delete({event_type})], None
+    else:
         return
     try:
-        _update(user_id, [Preferences.EmailOn.delete({event_type})])
+        _update(user_id, actions, digest)
     except Conflict:
         pass  # the account is gone or going: it gets no e-mail anyway
 
 
-def _update(user_id: str, actions: list) -> None:
+def _subscribe(tx: Transaction, user_id: str, digest: Optional[str]) -> Transaction:
+    """With a digest change, the user's subscriber rows follow it in the same TransactWrite:
+    a row in the chosen period's partition, none in the other (NONE: none at all). Two items
+    more (4 WRU) on a PATCH that names ``digest``; nothing on any other write."""
+    if digest is not None:
+        for period in PERIODS:
+            row = DigestSubscriber(*DigestSubscriber.key(period, user_id), UserId=user_id)
+            tx.put(row) if period == digest else tx.delete(row)
+    return tx
+
+
+def _update(user_id: str, actions: list, digest: Optional[str] = None) -> None:
     """Apply ``actions`` (creating the row if needed) while the account is live (one
     TransactWrite, which returns no image: a caller needing the row reads it back)."""
-    (Transaction().require_live_account(user_id)
-     .update(Preferences(*Preferences.key(user_id)), _ensure_actions() + actions).commit())
+    tx = (Transaction().require_live_account(user_id)
+          .update(Preferences(*Preferences.key(user_id)), _ensure_actions() + actions))
+    _subscribe(tx, user_id, digest).commit()
 
 
-def _set_switches(user_id: str, types: Mapping[str, bool], actions: list) -> Preferences:
+def _set_switches(user_id: str, types: Mapping[str, bool], actions: list,
+                  digest: Optional[str] = None) -> Preferences:
     """Set switches, plus ``actions``, in one write once the Types map exists.
 
     DynamoDB can't create a map and set entries in it in one expression (the paths overlap),
@@ -81,9 +102,11 @@ def _set_switches(user_id: str, types: Mapping[str, bool], actions: list) -> Pre
     whole = Preferences.Types.set({name: bool(on) for name, on in types.items()})
     kind = Preferences.EntityType.set(Preferences)
     for _attempt in range(2):
-        if _update_if_live(user_id, [kind, *entries, *actions], Preferences.Types.exists()):
+        if _update_if_live(user_id, [kind, *entries, *actions], Preferences.Types.exists(),
+                           digest):
             return _row(user_id)
-        if _update_if_live(user_id, [kind, whole, *actions], Preferences.Types.does_not_exist()):
+        if _update_if_live(user_id, [kind, whole, *actions], Preferences.Types.does_not_exist(),
+                           digest):
             return _row(user_id)
     raise RuntimeError("the PREFS row's switch map kept appearing and vanishing")  # row deleted
 
@@ -92,12 +115,13 @@ class _MapState(Conflict):
     """The Types map is (not) there, unlike the attempt assumed: try the other path."""
 
 
-def _update_if_live(user_id: str, actions: list, condition) -> bool:
+def _update_if_live(user_id: str, actions: list, condition, digest: Optional[str]) -> bool:
     retry = _MapState("The preferences changed meanwhile.")
     try:
-        (Transaction().require_live_account(user_id)
-         .update(Preferences(*Preferences.key(user_id)), actions, condition=condition,
-                 on_fail=retry).commit())
+        tx = (Transaction().require_live_account(user_id)
+              .update(Preferences(*Preferences.key(user_id)), actions, condition=condition,
+                      on_fail=retry))
+        _subscribe(tx, user_id, digest).commit()
     except _MapState as error:
         if error is not retry:
             raise
@@ -158,6 +182,6 @@ def update_preferences(user_id: str, *, types: Optional[Mapping[str, Mapping[str
         if not push and not actions:
             return view(current, _email_verified(user_id))
     if push:
-        return view(_set_switches(user_id, push, actions), _email_verified(user_id))
-    _update(user_id, actions)
+        return view(_set_switches(user_id, push, actions, digest), _email_verified(user_id))
+    _update(user_id, actions, digest)
     return view(_row(user_id), _email_verified(user_id))

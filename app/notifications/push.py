@@ -290,6 +290,12 @@ def send_all(sender: Provider, deliveries: Sequence[Delivery], *,
     return outcomes
 
 
+def invocation_end() -> Optional[float]:
+    """The invocation's end (``time.monotonic()``) set by :func:`invocation_ends_in`, or None:
+    what pushes and e-mails of one invocation share."""
+    return _invocation_end.get()
+
+
 @contextlib.contextmanager
 def invocation_ends_in(seconds: Optional[float]):
     """Within the block, no :func:`send_all` waits past ``seconds`` from now (None: no bound

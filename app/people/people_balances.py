@@ -93,10 +93,11 @@ def _pay_to(methods: list, net: int, currency: str, note: str) -> list:
     return pay_methods.links(methods, amount=-net, currency=currency, note=note)
 
 
-def my_people(user_id: str) -> List[dict]:
-    """Everyone the caller shares a live group with, by account; all-zero people last."""
+def my_people(user_id: str, groups: Optional[List[SharedGroup]] = None) -> List[dict]:
+    """Everyone the caller shares a live group with, by account; all-zero people last.
+    ``groups``: the caller's shared_groups when already read (the digest run's)."""
     people: Dict[str, Person] = {}
-    for group in shared_groups(user_id):
+    for group in shared_groups(user_id) if groups is None else groups:
         _add_group(people, group, user_id)
     profiles, methods = _users_rows(people)
     out = []

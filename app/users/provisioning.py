@@ -15,6 +15,7 @@ from app.errors import Conflict, account_deleting
 from app.users.errors import identity_linked, provisioning_race
 from app.logs import logger
 from app.core.clock import new_id, now_iso
+from app.core.conditional import update_if
 from app.core.transactions import Transaction
 from models.identities import Identity
 from models.users import Profile
@@ -139,8 +140,22 @@ def _create_account(user_id: str, request_key: str, provider: str, subject: str,
         return False  # someone provisioned one of these identities first; re-read and link
 
 
+def record_email_verified(user_id: str, email: str, verified: bool) -> bool:
+    """Bring the profile's EmailVerified to what the identity provider says now (True when it
+    changed): accounts provisioned before the flag existed have none, and an address verified
+    after sign-up reads False until then. One conditional UpdateItem (1 WRU), written only
+    when the flag differs, the address is the profile's own (a claim about another address
+    vouches for nothing here) and the account is live."""
+    profile = Profile(*Profile.key(user_id))
+    differs = (Profile.EmailVerified.does_not_exist()
+               | (Profile.EmailVerified != bool(verified)))
+    return update_if(profile, [Profile.EmailVerified.set(bool(verified))],
+                     Profile.live_condition() & (Profile.Email == email.strip()) & differs)
+
+
+SIGN_IN = "PostAuthentication_Authentication"
 COGNITO_TRIGGERS = ("PostConfirmation_ConfirmSignUp", "PostConfirmation_ConfirmForgotPassword",
-                    "PostAuthentication_Authentication")
+                    SIGN_IN)
 
 
 def provision_from_cognito(event: dict, *, test_domain: str) -> dict:
@@ -149,12 +164,17 @@ def provision_from_cognito(event: dict, *, test_domain: str) -> dict:
     Provisioning is idempotent, so a replayed trigger is harmless."""
     if event.get("triggerSource") in COGNITO_TRIGGERS:
         attributes = event["request"]["userAttributes"]
+        verified = str(attributes.get("email_verified", "")).lower() == "true"
         user_id = provision_user(
             provider="cognito", subject=attributes["sub"], email=attributes.get("email", ""),
             display_name=attributes.get("name") or attributes.get("preferred_username"),
             identities_attribute=attributes.get("identities"), test_domain=test_domain,
-            email_verified=str(attributes.get("email_verified", "")).lower() == "true",
+            email_verified=verified,
             locale=attributes.get("locale"))  # Cognito's standard attribute, when set
+        if event["triggerSource"] == SIGN_IN and attributes.get("email"):
+            # The backfill: an existing account's flag follows the IdP's at each sign-in
+            # (a new account was just written with it; only the sign-in trigger writes here).
+            record_email_verified(user_id, attributes["email"], verified)
         logger.info("provisioning.done", extra={"user_id": user_id,
                                                 "trigger": event["triggerSource"]})
     return event

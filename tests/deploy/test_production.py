@@ -307,11 +307,26 @@ def test_the_outbox_schedules_split_the_shards_and_run_side_by_side():
 
     assert len(outbox) >= 2  # one run over every shard can't drain an hour's backlog in an hour
     assert sorted(swept) == list(range(PENDING_SHARDS))  # each shard by exactly one schedule
+    digests = [i for i in inputs if i.get("sweep") == "digests"]
+    assert len(digests) == 1
     # every schedule (and the daily run) has room to run; overlap of one schedule is harmless
-    assert maintenance["ReservedConcurrentExecutions"] == len(outbox) + 1
+    assert maintenance["ReservedConcurrentExecutions"] == len(outbox) + len(digests) + 1
     for event in maintenance["Events"].values():
-        if "Input" in event["Properties"]:
+        if json.loads(event["Properties"].get("Input", "{}")).get("sweep") == "outbox":
             assert event["Properties"]["Schedule"] == "rate(5 minutes)"
+
+
+def test_the_digests_schedule_sends_its_canned_event_after_midnight_utc():
+    import json
+    from pathlib import Path
+
+    maintenance = _function("MaintenanceFunction")
+    (digests,) = [e["Properties"] for e in maintenance["Events"].values()
+                  if json.loads(e["Properties"].get("Input", "{}")).get("sweep") == "digests"]
+    canned = Path(__file__).resolve().parents[2] / "events" / "schedule_digests.json"
+    assert json.loads(digests["Input"]) == json.loads(canned.read_text())
+    # EventBridge cron runs in UTC: the first run starts once the UTC day has ended
+    assert digests["Schedule"].startswith("cron(15 0")
 
 
 def test_a_stream_batch_fits_its_pushes_deadline():

@@ -86,3 +86,54 @@ def test_an_expense_reaches_the_readers_inbox_and_one_click_stops_it(served_app)
     _wait(lambda: len(call("GET", server.url + "/notifications", token=bob)[1]["items"]) >= 2,
           "the second expense's notification")
     assert len(_mail_to(server, bob_address)) == 1  # recorded and pushed, not e-mailed
+
+
+def test_a_daily_digest_from_the_served_data_arrives_at_dev_mail_in_the_readers_language(
+        served_app):
+    """The digests' schedule (`python -m app digests`, the Maintenance handler on its canned
+    event) against the running server's data: the e-mail goes through that server's SMTP."""
+    import json
+    import subprocess
+    import sys
+    from datetime import datetime, timedelta, timezone
+
+    from tests.local.serving import ROOT, child_env
+
+    server, run = served_app, uuid.uuid4().hex[:8]
+    olive, _ = _sign_in(server, f"olive-digest-{run}@example.com", "Olive")
+    bob_address = f"bob-digest-{run}@example.com"
+    bob, _ = _sign_in(server, bob_address, "Bob")
+    status, group = call("POST", server.url + "/groups", {"name": "Porto", "currency": "EUR"},
+                         olive)
+    assert status == 201, group
+    gid = group["groupId"]
+    code = call("GET", f"{server.url}/groups/{gid}/invite", token=olive)[1]["code"]
+    request = call("POST", f"{server.url}/groups/{gid}/join-requests",
+                   {"code": code, "mode": "NEW"}, bob)[1]
+    approved = call("POST", f"{server.url}/groups/{gid}/join-requests/"
+                    f"{request['requestId']}/approve", {"role": "MEMBER"}, olive)[1]
+    assert call("PATCH", server.url + "/users/me", {"locale": "de"}, bob)[0] == 200
+    status, prefs = call("PATCH", server.url + "/notifications/preferences",
+                         {"digest": "DAILY"}, bob)
+    assert status == 200 and prefs["digest"] == "DAILY", prefs
+    _expense(server, olive, gid, group["myParticipantId"],
+             approved["participant"]["participantId"], "Abendessen")
+    _wait(lambda: any(item["type"] == "EXPENSE_ADDED" for item in
+                      call("GET", server.url + "/notifications", token=bob)[1]["items"]),
+          "Bob's notification of the expense")
+
+    tomorrow = (datetime.now(timezone.utc) + timedelta(days=1)).strftime("%Y-%m-%dT00:15:00Z")
+    done = subprocess.run([sys.executable, "-m", "app", "digests", "--now", tomorrow,
+                           "--data-dir", str(server.data_dir)], cwd=ROOT, env=child_env(),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1])["digestsSent"] >= 1
+    [digest] = _wait(lambda: _mail_to(server, bob_address), "Bob's digest")
+    assert digest["subject"].startswith("Dein TailSpend-Tag: ")
+    assert "Porto: Du schuldest 42,50 €" in digest["text"]
+    assert "Du schuldest Olive 42,50 €" in digest["text"]
+    assert "„Abendessen“ (85,00 €)" in digest["text"]
+    assert "42,50 €" in digest["html"]
+    assert digest["headers"]["List-Unsubscribe"].strip("<>").startswith(
+        server.url + "/unsubscribe?token=")
+    assert _mail_to(server, f"olive-digest-{run}@example.com") == []

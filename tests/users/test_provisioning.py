@@ -20,6 +20,7 @@ from app.users.schemas import AdminUserSchema
 from app.users.profiles import list_users
 from app.local.triggers import canned_event
 from models.identities import Identity
+from models.users import Profile
 from tests.support.tables import empty_tables, scan_all, shared_moto_tables
 from tests.support.lambda_context import lambda_context
 
@@ -368,3 +369,58 @@ def test_handler_ignores_other_trigger_sources_and_still_returns_the_event(handl
     original = copy.deepcopy(event)
     assert handler(event, lambda_context()) == original
     assert raw_rows("users") == [] and raw_rows("identities") == []
+
+
+# -- EmailVerified backfill: an account that predates the flag gets it at its next sign-in ---
+
+def _profile_of(sub: str) -> dict:
+    return profiles()[identity_map()[f"cognito#{sub}"]]
+
+
+def _sign_in_event(verified: str, email: str = "ada@example.com") -> dict:
+    event = canned_event("cognito_post_authentication.json")
+    event["request"]["userAttributes"].update(email_verified=verified, email=email)
+    return event
+
+
+def test_an_account_without_the_flag_gets_it_from_its_next_sign_in(handler):
+    invoke(handler, "cognito_post_confirmation.json")
+    sub = canned_event("cognito_post_confirmation.json")["request"]["userAttributes"]["sub"]
+    user_id = identity_map()[f"cognito#{sub}"]
+    # as every account provisioned before EmailVerified existed
+    Profile(*Profile.key(user_id)).update(actions=[Profile.EmailVerified.remove()])
+    assert "EmailVerified" not in _profile_of(sub)
+    invoke(handler, "cognito_post_authentication.json")
+    assert _profile_of(sub)["EmailVerified"] == {"BOOL": True}
+
+
+def test_a_sign_in_after_verifying_the_address_sets_the_flag_and_a_later_one_writes_nothing(
+        handler):
+    handler(_sign_in_event("false"), lambda_context())
+    sub = canned_event("cognito_post_authentication.json")["request"]["userAttributes"]["sub"]
+    assert _profile_of(sub)["EmailVerified"] == {"BOOL": False}
+    handler(_sign_in_event("true"), lambda_context())
+    assert _profile_of(sub)["EmailVerified"] == {"BOOL": True}
+    before = raw_rows("users")
+    handler(_sign_in_event("true"), lambda_context())
+    assert raw_rows("users") == before
+
+
+def test_a_claim_about_another_address_vouches_for_nothing(handler):
+    handler(_sign_in_event("false"), lambda_context())
+    sub = canned_event("cognito_post_authentication.json")["request"]["userAttributes"]["sub"]
+    handler(_sign_in_event("true", email="someone-else@example.com"), lambda_context())
+    assert _profile_of(sub)["EmailVerified"] == {"BOOL": False}
+
+
+def test_the_backfill_leaves_an_account_being_deleted_alone(handler):
+    from app.users.provisioning import record_email_verified
+
+    invoke(handler, "cognito_post_confirmation.json")
+    sub = canned_event("cognito_post_confirmation.json")["request"]["userAttributes"]["sub"]
+    user_id = identity_map()[f"cognito#{sub}"]
+    Profile(*Profile.key(user_id)).update(actions=[Profile.EmailVerified.remove(),
+                                                   Profile.Status.set("DELETING")])
+    assert record_email_verified(user_id, "ada@example.com", True) is False
+    assert "EmailVerified" not in _profile_of(sub)
+    assert record_email_verified("no-such-user", "ada@example.com", True) is False
