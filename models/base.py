@@ -39,6 +39,7 @@ def table(logical_name: str):
         model.Meta.max_retry_attempts = 3
         model.logical_name = logical_name
         _tables[logical_name] = model
+        pynamodb_adapter.share_connection(model)
         return model
 
     return register
@@ -69,7 +70,7 @@ def reconnect() -> None:
         model.Meta.table_name = physical_name(name)
         model.Meta.region = _settings["region"]
         model.Meta.host = _settings["host"]
-        pynamodb_adapter.drop_connection(model)
+        pynamodb_adapter.share_connection(model)
     _connection_cache.clear()
 
 

@@ -9,6 +9,12 @@
    and rebuilds it only when ``Meta.table_name`` changes (see the comment in
    ``pynamodb.models.Model._get_connection``); after ``models.configure`` changes the host or
    region, or a SnapStart restore, it must be built again.
+   **One connection per table, not per row kind**: PynamoDB caches the connection on the class
+   that asked first, so each row kind (a discriminator subclass) used before its table's base
+   model built its own ``Connection``, botocore session and client (~70 ms of CPU each: the
+   session parses the DynamoDB service model again). The table's base model holds one,
+   built at once (cheap: the botocore client still waits for the first call), and no row kind
+   keeps its own, so every kind of a table inherits the base's.
 
 Nothing else reaches into PynamoDB. tests/platform/test_pynamodb_adapter.py fails loudly when a
 PynamoDB upgrade changes either hook's shape.
@@ -26,12 +32,27 @@ def table_connection(model: Type[Model]) -> TableConnection:
     return model._get_connection()
 
 
+def share_connection(model: Type[Model]) -> None:
+    """Give a table's base model a fresh connection from its current ``Meta`` (host, region,
+    table name) that every row kind of the table inherits: a subclass keeps no connection of
+    its own, so PynamoDB's ``cls._connection`` finds the base's."""
+    model._connection = None
+    _forget_subclass_connections(model)
+    model._get_connection()  # no network and no botocore client yet: those wait for a call
+
+
 def drop_connection(model: Type[Model]) -> None:
     """Forget the model's cached connection (and its subclasses'): the next call builds one
     from its current ``Meta`` (host, region, table name)."""
     model._connection = None
+    _forget_subclass_connections(model)
+
+
+def _forget_subclass_connections(model: Type[Model]) -> None:
     for sub in model.__subclasses__():
-        drop_connection(sub)
+        if "_connection" in vars(sub):
+            delattr(sub, "_connection")
+        _forget_subclass_connections(sub)
 
 
 def key_names(model: Type[Model]) -> tuple:

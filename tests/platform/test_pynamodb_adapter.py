@@ -43,3 +43,28 @@ def test_the_private_names_the_adapter_uses_are_still_there():
     assert "_connection" in vars(Model) and Model._connection is None
     assert inspect.ismethod(Model._get_connection)  # a classmethod
     assert "table_name" in inspect.signature(TableConnection).parameters
+
+
+def _row_kinds(model):
+    for sub in model.__subclasses__():
+        yield sub
+        yield from _row_kinds(sub)
+
+
+def test_every_row_kind_shares_its_tables_one_connection_and_botocore_client(aws):
+    """A connection per row kind would be a botocore session and client each (the service
+    model parsed again, ~70 ms of CPU), paid on each kind's first call and after every
+    re-pointing; all kinds of a table use their base model's, before and after a reconnect."""
+    for _ in range(2):
+        models.reconnect()
+        for model in models.registered_tables().values():
+            kinds = list(_row_kinds(model))
+            first = pynamodb_adapter.table_connection(kinds[-1]) if kinds else None
+            base = pynamodb_adapter.table_connection(model)
+            assert first is None or first is base  # a row kind asked first finds the base's
+            for kind in kinds:
+                assert pynamodb_adapter.table_connection(kind) is base, kind
+            assert {id(pynamodb_adapter.table_connection(kind).connection.client)
+                    for kind in kinds} <= {id(base.connection.client)}
+        assert sum(1 for model in models.registered_tables().values()
+                   for _ in _row_kinds(model)) > 40  # the check covers the real row kinds
