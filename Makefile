@@ -39,7 +39,8 @@ dev: $(VENV)/.installed web
 	$(PY) -m app serve --port $(PORT) --db-port $(DB_PORT)
 
 # chromium comes first: without it (and no way to install it) make test stops at once.
-test: chromium ocr $(VENV)/.installed $(SAM_VENV)/.installed checkov lint web
+# checkov is installed here and run once, by tests/deploy/test_production.py (not twice).
+test: chromium ocr $(VENV)/.installed $(SAM_VENV)/.installed $(CHECKOV_VENV)/.installed lint web
 	$(PY) -m pytest -n 2 --dist worksteal
 
 # The web app (web/ -> web/dist, served at /app/): npm ci when node_modules is missing or stale,
