@@ -73,6 +73,17 @@ def check_commenter(tx: Transaction, access: Access) -> None:
              on_fail=GroupChanged("The group changed while we were writing.", (), access))
 
 
+def _live_head(group_id: str) -> Group:
+    """The group's head read again after a failed roster condition; 404 when it is gone."""
+    try:
+        head = Group.get(*Group.key(group_id), consistent_read=True)
+    except (Group.DoesNotExist, ValueError):
+        head = None
+    if not is_live(head):
+        raise group_not_found() from None
+    return head
+
+
 def commit_comment(tx: Transaction, group: Group) -> None:
     """Commit a comment checked by :func:`check_commenter`; when the roster moved but the
     commenter still stands (a guest added elsewhere), resend on the new version."""
@@ -81,12 +92,7 @@ def commit_comment(tx: Transaction, group: Group) -> None:
             tx.commit()
             return
         except GroupChanged as changed:
-            try:
-                head = Group.get(*Group.key(group.GroupId), consistent_read=True)
-            except (Group.DoesNotExist, ValueError):
-                head = None
-            if not is_live(head):
-                raise group_not_found() from None
+            head = _live_head(group.GroupId)
             _require_roster(group.GroupId, (), changed.writer, "VIEWER")
             tx.recondition(Group, *Group.key(group.GroupId), condition=_roster_condition(head))
     raise concurrent_update()
@@ -181,12 +187,7 @@ def commit(tx: Transaction, group: Group) -> None:
             tx.commit()
             return
         except GroupChanged as changed:
-            try:
-                head = Group.get(*Group.key(group.GroupId), consistent_read=True)
-            except (Group.DoesNotExist, ValueError):
-                head = None
-            if not is_live(head):
-                raise group_not_found() from None
+            head = _live_head(group.GroupId)
             if head.Currency != group.Currency:
                 raise currency_changed() from None
             if changed.participant_ids is None or head.RosterVersion == expected:
