@@ -26,13 +26,13 @@ from app.core.clock import epoch, iso_in, new_id, now_iso, today
 from app.core.sealing import INVITATION_MAIL, seal
 from app.core.transactions import Transaction
 from app.errors import Invalid, NotFound
-from app.groups.membership import GUEST, change_counts, get_participant, require_live_group, \
+from app.groups.membership import GUEST, change_counts, require_live_group, \
     require_still_owner
 from app.limits import INVITATION_EMAILS_PER_GROUP_PER_DAY, MAX_DISPLAY_NAME
 from app.links import links
 from app.people.errors import guest_unavailable, invitation_emails_limit
 # As a direct invitation's: the same roles, the same 14 days, the same unreserved guest.
-from app.people.invitations import INVITE_ROLES, INVITE_TTL_SECONDS, reservable
+from app.people.invitations import INVITE_ROLES, INVITE_TTL_SECONDS, reservable, reservable_guest
 from models.groups import Participant
 from models.notifications import EMAIL_INVITATION
 from models.rate_limits import INVITATION_MAIL_SUBJECT, RateCounter
@@ -88,9 +88,7 @@ def invite_by_email(access: Access, address: str, *, role: str,
     tx = Transaction()
     require_still_owner(tx, access)
     if participant_id is not None:
-        guest = get_participant(group_id, participant_id)
-        if guest.Type != GUEST or (guest.InviteExpiresAt or "") > now or guest.TransferTarget:
-            raise guest_unavailable()
+        guest = reservable_guest(group_id, participant_id, now)
         require_live_group(tx, group_id)
         tx.check(Participant, group_id, guest.SK,
                  condition=Participant.SK.exists() & reservable(now),

@@ -38,6 +38,15 @@ def reservable(now: str):
             & Participant.TransferTarget.does_not_exist())
 
 
+def reservable_guest(group_id: str, participant_id: str, now: str) -> Participant:
+    """The guest an invitation may be bound to: a guest, not reserved for anyone now and not
+    being taken over (409 GUEST_UNAVAILABLE); the write re-checks it with :func:`reservable`."""
+    guest = get_participant(group_id, participant_id)
+    if guest.Type != GUEST or (guest.InviteExpiresAt or "") > now or guest.TransferTarget:
+        raise guest_unavailable()
+    return guest
+
+
 def _invitee(access: Access, invitee_id: str) -> Profile:
     """The invitee's profile, if the owner may see them: a friend, or discoverable. Anyone
     else reads as missing, so ids cannot be probed for existence."""
@@ -82,9 +91,7 @@ def invite(access: Access, invitee_id: str, *, role: str,
     created = participant_id is None
     if participant_id is not None:
         require_live_group(tx, group_id)
-        guest = get_participant(group_id, participant_id)
-        if guest.Type != GUEST or (guest.InviteExpiresAt or "") > now or guest.TransferTarget:
-            raise guest_unavailable()
+        guest = reservable_guest(group_id, participant_id, now)
         tx.update(Participant(group_id, guest.SK),
                   [Participant.InvitedUserId.set(invitee_id),
                    Participant.InviteExpiresAt.set(expires), Participant.UpdatedAt.set(now)],
