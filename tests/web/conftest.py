@@ -157,10 +157,29 @@ class Phone:
         self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keeps each phase's report on the test, so `phones` knows at teardown whether it failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def _what_the_phone_showed(phone: Phone, folder: Path) -> str:
+    """A failed test's evidence: where each page was, what it showed, and a screenshot."""
+    try:
+        shown = phone.page.evaluate("document.querySelector('main')?.innerText ?? ''")
+        shot = folder / f"phone-{id(phone)}.png"
+        phone.page.screenshot(path=str(shot), full_page=True)
+        return f"{phone.page.url}\n  shows: {shown[:600]!r}\n  screenshot: {shot}"
+    except Exception as error:  # a closed page: say so, do not hide the test's own failure
+        return f"(page unreadable: {error})"
+
+
 @pytest.fixture
-def phones(chromium, web_server):
+def phones(request, chromium, web_server, tmp_path):
     """phones(locale="en-US") -> a new Phone; each is closed after the test, which fails if
-    any recorded a console error."""
+    any recorded a console error. A failed test prints what each phone showed."""
     made: list[Phone] = []
 
     def make(locale: str = "en-US") -> Phone:
@@ -169,6 +188,10 @@ def phones(chromium, web_server):
         return phone
 
     yield make
+    failed = getattr(request.node, "report_call", None)
+    if failed is not None and failed.failed:
+        for phone in made:
+            print("phone at", _what_the_phone_showed(phone, tmp_path))
     errors = [e for phone in made for e in phone.errors]
     for phone in made:
         phone.context.close()

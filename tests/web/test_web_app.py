@@ -277,6 +277,26 @@ def test_german_shows_german_money(phones):
     phone.shot("expenses-de")
 
 
+def test_a_late_answer_never_moves_the_home_screen_s_create_button(phones):
+    """A tap aimed at "Create group" while the group list is still loading must land on it:
+    the list arriving (slowly, as on a bad network or a loaded server) moves nothing above.
+    Before, the empty list's sentence pushed the button down ~23 px after it was shown, and a
+    click in that moment hit the paragraph instead (the browser tests' flake under load)."""
+    phone = phones()
+    page = phone.page
+
+    def slowly(route):
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/users/me/groups*", slowly)
+    sign_in(phone, "Lena")
+    button = page.get_by_role("link", name="Create group")
+    shown_at = button.bounding_box()
+    expect(page.get_by_text("No groups yet.", exact=False)).to_be_visible()
+    assert button.bounding_box() == shown_at
+
+
 def test_the_first_screen_loads_at_most_150_kb_of_gzipped_javascript(phones):
     """api.md: the scripts /app/ loads until network idle, service worker and precache
     excluded (the tests' contexts block service workers), each gzipped at level 9."""

@@ -24,12 +24,14 @@ export function Home() {
   return (
     <section>
       <Heading>{t("home.title")}</Heading>
+      {/* Above everything that arrives later (the list, a claim offer, an error), so a tap
+          aimed at it never lands on what a late answer pushed into its place. */}
+      <a class="button primary" {...linkProps("/new-group")}>{t("home.create")}</a>
       {kept && <Claim />}
       <Alert message={error ?? archivedError} />
       {items === null ? <p>{t("common.loading")}</p> : items.length === 0 ? <p>{t("home.empty")}</p> : (
         <Cards items={items} label={t("home.title")} />
       )}
-      <a class="button primary" {...linkProps("/new-group")}>{t("home.create")}</a>
       {archived.length > 0 && (
         <>
           <h2>{t("home.archived")}</h2>
