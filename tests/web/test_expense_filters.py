@@ -1,6 +1,7 @@
 """The expense list's filters in the web app (issue 49): by person (paid, or paid or shares),
-category, date range and kind (expenses, income, payments between people). What the list API
-filters (participantId, category, from, to, q) is asked of it; the kind, "paid" and the
+category, date range, amount range and kind (expenses, income, payments between people). What
+the list API filters (participantId, category, from, to, minAmount, maxAmount, q) is asked of
+it; the kind, "paid" and the
 settlements (whose list takes no filter) are filtered on the device, and so is everything
 offline, from the stored group."""
 from __future__ import annotations
@@ -80,8 +81,8 @@ def test_filters_by_person_category_dates_and_kind_online_and_offline(phones):
     assert last_query("/expenses") == {"category": "TRANSPORT"}
     page.get_by_role("button", name="Clear filters").click()
 
-    page.get_by_label("From").fill("2026-11-05")
-    page.get_by_label("To").fill("2026-11-30")
+    page.get_by_label("From", exact=True).fill("2026-11-05")
+    page.get_by_label("To", exact=True).fill("2026-11-30")
     expect(titles()).to_have_text(["Refund", "Train tickets"])
     assert last_query("/expenses") == {"from": "2026-11-05", "to": "2026-11-30"}
     page.get_by_label("Kind").select_option("INCOME")
@@ -91,9 +92,27 @@ def test_filters_by_person_category_dates_and_kind_online_and_offline(phones):
     expect(titles()).to_have_text(["Bo paid Ana"])
     expect(rows).to_have_text(["Bo paid Ana€10.00cash · 2026-11-20"])
     assert last_query("/settlements") == {}  # no filter the settlements list could take
-    page.get_by_label("From").fill("2026-11-21")
+    page.get_by_label("From", exact=True).fill("2026-11-21")
     expect(page.get_by_text("Nothing matches these filters.")).to_be_visible()
     phone.assert_accessible("payments between people, nothing found")
+    page.get_by_role("button", name="Clear filters").click()
+    expect(rows).to_have_count(4)
+
+    # An amount range, typed as money in the group's currency, inclusive at both ends.
+    page.get_by_label("Amount from (EUR)").fill("24")
+    page.get_by_label("Amount up to (EUR)").fill("45,00")
+    expect(titles()).to_have_text(["Cinema", "Train tickets", "Groceries run"])
+    assert last_query("/expenses") == {"minAmount": "2400", "maxAmount": "4500"}
+    page.get_by_label("Amount up to (EUR)").fill("10")  # above the lower bound: said, not sent
+    expect(page.get_by_role("alert")).to_have_text(
+        "The amounts must be amounts, the first not above the second.")
+    assert last_query("/expenses") == {"minAmount": "2400", "maxAmount": "4500"}
+    page.get_by_label("Amount from (EUR)").fill("")
+    page.get_by_label("Kind").select_option("SETTLEMENT")  # the settlements' list: kept here
+    expect(titles()).to_have_text(["Bo paid Ana"])
+    page.get_by_label("Amount up to (EUR)").fill("9.99")
+    expect(page.get_by_text("Nothing matches these filters.")).to_be_visible()
+    phone.assert_accessible("expenses filtered by amount")
     page.get_by_role("button", name="Clear filters").click()
     expect(rows).to_have_count(4)
 
@@ -106,6 +125,9 @@ def test_filters_by_person_category_dates_and_kind_online_and_offline(phones):
     expect(titles()).to_have_text(["Train tickets", "Groceries run"])
     page.get_by_label("Search expenses").fill("GROCERIES")
     expect(titles()).to_have_text(["Groceries run"])
+    page.get_by_label("Search expenses").fill("")
+    page.get_by_label("Amount from (EUR)").fill("31")
+    expect(titles()).to_have_text(["Train tickets"])
     assert len(asked) == before
     phone.assert_accessible("expenses filtered offline")
     phone.context.set_offline(False)

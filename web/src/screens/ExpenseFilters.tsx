@@ -1,8 +1,8 @@
 // The expense list's filters (issue 49): words, a person (paid, or paid or shares in it),
-// category, date range, kind (expense, income, payments between people).
+// category, date range, amount range, kind (expense, income, payments between people).
 //
 // Online, what GET /groups/{groupId}/expenses filters itself goes to it (q, participantId,
-// category, from, to: api.md "Insight"); the API has no kind filter and its participantId
+// category, from, to, minAmount, maxAmount: api.md "Insight"); the API has no kind filter and its participantId
 // means "pays or owes", so "paid" and the kind are applied here to the pages it returns.
 // GET /groups/{groupId}/settlements takes no filter at all: payments between people are
 // filtered here. Offline, the group's stored expenses are filtered here by the same rules.
@@ -10,6 +10,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, isNetworkFailure, must, type Expense, type Schemas } from "../api/client";
 import { t } from "../i18n";
 import type { GroupState } from "../lib/db";
+import { parseMoney } from "../lib/money";
 import { CATEGORIES } from "../lib/expenseDraft";
 import { online } from "../lib/groups";
 import { useStore } from "../lib/store";
@@ -20,9 +21,26 @@ export type Settlement = Schemas["Settlement"];
 export const FILTER_KINDS = ["ALL", "EXPENSE", "INCOME", "SETTLEMENT"] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 export type Filters = { query: string; person: string; paidOnly: boolean; category: string;
-                        from: string; to: string; kind: FilterKind };
+                        from: string; to: string; kind: FilterKind;
+                        // As typed, in the group's currency ("12,50"); read by amountRange.
+                        minAmount: string; maxAmount: string };
 export const NO_FILTERS: Filters = { query: "", person: "", paidOnly: false, category: "", from: "",
-                                     to: "", kind: "ALL" };
+                                     to: "", kind: "ALL", minAmount: "", maxAmount: "" };
+
+type AmountRange = { min?: number; max?: number; invalid: boolean };
+
+/** The typed bounds in group minor units; a bound that is not an amount is reported, not
+ * ignored (a filter silently dropped would show rows the person meant to exclude). */
+export function amountRange(filters: Filters, currency: string): AmountRange {
+  const bound = (text: string) => (text.trim() ? parseMoney(text.trim(), currency) : undefined);
+  const min = bound(filters.minAmount), max = bound(filters.maxAmount);
+  const invalid = min === null || max === null || (min != null && max != null && min > max);
+  return { min: min ?? undefined, max: max ?? undefined, invalid };
+}
+
+function inAmounts(amount: number, range: AmountRange): boolean {
+  return (range.min === undefined || amount >= range.min) && (range.max === undefined || amount <= range.max);
+}
 
 /** Case- and accent-insensitive, as the API's q ("Café" finds "cafe"). */
 function folded(text: string): string {
@@ -35,7 +53,7 @@ function words(filters: Filters): string[] {
 
 export function filtering(filters: Filters): boolean {
   return !!(filters.query.trim() || filters.person || filters.category || filters.from || filters.to
-            || filters.kind !== "ALL");
+            || filters.minAmount.trim() || filters.maxAmount.trim() || filters.kind !== "ALL");
 }
 
 function inDates(date: string, filters: Filters): boolean {
@@ -50,11 +68,13 @@ function keptHere(expense: Expense, filters: Filters): boolean {
 }
 
 /** The whole filter on this device (offline): the API's rules, then keptHere. */
-function matchesLocally(expense: Expense, filters: Filters): boolean {
+function matchesLocally(expense: Expense, filters: Filters, currency: string): boolean {
   const names = [expense.description, ...expense.items.map((i) => i.name ?? "")].map(folded);
   if (!words(filters).every((word) => names.some((name) => name.includes(word)))) return false;
   if (filters.category && (expense.category ?? "").toLocaleLowerCase() !== filters.category.toLocaleLowerCase()) return false;
   if (!inDates(expense.date, filters)) return false;
+  // As the API: a converted row by its amount in the group's currency.
+  if (!inAmounts(expense.groupAmount ?? expense.amount, amountRange(filters, currency))) return false;
   if (filters.person) {
     const involved = [...expense.payments.map((p) => p.participantId),
                       ...expense.items.flatMap((i) => i.splits.map((s) => s.participantId))];
@@ -63,8 +83,9 @@ function matchesLocally(expense: Expense, filters: Filters): boolean {
   return keptHere(expense, filters);
 }
 
-function settlementMatches(settlement: Settlement, filters: Filters): boolean {
+function settlementMatches(settlement: Settlement, filters: Filters, currency: string): boolean {
   if (!inDates(settlement.date ?? "", filters)) return false;
+  if (!inAmounts(settlement.groupAmount ?? settlement.amount, amountRange(filters, currency))) return false;
   if (filters.person && settlement.payerId !== filters.person
       && (filters.paidOnly || settlement.payeeId !== filters.person)) return false;
   const note = folded(settlement.note ?? "");
@@ -91,12 +112,17 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
   useEffect(() => setWanted(0), [key, state.revision]);
   useEffect(() => {
     if (!active) return;
+    if (amountRange(filters, state.group.currency).invalid) {
+      setFound({ expenses: [], settlements: [], more: false, local: false, loading: false,
+                 error: t("filter.badAmount") });
+      return;
+    }
     if (!isOnline) {
       // The device keeps the group's expenses, not its settlements.
       setFound(filters.kind === "SETTLEMENT"
         ? { expenses: [], settlements: [], more: false, local: false, loading: false,
             error: t("filter.settlementsOffline") }
-        : { expenses: state.expenses.filter((e) => matchesLocally(e, filters)), settlements: [],
+        : { expenses: state.expenses.filter((e) => matchesLocally(e, filters, state.group.currency)), settlements: [],
             more: false, local: true, loading: false, error: null });
       return;
     }
@@ -104,7 +130,7 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
     // A word typed waits a moment, so one request goes per pause rather than per key.
     const timer = setTimeout(() => {
       setFound((before) => ({ ...before, loading: true }));
-      read(state.groupId, filters, wanted ? cursor : undefined).then((page) => {
+      read(state.groupId, filters, state.group.currency, wanted ? cursor : undefined).then((page) => {
         if (stale) return;
         setCursor(page.cursor);
         setFound((before) => ({
@@ -115,7 +141,7 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
       }).catch((error) => {
         if (stale) return;
         if (isNetworkFailure(error) && filters.kind !== "SETTLEMENT") {
-          setFound({ expenses: state.expenses.filter((e) => matchesLocally(e, filters)), settlements: [],
+          setFound({ expenses: state.expenses.filter((e) => matchesLocally(e, filters, state.group.currency)), settlements: [],
                      more: false, local: true, loading: false, error: null });
         } else setFound((before) => ({ ...before, loading: false, error: describe(error) }));
       });
@@ -130,22 +156,24 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
   return { ...found, showMore: () => setWanted((n) => n + 1) };
 }
 
-async function read(groupId: string, filters: Filters, after: string | undefined):
+async function read(groupId: string, filters: Filters, currency: string, after: string | undefined):
     Promise<{ expenses: Expense[]; settlements: Settlement[]; cursor?: string }> {
   const expenses: Expense[] = [];
   const settlements: Settlement[] = [];
+  const range = amountRange(filters, currency);
   let cursor = after;
   for (let page = 0; page < MAX_PAGES && expenses.length + settlements.length < ENOUGH; page++) {
     if (filters.kind === "SETTLEMENT") {
       const reply = must(await api.GET("/groups/{groupId}/settlements", {
         params: { path: { groupId }, query: { limit: 100, cursor } },
       }));
-      settlements.push(...reply.items.filter((s) => settlementMatches(s, filters)));
+      settlements.push(...reply.items.filter((s) => settlementMatches(s, filters, currency)));
       cursor = reply.nextCursor ?? undefined;
     } else {
       const query = {
         limit: 100, cursor, q: filters.query.trim() || undefined, participantId: filters.person || undefined,
         category: filters.category || undefined, from: filters.from || undefined, to: filters.to || undefined,
+        minAmount: range.min, maxAmount: range.max,
       };
       const reply = must(await api.GET("/groups/{groupId}/expenses", { params: { path: { groupId }, query } }));
       expenses.push(...reply.items.filter((e) => keptHere(e, filters)));
@@ -162,8 +190,8 @@ export function FilterForm({ state, filters, onChange }: {
   const set = (patch: Partial<Filters>) => onChange({ ...filters, ...patch });
   const categories: string[] = [...CATEGORIES];
   for (const e of state.expenses) if (e.category && !categories.includes(e.category)) categories.push(e.category);
-  const count = [filters.person, filters.category, filters.from, filters.to, filters.kind !== "ALL"]
-    .filter(Boolean).length;
+  const count = [filters.person, filters.category, filters.from, filters.to, filters.minAmount.trim(),
+                 filters.maxAmount.trim(), filters.kind !== "ALL"].filter(Boolean).length;
   return (
     <details class="filters">
       <summary>{t("filter.title")}{count > 0 && ` (${t("filter.active", { count })})`}</summary>
@@ -184,6 +212,10 @@ export function FilterForm({ state, filters, onChange }: {
       )}
       <Field label={t("filter.from")} type="date" value={filters.from} onInput={(v) => set({ from: v })} />
       <Field label={t("filter.to")} type="date" value={filters.to} onInput={(v) => set({ to: v })} />
+      <Field label={t("filter.minAmount", { currency: state.group.currency })} inputMode="decimal"
+             value={filters.minAmount} onInput={(v) => set({ minAmount: v })} />
+      <Field label={t("filter.maxAmount", { currency: state.group.currency })} inputMode="decimal"
+             value={filters.maxAmount} onInput={(v) => set({ maxAmount: v })} />
       {count > 0 && (
         <button type="button" onClick={() => onChange({ ...NO_FILTERS, query: filters.query })}>
           {t("filter.clear")}
