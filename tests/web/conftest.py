@@ -167,12 +167,14 @@ def pytest_runtest_makereport(item, call):
 
 def _what_the_phone_showed(phone: Phone, folder: Path) -> str:
     """A failed test's evidence: where each page was, what it showed, and a screenshot."""
+    from playwright.sync_api import Error as PlaywrightError
+
     try:
         shown = phone.page.evaluate("document.querySelector('main')?.innerText ?? ''")
         shot = folder / f"phone-{id(phone)}.png"
         phone.page.screenshot(path=str(shot), full_page=True)
         return f"{phone.page.url}\n  shows: {shown[:600]!r}\n  screenshot: {shot}"
-    except Exception as error:  # a closed page: say so, do not hide the test's own failure
+    except PlaywrightError as error:  # a closed page: say so, do not hide the test's failure
         return f"(page unreadable: {error})"
 
 
