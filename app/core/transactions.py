@@ -90,6 +90,16 @@ class _Moved(DomainError):
         self.counter = counter
 
 
+class Rebuilt(DomainError):
+    """An item's condition failed only because the row it was built from moved, and it has
+    been built again from the row as it is now (the failed item's old image): resend (never
+    reaches a caller). The balance row's seat list is one (models.groups.balance_row)."""
+
+    def __init__(self, rebuild: Callable[["Transaction"], None]) -> None:
+        super().__init__("The row moved.")
+        self.rebuild = rebuild
+
+
 class Transaction:
     """Collects writes; :meth:`commit` runs them atomically or raises the attached error."""
 
@@ -145,6 +155,20 @@ class Transaction:
                 self._sent = None
                 return
         raise ValueError("no check on that item to recondition")
+
+    def rework(self, model, actions: Sequence[Any], *, condition=None) -> None:
+        """Replace the actions and condition of this transaction's update of ``model``'s item
+        (a :class:`Rebuilt` item, before its resend); its on_fail stays."""
+        key = model._get_keys() if hasattr(model, "_get_keys") else None
+        for index, ((method, args, kwargs), on_fail, secondary) in enumerate(self._ops["update"]):
+            row = args[0]
+            if type(row) is type(model) and row._get_keys() == key:
+                self._ops["update"][index] = ((method, (row, list(actions)),
+                                               {**kwargs, "condition": condition}),
+                                              on_fail, secondary)
+                self._sent = None
+                return
+        raise ValueError("no update of that item to rework")
 
     def require_live_account(self, user_id: str, *,
                              on_fail: OnFail = None) -> "Transaction":
@@ -274,6 +298,13 @@ class Transaction:
             except TransactWriteError as error:
                 reasons = list(error.cancellation_reasons or [])
                 failed = self._failed_condition(reasons)
+                if isinstance(failed, Rebuilt):
+                    renumbered += 1
+                    if renumbered > MAX_RENUMBERS:
+                        raise concurrent_update() from error
+                    failed.rebuild(self)
+                    self._sent = None
+                    continue
                 if isinstance(failed, _Moved):
                     renumbered += 1
                     if renumbered > MAX_RENUMBERS:
@@ -309,7 +340,8 @@ class Transaction:
             return None
         errors = [(secondary, self._error_of(on_fail, reason)) for secondary, on_fail, reason
                   in failed]
-        errors.sort(key=lambda entry: (entry[0], isinstance(entry[1], _Moved)))  # stable
+        # stable; a moved counter or a rebuilt item only when nothing else failed
+        errors.sort(key=lambda entry: (entry[0], isinstance(entry[1], (_Moved, Rebuilt))))
         return errors[0][1]
 
     @staticmethod

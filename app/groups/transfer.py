@@ -229,10 +229,9 @@ def _fair_rounding(access: Access, batch: List[RowChange]) -> dict:
     meanwhile: RowChanged, so the batch is tried again row by row, then by the next pass)."""
     fair = rounding.read_state(access.group)
     if fair is None:
-        return {}
+        return {"row": balances.row_of(access)}
     after = rounding.combined(fair.stored, *(change.rounding for change in batch))
-    return {"also": rounding.actions(fair.stored, after), "condition": fair.condition(),
-            "on_fail": RowChanged("The balances moved meanwhile.")}
+    return fair.update(after, on_fail=RowChanged("The balances moved meanwhile."))
 
 
 # --- 3. finish -----------------------------------------------------------------------------

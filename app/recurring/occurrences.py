@@ -49,7 +49,7 @@ from app.recurring.schedule import Schedule, iso, parse_instant
 from app.recurring.templates import schedule_of
 from app.core.conditional import update_if
 from app.groups.membership import get_participant
-from models.groups import Expense, Group, RecurringExpense
+from models.groups import Balance, Expense, Group, RecurringExpense
 
 LEASE = timedelta(minutes=15)
 # Slots one template records per run at most, so one template's catch-up cannot take its
@@ -138,10 +138,8 @@ def _materialise(row: RecurringExpense, slot: str, lease: str, following: Option
     money_guards.check_participants(tx, row.GroupId, body.participant_ids)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=already_recorded())
-    fair_update = {} if fair is None else {
-        "also": rounding.actions(fair.stored, rounding.combined(
-            fair.stored, rounding.body_rounding(body, row.Currency))),
-        "condition": fair.condition(), "on_fail": fair.moved()}
+    fair_update = {"row": Balance.fetch_raw(row.GroupId)} if fair is None else fair.update(
+        rounding.combined(fair.stored, rounding.body_rounding(body, row.Currency)))
     balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1,
                             pairs=balances.body_pairs(body, row.Currency), **fair_update)
     if summary is not None:
