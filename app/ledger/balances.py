@@ -219,26 +219,42 @@ def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
 
 
 def row_of(access: Access) -> Optional[dict]:
-    """The balance row as this request read it: the access check's (``BALANCES_PREFETCH``,
-    no call) or one GetItem. A money write encodes its change against it
+    """The balance row as this request knows it: read by the access check
+    (``BALANCES_PREFETCH``, no call), else by one GetItem, kept for the request's next write
+    (:func:`held_by`). A money write encodes its change against it
     (models.groups.balance_row); a stale read only costs a resend, never a wrong sum."""
-    if BALANCE in access.prefetched:
-        return access.prefetched[BALANCE]
-    return Balance.fetch_raw(access.group_id)
+    if BALANCE not in access.prefetched:
+        held_by(access)[BALANCE] = Balance.fetch_raw(access.group_id)
+    return access.prefetched[BALANCE]
+
+
+def held_by(access: Access) -> dict:
+    """Where this request keeps the balance row it knows: its access's prefetched rows, which
+    each of its money writes updates with the seats it left (so a transfer's next batch or a
+    second write of the request encodes against them without a read)."""
+    return access.prefetched  # type: ignore[return-value]  # a dict: app.core.access
+
+
+def against(access: Access) -> dict:
+    """add_to_balance's ``row`` and ``held`` for a write by ``access``."""
+    return {"row": row_of(access), "held": held_by(access)}
 
 
 def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
                    row: Optional[dict], expenses: int = 0, settlements: int = 0,
                    revision: Optional[int] = None, on_fail=None,
                    pairs: Optional[Mapping[str, int]] = None,
-                   rounding: Optional[Mapping[str, Optional[str]]] = None) -> None:
+                   rounding: Optional[Mapping[str, Optional[str]]] = None,
+                   held: Optional[dict] = None) -> None:
     """Add net deltas (by ledger key), pairwise deltas (by pair key), activity counts and one
     revision to the balance row inside ``tx``, and set a FAIR group's rounding (ledger key ->
     exact fraction text, None: gone), encoded against ``row`` (the balance row as read:
     :func:`row_of`). ``revision``: the row must still be at the revision read (a FAIR
     write's rounding, a conversion), else ``on_fail``. Seating a new participant, or moving
     an old row's attributes, is conditioned on the row read; if it moved, the update is
-    encoded again from the row as it is and resent (app.core.transactions.Rebuilt)."""
+    encoded again from the row as it is and resent (app.core.transactions.Rebuilt).
+    ``held``: where the writer keeps the row it knows (``{BALANCE: raw}``); once committed it
+    holds the seats this write left, or nothing (read again) after an old row's move."""
     change = {"nets": dict(delta), "pairs": dict(pairs or {}), "rounding": dict(rounding or {})}
     counts = [Balance.BalanceRevision.add(1), Path("EntityType").set(Path("EntityType") | "BALANCE")]
     if expenses:
@@ -246,9 +262,11 @@ def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
     if settlements:
         counts.append(Balance.SettlementCount.add(settlements))
     item = Balance(*Balance.key(group_id))
+    last: list = []
 
     def encoded(current: Optional[dict]) -> tuple:
         written = balance_row.encode(current, **change)
+        last[:] = [written]
         condition = written.condition
         if revision is not None:
             pinned = Balance.BalanceRevision == revision
@@ -265,8 +283,16 @@ def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
             again.rework(item, actions, condition=condition)
         return Rebuilt(rebuild)
 
+    def keep() -> None:
+        if last[0].after is None:
+            held.pop(BALANCE, None)
+        else:
+            held[BALANCE] = last[0].after
+
     actions, condition = encoded(row)
     tx.update(item, actions, condition=condition, on_fail=judged)
+    if held is not None:
+        tx.after_commit(keep)
 
 
 @dataclass(frozen=True)

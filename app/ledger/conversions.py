@@ -142,5 +142,5 @@ def delete_conversion(access: Access, conversion_id: str) -> None:
                   "The conversion changed meanwhile; try again."))
     changelog.record(tx, access.group, row, changelog.DELETE, actor=access.participant_id)
     balances.add_to_balance(tx, access.group_id, reverse, pairs=balances.deltas(
-        balances.conversion_pairs(row), {}), row=balances.row_of(access))
+        balances.conversion_pairs(row), {}), **balances.against(access))
     money_guards.commit(tx, access.group)

@@ -49,7 +49,7 @@ def _final(access: Access, head: Expense, counter: Optional[int],
     tx.delete(head, condition=Expense.Version == int(head.Version),
               on_fail=_Raced("The expense changed while it was being deleted."))
     main = access.group.Currency
-    fair_update = {"row": balances.row_of(access)} if fair is None else fair.update(
+    fair_update = balances.against(access) if fair is None else fair.update(
         rounding.combined(fair.stored, rounding.body_rounding(ExpenseBody.from_row(head), main),
                           signs=(1, -1)))
     trash.put_in_trash(tx, access, head)

@@ -141,7 +141,7 @@ def _rounding_update(access: Access, fair: Optional[rounding.FairState], taken_o
     LIST_ORDER): ``taken_out`` is the old body's contribution, ``body`` the new one (or
     None)."""
     if fair is None:
-        return {"row": balances.row_of(access)}
+        return balances.against(access)
     after = rounding.combined(fair.stored, taken_out,
                               {} if body is None else rounding.body_rounding(body, main),
                               signs=(1, -1, 1))

@@ -124,9 +124,9 @@ def add_settlement(tx: Transaction, access: Access, row: Settlement, *,
     main = access.group.Currency
     balances.add_to_balance(tx, access.group_id, balances.stored_settlement_nets(row, main),
                             settlements=1, pairs=balances.stored_settlement_pairs(row, main),
-                            row=balance_read if balance_read is not None
-                            else balances.row_of(access),
-                            revision=balance_revision, on_fail=on_fail)
+                            revision=balance_revision, on_fail=on_fail,
+                            **({"row": balance_read} if balance_read is not None
+                               else balances.against(access)))
     changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
 
 
@@ -192,7 +192,7 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     balances.add_to_balance(tx, access.group_id, balances.deltas(old, new), pairs=balances.deltas(
         balances.stored_settlement_pairs(current, access.group.Currency),
         balances.stored_settlement_pairs(edited, access.group.Currency)),
-        row=balances.row_of(access))
+        **balances.against(access))
     changelog.record(tx, access.group, current, actor=access.participant_id,
                      diff=changelog.diff_of(
                          _compared(current.PayerId, current.PayeeId, current.Amount, current.Date,
@@ -241,7 +241,7 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
         balances.add_to_balance(tx, access.group_id, reverse, settlements=-1,
                                 pairs=balances.deltas(balances.stored_settlement_pairs(
                                     current, access.group.Currency), {}),
-                                row=balances.row_of(access))
+                                **balances.against(access))
         changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
         try:
             tx.commit()

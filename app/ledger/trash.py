@@ -122,7 +122,7 @@ def restore(access: Access, resource_id: str) -> Union[Expense, Settlement]:
         # Its nets, its pairwise debts and (a FAIR group) its rounding come back together,
         # the rounding conditioned on the balance revision it was read at.
         fair = rounding.read_state(access.group)
-        fair_update = {"row": balances.row_of(access)} if fair is None else fair.update(
+        fair_update = balances.against(access) if fair is None else fair.update(
             rounding.combined(fair.stored,
                               rounding.body_rounding(ExpenseBody.from_row(row), currency),
                               signs=(1, 1)))
@@ -135,7 +135,7 @@ def restore(access: Access, resource_id: str) -> Union[Expense, Settlement]:
         balances.add_to_balance(tx, access.group_id,
                                 balances.stored_settlement_nets(row, currency), settlements=1,
                                 pairs=balances.stored_settlement_pairs(row, currency),
-                                row=balances.row_of(access))
+                                **balances.against(access))
     changelog.record(tx, access.group, row, changelog.RESTORE, actor=access.participant_id)
     thread = _thread(row)
     for comment in thread[:COMMENTS_IN_RESTORE]:

@@ -191,6 +191,11 @@ class Encoded:
 
     actions: list
     condition: Optional[Condition]
+    # What the row is known to hold once this write commits, for the writer's next write:
+    # the row as read with the seat list this write leaves (its seats are exact: appended
+    # under the condition that the list was the one read); None after a move of first-layout
+    # attributes (read the row again).
+    after: Optional[dict] = None
 
 
 def _seat_list_value(seats: List[str]) -> Value:
@@ -246,7 +251,9 @@ def encode(raw: Optional[dict], *, nets: Mapping[str, int] = (),
         pinned = Path(REVISION).does_not_exist() if revision is None else \
             Path(REVISION) == revision
         condition = pinned if condition is None else condition & pinned
-    return Encoded(actions, condition)
+        return Encoded(actions, condition)
+    after = {**(raw or {}), SEATS: {"L": [{"B": seat_bytes(pid)} for pid in seats + added]}}
+    return Encoded(actions, condition, after)
 
 
 def _moving(legacy, nets, pairs, rounding) -> Dict[str, Dict[str, Tuple[str, dict]]]:

@@ -223,3 +223,48 @@ def test_a_six_way_two_currency_row_stays_under_one_kilobyte(aws):
     Balance(*Balance.key(group_id)).update(actions=[Balance.Users.add(users),
                                                     *Balance.copy_head("Trip to Lisbon", "EUR")])
     assert item_size(read(group_id)) < 1024
+
+
+def test_a_writer_that_keeps_the_row_it_left_writes_again_without_a_read_or_a_resend(aws):
+    """The seats a committed write appended are exact (appended under the condition that the
+    list was the one read), so the writer's next write encodes against them: no GetItem, no
+    failed attempt, even when that write seats someone else."""
+    from tests.support import aws_calls
+    group_id = str(uuid.uuid4())
+    held = {BALANCE: read(group_id)}
+    first = {"nets": {IDS[0]: 5, IDS[1]: -5}, "pairs": {}, "rounding": {}}
+    second = {"nets": {IDS[0]: 2, IDS[2]: -2}, "pairs": {}, "rounding": {}}
+    with aws_calls.recorded() as calls:
+        for write in (first, second, first):
+            tx = Transaction()
+            balances.add_to_balance(tx, group_id, write["nets"], row=held[BALANCE], held=held)
+            tx.commit()
+    assert calls == ["TransactWriteItems"] * 3
+    assert decoded(read(group_id))["nets"] == {IDS[0]: 12, IDS[1]: -10, IDS[2]: -2}
+    assert balance_row.seats_of(held[BALANCE]) == balance_row.seats_of(read(group_id))
+
+
+def test_a_held_row_another_writer_moved_on_still_lands_exactly(aws):
+    group_id = str(uuid.uuid4())
+    held = {BALANCE: read(group_id)}
+    tx = Transaction()
+    balances.add_to_balance(tx, group_id, {IDS[0]: 1, IDS[1]: -1}, row=held[BALANCE], held=held)
+    tx.commit()
+    apply(group_id, {"nets": {IDS[3]: 9, IDS[4]: -9}, "pairs": {}, "rounding": {}})
+    tx = Transaction()
+    balances.add_to_balance(tx, group_id, {IDS[0]: 1, IDS[5]: -1}, row=held[BALANCE], held=held)
+    tx.commit()
+    assert decoded(read(group_id))["nets"] == {IDS[0]: 2, IDS[1]: -1, IDS[3]: 9, IDS[4]: -9,
+                                               IDS[5]: -1}
+    assert balance_row.seats_of(held[BALANCE]) == balance_row.seats_of(read(group_id))
+
+
+def test_an_old_row_moved_by_a_write_is_read_again_by_the_writers_next(aws):
+    group_id = str(uuid.uuid4())
+    put_raw(legacy_item(group_id, {"nets": {IDS[0]: 3, IDS[1]: -3}, "pairs": {}, "rounding": {}}))
+    held = {BALANCE: read(group_id)}
+    tx = Transaction()
+    balances.add_to_balance(tx, group_id, {IDS[0]: 1, IDS[1]: -1}, row=held[BALANCE], held=held)
+    tx.commit()
+    assert BALANCE not in held  # the move's image is not known: the next write reads
+    assert decoded(read(group_id))["nets"] == {IDS[0]: 4, IDS[1]: -4}
