@@ -219,25 +219,20 @@ def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
 
 
 def row_of(access: Access) -> Optional[dict]:
-    """The balance row as this request knows it: read by the access check
-    (``BALANCES_PREFETCH``, no call), else by one GetItem, kept for the request's next write
-    (:func:`held_by`). A money write encodes its change against it
-    (models.groups.balance_row); a stale read only costs a resend, never a wrong sum."""
-    if BALANCE not in access.prefetched:
-        held_by(access)[BALANCE] = Balance.fetch_raw(access.group_id)
-    return access.prefetched[BALANCE]
-
-
-def held_by(access: Access) -> dict:
-    """Where this request keeps the balance row it knows: its access's prefetched rows, which
-    each of its money writes updates with the seats it left (so a transfer's next batch or a
-    second write of the request encodes against them without a read)."""
-    return access.prefetched  # type: ignore[return-value]  # a dict: app.core.access
+    """The balance row as this request's money writes know it (``Access.written``): as the
+    last committed one left it, else as the access check read it (``BALANCES_PREFETCH``, no
+    call), else one GetItem. A money write encodes its change against it
+    (models.groups.balance_row); a stale one only costs a resend, never a wrong sum."""
+    if BALANCE not in access.written:
+        access.written[BALANCE] = (access.prefetched[BALANCE] if BALANCE in access.prefetched
+                                   else Balance.fetch_raw(access.group_id))
+    return access.written[BALANCE]
 
 
 def against(access: Access) -> dict:
-    """add_to_balance's ``row`` and ``held`` for a write by ``access``."""
-    return {"row": row_of(access), "held": held_by(access)}
+    """add_to_balance's ``row`` and ``held`` for a write by ``access``: a transfer's next
+    batch or a request's second write encodes against the seats the first left, unread."""
+    return {"row": row_of(access), "held": access.written}
 
 
 def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
