@@ -163,12 +163,12 @@ class Transaction:
         self._after_commit.append(callback)
 
     def rework(self, model, actions: Sequence[Any], *, condition=None) -> None:
-        """Replace the actions and condition of this transaction's update of ``model``'s item
-        (a :class:`Rebuilt` item, before its resend); its on_fail stays."""
-        key = model._get_keys() if hasattr(model, "_get_keys") else None
+        """Replace the actions and condition of the update this transaction was given for
+        ``model`` (the same instance: a :class:`Rebuilt` item, before its resend); its
+        on_fail stays."""
         for index, ((method, args, kwargs), on_fail, secondary) in enumerate(self._ops["update"]):
             row = args[0]
-            if type(row) is type(model) and row._get_keys() == key:
+            if row is model:
                 self._ops["update"][index] = ((method, (row, list(actions)),
                                                {**kwargs, "condition": condition}),
                                               on_fail, secondary)
