@@ -26,9 +26,14 @@ each operation N times (default 3).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import logging
 import os
+import time
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -240,9 +245,11 @@ class Bench:
                                           headers=self.owner).headers["ETag"]
                     run = _conditional(self, tag)
                 self.drain_events()
-                with self.meter.block() as one:
+                with self.meter.block() as one, _own_work() as work:
                     run()
                 request.add(one)
+                request.cpu_seconds += work.cpu_seconds
+                request.log_bytes += work.log_bytes
                 before = self.events_seen
                 drained = self.drain_events()
                 worker.add(drained)
@@ -269,7 +276,48 @@ def _scaled(bill: Bill, repeat: int) -> Bill:
     out.calls.update({k: v / repeat for k, v in bill.calls.items()})
     out.wru, out.rru = bill.wru / repeat, bill.rru / repeat
     out.check_wru, out.gsi_wru = bill.check_wru / repeat, bill.gsi_wru / repeat
+    out.items = bill.items[:len(bill.items) // repeat]  # each run writes the same items
+    out.cpu_seconds = getattr(bill, "cpu_seconds", 0.0) / repeat
+    out.log_bytes = getattr(bill, "log_bytes", 0) / repeat
     return out
+
+
+@dataclass
+class OwnWork:
+    """What one request cost the app itself, measured beside the model (not priced): the
+    CPU of the thread serving it (the Flask app, our code, botocore's side of each call;
+    the embedded DynamoDB answers on its own threads, so its time is not in it) and the
+    bytes of the log lines the app wrote (its JSON lines, and the EMF line of the counts
+    it added, as the handler's flush at the end of an invocation prints it)."""
+
+    cpu_seconds: float = 0.0
+    log_bytes: int = 0
+
+
+@contextlib.contextmanager
+def _own_work():
+    from app.logs import logger
+    from app.metrics import metrics
+
+    work = OwnWork()
+
+    class Counted(logging.Handler):
+        def emit(self, record):
+            work.log_bytes += len(self.format(record).encode()) + 1
+
+    handler = Counted()
+    handler.setFormatter(logger.registered_formatter)
+    logger.addHandler(handler)
+    metrics.clear_metrics()
+    started = time.thread_time()
+    try:
+        yield work
+    finally:
+        work.cpu_seconds = time.thread_time() - started
+        logger.removeHandler(handler)
+        if metrics.metric_set:
+            work.log_bytes += len(json.dumps(metrics.serialize_metric_set())) + 1
+        metrics.clear_metrics()
 
 
 def price(results: dict, api: str) -> dict:
@@ -363,6 +411,21 @@ def goals(results: dict) -> None:
           f"{'ok' if hot >= 50 else 'MISSED'})")
 
 
+def own_work(results: dict) -> None:
+    """The measurement beside the two modelled parts (not priced; the model stays)."""
+    mixed_cpu = sum(MIX[name] * results[name][0].cpu_seconds for name in MIX) * 1000
+    mixed_logs = sum(MIX[name] * results[name][0].log_bytes for name in MIX)
+    print(f"\nMeasured beside the model (not priced): the app's own CPU per request (the "
+          f"serving thread; the embedded DynamoDB's threads excluded) / bytes the app logs "
+          f"(its JSON lines + EMF), modelled {API_GB_SECONDS / 0.5 * 1000:.0f} ms of Lambda "
+          f"and {LOG_BYTES:,} B of logs")
+    for name in MIX:
+        request = results[name][0]
+        print(f"  {name:<34} {request.cpu_seconds * 1000:>6.1f} ms CPU  "
+              f"{request.log_bytes:>7.0f} B logged")
+    print(f"  {'the mix':<34} {mixed_cpu:>6.1f} ms CPU  {mixed_logs:>7.0f} B logged")
+
+
 def report(results: dict, api: str) -> None:
     print(f"Per operation ({MEMBERS} members, {EXPENSES} expenses; the worker's part is the "
           "notification events the operation raised)")
@@ -375,7 +438,12 @@ def report(results: dict, api: str) -> None:
               f"{events:>6.1f} {worker.wru:>10.1f} "
               f"{worker.total_calls:>12.1f} | {projected.wru:>14.1f} {projected.rru:>5.1f}")
         print(f"  {'':<30} calls: {request.calls_text()}")
+        if request.items:
+            print(f"  {'':<30} items: " + ", ".join(
+                f"{kind} {row} {size:,} B -> {units}" for _, kind, row, size, units
+                in request.items))
     goals(results)
+    own_work(results)
     parts = price(results, api)
     print(f"\n$ per 1M requests of the mix (API Gateway {api.upper()})")
     for part, dollars in sorted(parts.items(), key=lambda kv: -kv[1]):

@@ -73,6 +73,13 @@ class Bill:
     check_wru: float = 0.0   # of wru: ConditionChecks
     gsi_wru: float = 0.0     # of wru: index writes
     pushes: float = 0.0      # push deliveries (the notification worker's)
+    # (call, row kind, bytes, WRU) of every item written: the row kind is its sort key up to
+    # the first '#' (BALANCE, EXPENSE, ...), or the key itself; the bench's --items prints it
+    items: list = field(default_factory=list)
+    # Set by bench/cost_bench.py around a request: its serving thread's CPU and the bytes the
+    # app logged (measured beside the priced model)
+    cpu_seconds: float = 0.0
+    log_bytes: float = 0.0
 
     @property
     def total_calls(self) -> int:
@@ -84,6 +91,7 @@ class Bill:
         self.rru += other.rru
         self.check_wru += other.check_wru
         self.gsi_wru += other.gsi_wru
+        self.items += other.items
 
     def calls_text(self) -> str:
         return ", ".join(f"{name} {count:g}" for name, count in sorted(self.calls.items()))
@@ -119,6 +127,17 @@ def _projected(item: Optional[dict], index: tuple, table_keys: List[str]) -> Opt
         return dict(item)
     names = set(index_keys) | set(table_keys) | (set(extra) if kind == "INCLUDE" else set())
     return {k: v for k, v in item.items() if k in names}
+
+
+def _row_kind(key: dict, item: Optional[dict]) -> str:
+    """A written item's kind for the item table: its EntityType, else its sort key (else its
+    hash key) up to the first '#', the kind's prefix (ids after it)."""
+    entity = (item or {}).get("EntityType", {}).get("S")
+    if entity:
+        return entity
+    values = [next(iter(v.values())) for v in key.values()]
+    text = str(values[-1])
+    return text.split("#")[0] or text
 
 
 class Meter:
@@ -223,8 +242,10 @@ class Meter:
         factor = 2 if name == "TransactWriteItems" else 1
         for (table, key, old), kind in zip(before, kinds, strict=True):
             new = old if kind == "ConditionCheck" else self._get(table, key)
-            units = factor * write_units(max(item_size(old), item_size(new)))
+            size = max(item_size(old), item_size(new))
+            units = factor * write_units(size)
             self._bill.wru += units
+            self._bill.items.append((name, kind, _row_kind(key, new or old), size, units))
             if kind == "ConditionCheck":
                 self._bill.check_wru += units
                 continue

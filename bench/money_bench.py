@@ -51,11 +51,12 @@ def _seed_expenses(group_id: str, ids: list, count: int) -> None:
                                Items=[ItemMap(Name="seeded", Amount=900, SplitMode="EQUAL",
                                               Splits=[SplitMap(ParticipantId=p, Value=0, Amount=s)
                                                       for p, s in zip(ids, share, strict=True)])]))
-    from pynamodb.expressions.operand import Path
+    from models.groups import balance_row
     nets = {ids[0]: 600 * count, ids[1]: -300 * count, ids[2]: -300 * count}
-    Balance(*Balance.key(group_id)).update(actions=[
-        *(Path(Balance.net_attribute(pid)).add(value) for pid, value in nets.items()),
-        Balance.ExpenseCount.add(count)])
+    written = balance_row.encode(Balance.fetch_raw(group_id), nets=nets)
+    Balance(*Balance.key(group_id)).update(actions=[*written.actions,
+                                                    Balance.ExpenseCount.add(count)],
+                                           condition=written.condition)
 
 
 def _seed_comments(group_id: str, expense_id: str, user_id: str, count: int) -> None:

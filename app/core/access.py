@@ -32,6 +32,10 @@ class Access:
     # Raw rows of the group read in the same BatchGetItem that authorized, by sort key (None
     # when absent): a use case that needs one (BALANCE#v1) saves a round trip.
     prefetched: Mapping[str, Optional[dict]] = field(default_factory=dict, compare=False)
+    # The balance row as this request's money writes know it for their next write: read, or
+    # with the seats the last committed one left (app.ledger.balances.row_of). Only its
+    # seats are current: never read for money (the nets in it are the ones read).
+    written: dict = field(default_factory=dict, compare=False)
     # A share-link session's link (docs/share-links.md): the caller is its guest, not an
     # account, and its right lives on the link row instead of a guard row.
     link_id: Optional[str] = None

@@ -90,6 +90,16 @@ class _Moved(DomainError):
         self.counter = counter
 
 
+class Rebuilt(DomainError):
+    """An item's condition failed only because the row it was built from moved, and it has
+    been built again from the row as it is now (the failed item's old image): resend (never
+    reaches a caller). The balance row's seat list is one (models.groups.balance_row)."""
+
+    def __init__(self, rebuild: Callable[["Transaction"], None]) -> None:
+        super().__init__("The row moved.")
+        self.rebuild = rebuild
+
+
 class Transaction:
     """Collects writes; :meth:`commit` runs them atomically or raises the attached error."""
 
@@ -101,6 +111,7 @@ class Transaction:
         self.counters: List[Counter] = []
         self._unrecorded: Optional[str] = None
         self._sent: Optional[List[tuple]] = None
+        self._after_commit: List[Callable[[], None]] = []
 
     @property
     def counter(self) -> Optional[Counter]:
@@ -145,6 +156,25 @@ class Transaction:
                 self._sent = None
                 return
         raise ValueError("no check on that item to recondition")
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once the transaction has committed (what an item's writer learns
+        only then: the balance row's seats as the committed write left them)."""
+        self._after_commit.append(callback)
+
+    def rework(self, model, actions: Sequence[Any], *, condition=None) -> None:
+        """Replace the actions and condition of the update this transaction was given for
+        ``model`` (the same instance: a :class:`Rebuilt` item, before its resend); its
+        on_fail stays."""
+        for index, ((method, args, kwargs), on_fail, secondary) in enumerate(self._ops["update"]):
+            row = args[0]
+            if row is model:
+                self._ops["update"][index] = ((method, (row, list(actions)),
+                                               {**kwargs, "condition": condition}),
+                                              on_fail, secondary)
+                self._sent = None
+                return
+        raise ValueError("no update of that item to rework")
 
     def require_live_account(self, user_id: str, *,
                              on_fail: OnFail = None) -> "Transaction":
@@ -270,16 +300,23 @@ class Transaction:
                 self._run()
                 for counter in self.counters:
                     counter.committed()
+                for callback in self._after_commit:
+                    callback()
                 return
             except TransactWriteError as error:
                 reasons = list(error.cancellation_reasons or [])
                 failed = self._failed_condition(reasons)
-                if isinstance(failed, _Moved):
+                if isinstance(failed, (_Moved, Rebuilt)):
                     renumbered += 1
                     if renumbered > MAX_RENUMBERS:
                         raise concurrent_update("The group is changing quickly; try again."
                                                 ) from error
-                    failed.counter.renumber(failed.old)
+                    # every item that only has to be renumbered or rebuilt, in one resend
+                    for fix in self._resendable(reasons):
+                        if isinstance(fix, Rebuilt):
+                            fix.rebuild(self)
+                        else:
+                            fix.counter.renumber(fix.old)
                     self._sent = None
                     continue
                 if failed is not None:
@@ -309,8 +346,17 @@ class Transaction:
             return None
         errors = [(secondary, self._error_of(on_fail, reason)) for secondary, on_fail, reason
                   in failed]
-        errors.sort(key=lambda entry: (entry[0], isinstance(entry[1], _Moved)))  # stable
+        # stable; a moved counter or a rebuilt item only when nothing else failed
+        errors.sort(key=lambda entry: (entry[0], isinstance(entry[1], (_Moved, Rebuilt))))
         return errors[0][1]
+
+    def _resendable(self, reasons: list) -> List[DomainError]:
+        """The failed items of this attempt that a resend fixes (moved counters, rebuilt
+        items), judged on their old images before any of them changes the transaction."""
+        errors = [self._error_of(on_fail, reason)
+                  for (_, on_fail, _), reason in zip(self._sent_order(), reasons, strict=False)
+                  if reason is not None and reason.code == "ConditionalCheckFailed"]
+        return [error for error in errors if isinstance(error, (_Moved, Rebuilt))]
 
     @staticmethod
     def _error_of(on_fail: OnFail, reason) -> DomainError:

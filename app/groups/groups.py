@@ -13,7 +13,7 @@ from app.groups.codes import new_invite_code
 from app.ledger.default_split import stored as stored_default
 from app.ledger import rounding
 from app.users.profiles import get_profile
-from models.groups import Balance, Group, GroupStatus, Invite, Participant, UserMember
+from models.groups import Balance, Group, GroupStatus, Invite, Participant, UserMember, balance_row
 
 
 def create_group(user_id: str, *, name: str, currency: str) -> Access:
@@ -103,9 +103,13 @@ def update_group(access: Access, *, name: Optional[str] = None,
         actions.append(Group.Rounding.set(rounding_mode))
     if turning_fair:
         raw = Balance.fetch_raw(group.GroupId)
-        copy += rounding.actions(rounding.stored(raw),
-                                 rounding.recompute(group.GroupId, group.Currency))
+        written = balance_row.encode(raw, rounding=rounding.changes(
+            rounding.stored(raw), rounding.recompute(group.GroupId, group.Currency)))
+        copy += written.actions
+        # Pinned to the revision read, so seats appended with the rounding are the row's too.
         balance_condition = Balance.BalanceRevision == (Balance.revision_of(raw) or 0)
+        if written.condition is not None:
+            balance_condition &= written.condition
     if new_currency is not None:
         actions.append(Group.Currency.set(new_currency))
         tx.update(Balance(*Balance.key(group.GroupId)), copy,

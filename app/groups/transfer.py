@@ -43,6 +43,9 @@ from models.groups import GroupItem, Participant
 # Rows per rewrite transaction (each is one item; the balance row and three checks join
 # them), and a cap on their summed size well inside DynamoDB's 4 MB per transaction.
 BATCH_ROWS = 25
+# The route's access check reads the balance row too: each batch's delta is encoded against
+# it (and against the seats the batch before left), so no batch reads it again.
+PREFETCH = balances.BALANCES_PREFETCH
 BATCH_BYTES = 2_000_000
 # Passes before giving up for now (each pass after the first only meets rows that changed
 # under the previous one); the lock stays and the same call resumes.
@@ -229,10 +232,9 @@ def _fair_rounding(access: Access, batch: List[RowChange]) -> dict:
     meanwhile: RowChanged, so the batch is tried again row by row, then by the next pass)."""
     fair = rounding.read_state(access.group)
     if fair is None:
-        return {}
+        return balances.against(access)
     after = rounding.combined(fair.stored, *(change.rounding for change in batch))
-    return {"also": rounding.actions(fair.stored, after), "condition": fair.condition(),
-            "on_fail": RowChanged("The balances moved meanwhile.")}
+    return fair.update(after, on_fail=RowChanged("The balances moved meanwhile."))
 
 
 # --- 3. finish -----------------------------------------------------------------------------

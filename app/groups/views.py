@@ -202,7 +202,7 @@ TRANSFER_DESCRIPTION = (
 
 @groups_blp.route("/groups/<uuid:groupId>/participants/<uuid:participantId>/transfer",
            methods=["POST"])
-@needs(role="OWNER")
+@needs(role="OWNER", prefetch=transfer.PREFETCH)
 @groups_blp.arguments(ParticipantTransferSchema)
 @groups_blp.response(200, ParticipantTransferResultSchema)
 @groups_blp.doc(description=TRANSFER_DESCRIPTION)

@@ -23,7 +23,7 @@ from app.imports import threads
 from app.imports.model import EXPENSE, ImportFileError, Parsed, Row
 from app.ledger import balances, expense_build, foreign_currency
 from app.ledger.settlements import rate_attributes
-from models.groups import (RATE_CLIENT, Balance, Expense, GroupItem, Invite, Participant,
+from models.groups import (RATE_CLIENT, Balance, balance_row, Expense, GroupItem, Invite, Participant,
                            Settlement)
 
 GUEST_ROLE = "MEMBER"
@@ -172,8 +172,10 @@ def _settlement(group_id: str, row: Row, ids: Dict[str, str], stamp: str, import
 
 def _write_balance(group_id: str, written: Written, now: str) -> None:
     """BALANCE#v1 from the writer's own sums, in one UpdateItem (it creates the row)."""
-    actions = [Path(Balance.net_attribute(pid)).set(value)
-               for pid, value in sorted(written.nets.items()) if value]
+    # The seat list and the nets first, encoded by the row's one codec.
+    actions, pairs = balance_row.initial(
+        {key: value for key, value in sorted(written.nets.items()) if value},
+        {key: value for key, value in sorted(written.pairs.items()) if value})
     actions += [Balance.BalanceRevision.set(0), Balance.Initialized.set(True),
                 Balance.ExpenseCount.set(written.expenses),
                 Balance.SettlementCount.set(written.settlements),
@@ -181,8 +183,6 @@ def _write_balance(group_id: str, written: Written, now: str) -> None:
     Balance(*Balance.key(group_id)).update(actions=actions, add_version_condition=False)
     # The pairs in further updates of PAIR_CHUNK each: one update expression is capped at
     # 4 KB, and a group of n participants may hold n(n-1)/2 pairs.
-    pairs = [Path(Balance.pair_attribute(key)).set(value)
-             for key, value in sorted(written.pairs.items()) if value]
     for start in range(0, len(pairs), PAIR_CHUNK):
         Balance(*Balance.key(group_id)).update(actions=pairs[start:start + PAIR_CHUNK],
                                                add_version_condition=False)

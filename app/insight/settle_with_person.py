@@ -84,7 +84,7 @@ def _write(user_id: str, legs: List[Leg], direction: str, date: str,
                                   {"Currency": leg.currency if leg.kept else None})
         money_guards.check_money_write(tx, access, (payer, payee))
         settlements.add_settlement(
-            tx, access, row, balance_condition=Balance.BalanceRevision == leg.revision,
+            tx, access, row, balance_read=leg.group.balance_raw, balance_revision=leg.revision,
             on_fail=_PlanMoved("The balances changed meanwhile."))
         written.append({"groupId": leg.group.group_id, "settlementId": row.SettlementId,
                         "amount": leg.amount})

@@ -31,12 +31,13 @@ from app.money.settle import settle_up
 from app.money.splits import kind_sign
 from app.core import changelog, request_reads
 from app.core.access import Access
-from app.core.transactions import Transaction
+from app.core.transactions import Rebuilt, Transaction
+from app.errors import DomainError, concurrent_update
 from app.ledger import households
 from app.ledger.expense_body import ExpenseBody
 from app.money.extras import extra_shares
 from models.groups import (BALANCE, CONVERSION_PREFIX, EXPENSE_PREFIX, Balance, Conversion,
-                           Expense, Group, Participant, Settlement)
+                           Expense, Group, Participant, Settlement, balance_row)
 
 Nets = Dict[str, int]
 Pairs = Dict[str, int]  # pair key -> what the pair's lower id owes the higher
@@ -217,27 +218,76 @@ def deltas(old: Mapping[str, int], new: Mapping[str, int]) -> Nets:
     return {pid: value for pid, value in sorted(change.items()) if value}
 
 
+def row_of(access: Access) -> Optional[dict]:
+    """The balance row as this request's money writes know it (``Access.written``): as the
+    last committed one left it, else as the access check read it (``BALANCES_PREFETCH``, no
+    call), else one GetItem. A money write encodes its change against it
+    (models.groups.balance_row); a stale one only costs a resend, never a wrong sum."""
+    if BALANCE not in access.written:
+        access.written[BALANCE] = (access.prefetched[BALANCE] if BALANCE in access.prefetched
+                                   else Balance.fetch_raw(access.group_id))
+    return access.written[BALANCE]
+
+
+def against(access: Access) -> dict:
+    """add_to_balance's ``row`` and ``held`` for a write by ``access``: a transfer's next
+    batch or a request's second write encodes against the seats the first left, unread."""
+    return {"row": row_of(access), "held": access.written}
+
+
 def add_to_balance(tx: Transaction, group_id: str, delta: Mapping[str, int], *,
-                   expenses: int = 0, settlements: int = 0, condition=None,
-                   on_fail=None, pairs: Optional[Mapping[str, int]] = None,
-                   also: tuple = ()) -> None:
+                   row: Optional[dict], expenses: int = 0, settlements: int = 0,
+                   revision: Optional[int] = None, on_fail=None,
+                   pairs: Optional[Mapping[str, int]] = None,
+                   rounding: Optional[Mapping[str, Optional[str]]] = None,
+                   held: Optional[dict] = None) -> None:
     """Add net deltas (by ledger key), pairwise deltas (by pair key), activity counts and one
-    revision to the balance row inside ``tx``; ``condition`` (e.g. on the revision read)
-    guards the row itself; ``also``: more actions on it (a FAIR group's rounding)."""
-    actions = [Path(Balance.net_attribute(pid)).add(value) for pid, value in delta.items()]
-    actions += [Path(Balance.pair_attribute(key)).add(value)
-                for key, value in (pairs or {}).items() if value]
-    actions.append(Balance.BalanceRevision.add(1))
-    actions += list(also)
+    revision to the balance row inside ``tx``, and set a FAIR group's rounding (ledger key ->
+    exact fraction text, None: gone), encoded against ``row`` (the balance row as read:
+    :func:`row_of`). ``revision``: the row must still be at the revision read (a FAIR
+    write's rounding, a conversion), else ``on_fail``. Seating a new participant, or moving
+    an old row's attributes, is conditioned on the row read; if it moved, the update is
+    encoded again from the row as it is and resent (app.core.transactions.Rebuilt).
+    ``held``: where the writer keeps the row it knows (``{BALANCE: raw}``); once committed it
+    holds the seats this write left, or nothing (read again) after an old row's move."""
+    change = {"nets": dict(delta), "pairs": dict(pairs or {}), "rounding": dict(rounding or {})}
+    counts = [Balance.BalanceRevision.add(1), Path("EntityType").set(Path("EntityType") | "BALANCE")]
     if expenses:
-        actions.append(Balance.ExpenseCount.add(expenses))
+        counts.append(Balance.ExpenseCount.add(expenses))
     if settlements:
-        actions.append(Balance.SettlementCount.add(settlements))
-    actions.append(Path("EntityType").set(Path("EntityType") | "BALANCE"))
-    if condition is None:
-        tx.update(Balance(*Balance.key(group_id)), actions)
-    else:
-        tx.update(Balance(*Balance.key(group_id)), actions, condition=condition, on_fail=on_fail)
+        counts.append(Balance.SettlementCount.add(settlements))
+    item = Balance(*Balance.key(group_id))
+    last: list = []
+
+    def encoded(current: Optional[dict]) -> tuple:
+        written = balance_row.encode(current, **change)
+        last[:] = [written]
+        condition = written.condition
+        if revision is not None:
+            pinned = Balance.BalanceRevision == revision
+            condition = pinned if condition is None else condition & pinned
+        return written.actions + counts, condition
+
+    def judged(old: Optional[dict]):
+        if revision is not None and Balance.revision_of(old) != revision:
+            if on_fail is None:
+                return concurrent_update()
+            return on_fail if isinstance(on_fail, DomainError) else on_fail(old)
+        def rebuild(again: Transaction) -> None:
+            actions, condition = encoded(old)
+            again.rework(item, actions, condition=condition)
+        return Rebuilt(rebuild)
+
+    def keep() -> None:
+        if last[0].after is None:
+            held.pop(BALANCE, None)
+        else:
+            held[BALANCE] = last[0].after
+
+    actions, condition = encoded(row)
+    tx.update(item, actions, condition=condition, on_fail=judged)
+    if held is not None:
+        tx.after_commit(keep)
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def convert_kept(access: Access, body: Mapping[str, Any]) -> Conversion:
     changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
     balances.add_to_balance(
         tx, access.group_id, balances.conversion_nets(row), pairs=balances.conversion_pairs(row),
-        condition=Balance.BalanceRevision == revision,
+        row=raw, revision=revision,
         on_fail=concurrent_update("The balances changed meanwhile; try again."))
     money_guards.commit(tx, access.group)
     return row
@@ -142,5 +142,5 @@ def delete_conversion(access: Access, conversion_id: str) -> None:
                   "The conversion changed meanwhile; try again."))
     changelog.record(tx, access.group, row, changelog.DELETE, actor=access.participant_id)
     balances.add_to_balance(tx, access.group_id, reverse, pairs=balances.deltas(
-        balances.conversion_pairs(row), {}))
+        balances.conversion_pairs(row), {}), **balances.against(access))
     money_guards.commit(tx, access.group)

@@ -49,11 +49,9 @@ def _final(access: Access, head: Expense, counter: Optional[int],
     tx.delete(head, condition=Expense.Version == int(head.Version),
               on_fail=_Raced("The expense changed while it was being deleted."))
     main = access.group.Currency
-    fair_update = {} if fair is None else {
-        "also": rounding.actions(fair.stored, rounding.combined(
-            fair.stored, rounding.body_rounding(ExpenseBody.from_row(head), main),
-            signs=(1, -1))),
-        "condition": fair.condition(), "on_fail": fair.moved()}
+    fair_update = balances.against(access) if fair is None else fair.update(
+        rounding.combined(fair.stored, rounding.body_rounding(ExpenseBody.from_row(head), main),
+                          signs=(1, -1)))
     trash.put_in_trash(tx, access, head)
     balances.add_to_balance(tx, access.group_id,
                             balances.deltas(balances.expense_nets(head, main), {}), expenses=-1,

@@ -123,7 +123,7 @@ def _create(access: Access, expense: ExpenseInput, fair: Optional[rounding.FairS
            on_fail=id_collision())
     balances.add_to_balance(tx, access.group_id, balances.deltas({}, draft.nets), expenses=1,
                             pairs=balances.body_pairs(draft.body, main),
-                            **_rounding_update(fair, {}, draft.body, main))
+                            **_rounding_update(access, fair, {}, draft.body, main))
     outbox.add_event(tx, "EXPENSE_ADDED", scope_id=access.group_id, resource_id=expense_id,
                      revision=1, actor_user_id=access.user_id, group_id=access.group_id,
                      payload={"description": draft.description, "amount": draft.amount})
@@ -135,17 +135,17 @@ def _create(access: Access, expense: ExpenseInput, fair: Optional[rounding.FairS
     return row
 
 
-def _rounding_update(fair: Optional[rounding.FairState], taken_out: dict, body: Any,
-                     main: str) -> dict:
-    """add_to_balance's arguments writing a FAIR group's new r (none for LIST_ORDER):
-    ``taken_out`` is the old body's contribution, ``body`` the new one (or None)."""
+def _rounding_update(access: Access, fair: Optional[rounding.FairState], taken_out: dict,
+                     body: Any, main: str) -> dict:
+    """add_to_balance's row, and the arguments writing a FAIR group's new r (none for
+    LIST_ORDER): ``taken_out`` is the old body's contribution, ``body`` the new one (or
+    None)."""
     if fair is None:
-        return {}
+        return balances.against(access)
     after = rounding.combined(fair.stored, taken_out,
                               {} if body is None else rounding.body_rounding(body, main),
                               signs=(1, -1, 1))
-    return {"also": rounding.actions(fair.stored, after), "condition": fair.condition(),
-            "on_fail": fair.moved()}
+    return fair.update(after)
 
 
 def load_expense(group_id: str, expense_id: str) -> Expense:
@@ -206,7 +206,7 @@ def _update(access: Access, expense_id: str, version: int, patch: ExpenseInput,
     if moves_money:
         balances.add_to_balance(tx, access.group_id, delta, pairs=balances.deltas(
             balances.expense_pairs(current, main), balances.body_pairs(draft.body, main)),
-            **_rounding_update(fair, old_rounding, draft.body, main))
+            **_rounding_update(access, fair, old_rounding, draft.body, main))
     outbox.add_event(tx, "EXPENSE_UPDATED", scope_id=access.group_id, resource_id=expense_id,
                      revision=new_version, actor_user_id=access.user_id,
                      group_id=access.group_id,

@@ -15,8 +15,6 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any, Dict, List, Mapping, Optional
 
-from pynamodb.expressions.operand import Path
-
 from app.errors import Conflict
 from app.ledger.balances import KEPT_SEPARATOR, ledger_key
 from app.ledger.expense_body import ExpenseBody
@@ -77,15 +75,15 @@ def combined(*parts: Mapping[str, Fraction], signs: tuple = ()) -> Rounding:
     return out
 
 
-def actions(before: Mapping[str, Fraction], after: Mapping[str, Fraction]) -> list:
-    """The balance-row update actions taking r from ``before`` to ``after``."""
-    out = []
+def changes(before: Mapping[str, Fraction], after: Mapping[str, Fraction]
+            ) -> Dict[str, Optional[str]]:
+    """What taking r from ``before`` to ``after`` writes: ledger key -> the exact fraction's
+    text, None where r is gone (balances.add_to_balance's ``rounding``)."""
+    out: Dict[str, Optional[str]] = {}
     for key in sorted(set(before) | set(after)):
         value = after.get(key, Fraction(0))
-        if value == before.get(key, Fraction(0)):
-            continue
-        path = Path(Balance.rounding_attribute(key))
-        out.append(path.set(str(value)) if value else path.remove())
+        if value != before.get(key, Fraction(0)):
+            out[key] = str(value) if value else None
     return out
 
 
@@ -127,13 +125,17 @@ class FairState:
 
     revision: int
     stored: Rounding
+    row: Optional[dict] = None  # the balance row as read, which the write encodes against
 
     def for_currency(self, currency: Optional[str], main_currency: str) -> Dict[str, Fraction]:
         """participantId -> r in the section a body in ``currency`` counts in."""
         return section(self.stored, None if currency in (None, main_currency) else currency)
 
-    def condition(self):
-        return Balance.BalanceRevision == self.revision
+    def update(self, after: Mapping[str, Fraction], on_fail: Any = None) -> dict:
+        """add_to_balance's arguments taking r to ``after``, on the revision read (moved
+        meanwhile: ``on_fail``, by default :class:`RoundingMoved`)."""
+        return {"rounding": changes(self.stored, after), "revision": self.revision,
+                "on_fail": on_fail if on_fail is not None else self.moved(), "row": self.row}
 
     @staticmethod
     def moved() -> RoundingMoved:
@@ -145,7 +147,7 @@ def read_state(group: Any) -> Optional[FairState]:
     if not is_fair(group):
         return None
     raw = Balance.fetch_raw(group.GroupId)
-    return FairState(Balance.revision_of(raw) or 0, stored(raw))
+    return FairState(Balance.revision_of(raw) or 0, stored(raw), raw)
 
 
 def with_rounding(result: Any, group: Any, raw: Optional[dict]) -> Any:

@@ -115,14 +115,18 @@ def new_row(access: Access, payer_id: str, payee_id: str, amount: int, date: str
 
 
 def add_settlement(tx: Transaction, access: Access, row: Settlement, *,
-                   balance_condition=None, on_fail=None) -> None:
+                   balance_read: Optional[dict] = None, balance_revision: Optional[int] = None,
+                   on_fail=None) -> None:
     """The settlement's put, its balance delta (nets and pairs) and its change row, inside
-    ``tx`` (the caller adds the guards); ``balance_condition`` guards the balance row."""
+    ``tx`` (the caller adds the guards); ``balance_revision``: the balance row must still be
+    at it (read as ``balance_read``; else the request's read, balances.row_of)."""
     tx.put(row, condition=Settlement.SK.does_not_exist(), on_fail=id_collision())
     main = access.group.Currency
     balances.add_to_balance(tx, access.group_id, balances.stored_settlement_nets(row, main),
                             settlements=1, pairs=balances.stored_settlement_pairs(row, main),
-                            condition=balance_condition, on_fail=on_fail)
+                            revision=balance_revision, on_fail=on_fail,
+                            **({"row": balance_read} if balance_read is not None
+                               else balances.against(access)))
     changelog.record(tx, access.group, row, changelog.CREATE, actor=access.participant_id)
 
 
@@ -187,7 +191,8 @@ def update_settlement(access: Access, settlement_id: str, version: int,
     edited = Settlement(**attributes)
     balances.add_to_balance(tx, access.group_id, balances.deltas(old, new), pairs=balances.deltas(
         balances.stored_settlement_pairs(current, access.group.Currency),
-        balances.stored_settlement_pairs(edited, access.group.Currency)))
+        balances.stored_settlement_pairs(edited, access.group.Currency)),
+        **balances.against(access))
     changelog.record(tx, access.group, current, actor=access.participant_id,
                      diff=changelog.diff_of(
                          _compared(current.PayerId, current.PayeeId, current.Amount, current.Date,
@@ -235,7 +240,8 @@ def delete_settlement(access: Access, settlement_id: str) -> None:
                    balances.stored_settlement_nets(current, access.group.Currency).items()}
         balances.add_to_balance(tx, access.group_id, reverse, settlements=-1,
                                 pairs=balances.deltas(balances.stored_settlement_pairs(
-                                    current, access.group.Currency), {}))
+                                    current, access.group.Currency), {}),
+                                **balances.against(access))
         changelog.record(tx, access.group, current, changelog.DELETE, actor=access.participant_id)
         try:
             tx.commit()

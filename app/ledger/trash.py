@@ -122,11 +122,10 @@ def restore(access: Access, resource_id: str) -> Union[Expense, Settlement]:
         # Its nets, its pairwise debts and (a FAIR group) its rounding come back together,
         # the rounding conditioned on the balance revision it was read at.
         fair = rounding.read_state(access.group)
-        fair_update = {} if fair is None else {
-            "also": rounding.actions(fair.stored, rounding.combined(
-                fair.stored, rounding.body_rounding(ExpenseBody.from_row(row), currency),
-                signs=(1, 1))),
-            "condition": fair.condition(), "on_fail": fair.moved()}
+        fair_update = balances.against(access) if fair is None else fair.update(
+            rounding.combined(fair.stored,
+                              rounding.body_rounding(ExpenseBody.from_row(row), currency),
+                              signs=(1, 1)))
         balances.add_to_balance(tx, access.group_id,
                                 balances.deltas({}, balances.expense_nets(row, currency)),
                                 expenses=1,
@@ -135,7 +134,8 @@ def restore(access: Access, resource_id: str) -> Union[Expense, Settlement]:
     else:
         balances.add_to_balance(tx, access.group_id,
                                 balances.stored_settlement_nets(row, currency), settlements=1,
-                                pairs=balances.stored_settlement_pairs(row, currency))
+                                pairs=balances.stored_settlement_pairs(row, currency),
+                                **balances.against(access))
     changelog.record(tx, access.group, row, changelog.RESTORE, actor=access.participant_id)
     thread = _thread(row)
     for comment in thread[:COMMENTS_IN_RESTORE]:

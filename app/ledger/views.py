@@ -52,7 +52,7 @@ def expense_detail(access, expense_id: str) -> dict:
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses", methods=["POST"])
-@needs(role="MEMBER", pat="expenses:write", idempotent=True, link=True)
+@needs(role="MEMBER", pat="expenses:write", idempotent=True, link=True, prefetch=balances.BALANCES_PREFETCH)
 @expenses_blp.arguments(ExpenseCreateSchema)
 @expenses_blp.response(201, ExpenseSchema)
 @errors(expenses_blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
@@ -102,7 +102,7 @@ def get_expense(access, expense_id):
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["PATCH"])
-@needs(role="MEMBER", pat="expenses:write", link=True)
+@needs(role="MEMBER", pat="expenses:write", link=True, prefetch=balances.BALANCES_PREFETCH)
 @expenses_blp.arguments(ExpensePatchSchema)
 @expenses_blp.response(200, ExpenseSchema)
 @errors(expenses_blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
@@ -112,7 +112,7 @@ def update_expense(body, access, expense_id):
 
 
 @expenses_blp.route("/groups/<uuid:groupId>/expenses/<uuid:expenseId>", methods=["DELETE"])
-@needs(role="MEMBER", pat="expenses:write", link=True)
+@needs(role="MEMBER", pat="expenses:write", link=True, prefetch=balances.BALANCES_PREFETCH)
 @expenses_blp.response(204)
 @errors(expenses_blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the expense kept changing."))
 def delete_expense(access, expense_id):
@@ -194,7 +194,7 @@ def settlements_listing_scope(group_id: str) -> str:
 
 
 @settlements_blp.route("/groups/<uuid:groupId>/settlements", methods=["POST"])
-@needs(role="MEMBER", pat="settlements:write", idempotent=True, link=True)
+@needs(role="MEMBER", pat="settlements:write", idempotent=True, link=True, prefetch=balances.BALANCES_PREFETCH)
 @settlements_blp.arguments(SettlementCreateSchema)
 @settlements_blp.response(201, SettlementSchema)
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
@@ -224,7 +224,7 @@ def get_settlement(access, settlement_id):
 
 
 @settlements_blp.route(ONE, methods=["PATCH"])
-@needs(role="MEMBER", pat="settlements:write", link=True)
+@needs(role="MEMBER", pat="settlements:write", link=True, prefetch=balances.BALANCES_PREFETCH)
 @settlements_blp.arguments(SettlementPatchSchema)
 @settlements_blp.response(200, SettlementSchema)
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, EDIT_REFUSED)
@@ -234,7 +234,7 @@ def update_settlement(body, access, settlement_id):
 
 
 @settlements_blp.route(ONE, methods=["DELETE"])
-@needs(role="MEMBER", pat="settlements:write", link=True)
+@needs(role="MEMBER", pat="settlements:write", link=True, prefetch=balances.BALANCES_PREFETCH)
 @settlements_blp.response(204)
 @errors(settlements_blp, FORBIDDEN, NOT_FOUND, (409, "CONCURRENT_UPDATE: the settlement kept changing."))
 def delete_settlement(access, settlement_id):
@@ -304,7 +304,7 @@ def statement_scope(group_id: str, participant_id: str, currency) -> str:
 
 
 @balances_blp.route("/groups/<uuid:groupId>/conversions", methods=["POST"])
-@needs(role="MEMBER", pat="settlements:write", idempotent=True)
+@needs(role="MEMBER", pat="settlements:write", idempotent=True, prefetch=balances.BALANCES_PREFETCH)
 @balances_blp.arguments(ConversionCreateSchema)
 @balances_blp.response(201, ConversionSchema)
 @errors(balances_blp, FORBIDDEN, NOT_FOUND, *CREATE_REFUSED)
@@ -334,7 +334,7 @@ def get_conversion(access, conversion_id):
 
 
 @balances_blp.route("/groups/<uuid:groupId>/conversions/<uuid:conversionId>", methods=["DELETE"])
-@needs(role="MEMBER", pat="settlements:write")
+@needs(role="MEMBER", pat="settlements:write", prefetch=balances.BALANCES_PREFETCH)
 @balances_blp.response(204)
 @errors(balances_blp, FORBIDDEN, NOT_FOUND, (409, "PARTICIPANT_UNAVAILABLE (someone it names is "
                                          "mid-transfer) or CONCURRENT_UPDATE."))
@@ -375,7 +375,7 @@ def list_trash(args, access):
 
 
 @trash_blp.route("/groups/<uuid:groupId>/trash/<uuid:id>/restore", methods=["POST"])
-@needs(role="MEMBER", pat="expenses:write")
+@needs(role="MEMBER", pat="expenses:write", prefetch=balances.BALANCES_PREFETCH)
 @trash_blp.response(200, RestoredSchema)
 @errors(trash_blp, FORBIDDEN, (404, "Not in the trash: never deleted, restored already, or "
                                     "deleted more than 30 days ago."),

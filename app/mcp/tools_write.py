@@ -167,7 +167,8 @@ def once(caller, access, tool: str, args: Dict[str, Any], run: Callable[[], Any]
 
 
 def _add_expense(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER", writing=True)
+    access = group_access(args["groupId"], "MEMBER", writing=True,
+                          prefetch=balances.BALANCES_PREFETCH)
     group_currency = access.group.Currency
     return once(caller, access, "add_expense", args, lambda: in_units(
         lambda: expenses.create_expense(access, expense_body(args, group_currency)),
@@ -191,7 +192,8 @@ def _edited_currency(access, args: dict) -> str:
 
 
 def _update_expense(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER", writing=True)
+    access = group_access(args["groupId"], "MEMBER", writing=True,
+                          prefetch=balances.BALANCES_PREFETCH)
     group_currency = access.group.Currency
     currency = _edited_currency(access, args)
 
@@ -211,7 +213,8 @@ def _set_household(caller, args: dict):
 
 
 def _delete_expense(caller, args: dict) -> dict:
-    access = group_access(args["groupId"], "MEMBER", writing=True)
+    access = group_access(args["groupId"], "MEMBER", writing=True,
+                          prefetch=balances.BALANCES_PREFETCH)
     expense_delete.delete_expense(access, args["expenseId"])
     return {"deleted": True, "expenseId": args["expenseId"]}
 
@@ -228,7 +231,8 @@ def settlement_input(args: Dict[str, Any], currency: str, group_currency: str) -
 
 
 def _record_settlement(caller, args: dict):
-    access = group_access(args["groupId"], "MEMBER", writing=True)
+    access = group_access(args["groupId"], "MEMBER", writing=True,
+                          prefetch=balances.BALANCES_PREFETCH)
     group_currency = access.group.Currency
     currency = body_currency(args, group_currency)
     return once(caller, access, "record_settlement", args, lambda: in_units(
@@ -260,7 +264,8 @@ def _settle_up(caller, args: dict):
 
 
 def _delete_settlement(caller, args: dict) -> dict:
-    access = group_access(args["groupId"], "MEMBER", writing=True)
+    access = group_access(args["groupId"], "MEMBER", writing=True,
+                          prefetch=balances.BALANCES_PREFETCH)
     settlements.delete_settlement(access, args["settlementId"])
     return {"deleted": True, "settlementId": args["settlementId"]}
 

@@ -49,7 +49,7 @@ from app.recurring.schedule import Schedule, iso, parse_instant
 from app.recurring.templates import schedule_of
 from app.core.conditional import update_if
 from app.groups.membership import get_participant
-from models.groups import Expense, Group, RecurringExpense
+from models.groups import BALANCE, Balance, Expense, Group, RecurringExpense
 
 LEASE = timedelta(minutes=15)
 # Slots one template records per run at most, so one template's catch-up cannot take its
@@ -100,18 +100,21 @@ def _add_summary(tx: Transaction, row: RecurringExpense, expense_id: str, slot: 
 
 def materialise(row: RecurringExpense, slot: str, lease: str, following: Optional[date],
                 next_run_at: Optional[str], summary: Optional[list] = None,
-                head: Optional[Group] = None) -> str:
+                head: Optional[Group] = None, balance: Optional[dict] = None) -> str:
     """Record the occurrence and release the slot in one TransactWrite; returns the expense id.
 
     ``summary`` (the slots this run recorded before, oldest first) makes it the run's last
     occurrence, which carries the run's one EXPENSE_ADDED; None records it silently.
     ``head``: the group head as the tick read it (see :func:`_logged_as`); a FAIR group's
     occurrence hands its leftover units out by the cumulative rounding it reads and writes
-    the new one with it (app.ledger.rounding), read again if the balances moved meanwhile."""
+    the new one with it (app.ledger.rounding), read again if the balances moved meanwhile.
+    ``balance``: the balance row as the tick holds it (``{BALANCE: raw}``, see
+    :func:`run_slots`), which the balance delta is encoded against; None: read here."""
     for _ in range(rounding.ATTEMPTS):
         fair = None if head is None else rounding.read_state(head)
         try:
-            return _materialise(row, slot, lease, following, next_run_at, summary, head, fair)
+            return _materialise(row, slot, lease, following, next_run_at, summary, head, fair,
+                                balance)
         except rounding.RoundingMoved:
             continue
     raise concurrent_update("The balances keep changing; the slot is tried again.")
@@ -119,7 +122,7 @@ def materialise(row: RecurringExpense, slot: str, lease: str, following: Optiona
 
 def _materialise(row: RecurringExpense, slot: str, lease: str, following: Optional[date],
                  next_run_at: Optional[str], summary: Optional[list], head: Optional[Group],
-                 fair: Optional[rounding.FairState]) -> str:
+                 fair: Optional[rounding.FairState], balance: Optional[dict] = None) -> str:
     expense_id, now = occurrence_id(row.RecurringId, slot), now_iso()
     body = expense_build.occurrence_body(ExpenseBody.from_template(row), row.Currency, slot)
     if fair is not None:
@@ -138,10 +141,10 @@ def _materialise(row: RecurringExpense, slot: str, lease: str, following: Option
     money_guards.check_participants(tx, row.GroupId, body.participant_ids)
     tx.put(expense, condition=Expense.SK.does_not_exist(),
            on_fail=already_recorded())
-    fair_update = {} if fair is None else {
-        "also": rounding.actions(fair.stored, rounding.combined(
-            fair.stored, rounding.body_rounding(body, row.Currency))),
-        "condition": fair.condition(), "on_fail": fair.moved()}
+    if balance is None or BALANCE not in balance:
+        balance = {BALANCE: Balance.fetch_raw(row.GroupId)}
+    fair_update = {"row": balance[BALANCE], "held": balance} if fair is None else fair.update(
+        rounding.combined(fair.stored, rounding.body_rounding(body, row.Currency)))
     balances.add_to_balance(tx, row.GroupId, balances.deltas({}, nets), expenses=1,
                             pairs=balances.body_pairs(body, row.Currency), **fair_update)
     if summary is not None:
@@ -199,17 +202,18 @@ class _Run:
 
 
 def run_slots(row: RecurringExpense, now: datetime, counts: Counter, budget: int,
-              head: Optional[Group] = None) -> int:
+              head: Optional[Group] = None, balance: Optional[dict] = None) -> int:
     """Record the due slots of one template read in the snapshot, oldest first: at most
     MAX_SLOTS_PER_TEMPLATE_RUN of them, with one EXPENSE_ADDED for the lot. ``head``: its
-    group's head as the tick read it (None: each slot's change log reads it).
+    group's head as the tick read it (None: each slot's change log reads it); ``balance``:
+    its balance row as the tick holds it (``{BALANCE: raw}``; None: each slot reads it).
 
     Returns how many slots it used of ``budget``. After each of our own conditioned writes
     the row's state is known exactly, so later slots need no re-read."""
     run = _Run()
     try:
         return _record_due(row, now, counts, min(budget, MAX_SLOTS_PER_TEMPLATE_RUN), run,
-                           head)
+                           head, balance)
     finally:
         if run.recorded and not run.notified:
             _summary_after(row, run.recorded)
@@ -228,7 +232,7 @@ def _summary_after(row: RecurringExpense, recorded: List[Tuple[str, str]]) -> No
 
 
 def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: int,
-                run: _Run, head: Optional[Group]) -> int:
+                run: _Run, head: Optional[Group], balance: Optional[dict] = None) -> int:
     schedule = schedule_of(row)
     now_text, lease = iso(now), iso(now + LEASE)
     if head is not None and head.archived:
@@ -251,7 +255,8 @@ def _record_due(row: RecurringExpense, now: datetime, counts: Counter, budget: i
         last = used == budget or not next_run_at or next_run_at > now_text
         try:
             expense_id = materialise(row, slot, lease, following, next_run_at,
-                                     [s for s, _ in run.recorded] if last else None, head)
+                                     [s for s, _ in run.recorded] if last else None, head,
+                                     balance)
             run.recorded.append((slot, expense_id))
             run.notified = last
             counts["created"] += 1

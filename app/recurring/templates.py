@@ -71,7 +71,7 @@ def _guarded(access: Access, draft: expense_build.Draft) -> Transaction:
     tx = Transaction().require_live_account(access.user_id)
     money_guards.check_group(tx, access.group, participants=draft.participant_ids)
     # The counter participant removal conditions on (see the module docstring).
-    balances.add_to_balance(tx, access.group_id, {})
+    balances.add_to_balance(tx, access.group_id, {}, row=None)  # names no one: no seat
     return tx
 
 

@@ -13,7 +13,10 @@ Each occurrence changes its group, so its TransactWrite updates the head's Revis
 numbers its CHANGE rows from the one expected (app.core.changelog). The heads are
 read as the run reaches their templates, one BatchGetItem per 100 templates (a GetItem per
 slot otherwise): read just before use, a head is rarely stale, and one that another writer
-moved meanwhile is renumbered by the commit, so the log's guarantees do not rest on it.
+moved meanwhile is renumbered by the commit, so the log's guarantees do not rest on it. The
+same BatchGetItem reads each group's balance row, which an occurrence's balance delta is
+encoded against (models.groups.balance_row: the seats it names) and which each commit
+leaves its seats in; a row that moved meanwhile costs a resend, never a wrong sum.
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ from app.recurring import fanout
 from app.recurring.occurrences import run_slots
 from app.recurring.schedule import iso, parse_instant
 from models.base import BATCH_GET_LIMIT
-from models.groups import Group, RecurringExpense
+from models.groups import BALANCE, Balance, Group, RecurringExpense
 
 SNAPSHOT_PAGE = 100
 SNAPSHOT_PAGES = 5
@@ -65,18 +68,23 @@ def _snapshot(bucket: str, until: str,
 
 
 def _with_heads(rows: List[RecurringExpense]) -> Iterator[Tuple[RecurringExpense,
-                                                               Optional[Group]]]:
-    """Each row with its group's head (None if absent), read strongly consistent for the
-    next BATCH_GET_LIMIT rows when the run reaches them (a run cut short reads no more).
-    A group's templates share one head, which each commit tells its new Revision."""
-    for start in range(0, len(rows), BATCH_GET_LIMIT):
-        chunk = rows[start:start + BATCH_GET_LIMIT]
-        keys = [Group.key(gid) for gid in dict.fromkeys(row.GroupId for row in chunk)]
-        found = Group.raw_batch_get(keys, consistent_read=True)
-        held: Dict[str, Optional[Group]] = {key[0]: Group.from_raw(found.get(key))
-                                            for key in keys}
+                                                               Optional[Group], dict]]:
+    """Each row with its group's head (None if absent) and its balance row as held
+    (``{BALANCE: raw}``), read strongly consistent for the next BATCH_GET_LIMIT / 2 rows
+    when the run reaches them (a run cut short reads no more). A group's templates share
+    one head, which each commit tells its new Revision, and one held balance row, which each
+    commit leaves its seats in."""
+    for start in range(0, len(rows), BATCH_GET_LIMIT // 2):
+        chunk = rows[start:start + BATCH_GET_LIMIT // 2]
+        groups = list(dict.fromkeys(row.GroupId for row in chunk))
+        found = Group.raw_batch_get([key for gid in groups
+                                     for key in (Group.key(gid), Balance.key(gid))],
+                                    consistent_read=True)
+        heads: Dict[str, Optional[Group]] = {gid: Group.from_raw(found.get(Group.key(gid)))
+                                             for gid in groups}
+        balances = {gid: {BALANCE: found.get(Balance.key(gid))} for gid in groups}
         for row in chunk:
-            yield row, held[row.GroupId]
+            yield row, heads[row.GroupId], balances[row.GroupId]
 
 
 def run_bucket(bucket: str, now: Optional[str] = None, *,
@@ -99,9 +107,9 @@ def run_bucket(bucket: str, now: Optional[str] = None, *,
             snapshot, resume = _snapshot(bucket, until, resume)
             snapshot = [row for row in snapshot if (row.GroupId, row.SK) not in worked]
             counts["due"] += len(snapshot)
-            for row, head in _with_heads(snapshot):
+            for row, head, balance in _with_heads(snapshot):
                 worked.add((row.GroupId, row.SK))
-                budget -= run_slots(row, moment, counts, budget, head)
+                budget -= run_slots(row, moment, counts, budget, head, balance)
                 if budget <= 0:
                     logger.warning("recurring.run_bound_reached",
                                    extra={"bucket": bucket, "bound": max_slots})

@@ -16,6 +16,7 @@ from models.groups.base import (DueRecurringExpensesIndex, ExpenseIdIndex,
                                 UserParticipantsIndex, UserPendingJoinRequestsIndex)
 from models.groups.membership import (DefaultShareMap, DefaultSplitMap, Group, GroupStatus,
                                       Invite, JoinLock, JoinRequest, Participant, UserMember)
+from models.groups import balance_row
 from models.groups.ledger import (BODY_FIELDS, STORED_PARTICIPANT_ID, Balance, Comment,
                                   Conversion, Expense, ExpenseBodyAttributes, ExtraMap, ItemMap,
                                   PaymentMap, Settlement, SplitMap, Trashed)
@@ -25,7 +26,7 @@ from models.groups.imports import ImportChunk, ImportJob
 from models.groups.receipts import Receipt
 from models.groups.links import LinkCount, ShareLink
 
-__all__ = ["DefaultShareMap", "DefaultSplitMap", "BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
+__all__ = ["balance_row", "DefaultShareMap", "DefaultSplitMap", "BALANCE", "BODY_FIELDS", "ExpenseBodyAttributes", "STORED_PARTICIPANT_ID", "CHANGE_PREFIX", "Change", "ChangeKind", "COMMENT_SEGMENT", "CONVERSION_PREFIX",
            "Conversion", "RATE_CLIENT", "RATE_DERIVED", "RATE_ECB", "RATE_SOURCES", "DELETE_BUCKET",
            "DUE_BUCKET_PREFIX", "DUE_BUCKETS", "EXPENSE_HEAD_SUFFIX", "EXPENSE_PREFIX", "IMPORT",
            "IMPORT_CHUNK_PREFIX", "INVITE", "JOINLOCK_PREFIX",

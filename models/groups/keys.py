@@ -25,12 +25,12 @@ RATE_CLIENT, RATE_DERIVED, RATE_ECB = "CLIENT", "DERIVED", "ECB"
 RATE_SOURCES = (RATE_CLIENT, RATE_DERIVED, RATE_ECB)
 BALANCE = "BALANCE#v1"
 CHANGE_PREFIX = "CHANGE#"
+# The balance row's first layout, still read (and moved onto seats by the next write):
+# ``Net_<ledger key>``; ``Pair_<low>#<high>`` (main currency) or ``Pair_<CUR>#<low>#<high>``
+# (a kept one), what the lower id owes the higher; ``Round_<ledger key>``, a FAIR group's
+# cumulative rounding as an exact fraction ("-1/3"). The layout since: models.groups.balance_row.
 NET_PREFIX = "Net_"
-# A pair's netted pairwise debt on the balance row: ``Pair_<low>#<high>`` (main currency) or
-# ``Pair_<CUR>#<low>#<high>`` (a kept one): what the lower id owes the higher (signed).
 PAIR_PREFIX = "Pair_"
-# A participant's cumulative rounding in one currency, for FAIR groups: ``Round_<ledger key>``,
-# an exact fraction as a string ("-1/3").
 ROUND_PREFIX = "Round_"
 # An import's status row and the chunks of its staged file (in the new group's partition).
 IMPORT = "IMPORT"

@@ -10,11 +10,11 @@ from pynamodb.attributes import (BinarySetAttribute, BooleanAttribute, ListAttri
                                  UnicodeSetAttribute)
 
 from models import pynamodb_adapter
+from models.groups import balance_row
 from models.groups.base import ExpenseIdIndex, GroupItem
 from models.groups.keys import (BALANCE, COMMENT_SEGMENT, CONVERSION_PREFIX, EXPENSE_HEAD_SUFFIX,
-                                EXPENSE_PREFIX,
-                                NET_PREFIX, PAIR_PREFIX, PROJECTED_CONVERSION,
-                                PROJECTED_EXPENSE, PROJECTED_SETTLEMENT, ROUND_PREFIX,
+                                EXPENSE_PREFIX, NET_PREFIX, PROJECTED_CONVERSION,
+                                PROJECTED_EXPENSE, PROJECTED_SETTLEMENT,
                                 SETTLEMENT_PREFIX, TRASH_PREFIX)
 
 
@@ -253,10 +253,10 @@ class Settlement(GroupItem, discriminator="SETTLEMENT"):
 
 
 class Balance(GroupItem, discriminator="BALANCE"):
-    """Materialised nets: one top-level ``Net_<participantId>`` number per participant.
-
-    Nets are dynamic attribute names, so they are read from the raw item
-    (:meth:`nets_of`) and changed with ADD actions on ``Path(net_attribute(pid))``."""
+    """Materialised nets, netted pairwise debts and FAIR rounding of a group, on dynamic
+    attribute names against a seat list (models.groups.balance_row): read from the raw
+    item (:meth:`nets_of`, :meth:`pairs_of`, :meth:`rounding_of`), written with that
+    module's ``encode``."""
 
     BalanceRevision = NumberAttribute(default=0)
     Initialized = BooleanAttribute(default=False)
@@ -333,35 +333,28 @@ class Balance(GroupItem, discriminator="BALANCE"):
         values = (raw_item or {}).get(cls.Users.attr_name, {}).get("BS", [])
         return dict(cls.pair_of(bytes(value)) for value in values)
 
+    # Nets, pairs and rounding: stored against seat numbers, read and written only through
+    # models.groups.balance_row (the layout, and the first layout's rows, live there).
     @staticmethod
     def net_attribute(participant_id: str) -> str:
+        """A net's name in the first layout (``Net_<ledger key>``): still read, written only
+        by tests that seed a row as the service once stored it."""
         return NET_PREFIX + participant_id
 
     @staticmethod
-    def nets_of(raw_item: dict) -> dict:
-        """participantId -> net from a raw (DynamoDB-JSON) balance item."""
-        return {name[len(NET_PREFIX):]: int(value["N"]) for name, value in raw_item.items()
-                if name.startswith(NET_PREFIX)}
+    def nets_of(raw_item: Optional[dict]) -> dict:
+        """Ledger key -> net from a raw (DynamoDB-JSON) balance item."""
+        return balance_row.decode(raw_item).nets
 
     @staticmethod
-    def pair_attribute(pair_key: str) -> str:
-        return PAIR_PREFIX + pair_key
-
-    @staticmethod
-    def pairs_of(raw_item: dict) -> dict:
-        """pair key -> netted pairwise debt from a raw balance item (app.ledger.balances)."""
-        return {name[len(PAIR_PREFIX):]: int(value["N"]) for name, value in raw_item.items()
-                if name.startswith(PAIR_PREFIX)}
-
-    @staticmethod
-    def rounding_attribute(ledger_key: str) -> str:
-        return ROUND_PREFIX + ledger_key
+    def pairs_of(raw_item: Optional[dict]) -> dict:
+        """Pair key -> netted pairwise debt from a raw balance item (app.ledger.balances)."""
+        return balance_row.decode(raw_item).pairs
 
     @staticmethod
     def rounding_of(raw_item: Optional[dict]) -> dict:
-        """ledger key -> cumulative rounding (an exact fraction's text) from a raw item."""
-        return {name[len(ROUND_PREFIX):]: value["S"] for name, value in (raw_item or {}).items()
-                if name.startswith(ROUND_PREFIX)}
+        """Ledger key -> cumulative rounding (an exact fraction's text) from a raw item."""
+        return balance_row.decode(raw_item).rounding
 
     @classmethod
     def simplifies(cls, raw_item: Optional[dict]) -> bool:
