@@ -44,7 +44,6 @@ STAGE = "test"
 LONGEST = ("tests/platform/test_bench_counts.py::test_the_tables_counts_are_what_the_benches_",
            "tests/local/test_durability.py",
            "tests/local/test_lifecycle.py::test_serve_exits_promptly",
-           "tests/local/test_serve.py::test_data_survives_a_clean_restart",
            "tests/property/test_trash_restore.py",
            # the web app's browser tests: a build when web/ changed, one shared server
            "tests/web/test_web_app.py",
