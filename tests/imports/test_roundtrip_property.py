@@ -61,8 +61,11 @@ def groups(draw):
         if draw(st.booleans()) or index == 0:
             parts = draw(st.lists(items(people), min_size=1, max_size=2))
             item_total = sum(amount for amount, _, _ in parts)
-            # Some rows carry a tax, a tip or a discount (amount = items + extras).
-            extras = [(name, draw(st.integers(-item_total // 4, item_total // 2)))
+            # Some rows carry a tax, a tip or a discount (amount = items + extras). A discount
+            # is at most a quarter of the items, rounded toward zero: two of them leave at
+            # least half (floor division of the negated total made it -1 on a 1-3 cent row,
+            # and two such discounts a total of 0 or -1, which no expense can have).
+            extras = [(name, draw(st.integers(-(item_total // 4), item_total // 2)))
                       for name in draw(st.lists(st.sampled_from(["tax", "tip", "discount"]),
                                                 max_size=2))]
             total = item_total + sum(amount for _, amount in extras)
