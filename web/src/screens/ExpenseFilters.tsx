@@ -31,7 +31,7 @@ type AmountRange = { min?: number; max?: number; invalid: boolean };
 
 /** The typed bounds in group minor units; a bound that is not an amount is reported, not
  * ignored (a filter silently dropped would show rows the person meant to exclude). */
-export function amountRange(filters: Filters, currency: string): AmountRange {
+function amountRange(filters: Filters, currency: string): AmountRange {
   const bound = (text: string) => (text.trim() ? parseMoney(text.trim(), currency) : undefined);
   const min = bound(filters.minAmount), max = bound(filters.maxAmount);
   const invalid = min === null || max === null || (min != null && max != null && min > max);
@@ -68,13 +68,13 @@ function keptHere(expense: Expense, filters: Filters): boolean {
 }
 
 /** The whole filter on this device (offline): the API's rules, then keptHere. */
-function matchesLocally(expense: Expense, filters: Filters, currency: string): boolean {
+function matchesLocally(expense: Expense, filters: Filters, range: AmountRange): boolean {
   const names = [expense.description, ...expense.items.map((i) => i.name ?? "")].map(folded);
   if (!words(filters).every((word) => names.some((name) => name.includes(word)))) return false;
   if (filters.category && (expense.category ?? "").toLocaleLowerCase() !== filters.category.toLocaleLowerCase()) return false;
   if (!inDates(expense.date, filters)) return false;
   // As the API: a converted row by its amount in the group's currency.
-  if (!inAmounts(expense.groupAmount ?? expense.amount, amountRange(filters, currency))) return false;
+  if (!inAmounts(expense.groupAmount ?? expense.amount, range)) return false;
   if (filters.person) {
     const involved = [...expense.payments.map((p) => p.participantId),
                       ...expense.items.flatMap((i) => i.splits.map((s) => s.participantId))];
@@ -83,9 +83,9 @@ function matchesLocally(expense: Expense, filters: Filters, currency: string): b
   return keptHere(expense, filters);
 }
 
-function settlementMatches(settlement: Settlement, filters: Filters, currency: string): boolean {
+function settlementMatches(settlement: Settlement, filters: Filters, range: AmountRange): boolean {
   if (!inDates(settlement.date ?? "", filters)) return false;
-  if (!inAmounts(settlement.groupAmount ?? settlement.amount, amountRange(filters, currency))) return false;
+  if (!inAmounts(settlement.groupAmount ?? settlement.amount, range)) return false;
   if (filters.person && settlement.payerId !== filters.person
       && (filters.paidOnly || settlement.payeeId !== filters.person)) return false;
   const note = folded(settlement.note ?? "");
@@ -112,7 +112,9 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
   useEffect(() => setWanted(0), [key, state.revision]);
   useEffect(() => {
     if (!active) return;
-    if (amountRange(filters, state.group.currency).invalid) {
+    // Read once per change of the filters, not once per row filtered.
+    const range = amountRange(filters, state.group.currency);
+    if (range.invalid) {
       setFound({ expenses: [], settlements: [], more: false, local: false, loading: false,
                  error: t("filter.badAmount") });
       return;
@@ -122,7 +124,7 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
       setFound(filters.kind === "SETTLEMENT"
         ? { expenses: [], settlements: [], more: false, local: false, loading: false,
             error: t("filter.settlementsOffline") }
-        : { expenses: state.expenses.filter((e) => matchesLocally(e, filters, state.group.currency)), settlements: [],
+        : { expenses: state.expenses.filter((e) => matchesLocally(e, filters, range)), settlements: [],
             more: false, local: true, loading: false, error: null });
       return;
     }
@@ -130,7 +132,7 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
     // A word typed waits a moment, so one request goes per pause rather than per key.
     const timer = setTimeout(() => {
       setFound((before) => ({ ...before, loading: true }));
-      read(state.groupId, filters, state.group.currency, wanted ? cursor : undefined).then((page) => {
+      read(state.groupId, filters, range, wanted ? cursor : undefined).then((page) => {
         if (stale) return;
         setCursor(page.cursor);
         setFound((before) => ({
@@ -141,7 +143,7 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
       }).catch((error) => {
         if (stale) return;
         if (isNetworkFailure(error) && filters.kind !== "SETTLEMENT") {
-          setFound({ expenses: state.expenses.filter((e) => matchesLocally(e, filters, state.group.currency)), settlements: [],
+          setFound({ expenses: state.expenses.filter((e) => matchesLocally(e, filters, range)), settlements: [],
                      more: false, local: true, loading: false, error: null });
         } else setFound((before) => ({ ...before, loading: false, error: describe(error) }));
       });
@@ -156,18 +158,17 @@ export function useFiltered(state: GroupState, filters: Filters): Found {
   return { ...found, showMore: () => setWanted((n) => n + 1) };
 }
 
-async function read(groupId: string, filters: Filters, currency: string, after: string | undefined):
+async function read(groupId: string, filters: Filters, range: AmountRange, after: string | undefined):
     Promise<{ expenses: Expense[]; settlements: Settlement[]; cursor?: string }> {
   const expenses: Expense[] = [];
   const settlements: Settlement[] = [];
-  const range = amountRange(filters, currency);
   let cursor = after;
   for (let page = 0; page < MAX_PAGES && expenses.length + settlements.length < ENOUGH; page++) {
     if (filters.kind === "SETTLEMENT") {
       const reply = must(await api.GET("/groups/{groupId}/settlements", {
         params: { path: { groupId }, query: { limit: 100, cursor } },
       }));
-      settlements.push(...reply.items.filter((s) => settlementMatches(s, filters, currency)));
+      settlements.push(...reply.items.filter((s) => settlementMatches(s, filters, range)));
       cursor = reply.nextCursor ?? undefined;
     } else {
       const query = {
