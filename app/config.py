@@ -164,7 +164,7 @@ class Settings(NamedTuple):
     mcp_signing_key_secret_arn: Annotated[Optional[str], env("MCP_SIGNING_KEY_SECRET_ARN")] = None
     token_pepper: Annotated[str, env("TOKEN_PEPPER")] = ""  # never in repr
     token_pepper_secret_arn: Annotated[Optional[str], env("TOKEN_PEPPER_SECRET_ARN")] = None
-    # Push: Web Push's VAPID key (or the SSM SecureString naming it) and the SNS platform apps.
+    # Push: Web Push's VAPID key (or the SSM SecureString naming it), the SNS platform apps.
     vapid_public_key: Annotated[Optional[str], env("VAPID_PUBLIC_KEY")] = None
     vapid_private_key: Annotated[str, env("VAPID_PRIVATE_KEY")] = ""  # never in repr
     vapid_private_key_parameter: Annotated[Optional[str],
@@ -173,6 +173,16 @@ class Settings(NamedTuple):
     sns_ios_application_arn: Annotated[Optional[str], env("SNS_IOS_APPLICATION_ARN")] = None
     sns_android_application_arn: Annotated[Optional[str],
                                            env("SNS_ANDROID_APPLICATION_ARN")] = None
+    # Mobile push straight to APNs and FCM (app/notifications/mobile_push.py): the secrets as
+    # SSM SecureStrings (the .p8 key's PEM; the service account's JSON), the rest plain.
+    apns_key_parameter: Annotated[Optional[str], env("APNS_KEY_PARAMETER")] = None
+    apns_key_id: Annotated[Optional[str], env("APNS_KEY_ID")] = None
+    apns_team_id: Annotated[Optional[str], env("APNS_TEAM_ID")] = None
+    apns_topic: Annotated[Optional[str], env("APNS_TOPIC")] = None
+    apns_environment: Annotated[str, env("APNS_ENVIRONMENT",
+                                         choices=("production", "sandbox"))] = "production"
+    fcm_service_account_parameter: Annotated[Optional[str],
+                                             env("FCM_SERVICE_ACCOUNT_PARAMETER")] = None
     # Rate limits and developer budgets; unset, app.developer.quotas.Limits' defaults hold
     # (see limit_overrides).
     rate_limit_app_per_minute: Annotated[Optional[int],

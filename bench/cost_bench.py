@@ -14,14 +14,19 @@ Prices (us-east-1, on demand): DynamoDB $0.625 per million WRU and $0.125 per mi
 API Gateway HTTP API $1.00 per million requests of up to 512 KB (REST $3.50 with --api rest);
 Lambda $0.20 per million invocations plus $0.0000133334 per GB-s (arm64), the API at 512 MB and a modelled 150 ms per
 request, the notification worker one 512 MB invocation of a modelled 50 ms per event, the
-projection one of 50 ms at its template's 256 MB per operation that gave it records; SNS
-mobile push $0.50 per million deliveries; CloudWatch Logs $0.50 per GB ingested, a modelled
-1.3 KB per request (the access-log line, Lambda's START/END/REPORT and the app's lines).
-The Lambda and log figures are models, not measurements: moto times say nothing about Lambda.
+projection one of 50 ms at its template's 256 MB per operation that gave it records. Mobile
+push straight to APNs/FCM costs nothing per delivery; through SNS, $0.50 per million
+deliveries (``--push sns``). CloudWatch Logs $0.50 per GB ingested, counted line by line: the
+API's access-log line (template.yaml's format, filled with values of typical length), the
+lines the API, the worker and the projection logged while the operation ran (measured, with
+CloudWatch's 26 bytes per event), and Lambda's START/END/REPORT lines per invocation unless
+template.yaml filters them (LoggingConfig SystemLogLevel WARN). The Lambda time is a model,
+not a measurement: moto times say nothing about Lambda (the CPU measured beside it is printed).
 
 ``--api`` defaults to what template.yaml deploys: HTTP API (behind CloudFront, whose request
-price is not in this mix); ``--api rest`` prices REST for comparison. ``--repeat N`` measures
-each operation N times (default 3).
+price is not in this mix); ``--api rest`` prices REST for comparison. ``--push`` defaults to
+``direct`` (the road docs/deploy.md sets up); ``--push sns`` prices SNS mobile push.
+``--repeat N`` measures each operation N times (default 3).
 """
 from __future__ import annotations
 
@@ -47,7 +52,8 @@ LAMBDA_REQUEST, LAMBDA_GB_SECOND = 0.20e-6, 0.0000133334
 API_GB_SECONDS = 0.5 * 0.150
 WORKER_GB_SECONDS = 0.5 * 0.050
 PROJECTION_GB_SECONDS = 0.25 * 0.050  # template.yaml: ProjectionFunction MemorySize 256
-SNS_PRICE = 0.50e-6
+# $ per push delivery, by road: straight to APNs/FCM (app/notifications/mobile_push.py), or SNS.
+PUSH_PRICE = {"direct": 0.0, "sns": 0.50e-6}
 # SES outbound e-mail: $0.10 per 1,000 messages. An e-mail notification adds no DynamoDB call
 # and no write unit to the worker (the address and the verified flag come from the profile
 # read that checks the recipient is live; the e-mail follows the history row written anyway:
@@ -55,7 +61,19 @@ SNS_PRICE = 0.50e-6
 # default, so the mix below (push only) is unchanged by it.
 SES_PRICE = 0.10e-3
 EMAIL_EXTRA_WRU = 0
-LOG_PRICE_PER_BYTE, LOG_BYTES = 0.50 / 2 ** 30, 1300
+LOG_PRICE_PER_BYTE = 0.50 / 2 ** 30
+DEPLOYED_LOG_LEVEL = "INFO"  # template.yaml's Globals LOG_LEVEL (tests/platform checks it)
+# CloudWatch Logs counts 26 bytes of every event on top of its message.
+LOG_EVENT_OVERHEAD = 26
+# Lambda's own lines per invocation at system log level INFO (the default): START (~110 B),
+# END (~60 B) and REPORT (~240 B: durations, memory, init or restore time).
+PLATFORM_LOG_BYTES, PLATFORM_LOG_LINES = 410, 3
+# Typical lengths of the values the access-log format fills in: request ids, an IPv4 address,
+# a route key such as "POST /groups/{groupId}/expenses", a phone browser's user agent.
+ACCESS_LOG_VALUES = {"requestId": 16, "requestTimeEpoch": 13,
+                     "identity.sourceIp": 15, "httpMethod": 4, "routeKey": 31, "status": 3,
+                     "responseLength": 4, "responseLatency": 3, "integrationLatency": 3,
+                     "integrationStatus": 3, "error.message": 0, "identity.userAgent": 120}
 MEMBERS, EXPENSES = 6, 100
 
 # The mix: share of requests per operation (sums to 1).
@@ -103,9 +121,10 @@ class Bench:
             arn = dynamodb.describe_table(TableName=poller.table_name)["Table"]["LatestStreamArn"]
             self._stream = (poller, {}, streams, arn)
         poller, iterators, streams, arn = self._stream
-        with self.meter.block() as bill:
+        with self.meter.block() as bill, _own_work("projection") as work:
             while poller.poll_once(iterators, streams, arn):
                 pass
+        bill.log_bytes, bill.log_lines = work.log_bytes, work.log_lines
         return bill
 
     def group(self) -> None:
@@ -167,9 +186,11 @@ class Bench:
 
         bill, sent = Bill(), len(self.pushes.sent)
         for image in self.pending_images():
-            with self.meter.block() as one:
+            with self.meter.block() as one, _own_work("notification-worker") as work:
                 handle_stream_record({"dynamodb": {"NewImage": image}})
             bill.add(one)
+            bill.log_bytes += work.log_bytes
+            bill.log_lines += work.log_lines
             self.events_seen += 1
         bill.pushes = len(self.pushes.sent) - sent
         return bill
@@ -250,12 +271,18 @@ class Bench:
                 request.add(one)
                 request.cpu_seconds += work.cpu_seconds
                 request.log_bytes += work.log_bytes
+                request.log_lines += work.log_lines
                 before = self.events_seen
                 drained = self.drain_events()
                 worker.add(drained)
+                worker.log_bytes += drained.log_bytes
+                worker.log_lines += drained.log_lines
                 events += self.events_seen - before
                 pushes += drained.pushes
-                projected.add(self.drain_projection())
+                drained_projection = self.drain_projection()
+                projected.add(drained_projection)
+                projected.log_bytes += drained_projection.log_bytes
+                projected.log_lines += drained_projection.log_lines
             worker = _scaled(worker, repeat)
             worker.pushes = pushes / repeat
             results[name] = (_scaled(request, repeat), worker, events / repeat,
@@ -279,6 +306,7 @@ def _scaled(bill: Bill, repeat: int) -> Bill:
     out.items = bill.items[:len(bill.items) // repeat]  # each run writes the same items
     out.cpu_seconds = getattr(bill, "cpu_seconds", 0.0) / repeat
     out.log_bytes = getattr(bill, "log_bytes", 0) / repeat
+    out.log_lines = getattr(bill, "log_lines", 0) / repeat
     return out
 
 
@@ -292,10 +320,20 @@ class OwnWork:
 
     cpu_seconds: float = 0.0
     log_bytes: int = 0
+    log_lines: int = 0
+
+
+def _lambda_keys(function: str) -> dict:
+    """The keys Powertools' inject_lambda_context adds to every line in Lambda (each handler
+    has it), with a production function's values, so measured lines are as long as there."""
+    name = f"tailspend-prod-{function}"
+    return {"cold_start": False, "function_name": name, "function_memory_size": "512",
+            "function_arn": f"arn:aws:lambda:us-east-1:123456789012:function:{name}:live",
+            "function_request_id": "8f5f1d3a-2c5e-4d8e-9b1a-6f0e2d7c4b3a"}
 
 
 @contextlib.contextmanager
-def _own_work():
+def _own_work(function: str = "api"):
     from app.logs import logger
     from app.metrics import metrics
 
@@ -304,9 +342,19 @@ def _own_work():
     class Counted(logging.Handler):
         def emit(self, record):
             work.log_bytes += len(self.format(record).encode()) + 1
+            work.log_lines += 1
 
+    # Counted at the level the template deploys (Globals LOG_LEVEL INFO), whatever the bench
+    # prints: its own handlers stay at WARNING meanwhile.
     handler = Counted()
     handler.setFormatter(logger.registered_formatter)
+    quiet = [(each, each.level) for each in logger.handlers]
+    for each, _level in quiet:
+        each.setLevel(logging.WARNING)
+    level = logger.log_level
+    logger.setLevel(DEPLOYED_LOG_LEVEL)
+    keys = _lambda_keys(function)
+    logger.append_keys(**keys)
     logger.addHandler(handler)
     metrics.clear_metrics()
     started = time.thread_time()
@@ -315,20 +363,66 @@ def _own_work():
     finally:
         work.cpu_seconds = time.thread_time() - started
         logger.removeHandler(handler)
+        logger.remove_keys(list(keys))
+        logger.setLevel(level)
+        for each, before in quiet:
+            each.setLevel(before)
         if metrics.metric_set:
             work.log_bytes += len(json.dumps(metrics.serialize_metric_set())) + 1
+            work.log_lines += 1
         metrics.clear_metrics()
 
 
-def price(results: dict, api: str) -> dict:
+def access_log_bytes(template: str) -> int:
+    """The HTTP API's access-log line as template.yaml formats it, with values of typical
+    length (ACCESS_LOG_VALUES), and CloudWatch's per-event bytes."""
+    import re
+
+    import yaml
+
+    class Loader(yaml.SafeLoader):  # CloudFormation's short tags, read as plain values
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    resources = yaml.load(template, Loader=Loader)["Resources"]
+    api = next(r for r in resources.values() if r["Type"] == "AWS::Serverless::HttpApi")
+    line = " ".join(api["Properties"]["AccessLogSettings"]["Format"].split())
+    filled = re.sub(r"\$context\.([A-Za-z.]+)",
+                    lambda match: "x" * ACCESS_LOG_VALUES[match.group(1)], line)
+    return len(filled.encode()) + 1 + LOG_EVENT_OVERHEAD
+
+
+def platform_lines_logged(template: str) -> bool:
+    """False when template.yaml's Globals filter Lambda's START/END/REPORT lines out."""
+    return "SystemLogLevel: WARN" not in template
+
+
+def log_bytes(name: str, results: dict, template: str) -> float:
+    """The bytes CloudWatch Logs ingests for one request of operation ``name``."""
+    request, worker, events, projected = results[name]
+    bills = (request, worker, projected)
+    logged = sum(b.log_bytes + b.log_lines * LOG_EVENT_OVERHEAD for b in bills)
+    if platform_lines_logged(template):
+        invocations = 1 + events + (1 if projected.total_calls else 0)
+        logged += invocations * (PLATFORM_LOG_BYTES + PLATFORM_LOG_LINES * LOG_EVENT_OVERHEAD)
+    return logged + access_log_bytes(template)
+
+
+def _template() -> str:
+    return (Path(__file__).resolve().parent.parent / "template.yaml").read_text()
+
+
+def price(results: dict, api: str, push: str = "direct") -> dict:
     """$ per million requests of the mix, by part."""
-    parts = dict.fromkeys(("DynamoDB writes", f"API Gateway {api.upper()}", "Lambda", "SNS",
-                           "DynamoDB reads", "logs"), 0.0)
+    template = _template()
+    parts = dict.fromkeys(("DynamoDB writes", f"API Gateway {api.upper()}", "Lambda",
+                           f"push ({push})", "DynamoDB reads", "logs"), 0.0)
     for name, share in MIX.items():
         request, worker, events, projected = results[name]
         wru = request.wru + worker.wru + projected.wru
         rru = request.rru + worker.rru + projected.rru
         pushes = worker.pushes
+        parts["logs"] += share * log_bytes(name, results, template) * LOG_PRICE_PER_BYTE
         if projected.total_calls:
             parts["Lambda"] += share * (LAMBDA_REQUEST + PROJECTION_GB_SECONDS * LAMBDA_GB_SECOND)
         parts["DynamoDB writes"] += share * wru * WRU_PRICE
@@ -336,18 +430,18 @@ def price(results: dict, api: str) -> dict:
         parts["Lambda"] += share * (LAMBDA_REQUEST + API_GB_SECONDS * LAMBDA_GB_SECOND
                                     + events * (LAMBDA_REQUEST
                                                 + WORKER_GB_SECONDS * LAMBDA_GB_SECOND))
-        parts["SNS"] += share * pushes * SNS_PRICE
+        parts[f"push ({push})"] += share * pushes * PUSH_PRICE[push]
     parts[f"API Gateway {api.upper()}"] = API_PRICE[api]
-    parts["logs"] = LOG_BYTES * LOG_PRICE_PER_BYTE
     return {k: v * 1e6 for k, v in parts.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--api", choices=("rest", "http"), default=_deployed_api())
+    parser.add_argument("--push", choices=tuple(PUSH_PRICE), default="direct")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    report(measure(args.repeat), args.api)
+    report(measure(args.repeat), args.api, args.push)
 
 
 def measure(repeat: int = 3, expenses: int = EXPENSES) -> dict:
@@ -412,21 +506,25 @@ def goals(results: dict) -> None:
 
 
 def own_work(results: dict) -> None:
-    """The measurement beside the two modelled parts (not priced; the model stays)."""
+    """The CPU measured beside the modelled Lambda time (not priced; the model stays), and
+    the log bytes priced (measured lines, the access-log line, platform lines if logged)."""
+    template = _template()
     mixed_cpu = sum(MIX[name] * results[name][0].cpu_seconds for name in MIX) * 1000
-    mixed_logs = sum(MIX[name] * results[name][0].log_bytes for name in MIX)
-    print(f"\nMeasured beside the model (not priced): the app's own CPU per request (the "
-          f"serving thread; the embedded DynamoDB's threads excluded) / bytes the app logs "
-          f"(its JSON lines + EMF), modelled {API_GB_SECONDS / 0.5 * 1000:.0f} ms of Lambda "
-          f"and {LOG_BYTES:,} B of logs")
+    mixed_logs = sum(MIX[name] * log_bytes(name, results, template) for name in MIX)
+    platform = "logged" if platform_lines_logged(template) else "filtered (SystemLogLevel WARN)"
+    print(f"\nThe app's own CPU per request (the serving thread; the embedded DynamoDB's "
+          f"threads excluded; measured beside the modelled {API_GB_SECONDS / 0.5 * 1000:.0f} ms "
+          f"of Lambda, not priced) / log bytes per request, priced: the API's, the worker's and "
+          f"the projection's lines, measured, + the access-log line "
+          f"({access_log_bytes(template)} B); Lambda's START/END/REPORT lines {platform}")
     for name in MIX:
         request = results[name][0]
         print(f"  {name:<34} {request.cpu_seconds * 1000:>6.1f} ms CPU  "
-              f"{request.log_bytes:>7.0f} B logged")
+              f"{log_bytes(name, results, template):>7.0f} B logged")
     print(f"  {'the mix':<34} {mixed_cpu:>6.1f} ms CPU  {mixed_logs:>7.0f} B logged")
 
 
-def report(results: dict, api: str) -> None:
+def report(results: dict, api: str, push: str = "direct") -> None:
     print(f"Per operation ({MEMBERS} members, {EXPENSES} expenses; the worker's part is the "
           "notification events the operation raised)")
     print(f"  {'operation':<30} {'share':>5} {'calls':>5} {'WRU':>6} {'of it checks':>12} "
@@ -444,14 +542,16 @@ def report(results: dict, api: str) -> None:
                 in request.items))
     goals(results)
     own_work(results)
-    parts = price(results, api)
-    print(f"\n$ per 1M requests of the mix (API Gateway {api.upper()})")
+    parts = price(results, api, push)
+    print(f"\n$ per 1M requests of the mix (API Gateway {api.upper()}, push {push})")
     for part, dollars in sorted(parts.items(), key=lambda kv: -kv[1]):
         print(f"  {part:<22} {dollars:>6.2f}")
     print(f"  {'total':<22} {sum(parts.values()):>6.2f}")
     totals = {edge: sum(price(results, edge).values()) for edge in API_PRICE}
     print("  both edges: " + ", ".join(f"{edge.upper()} {dollars:.2f}"
                                        for edge, dollars in totals.items()))
+    totals["sns"] = sum(price(results, "http", "sns").values())
+    print(f"  mobile push through SNS instead of straight to APNs/FCM: HTTP {totals['sns']:.2f}")
     print(f"\nAn e-mail notification (per recipient who switched it on): {EMAIL_EXTRA_WRU} extra "
           f"WRU, ${SES_PRICE * 1e6:.2f} per 1M e-mails at SES (${SES_PRICE:.4f} each); not in "
           "the mix: e-mail is off by default")
@@ -472,8 +572,10 @@ def report_rows(results: dict, totals: "dict | None" = None) -> list:
     rows = []
     if totals is not None:
         rows.append(("cost_total", "issue-33 mix, $ per 1M requests (6 members, 100 expenses; "
-                                   "API Gateway REST / HTTP API)",
-                     f"{totals['rest']:.2f} / {totals['http']:.2f} (goal <= 10.00)"))
+                                   "API Gateway REST / HTTP API; mobile push straight to "
+                                   "APNs/FCM, or through SNS)",
+                     f"{totals['rest']:.2f} / {totals['http']:.2f}; SNS {totals['sns']:.2f} "
+                     "(goal <= 10.00)"))
     rows.append(("cost_create_wru", "6-way POST expense, write units (of them condition "
                                     "checks) / notification event with 5 recipients",
                  f"{create.wru:.0f} ({create.check_wru:.0f}) / "

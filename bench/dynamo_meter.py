@@ -80,6 +80,7 @@ class Bill:
     # app logged (measured beside the priced model)
     cpu_seconds: float = 0.0
     log_bytes: float = 0.0
+    log_lines: float = 0.0
 
     @property
     def total_calls(self) -> int:

@@ -1,4 +1,5 @@
-"""Push providers behind one interface: Web Push (VAPID), SNS mobile push, and a recorder.
+"""Push providers behind one interface: Web Push (VAPID), APNs and FCM (mobile_push), SNS mobile
+push, and a recorder.
 
 A provider answers SENT, GONE (the token is dead: the caller removes the device) or FAILED
 (transient: logged, not retried). Push is a side channel: the history row is the record, so
@@ -26,12 +27,10 @@ from app.config import Settings
 from app.logs import logger
 from app.core import addresses
 from app.notifications import endpoints
+from app.notifications.delivery import FAILED, GONE, PUSH_TTL_SECONDS, SENT, TIMED_OUT
 
-SENT, GONE, FAILED = "SENT", "GONE", "FAILED"
-TIMED_OUT = "TIMED_OUT"  # still running when the record's deadline passed: abandoned
 WEB, IOS, ANDROID = "WEB", "IOS", "ANDROID"
 PLATFORMS = (IOS, ANDROID, WEB)
-PUSH_TTL_SECONDS = 24 * 3600
 # SNS names the endpoint that already holds a token in its InvalidParameter message.
 _EXISTING_ENDPOINT = re.compile(r"Endpoint (arn:\S+) already exists")
 # Publish to an endpoint that is gone: InvalidParameter naming the TargetArn (AWS), NotFound.
@@ -49,7 +48,9 @@ _invocation_end: contextvars.ContextVar = contextvars.ContextVar("push_invocatio
 # What from_env reads: every function that dispatches events (the notification worker and the
 # maintenance function's outbox sweep) needs these settings and PUSH_AWS_ACTIONS.
 PUSH_ENVIRONMENT = ("VAPID_PRIVATE_KEY", "VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT",
-                    "SNS_IOS_APPLICATION_ARN", "SNS_ANDROID_APPLICATION_ARN", "TAILSPEND_LOCAL")
+                    "SNS_IOS_APPLICATION_ARN", "SNS_ANDROID_APPLICATION_ARN", "APNS_KEY_PARAMETER",
+                    "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC", "APNS_ENVIRONMENT",
+                    "FCM_SERVICE_ACCOUNT_PARAMETER", "TAILSPEND_LOCAL")
 PUSH_AWS_ACTIONS = ("ssm:GetParameter", "sns:CreatePlatformEndpoint", "sns:Publish",
                     "sns:DeleteEndpoint")
 
@@ -307,19 +308,46 @@ def invocation_ends_in(seconds: Optional[float]):
         _invocation_end.reset(token)
 
 
+def _secure_string(name: str) -> str:
+    import boto3
+    return boto3.client("ssm").get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
+
+
 def _vapid_private_key(settings: Settings) -> Optional[str]:
     """The VAPID key: straight from the settings, or the SecureString they name in SSM."""
     name = settings.vapid_private_key_parameter
     if settings.vapid_private_key or not name:
         return settings.vapid_private_key or None
-    import boto3
-    return boto3.client("ssm").get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
+    return _secure_string(name)
+
+
+def _direct(settings: Settings) -> Dict[str, Provider]:
+    """IOS and ANDROID straight to APNs and FCM, as far as their settings are complete."""
+    from app.notifications import mobile_push
+
+    direct: Dict[str, Provider] = {}
+    apns = (settings.apns_key_parameter, settings.apns_key_id, settings.apns_team_id,
+            settings.apns_topic)
+    if all(apns):
+        direct[IOS] = mobile_push.ApnsProvider(
+            _secure_string(settings.apns_key_parameter), settings.apns_key_id,
+            settings.apns_team_id, settings.apns_topic, environment=settings.apns_environment,
+            timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S))
+    elif any(apns):
+        logger.warning("push.apns_incomplete")  # a key without its ids (or the reverse)
+    if settings.fcm_service_account_parameter:
+        account = mobile_push.read_service_account(
+            _secure_string(settings.fcm_service_account_parameter))
+        direct[ANDROID] = mobile_push.FcmProvider(account,
+                                                  timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S))
+    return direct
 
 
 def for_settings(settings: Settings) -> Provider:
-    """Web Push and SNS as far as they are configured. Local mode records mobile pushes (no
-    SNS there) and sends real Web Push with the data directory's key, so a page subscribed
-    against ``make dev`` is told; without a key it records those too."""
+    """Web Push, then each mobile platform straight to APNs/FCM where configured, else
+    through SNS where its platform application is. Local mode records mobile pushes and
+    sends real Web Push with the data directory's key, so a page subscribed against
+    ``make dev`` is told; without a key it records those too."""
     local = settings.local_mode
     by_platform: Dict[str, Provider] = {}
     key = settings.vapid_private_key if local else _vapid_private_key(settings)
@@ -335,6 +363,7 @@ def for_settings(settings: Settings) -> Provider:
     if arns:
         sns = SnsProvider(arns)
         by_platform.update({platform: sns for platform in arns})
+    by_platform.update(_direct(settings))  # the cheaper road wins where both are set
     if not by_platform:  # a function deployed without PUSH_ENVIRONMENT silently pushes nothing
         logger.warning("push.unconfigured")
     return PlatformRouter(by_platform)

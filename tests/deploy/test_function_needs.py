@@ -63,7 +63,9 @@ SIGNED_CALLS = {"RealtimePublisherFunction": ("app.realtime.appsync", "appsync",
                                               {"appsync:EventPublish"})}
 
 _PUSH_SETTINGS = {"VAPID_PRIVATE_KEY_PARAMETER", "VAPID_SUBJECT", "SNS_IOS_APPLICATION_ARN",
-                  "SNS_ANDROID_APPLICATION_ARN"}
+                  "SNS_ANDROID_APPLICATION_ARN", "APNS_KEY_PARAMETER", "APNS_KEY_ID",
+                  "APNS_TEAM_ID", "APNS_TOPIC", "APNS_ENVIRONMENT",
+                  "FCM_SERVICE_ACCOUNT_PARAMETER"}
 _PUSH_ACTIONS = {"ssm:GetParameter", "sns:CreatePlatformEndpoint", "sns:Publish", "sns:DeleteEndpoint"}
 # Reachable by module but never run in AWS, per function: {"env"|"actions"|"tables": {...}}, why.
 NEVER_IN_AWS = {

@@ -104,3 +104,35 @@ def test_share_link_tokens_never_reach_the_logs(client, sign_in):
     assert token not in output and access_token not in output
     secret = token.split("_", 3)[3]  # tsl_<groupId>_<linkId>_<secret>: the secret may hold "_"
     assert len(secret) == 43 and secret not in output
+
+
+def test_a_line_says_what_its_log_group_does_not_and_where_only_when_someone_reads_it():
+    """CloudWatch bills log bytes (bench/cost_bench.py): the function's name, ARN and memory and
+    the service are the log group's, cold_start is said only when true, and the code location
+    only on warnings and errors, where someone reads it."""
+    from tests.support.lambda_context import lambda_context
+
+    collect = _Collect()
+    logger.addHandler(collect)
+    logger.setLevel("INFO")
+    context = lambda_context(function_name="tailspend-test-api")
+    try:
+        @logger.inject_lambda_context
+        def handler(event, _context):
+            logger.info("first")
+            logger.warning("careful")
+
+        handler({}, context)
+        handler({}, context)
+    finally:
+        logger.setLevel("WARNING")
+        logger.removeHandler(collect)
+    first, careful, again, _ = collect.lines
+    for line in collect.lines:
+        assert not {"function_name", "function_arn", "function_memory_size", "service"} & set(line)
+        assert line["function_request_id"] == context.aws_request_id
+    assert "cold_start" not in again  # the second invocation is warm
+    assert "location" not in first and careful["location"].startswith("handler:")
+    said = json.loads(logger.registered_formatter.serialize(
+        {"level": "INFO", "message": "m", "cold_start": True, "location": "f:1"}))
+    assert said == {"level": "INFO", "message": "m", "cold_start": True}
