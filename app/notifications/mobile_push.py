@@ -9,8 +9,8 @@ configured (push.for_settings).
 
 Both providers answer as every provider does (SENT, GONE or FAILED):
 - APNs: 410 Unregistered, or 400 BadDeviceToken/DeviceTokenNotForTopic -> GONE (the token
-  can never work again); an expired or refused provider token is signed again and the push
-  sent once more; anything else -> FAILED (logged with APNs's reason, never the token).
+  can never work again); an expired provider token is signed again and the push sent once
+  more; anything else -> FAILED (logged with APNs's reason, never the token).
 - FCM: 404 UNREGISTERED, or 400 naming the registration token -> GONE; a refused access token
   is fetched again and the push sent once more; anything else -> FAILED.
 
@@ -37,7 +37,10 @@ APNS_TOKEN_SECONDS = 50 * 60
 # An APNs device token is hex (32 bytes today; Apple reserves the right to grow it).
 _APNS_TOKEN = re.compile(r"^[0-9A-Fa-f]{32,200}$")
 _APNS_DEAD = {"BadDeviceToken", "DeviceTokenNotForTopic", "Unregistered"}
-_APNS_RESIGN = {"ExpiredProviderToken", "InvalidProviderToken"}
+# Signed again and resent once: only an expired token. A refused one (InvalidProviderToken:
+# the wrong key, team or key id) fails every token we could sign, and signing on every push
+# would be throttled by APNs (TooManyProviderTokenUpdates) on top.
+_APNS_RESIGN = {"ExpiredProviderToken"}
 FCM_HOST = "https://fcm.googleapis.com"
 FCM_SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
@@ -64,7 +67,8 @@ def _alert(message) -> dict:
 
 
 class _Signed:
-    """A bearer token signed on first use and again once it is ``max_age`` old (or refused)."""
+    """A bearer token signed on first use, and again when its lifetime is over or the peer
+    refused it."""
 
     def __init__(self, sign: Callable[[int], tuple], clock: Callable[[], float]) -> None:
         self._sign, self._clock = sign, clock
