@@ -8,6 +8,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import urllib.parse
 import urllib.request
 
@@ -218,17 +219,18 @@ def serve(args) -> int:
     print(f"Mail (SMTP) on {smtp.url}; read it at /dev/mail", flush=True)
 
     def cleanup() -> None:
-        scheduler.stop()
-        smtp.stop()
-        poller.stop()
-        projection_poller.stop()
-        for realtime_poller in realtime_pollers:
-            realtime_poller.stop()
-        realtime.stop()
-        http.shutdown()
-        http.server_close()
-        if db:
-            db.stop()
+        steps = [("scheduler", scheduler.stop), ("smtp", smtp.stop),
+                 ("notifications poller", poller.stop),
+                 ("projection poller", projection_poller.stop),
+                 *[(f"realtime poller {n}", each.stop) for n, each in enumerate(realtime_pollers)],
+                 ("realtime server", realtime.stop), ("http", http.shutdown),
+                 ("http socket", http.server_close), *([("dynamodb", db.stop)] if db else [])]
+        for name, stop in steps:
+            started = time.monotonic()
+            stop()
+            took = time.monotonic() - started
+            if took > 1:  # a slow stop names what held it
+                print(f"serve: stopping the {name} took {took:.1f} s", file=sys.stderr, flush=True)
         server_info.remove(args.data_dir, os.getpid())
         print("Stopped; data saved.", flush=True)
 

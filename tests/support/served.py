@@ -61,7 +61,7 @@ class ServedApp:
         """``ready()``'s first truthy value, asked for as long as the shared server runs: a
         worker's work (a chat draft, an import) takes what a loaded machine gives it, so no
         fixed deadline; pytest-timeout ends a hang (as tests.local.serving.wait_for)."""
-        while _running(self.pid):
+        while running(self.pid):
             value = ready()
             if value:
                 return value
@@ -105,8 +105,9 @@ def _locked(root: Path) -> Iterator[Path]:
             fcntl.flock(guard, fcntl.LOCK_UN)
 
 
-def _running(pid: int) -> bool:
-    """True while `pid` runs (a zombie, exited but not yet reaped by its parent, does not)."""
+def running(pid: int) -> bool:
+    """True while `pid` runs (a zombie, exited but not yet reaped by its parent, does not:
+    os.kill(pid, 0) would call it alive until its parent reaps it)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
@@ -151,17 +152,18 @@ def _start(root: Path) -> dict:
             "key": str(key), "users": 0}
 
 
-def _stop(state: dict, timeout: float = 30) -> None:
-    pid = state["pid"]
+def stop(pid: int, sig: int = signal.SIGINT, timeout: float = 30) -> None:
+    """Signal a server process of this run (whichever worker started it) and wait until it
+    has exited (reaped here when it is this worker's child), killing it after ``timeout``."""
     with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGINT)
+        os.kill(pid, sig)
     deadline = time.monotonic() + timeout
-    while _running(pid) and time.monotonic() < deadline:
+    while running(pid) and time.monotonic() < deadline:
         with contextlib.suppress(ChildProcessError):
             if os.waitpid(pid, os.WNOHANG)[0]:  # our child: reap it
                 return
         time.sleep(0.05)
-    if _running(pid):
+    if running(pid):
         os.kill(pid, signal.SIGKILL)
 
 
@@ -171,7 +173,7 @@ def shared_server(tmp_path_factory) -> Iterator[ServedApp]:
     root = shared_root(tmp_path_factory)
     with _locked(root) as path:
         state = json.loads(path.read_text()) if path.exists() else None
-        if state is None or not _running(state["pid"]):
+        if state is None or not running(state["pid"]):
             state = _start(root)
         state["users"] += 1
         path.write_text(json.dumps(state))
@@ -184,7 +186,7 @@ def shared_server(tmp_path_factory) -> Iterator[ServedApp]:
             state = json.loads(path.read_text())
             state["users"] -= 1
             if state["users"] <= 0:
-                _stop(state)
+                stop(state["pid"])
                 path.unlink()
                 # A clean stop removes server.json (app/local/server_info.py): every shared
                 # test's worker threads (imports, chat, notifications) let the process exit.

@@ -21,6 +21,7 @@ import pytest
 
 from scripts import build_web
 from tests.contract.browser import INSTALL_HINT, chromium_path
+from tests.support.served import running, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -39,14 +40,6 @@ def _locked(path: Path):
     with open(path, "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         yield
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except OSError:
-        return False
 
 
 def _start_server(base: Path) -> dict:
@@ -81,7 +74,7 @@ def web_server(tmp_path_factory):
     with _locked(lock):
         build_web.build()
         state = json.loads(state_file.read_text()) if state_file.exists() else None
-        if not state or not _alive(state["pid"]):
+        if not state or not running(state["pid"]):
             state = _start_server(base)
         state["users"] += 1
         state_file.write_text(json.dumps(state))
@@ -90,11 +83,9 @@ def web_server(tmp_path_factory):
         state = json.loads(state_file.read_text())
         state["users"] -= 1
         if state["users"] <= 0:
-            os.kill(state["pid"], signal.SIGTERM)
-            for _ in range(100):
-                if not _alive(state["pid"]):
-                    break
-                time.sleep(0.1)
+            # Zombie-aware: the worker that started the server reaps it; waiting on
+            # os.kill(pid, 0) saw the unreaped child alive for the whole 10 s at every run's end.
+            stop(state["pid"], signal.SIGTERM, timeout=10)
             state_file.unlink()
         else:
             state_file.write_text(json.dumps(state))
