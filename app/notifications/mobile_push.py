@@ -148,13 +148,17 @@ class ApnsProvider:
         return FAILED
 
 
-def _reason(reply) -> Optional[str]:
-    if reply.status_code == 200:
-        return None
+def _json_object(reply) -> dict:
+    """An error reply's JSON object; {} for any other body (a proxy's HTML page, a list)."""
     try:
-        return str(reply.json().get("reason"))
+        body = reply.json()
     except ValueError:
-        return None
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _reason(reply) -> Optional[str]:
+    return None if reply.status_code == 200 else _json_object(reply).get("reason")
 
 
 class FcmProvider:
@@ -227,9 +231,8 @@ class FcmProvider:
 
 def _fcm_error(reply) -> tuple:
     """(the error's status or FCM errorCode, its message lower-cased) from an FCM error reply."""
-    try:
-        error = reply.json().get("error") or {}
-    except ValueError:
+    error = _json_object(reply).get("error")
+    if not isinstance(error, dict):
         return None, ""
     codes = [detail.get("errorCode") for detail in error.get("details") or ()
              if isinstance(detail, dict) and detail.get("errorCode")]

@@ -348,3 +348,13 @@ def test_the_apns_environment_setting_names_itself_when_wrong():
 
     with pytest.raises(SettingError, match="APNS_ENVIRONMENT"):
         Settings.from_env({"APNS_ENVIRONMENT": "staging"})
+
+
+def test_a_reply_that_is_not_apnss_or_fcms_json_fails_the_push_and_keeps_the_device(services):
+    services.requests.clear()
+    services.answers.update({"ab" * 32: (502, "<html>Bad gateway</html>"),
+                             "pixel-behind-a-proxy": (503, ["unavailable"])})
+    message = push.Message("t", "b", "EXPENSE_ADDED")
+    assert services.apns().send(push.IOS, "ab" * 32, message) == push.FAILED
+    assert services.fcm().send(push.ANDROID, "pixel-behind-a-proxy", message) == push.FAILED
+    services.answers.clear()
