@@ -116,6 +116,9 @@ class PushServices:
         config.certfile, config.keyfile = chain, key
         config.alpn_protocols = ["h2"]
         config.loglevel = "WARNING"
+        # The providers' clients keep their HTTP/2 connections open (as in the worker): at
+        # the end nothing is in flight, so stop without hypercorn's graceful wait for them.
+        config.graceful_timeout = 0
         self._socket = listening
         self._loop = asyncio.new_event_loop()
         self._stop = asyncio.Event()
