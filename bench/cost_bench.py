@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -40,6 +41,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -62,7 +64,6 @@ PUSH_PRICE = {"direct": 0.0, "sns": 0.50e-6}
 SES_PRICE = 0.10e-3
 EMAIL_EXTRA_WRU = 0
 LOG_PRICE_PER_BYTE = 0.50 / 2 ** 30
-DEPLOYED_LOG_LEVEL = "INFO"  # template.yaml's Globals LOG_LEVEL (tests/platform checks it)
 # CloudWatch Logs counts 26 bytes of every event on top of its message.
 LOG_EVENT_OVERHEAD = 26
 # Lambda's own lines per invocation at system log level INFO (the default): START (~110 B),
@@ -124,8 +125,7 @@ class Bench:
         with self.meter.block() as bill, _own_work("projection") as work:
             while poller.poll_once(iterators, streams, arn):
                 pass
-        bill.log_bytes, bill.log_lines = work.log_bytes, work.log_lines
-        return bill
+        return work.onto(bill)
 
     def group(self) -> None:
         from app.notifications import push
@@ -188,9 +188,7 @@ class Bench:
         for image in self.pending_images():
             with self.meter.block() as one, _own_work("notification-worker") as work:
                 handle_stream_record({"dynamodb": {"NewImage": image}})
-            bill.add(one)
-            bill.log_bytes += work.log_bytes
-            bill.log_lines += work.log_lines
+            bill.add(work.onto(one))
             self.events_seen += 1
         bill.pushes = len(self.pushes.sent) - sent
         return bill
@@ -268,21 +266,13 @@ class Bench:
                 self.drain_events()
                 with self.meter.block() as one, _own_work() as work:
                     run()
-                request.add(one)
-                request.cpu_seconds += work.cpu_seconds
-                request.log_bytes += work.log_bytes
-                request.log_lines += work.log_lines
+                request.add(work.onto(one))
                 before = self.events_seen
                 drained = self.drain_events()
                 worker.add(drained)
-                worker.log_bytes += drained.log_bytes
-                worker.log_lines += drained.log_lines
                 events += self.events_seen - before
                 pushes += drained.pushes
-                drained_projection = self.drain_projection()
-                projected.add(drained_projection)
-                projected.log_bytes += drained_projection.log_bytes
-                projected.log_lines += drained_projection.log_lines
+                projected.add(self.drain_projection())
             worker = _scaled(worker, repeat)
             worker.pushes = pushes / repeat
             results[name] = (_scaled(request, repeat), worker, events / repeat,
@@ -322,6 +312,12 @@ class OwnWork:
     log_bytes: int = 0
     log_lines: int = 0
 
+    def onto(self, bill: Bill) -> Bill:
+        """``bill`` (the block's DynamoDB calls) with what the same block cost the app."""
+        bill.cpu_seconds, bill.log_bytes, bill.log_lines = (self.cpu_seconds, self.log_bytes,
+                                                            self.log_lines)
+        return bill
+
 
 def _lambda_keys(function: str) -> dict:
     """The keys Powertools' inject_lambda_context adds to every line in Lambda (each handler
@@ -344,7 +340,7 @@ def _own_work(function: str = "api"):
             work.log_bytes += len(self.format(record).encode()) + 1
             work.log_lines += 1
 
-    # Counted at the level the template deploys (Globals LOG_LEVEL INFO), whatever the bench
+    # Counted at the level the template deploys (Globals LOG_LEVEL), whatever the bench
     # prints: its own handlers stay at WARNING meanwhile.
     handler = Counted()
     handler.setFormatter(logger.registered_formatter)
@@ -352,7 +348,7 @@ def _own_work(function: str = "api"):
     for each, _level in quiet:
         each.setLevel(logging.WARNING)
     level = logger.log_level
-    logger.setLevel(DEPLOYED_LOG_LEVEL)
+    logger.setLevel(_deployed().level)
     keys = _lambda_keys(function)
     logger.append_keys(**keys)
     logger.addHandler(handler)
@@ -373,48 +369,61 @@ def _own_work(function: str = "api"):
         metrics.clear_metrics()
 
 
-def access_log_bytes(template: str) -> int:
-    """The HTTP API's access-log line as template.yaml formats it, with values of typical
-    length (ACCESS_LOG_VALUES), and CloudWatch's per-event bytes."""
-    import re
-
+def template_document(text: str) -> dict:
+    """template.yaml as data, CloudFormation's short tags (!Ref, !Sub, ...) read as None."""
     import yaml
 
-    class Loader(yaml.SafeLoader):  # CloudFormation's short tags, read as plain values
+    class Loader(yaml.SafeLoader):
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    resources = yaml.load(template, Loader=Loader)["Resources"]
-    api = next(r for r in resources.values() if r["Type"] == "AWS::Serverless::HttpApi")
+    return yaml.load(text, Loader=Loader)
+
+
+class DeployedLogs(NamedTuple):
+    """What template.yaml decides about the log bytes of a request."""
+
+    level: str            # the level every function logs at (Globals LOG_LEVEL)
+    access_line: int      # one access-log event: the format filled, newline, CloudWatch's bytes
+    platform_lines: bool  # Lambda's START/END/REPORT lines reach CloudWatch
+
+
+def deployed_logs(text: str) -> DeployedLogs:
+    """Read from the template's text once: the access-log format filled with values of
+    typical length (ACCESS_LOG_VALUES), the functions' level and LoggingConfig."""
+    import re
+
+    document = template_document(text)
+    function = document["Globals"]["Function"]
+    api = next(r for r in document["Resources"].values()
+               if r["Type"] == "AWS::Serverless::HttpApi")
     line = " ".join(api["Properties"]["AccessLogSettings"]["Format"].split())
     filled = re.sub(r"\$context\.([A-Za-z.]+)",
                     lambda match: "x" * ACCESS_LOG_VALUES[match.group(1)], line)
-    return len(filled.encode()) + 1 + LOG_EVENT_OVERHEAD
+    system_level = (function.get("LoggingConfig") or {}).get("SystemLogLevel", "INFO")
+    return DeployedLogs(function["Environment"]["Variables"]["LOG_LEVEL"],
+                        len(filled.encode()) + 1 + LOG_EVENT_OVERHEAD, system_level != "WARN")
 
 
-def platform_lines_logged(template: str) -> bool:
-    """False when template.yaml's Globals filter Lambda's START/END/REPORT lines out."""
-    return "SystemLogLevel: WARN" not in template
+@functools.lru_cache(maxsize=None)
+def _deployed() -> DeployedLogs:
+    return deployed_logs((Path(__file__).resolve().parent.parent / "template.yaml").read_text())
 
 
-def log_bytes(name: str, results: dict, template: str) -> float:
+def log_bytes(name: str, results: dict, deployed: DeployedLogs) -> float:
     """The bytes CloudWatch Logs ingests for one request of operation ``name``."""
     request, worker, events, projected = results[name]
     bills = (request, worker, projected)
     logged = sum(b.log_bytes + b.log_lines * LOG_EVENT_OVERHEAD for b in bills)
-    if platform_lines_logged(template):
+    if deployed.platform_lines:
         invocations = 1 + events + (1 if projected.total_calls else 0)
         logged += invocations * (PLATFORM_LOG_BYTES + PLATFORM_LOG_LINES * LOG_EVENT_OVERHEAD)
-    return logged + access_log_bytes(template)
-
-
-def _template() -> str:
-    return (Path(__file__).resolve().parent.parent / "template.yaml").read_text()
+    return logged + deployed.access_line
 
 
 def price(results: dict, api: str, push: str = "direct") -> dict:
     """$ per million requests of the mix, by part."""
-    template = _template()
+    deployed = _deployed()
     parts = dict.fromkeys(("DynamoDB writes", f"API Gateway {api.upper()}", "Lambda",
                            f"push ({push})", "DynamoDB reads", "logs"), 0.0)
     for name, share in MIX.items():
@@ -422,7 +431,7 @@ def price(results: dict, api: str, push: str = "direct") -> dict:
         wru = request.wru + worker.wru + projected.wru
         rru = request.rru + worker.rru + projected.rru
         pushes = worker.pushes
-        parts["logs"] += share * log_bytes(name, results, template) * LOG_PRICE_PER_BYTE
+        parts["logs"] += share * log_bytes(name, results, deployed) * LOG_PRICE_PER_BYTE
         if projected.total_calls:
             parts["Lambda"] += share * (LAMBDA_REQUEST + PROJECTION_GB_SECONDS * LAMBDA_GB_SECOND)
         parts["DynamoDB writes"] += share * wru * WRU_PRICE
@@ -508,19 +517,19 @@ def goals(results: dict) -> None:
 def own_work(results: dict) -> None:
     """The CPU measured beside the modelled Lambda time (not priced; the model stays), and
     the log bytes priced (measured lines, the access-log line, platform lines if logged)."""
-    template = _template()
+    deployed = _deployed()
     mixed_cpu = sum(MIX[name] * results[name][0].cpu_seconds for name in MIX) * 1000
-    mixed_logs = sum(MIX[name] * log_bytes(name, results, template) for name in MIX)
-    platform = "logged" if platform_lines_logged(template) else "filtered (SystemLogLevel WARN)"
+    mixed_logs = sum(MIX[name] * log_bytes(name, results, deployed) for name in MIX)
+    platform = "logged" if deployed.platform_lines else "filtered (SystemLogLevel WARN)"
     print(f"\nThe app's own CPU per request (the serving thread; the embedded DynamoDB's "
           f"threads excluded; measured beside the modelled {API_GB_SECONDS / 0.5 * 1000:.0f} ms "
           f"of Lambda, not priced) / log bytes per request, priced: the API's, the worker's and "
           f"the projection's lines, measured, + the access-log line "
-          f"({access_log_bytes(template)} B); Lambda's START/END/REPORT lines {platform}")
+          f"({deployed.access_line} B); Lambda's START/END/REPORT lines {platform}")
     for name in MIX:
         request = results[name][0]
         print(f"  {name:<34} {request.cpu_seconds * 1000:>6.1f} ms CPU  "
-              f"{log_bytes(name, results, template):>7.0f} B logged")
+              f"{log_bytes(name, results, deployed):>7.0f} B logged")
     print(f"  {'the mix':<34} {mixed_cpu:>6.1f} ms CPU  {mixed_logs:>7.0f} B logged")
 
 

@@ -93,6 +93,9 @@ class Bill:
         self.check_wru += other.check_wru
         self.gsi_wru += other.gsi_wru
         self.items += other.items
+        self.cpu_seconds += other.cpu_seconds
+        self.log_bytes += other.log_bytes
+        self.log_lines += other.log_lines
 
     def calls_text(self) -> str:
         return ", ".join(f"{name} {count:g}" for name, count in sorted(self.calls.items()))
