@@ -99,21 +99,20 @@ class PushServices:
 
     # serving ------------------------------------------------------------------------------
 
-    def start(self) -> "PushServices":
+    def start(self, directory) -> "PushServices":
         from hypercorn.asyncio import serve
         from hypercorn.config import Config
 
         server_cert = self.ca.issue_cert("127.0.0.1")
-        self._files = [server_cert.private_key_and_cert_chain_pem.tempfile(),
-                       server_cert.private_key_pem.tempfile()]
+        chain, key = directory / "chain.pem", directory / "key.pem"
+        server_cert.private_key_and_cert_chain_pem.write_to_path(str(chain))
+        server_cert.private_key_pem.write_to_path(str(key))
         listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listening.bind(("127.0.0.1", 0))
         self.url = f"https://127.0.0.1:{listening.getsockname()[1]}"
         config = Config()
         config.bind = [f"fd://{listening.fileno()}"]
-        chain = self._files[0].__enter__()
-        key = self._files[1].__enter__()
-        config.certfile, config.keyfile = chain, key
+        config.certfile, config.keyfile = str(chain), str(key)
         config.alpn_protocols = ["h2"]
         config.loglevel = "WARNING"
         # The providers' clients keep their HTTP/2 connections open (as in the worker): at
@@ -138,8 +137,6 @@ class PushServices:
     def stop(self) -> None:
         self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(10)
-        for handle in self._files:
-            handle.__exit__(None, None, None)
 
     def client(self):
         import ssl
@@ -166,8 +163,8 @@ class PushServices:
 
 
 @pytest.fixture(scope="module")
-def services():
-    running = PushServices().start()
+def services(tmp_path_factory):
+    running = PushServices().start(tmp_path_factory.mktemp("push-services"))
     yield running
     running.stop()
 
