@@ -29,7 +29,8 @@ from typing import Callable, Dict, Optional
 from urllib.parse import quote
 
 from app.logs import logger
-from app.notifications.delivery import FAILED, GONE, PUSH_TTL_SECONDS, SENT
+from app.notifications.delivery import (FAILED, GONE, PUSH_TTL_SECONDS, SENT, alert,
+                                        apns_payload)
 
 APNS_HOSTS = {"production": "https://api.push.apple.com",
               "sandbox": "https://api.sandbox.push.apple.com"}
@@ -60,10 +61,6 @@ def http_client(timeout: tuple, *, verify=True):
     return httpx.Client(http2=True, verify=verify, follow_redirects=False,
                         timeout=httpx.Timeout(read, connect=connect),
                         limits=httpx.Limits(max_connections=4))
-
-
-def _alert(message) -> dict:
-    return {"title": message.title, "body": message.body}
 
 
 class _Signed:
@@ -128,8 +125,7 @@ class ApnsProvider:
 
         if not _APNS_TOKEN.match(token):
             return GONE  # not an APNs token: it can never be delivered
-        body = json.dumps({"aps": {"alert": _alert(message), "sound": "default"},
-                           "data": message.data()}).encode()
+        body = json.dumps(apns_payload(message)).encode()
         bearer = self._token.get()
         try:
             reply = self._post(token, bearer, body)
@@ -206,7 +202,7 @@ class FcmProvider:
 
         # FCM's data values are strings only; an absent one is left out.
         data = {key: str(value) for key, value in message.data().items() if value is not None}
-        body = {"message": {"token": token, "notification": _alert(message), "data": data,
+        body = {"message": {"token": token, "notification": alert(message), "data": data,
                             "android": {"ttl": f"{PUSH_TTL_SECONDS}s", "priority": "HIGH"}}}
         try:
             bearer = self._token.get()

@@ -27,7 +27,8 @@ from app.config import Settings
 from app.logs import logger
 from app.core import addresses
 from app.notifications import endpoints
-from app.notifications.delivery import FAILED, GONE, PUSH_TTL_SECONDS, SENT, TIMED_OUT
+from app.notifications.delivery import (FAILED, GONE, PUSH_TTL_SECONDS, SENT, TIMED_OUT, alert,
+                                        apns_payload)
 
 WEB, IOS, ANDROID = "WEB", "IOS", "ANDROID"
 PLATFORMS = (IOS, ANDROID, WEB)
@@ -154,12 +155,11 @@ class SnsProvider:
 
     @staticmethod
     def _payload(platform: str, message: Message) -> str:
-        alert = {"title": message.title, "body": message.body}
         if platform == IOS:
-            inner = {"aps": {"alert": alert, "sound": "default"}, "data": message.data()}
+            inner = apns_payload(message)
             return json.dumps({"APNS": json.dumps(inner), "APNS_SANDBOX": json.dumps(inner),
                                "default": message.body})
-        inner = {"notification": alert, "data": message.data()}
+        inner = {"notification": alert(message), "data": message.data()}
         return json.dumps({"GCM": json.dumps(inner), "default": message.body})
 
     def send(self, platform: str, token: str, message: Message) -> str:
