@@ -30,10 +30,15 @@ def _runtime_hooks() -> Optional[Tuple[Callable[..., object], Callable[..., obje
 
 
 def before_snapshot(app) -> None:
-    """Load every table module and the developer gate's rate limiter and PAT verifier, and
-    render the OpenAPI document once (``app``: the handler's Flask app)."""
+    """Load every table module, botocore's DynamoDB data and the developer gate's rate
+    limiter and PAT verifier, and render the OpenAPI document once (``app``: the handler's
+    Flask app)."""
     import models
     models.registered_tables()
+    # botocore's endpoints and DynamoDB model, read into the process's one loader
+    # (models/pynamodb_adapter.py): after a restore each table's first call then builds its
+    # client in ~7 ms instead of reading them again (~74 ms). No network: the client waits.
+    models.connection().client  # noqa: B018 - building it is the point
     app.test_client().get("/openapi.json")
     gate = app.extensions["tailspend"].developer
     gate.limiter, gate.verifier  # noqa: B018 - each loads on first read

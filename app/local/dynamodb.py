@@ -24,7 +24,7 @@ from typing import Iterable, Optional
 import boto3
 from werkzeug.serving import make_server
 
-from app.local import engine
+from app.local import engine, engine_wire
 from app.local.journal import Store, read_journal
 from app.local.template_tables import create_tables
 
@@ -64,9 +64,7 @@ class EmbeddedDynamoDB:
     # --- serving -----------------------------------------------------------------------------
 
     def _wsgi(self):
-        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
-
-        self._moto_app = moto_app = DomainDispatcherApplication(create_backend_app)
+        self._moto_app = moto_app = engine_wire.dispatcher()
 
         def serialized(environ, start_response):
             target = environ.get("HTTP_X_AMZ_TARGET", "")

@@ -92,13 +92,17 @@ from app import snapstart
 before = {"gate": "app.developer.limits" in sys.modules}
 snapstart.before_snapshot(handler.app)
 reply = handler.app.test_client().get("/openapi.json")
+from models import pynamodb_adapter
+loader = pynamodb_adapter.session().get_component("data_loader")
 print(json.dumps({"before": before,
                   "tables_missing": [t for t in ("groups", "notifications", "people", "users")
                                      if "models." + t not in sys.modules],
                   "gate_missing": [m for m in ("app.developer.limits",
                                                "app.developer.verify")
                                    if m not in sys.modules],
-                  "openapi": reply.status_code, "paths": len(reply.get_json()["paths"])}))
+                  "openapi": reply.status_code, "paths": len(reply.get_json()["paths"]),
+                  # the loader's own cache: what it will not read again
+                  "botocore_read": [list(key[:2]) for key in loader._cache]}))
 """
 
 
@@ -111,6 +115,9 @@ def test_before_snapshot_loads_every_table_and_the_gate(tmp_path):
     assert seen["before"] == {"gate": False}  # loaded on first use ...
     assert seen["tables_missing"] == [] and seen["gate_missing"] == []  # ... or by the hook
     assert seen["openapi"] == 200 and seen["paths"] > 50
+    # A restored environment's first client finds these read (models/pynamodb_adapter.py).
+    assert ["load_data_with_path", "endpoints"] in seen["botocore_read"]
+    assert ["load_service_model", "dynamodb"] in seen["botocore_read"]
 
 
 def test_importing_the_module_stays_cheap():

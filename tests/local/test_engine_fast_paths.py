@@ -6,6 +6,7 @@ validate as a fresh parse would."""
 from __future__ import annotations
 
 import contextlib
+import json
 
 import botocore.exceptions
 import pytest
@@ -116,3 +117,41 @@ def test_a_kept_parse_does_not_share_the_requests_dicts():
     values[":v"]["S"] = "changed"  # a caller reusing its dict after the call
     again = ConditionExpressionParser("#a = :v", {"#a": "A"}, {":v": {"S": "first"}}).parse()
     assert again is op and op.rhs.value == "first"
+
+
+def test_a_handlers_method_names_are_listed_once_and_are_motos_list():
+    import inspect
+
+    from moto.core import responses
+    from moto.dynamodb.responses import DynamoHandler
+
+    listed = responses.method_names_from_class(DynamoHandler)
+    assert listed == engine_wire._originals["method_names"](DynamoHandler)
+    assert "transact_write_items" in listed and "query" in listed
+    calls = []
+    real = inspect.getmembers
+    try:
+        inspect.getmembers = lambda *a, **k: calls.append(a) or real(*a, **k)
+        assert responses.method_names_from_class(DynamoHandler) is listed
+    finally:
+        inspect.getmembers = real
+    assert calls == []
+
+
+def test_the_embedded_endpoints_dispatcher_answers_without_listing_motos_packages(monkeypatch):
+    from moto import backends
+    from werkzeug.test import Client
+
+    app = engine_wire.dispatcher()
+    listings = []
+    real = backends.list_of_moto_modules
+    monkeypatch.setattr(backends, "list_of_moto_modules",
+                        lambda: listings.append(1) or real())
+    reply = Client(app).post(
+        "/", data=b"{}", headers={
+            "X-Amz-Target": "DynamoDB_20120810.ListTables",
+            "Content-Type": "application/x-amz-json-1.0",
+            "Authorization": "AWS4-HMAC-SHA256 Credential=local/20261206/us-east-1/dynamodb/"
+                             "aws4_request, SignedHeaders=host, Signature=0"})
+    assert reply.status_code == 200 and "TableNames" in json.loads(reply.data)
+    assert listings == []

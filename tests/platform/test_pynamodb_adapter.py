@@ -68,3 +68,31 @@ def test_every_row_kind_shares_its_tables_one_connection_and_botocore_client(aws
                     for kind in kinds} <= {id(base.connection.client)}
         assert sum(1 for model in models.registered_tables().values()
                    for _ in _row_kinds(model)) > 40  # the check covers the real row kinds
+
+
+def test_every_connection_and_thread_reads_botocores_data_through_one_loader(aws):
+    import threading
+
+    from pynamodb.connection import base
+
+    assert base.get_session is pynamodb_adapter.session  # the hook PynamoDB calls
+    tables = models.registered_tables()
+    sessions = []
+    for name in ("groups", "users"):
+        pynamodb_adapter.drop_connection(tables[name])
+        connection = pynamodb_adapter.table_connection(tables[name]).connection
+        connection.client  # noqa: B018 - builds the session and the client
+        sessions.append(connection.session)
+    other = threading.Thread(target=lambda: sessions.append(
+        pynamodb_adapter.table_connection(tables["groups"]).connection.session))
+    other.start()
+    other.join()
+    assert len({id(s) for s in sessions}) == 3  # a session per connection and per thread
+    loaders = {id(s.get_component("data_loader")) for s in sessions}
+    assert len(loaders) == 1
+    # What a later session finds already read: the DynamoDB model and the endpoints.
+    loader = sessions[0].get_component("data_loader")
+    assert loader.load_service_model("dynamodb", "service-2") is \
+        sessions[2].get_component("data_loader").load_service_model("dynamodb", "service-2")
+    for name in ("groups", "users"):
+        pynamodb_adapter.share_connection(tables[name])

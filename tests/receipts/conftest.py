@@ -61,7 +61,8 @@ class Group(Trio):
 
 @pytest.fixture
 def bucket(app):
-    """The receipts bucket in this test's moto (the app's blobs client, fresh)."""
+    """The receipts bucket in this test's moto (the clients are kept: moto intercepts every
+    client, and each test's moto starts empty)."""
     blobs.configure(bucket=blobs.bucket(), endpoint=None, region="us-east-1")
     s3().create_bucket(Bucket=blobs.bucket())
     return blobs.bucket()
