@@ -61,9 +61,6 @@ def _per_round(run) -> float:
 if __name__ == "__main__":
     engine.install()
     old = _per_round(_old_way)
-    from tests.support import aws_calls
-
-    aws_calls.share_sessions()
     new = _per_round(_new_way)
     print(f"fresh moto + tables + first read, per test: before {old * 1000:.0f} ms, "
           f"now {new * 1000:.0f} ms ({old / new:.0f}x)")

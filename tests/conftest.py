@@ -18,7 +18,6 @@ from tests.support import aws_calls
 
 # Before any botocore session exists: the event hooks reach only sessions made after them.
 aws_calls.install()  # call hooks, and in-process moto serialized (the code under test is threaded)
-aws_calls.share_sessions()  # one session per thread: see the module for the measured why
 
 from moto import mock_aws  # noqa: E402
 

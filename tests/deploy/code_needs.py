@@ -65,7 +65,8 @@ def _top_level(tree: ast.Module) -> Iterable[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
-def _imports(name: str, top_only: bool) -> Set[str]:
+@functools.lru_cache(maxsize=None)  # each module's facts once: ~50 tests ask about them
+def _imports(name: str, top_only: bool) -> FrozenSet[str]:
     tree = _tree(name)
     package = name if module_path(name).name == "__init__.py" else name.rpartition(".")[0]
     named: Set[str] = set()
@@ -84,7 +85,7 @@ def _imports(name: str, top_only: bool) -> Set[str]:
               and "." in node.value and _ours(node.value)):
             # imported by name; a bare "app" is a word (Principal.kind), not importlib's
             named.add(node.value)
-    return {n for n in named if _ours(n)}
+    return frozenset(n for n in named if _ours(n))
 
 
 @functools.lru_cache(maxsize=None)
@@ -181,15 +182,25 @@ def env_reads(root: str) -> Set[str]:
     modules = reachable(root)
     found: Set[str] = set()
     for name in modules:
-        found |= _env_keys(_tree(name), {"from_env"} if name == "app.config" else set())
+        found |= _module_env_keys(name)
     if "app.config" in modules:
         fields = settings_fields()
-        used = {node.attr for name in modules if name != "app.config"
-                for node in ast.walk(_tree(name)) if isinstance(node, ast.Attribute)}
+        used = set().union(*[_attributes(name) for name in modules if name != "app.config"])
         # Settings.from_env(env) itself reads the region: the runtime sets AWS_REGION.
         for field in used & set(fields):
             found |= fields[field]
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def _module_env_keys(name: str) -> FrozenSet[str]:
+    return frozenset(_env_keys(_tree(name), {"from_env"} if name == "app.config" else set()))
+
+
+@functools.lru_cache(maxsize=None)
+def _attributes(name: str) -> FrozenSet[str]:
+    return frozenset(node.attr for node in ast.walk(_tree(name))
+                     if isinstance(node, ast.Attribute))
 
 
 # ---------------------------------------------------------------- AWS API calls
@@ -212,17 +223,25 @@ def aws_actions(root: str) -> Set[str]:
     ``boto3.client(<service>)``, every method call named like one of that service's operations."""
     actions: Set[str] = set()
     for name in reachable(root):
-        tree = _tree(name)
-        services = {node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute) and node.func.attr == "client"
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "boto3"
-                    and node.args and isinstance(node.args[0], ast.Constant)}
-        called = {node.func.attr for node in ast.walk(tree) if isinstance(node, ast.Call)
-                  and isinstance(node.func, ast.Attribute)}
+        services, called = _clients_and_calls(name)
         for service in services:
             operations = _operations(service)
             actions |= {operations[method] for method in called if method in operations}
     return actions
+
+
+@functools.lru_cache(maxsize=None)
+def _clients_and_calls(name: str) -> tuple:
+    """(services the module makes a ``boto3.client`` of, method names it calls)."""
+    tree = _tree(name)
+    services = frozenset(node.args[0].value for node in ast.walk(tree)
+                         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                         and node.func.attr == "client" and isinstance(node.func.value, ast.Name)
+                         and node.func.value.id == "boto3" and node.args
+                         and isinstance(node.args[0], ast.Constant))
+    called = frozenset(node.func.attr for node in ast.walk(tree) if isinstance(node, ast.Call)
+                       and isinstance(node.func, ast.Attribute))
+    return services, called
 
 
 # ---------------------------------------------------------------- tables

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 
 import botocore.exceptions
 import pytest
@@ -138,20 +139,44 @@ def test_a_handlers_method_names_are_listed_once_and_are_motos_list():
     assert calls == []
 
 
-def test_the_embedded_endpoints_dispatcher_answers_without_listing_motos_packages(monkeypatch):
-    from moto import backends
+_LISTING = {"on": False, "seen": []}
+
+
+def _watch_listings(event, args):
+    # An audit hook (sys.addaudithook) sees every os.listdir without patching anything.
+    if _LISTING["on"] and event == "os.listdir":
+        _LISTING["seen"].append(str(args[0]))
+
+
+def _list_tables_through(app) -> list:
+    """ListTables through a moto server app; the directories it listed on the way."""
     from werkzeug.test import Client
 
-    app = engine_wire.dispatcher()
-    listings = []
-    real = backends.list_of_moto_modules
-    monkeypatch.setattr(backends, "list_of_moto_modules",
-                        lambda: listings.append(1) or real())
-    reply = Client(app).post(
-        "/", data=b"{}", headers={
+    _LISTING.update(on=True, seen=[])
+    try:
+        reply = Client(app).post("/", data=b"{}", headers={
             "X-Amz-Target": "DynamoDB_20120810.ListTables",
             "Content-Type": "application/x-amz-json-1.0",
             "Authorization": "AWS4-HMAC-SHA256 Credential=local/20261206/us-east-1/dynamodb/"
                              "aws4_request, SignedHeaders=host, Signature=0"})
+    finally:
+        _LISTING["on"] = False
     assert reply.status_code == 200 and "TableNames" in json.loads(reply.data)
-    assert listings == []
+    return _LISTING["seen"]
+
+
+def test_the_embedded_endpoints_dispatcher_answers_without_listing_motos_packages():
+    import sys
+
+    import moto
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+
+    sys.addaudithook(_watch_listings)
+    ours = engine_wire.dispatcher()
+    _list_tables_through(ours)  # the first request builds moto's DynamoDB app
+    assert _list_tables_through(ours) == []
+    package = os.path.dirname(moto.__file__)
+    # moto's own server app lists its package on each request: what the test would catch.
+    motos = DomainDispatcherApplication(create_backend_app)
+    _list_tables_through(motos)
+    assert package in _list_tables_through(motos)

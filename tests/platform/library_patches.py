@@ -67,9 +67,9 @@ def patches(source: str) -> list:
 
 # Words that only a patch of botocore's or moto's internals would spell.
 PRIVATE_WORDS = ("_make_api_call", "Loader._cache", "BotocoreStubber", "process_request")
-# path -> the patches it may make, and why. aws_calls: PynamoDB takes no session (its test
-# pins that); test_engine: app/local/engine's own moto adapter, counted from inside.
-ALLOWED = {"tests/support/aws_calls.py": ["base.get_session", "BUILTIN_HANDLERS["],
+# path -> the patches it may make, and why. aws_calls: moto's stubber, called under one lock
+# (its test pins that); test_engine: app/local/engine's own moto adapter, counted from inside.
+ALLOWED = {"tests/support/aws_calls.py": ["BUILTIN_HANDLERS["],
            "tests/local/test_engine.py": ["DynamoType (moto"]}
 
 

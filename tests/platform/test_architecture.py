@@ -22,6 +22,7 @@ through app.core.cascades, which the area above registers into."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -29,6 +30,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("app", "models")
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(source: str) -> ast.Module:
+    """One parse per source text: ~600 checks read the same ~400 modules (only walked)."""
+    return ast.parse(source)
 
 
 def _module_name(path: Path) -> str:
@@ -48,7 +55,7 @@ MODULES = _modules()
 def _imports(path: Path) -> set:
     """Every project module this file imports, at module level or inside functions."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(_parsed(path.read_text())):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -105,7 +112,7 @@ def test_the_cycle_detector_finds_a_planted_cycle(monkeypatch):
 
 def _third_party(path: Path) -> set:
     roots = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(_parsed(path.read_text())):
         if isinstance(node, ast.Import):
             roots.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -157,7 +164,7 @@ def _environment_reads(source: str) -> list:
     """Each place the code reads the process environment: ``os.environ``, ``os.getenv``,
     ``environ`` imported from os."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parsed(source)):
         if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb"):
             found.append(node.lineno)
         elif isinstance(node, ast.ImportFrom) and node.module == "os" and {
@@ -236,7 +243,7 @@ def _area_reaches(source: str, own_area: str) -> list:
     first part under the area (``ledger.balances`` of ``app.ledger.balances.Balances``, the
     imported name for ``from app.ledger import x``) or None for the bare package."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parsed(source)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             targets = [(node.module.split("."), [alias.name for alias in node.names])]
         elif isinstance(node, ast.Import):
@@ -259,7 +266,7 @@ def _area_reaches(source: str, own_area: str) -> list:
 
 def _public_names(area: str):
     """The area's ``__all__`` (app/<area>/__init__.py), or None when it has none."""
-    tree = ast.parse((ROOT / "app" / area / "__init__.py").read_text())
+    tree = _parsed((ROOT / "app" / area / "__init__.py").read_text())
     for node in tree.body:
         target = (node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1
                   else node.target if isinstance(node, ast.AnnAssign) else None)
@@ -478,7 +485,7 @@ def test_single_item_write_failures_are_caught_only_in_core():
 
 def _view_builders(source: str) -> list:
     """Functions named ``*_view``: the hand-built camelCase reply dicts the schemas replaced."""
-    return [node.name for node in ast.walk(ast.parse(source))
+    return [node.name for node in ast.walk(_parsed(source))
             if isinstance(node, ast.FunctionDef) and node.name.endswith("_view")]
 
 
@@ -500,7 +507,7 @@ def _event_type_lists(source: str) -> list:
     from models.notifications import EVENT_TYPES
 
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parsed(source)):
         items = (node.keys if isinstance(node, ast.Dict) else
                  node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else ())
         names = {item.value for item in items
@@ -553,7 +560,7 @@ def _docstrings(tree: ast.AST) -> set:
 
 def _key_literals(source: str) -> list:
     """String literals (f-string parts included, docstrings not) shaped like a table key."""
-    tree = ast.parse(source)
+    tree = _parsed(source)
     docs = _docstrings(tree)
     return sorted({node.value for node in ast.walk(tree)
                    if isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -590,7 +597,7 @@ def test_app_credential_is_the_model_s():
 def _reaches_authorize(source: str) -> bool:
     """Whether the module can call ``app.core.access.authorize`` itself: it imports
     the function, or the access module whose attribute it is."""
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parsed(source)):
         if isinstance(node, ast.ImportFrom) and node.level == 0:
             names = {alias.name for alias in node.names}
             if (node.module == "app.core.access" and "authorize" in names

@@ -6,11 +6,9 @@ from __future__ import annotations
 import threading
 
 import boto3
-import botocore.session
 import pytest
 from botocore.exceptions import EndpointConnectionError
 from botocore.handlers import BUILTIN_HANDLERS
-from pynamodb.connection import Connection
 
 from tests.support import aws_calls
 
@@ -84,19 +82,6 @@ def test_moto_answers_one_request_at_a_time(aws):
         assert caller.is_alive() and replies == []  # held at moto's door by the lock
     caller.join(timeout=10)
     assert replies and "TableNames" in replies[0]
-
-
-def test_pynamodb_connections_share_this_thread_s_session_and_one_loader():
-    here = Connection(region="us-east-1").session
-    assert here is Connection(region="us-east-1").session is aws_calls.thread_session()
-    other = []
-    worker = threading.Thread(target=lambda: other.append(Connection(region="us-east-1").session))
-    worker.start()
-    worker.join()
-    assert other[0] is not here  # sessions stay per thread (botocore's are not thread-safe)
-    assert other[0].get_component("data_loader") is here.get_component("data_loader")
-    assert botocore.session.get_session().get_component("data_loader") is not \
-        here.get_component("data_loader")  # only the shared sessions share it
 
 
 def test_an_answered_call_gets_the_reply_it_was_given_and_never_reaches_moto(aws):

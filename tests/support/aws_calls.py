@@ -15,8 +15,8 @@ before the first Session exists (tests/conftest.py and bench/support.py do, at i
 - moto's ``before-send`` entry becomes the same stubber called under one lock
   (see :func:`_one_at_a_time`).
 
-:func:`share_sessions` is the one workaround for a missing hook (PynamoDB takes no session):
-see its doc. tests/platform/test_aws_calls.py pins what each part relies on."""
+PynamoDB's sessions share one botocore loader in production too (models/pynamodb_adapter.py),
+so nothing here touches them. tests/platform/test_aws_calls.py pins what each part relies on."""
 from __future__ import annotations
 
 import contextlib
@@ -29,8 +29,6 @@ _watchers: list = []
 _answerers: list = []
 _installed = threading.Lock()
 _moto_lock = threading.RLock()
-_sessions = threading.local()
-_loader: list = []  # the one botocore Loader every shared session gets
 
 
 def _before(params, model, context, **_kwargs) -> None:
@@ -93,39 +91,6 @@ def install() -> None:
         BUILTIN_HANDLERS[moto_entries[0]] = ("before-send", _one_at_a_time)
         BUILTIN_HANDLERS.extend([("before-parameter-build", _before), ("before-call", _answer),
                                  ("after-call", _after)])
-
-
-def thread_session():
-    """This thread's botocore Session, made once, with the process's one data Loader."""
-    session = getattr(_sessions, "session", None)
-    if session is None:
-        from botocore.loaders import create_loader
-        from botocore.session import get_session
-
-        with _installed:
-            if not _loader:
-                _loader.append(create_loader())
-        session = _sessions.session = get_session()
-        session.register_component("data_loader", _loader[0])
-    return session
-
-
-def share_sessions() -> None:
-    """PynamoDB's connections get one botocore Session per thread, reused across connections,
-    and every such Session one Loader (``Session.register_component("data_loader", ...)``).
-
-    Why: every Session builds its own Loader, and a Loader parses the service models and
-    endpoints.json (megabytes of JSON) again for its cache; PynamoDB gives each Connection a
-    fresh Session and ``models.configure`` drops the connections for each test. Measured,
-    that parsing was most of the CPU time of a typical API test, and building the sessions
-    (registering botocore's ~120 handlers each) most of the rest. PynamoDB keeps sessions per
-    thread because session use is not thread-safe; that stays so, and clients are still made
-    per connection. PynamoDB offers no way to hand it a session, so this replaces the
-    ``get_session`` its connection module calls (tests/platform/test_aws_calls.py fails if
-    a new Connection stops getting its session from there). Idempotent."""
-    from pynamodb.connection import base
-
-    base.get_session = thread_session
 
 
 class _Watcher:
