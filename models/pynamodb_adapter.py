@@ -79,6 +79,13 @@ def key_names(model: Type[Model]) -> tuple:
 
 _loader = None
 _loader_lock = threading.Lock()
+_on_sessions: list = []  # (event, handler) every new session registers
+
+
+def register_on_sessions(event: str, handler) -> None:
+    """Register a botocore event handler on every PynamoDB session made from now on (local
+    mode answers its own endpoint's requests in process: app/local/in_process.py)."""
+    _on_sessions.append((event, handler))
 
 
 def session() -> botocore.session.Session:
@@ -90,6 +97,8 @@ def session() -> botocore.session.Session:
         if _loader is None:
             _loader = create_loader(fresh.get_config_variable("data_path"))
     fresh.register_component("data_loader", _loader)
+    for event, handler in _on_sessions:
+        fresh.register(event, handler)
     return fresh
 
 

@@ -55,6 +55,7 @@ class EmbeddedDynamoDB:
         self._store: Optional[Store] = None
         self._journaling = False
         self._moto_app = None
+        self.wsgi = None
         self._threads: list = []
 
     @property
@@ -104,7 +105,8 @@ class EmbeddedDynamoDB:
 
         engine.install(stream_retention=_STREAM_RETENTION)
         logging.getLogger("werkzeug").setLevel(logging.ERROR)
-        self._server = make_server(self.host, self.port, self._wsgi(), threaded=True,
+        self.wsgi = self._wsgi()  # what the socket serves; app.local.in_process calls it too
+        self._server = make_server(self.host, self.port, self.wsgi, threaded=True,
                                    request_handler=MotoRequestHandler)
         self.port = self._server.server_address[1]
         self._spawn(self._server.serve_forever)

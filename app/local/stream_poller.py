@@ -54,8 +54,11 @@ class StreamPoller:
 
     def _clients(self):
         import boto3
+
+        from app.local.in_process import attach
         kwargs = {"endpoint_url": self.endpoint, "region_name": "us-east-1"}
-        return boto3.client("dynamodb", **kwargs), boto3.client("dynamodbstreams", **kwargs)
+        return (attach(boto3.client("dynamodb", **kwargs)),
+                attach(boto3.client("dynamodbstreams", **kwargs)))
 
     def poll_once(self, iterators: dict, streams, stream_arn: str) -> int:
         """One GetRecords per shard; returns how many records went to the handler."""

@@ -1,0 +1,136 @@
+"""`python -m app serve`'s own table calls reach its embedded DynamoDB without a socket
+(app/local/in_process.py), and get what a socket client gets: the same answers and errors,
+the same journal (an acknowledged write survives a restart), binary values intact."""
+from __future__ import annotations
+
+import sys
+
+import botocore.exceptions
+import pytest
+
+from app.local.dynamodb import EmbeddedDynamoDB
+from app.local.in_process import InProcess
+from models import pynamodb_adapter
+
+TABLE = "tailspend-dev-rate-limits"
+_CONNECTS = {"port": None, "seen": 0}
+
+
+def _count_connects(event, args):
+    # An audit hook sees every socket connect without patching anything.
+    if event == "socket.connect" and _CONNECTS["port"] is not None:
+        address = args[1]
+        if isinstance(address, tuple) and len(address) >= 2 and address[1] == _CONNECTS["port"]:
+            _CONNECTS["seen"] += 1
+
+
+sys.addaudithook(_count_connects)
+
+
+def _client(db, *, in_process: bool):
+    session = pynamodb_adapter.session()  # what PynamoDB's connections get
+    session.set_credentials("local", "local")
+    if in_process:
+        session.register("before-send.dynamodb", InProcess(db.endpoint, db.wsgi))
+    return session.create_client("dynamodb", region_name="us-east-1", endpoint_url=db.endpoint)
+
+
+@pytest.fixture
+def db(tmp_path):
+    database = EmbeddedDynamoDB(port=0, data_dir=str(tmp_path), snapshot_seconds=0).start()
+    _CONNECTS.update(port=database.port, seen=0)
+    yield database
+    _CONNECTS["port"] = None
+    database.stop()
+
+
+def test_calls_answered_in_process_open_no_socket_and_a_socket_client_sees_them(db):
+    client = _client(db, in_process=True)
+    item = {"Key": {"S": "k"}, "Blob": {"B": b"\x00\xff"}, "N": {"N": "1"}}
+    client.put_item(TableName=TABLE, Item=item)
+    assert client.get_item(TableName=TABLE, Key={"Key": {"S": "k"}})["Item"] == item
+    assert _CONNECTS["seen"] == 0
+    # The socket still serves everyone else, and they see the same table.
+    outside = _client(db, in_process=False)
+    assert outside.get_item(TableName=TABLE, Key={"Key": {"S": "k"}})["Item"] == item
+    assert _CONNECTS["seen"] >= 1  # what the check would have seen for every call
+
+
+def test_refusals_come_back_as_the_same_errors(db):
+    client = _client(db, in_process=True)
+    client.put_item(TableName=TABLE, Item={"Key": {"S": "k"}})
+    with pytest.raises(botocore.exceptions.ClientError) as refused:
+        client.put_item(TableName=TABLE, Item={"Key": {"S": "k"}},
+                        ConditionExpression="attribute_not_exists(#k)",
+                        ExpressionAttributeNames={"#k": "Key"})
+    assert refused.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
+    with pytest.raises(client.exceptions.ResourceNotFoundException):
+        client.get_item(TableName="no-such-table", Key={"Key": {"S": "k"}})
+
+
+def test_a_write_answered_in_process_is_journaled_before_its_reply(tmp_path):
+    database = EmbeddedDynamoDB(port=0, data_dir=str(tmp_path), snapshot_seconds=0).start()
+    _client(database, in_process=True).put_item(TableName=TABLE, Item={"Key": {"S": "kept"}})
+    journal = [p for p in (tmp_path / "dynamodb").iterdir() if "journal" in p.name]
+    assert journal and any(b"kept" in p.read_bytes() for p in journal)  # on disk already
+    database.stop()
+    again = EmbeddedDynamoDB(port=0, data_dir=str(tmp_path), snapshot_seconds=0).start()
+    try:
+        back = _client(again, in_process=True).get_item(TableName=TABLE,
+                                                        Key={"Key": {"S": "kept"}})
+    finally:
+        again.stop()
+    assert back["Item"] == {"Key": {"S": "kept"}}
+
+
+def test_another_endpoint_is_left_to_botocore(db):
+    handler = InProcess(db.endpoint, db.wsgi)
+
+    class Request:
+        url, method, headers, body = "http://127.0.0.1:1/", "POST", {}, b"{}"
+
+    assert handler(Request()) is None
+    Request.url = db.endpoint + "0/"  # a port that merely starts with ours
+    assert handler(Request()) is None
+
+
+# What `python -m app serve` does, in a process of its own (the registration is process-wide):
+# the models and a stream poller's clients, on an embedded endpoint answered in process.
+SERVED = """
+import json, os, sys, tempfile
+os.environ.update(AWS_ACCESS_KEY_ID="local", AWS_SECRET_ACCESS_KEY="local")
+connects = []
+sys.addaudithook(lambda event, args: connects.append(args[1]) if event == "socket.connect"
+                 and isinstance(args[1], tuple) and args[1][1] == PORT[0] else None)
+PORT = [None]
+from app.local.dynamodb import EmbeddedDynamoDB
+from app.local.in_process import serve_in_process
+from app.local.stream_poller import StreamPoller
+import models
+db = EmbeddedDynamoDB(port=0, stage="dev", data_dir=tempfile.mkdtemp()).start()
+PORT[0] = db.port
+serve_in_process(db.endpoint, db.wsgi)
+models.configure(stage="dev", region="us-east-1", host=db.endpoint)
+before = len(connects)
+tables = db.client().list_tables()["TableNames"]  # a raw client: the socket
+after_raw = len(connects)
+dynamodb, streams = StreamPoller(db.endpoint, tables[0], lambda records: None)._clients()
+dynamodb.list_tables()
+models.connection().client.list_tables()  # PynamoDB's connection: the app's table calls
+print(json.dumps({"before": before, "raw": after_raw - before,
+                  "answered_in_process": len(connects) - after_raw}))
+db.stop()
+"""
+
+
+def test_serve_answers_the_models_and_the_pollers_in_process_and_a_raw_client_by_socket():
+    import json
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", SERVED], cwd=root, capture_output=True,
+                         text=True, check=True).stdout
+    seen = json.loads(out.strip().splitlines()[-1])
+    assert seen["raw"] >= 1  # the socket is open, and the hook sees its connects
+    assert seen["answered_in_process"] == 0
