@@ -142,10 +142,14 @@ def sign_in(client):
 
 @pytest.fixture(scope="session")
 def embedded_dynamodb():
-    """The serialized embedded endpoint (as `python -m app serve` runs it), once per session."""
+    """The serialized embedded endpoint (as `python -m app serve` runs it), once per session;
+    this process's table calls reach it in process, as serve's own do (app/local/in_process.py:
+    the same lock, without a connection and a server thread per call)."""
     from app.local.dynamodb import EmbeddedDynamoDB
+    from app.local.in_process import serve_in_process
 
     server = EmbeddedDynamoDB(port=0, stage="embedded-boot", data_dir=None).start()
+    serve_in_process(server.endpoint, server.wsgi)
     yield server
     server.stop()
 
@@ -158,16 +162,17 @@ def live_db(embedded_dynamodb, request):
     import re
     import uuid
 
+    from app.local.in_process import attach
     from app.local.template_tables import create_tables
 
     stage = "live-" + re.sub(r"[^a-z0-9]", "", request.node.name.lower())[:20] + uuid.uuid4().hex[:6]
-    create_tables(embedded_dynamodb.client(), stage)
+    client = attach(embedded_dynamodb.client())
+    create_tables(client, stage)
     models.configure(stage=stage, region="us-east-1", host=embedded_dynamodb.endpoint)
     try:
         yield embedded_dynamodb.endpoint
     finally:
         models.configure(stage=STAGE, host=None)
-        client = embedded_dynamodb.client()
         for name in client.list_tables()["TableNames"]:
             if name.startswith(f"tailspend-{stage}-"):
                 client.delete_table(TableName=name)
