@@ -173,7 +173,7 @@ def serve(args) -> int:
     os.environ["DYNAMODB_ENDPOINT"] = endpoint
     if db:  # the app's table calls reach it without a socket (app/local/in_process.py)
         from app.local.in_process import serve_in_process
-        serve_in_process(endpoint, db.wsgi)
+        serve_in_process(db)
     # Receipts: the embedded server is moto's, which serves S3 on the same endpoint.
     os.environ.setdefault("S3_ENDPOINT", endpoint)
     # Real Web Push from a laptop: a key kept with the data, so subscriptions survive restarts.

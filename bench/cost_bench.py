@@ -463,8 +463,10 @@ def measure(repeat: int = 3, expenses: int = EXPENSES) -> dict:
     from app import create_app
     from app.config import Settings
     from app.local.dynamodb import EmbeddedDynamoDB
+    from app.local.in_process import serve_in_process
     with tempfile.TemporaryDirectory() as data_dir:
         db = EmbeddedDynamoDB(port=0, stage="bench", data_dir=None).start()
+        serve_in_process(db)  # the models' calls, as serve's own (app/local/in_process.py)
         try:
             os.environ["DYNAMODB_ENDPOINT"] = db.endpoint
             models.configure(stage="bench", region="us-east-1", host=db.endpoint)

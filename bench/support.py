@@ -104,10 +104,12 @@ def embedded_api(stage: str = "bench", *, journal: bool = False, **settings):
     from app import create_app
     from app.config import Settings
     from app.local.dynamodb import EmbeddedDynamoDB
+    from app.local.in_process import serve_in_process
 
     with tempfile.TemporaryDirectory() as data_dir:
         db = EmbeddedDynamoDB(port=0, stage=stage, data_dir=data_dir if journal else None,
                               **({"snapshot_seconds": 0} if journal else {})).start()
+        serve_in_process(db)  # the models' calls, as serve's own (app/local/in_process.py)
         try:
             models.configure(stage=stage, region="us-east-1", host=db.endpoint)
             app = create_app(Settings(stage=stage, local_mode=True, data_dir=data_dir,

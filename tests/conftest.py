@@ -149,7 +149,7 @@ def embedded_dynamodb():
     from app.local.in_process import serve_in_process
 
     server = EmbeddedDynamoDB(port=0, stage="embedded-boot", data_dir=None).start()
-    serve_in_process(server.endpoint, server.wsgi)
+    serve_in_process(server)
     yield server
     server.stop()
 

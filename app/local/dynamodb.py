@@ -124,6 +124,7 @@ class EmbeddedDynamoDB:
 
     def stop(self) -> None:
         """Stop serving, then save a final snapshot (the journal already holds every write)."""
+        self.wsgi = None  # in-process callers (app.local.in_process) go to the socket now
         self._stopping.set()
         if self._server:
             self._server.shutdown()

@@ -7,7 +7,7 @@ on 2026-12-06, that was ~1 ms of a ~2.5 ms ListTables.
 
 ``InProcess`` is a botocore ``before-send`` handler (botocore's documented way to answer a
 request without sending it): a request for the embedded endpoint's URL is handed to the very
-WSGI callable its HTTP server runs (``EmbeddedDynamoDB.wsgi``), so the one lock, the journal
+WSGI callable its HTTP server runs (``EmbeddedDynamoDB.wsgi``, None once stopped), so the one lock, the journal
 written before the reply, and moto's answers are exactly those a socket client gets. Anything
 else (another URL) goes out as before. ``serve_in_process`` registers it on every PynamoDB
 session (every table call of the app); local mode's stream pollers ``attach`` it to their
@@ -34,16 +34,19 @@ class _Body(io.BytesIO):
 
 
 class InProcess:
-    """``before-send`` handler answering requests for ``endpoint`` through ``wsgi``."""
+    """``before-send`` handler answering requests for an embedded endpoint (``db``, an
+    EmbeddedDynamoDB) through its WSGI callable while it serves. Once it stops, the handler
+    answers nothing: a request goes to the socket, and so reaches whatever listens there now
+    (another endpoint given the same port later), never the stopped one."""
 
-    def __init__(self, endpoint: str, wsgi) -> None:
-        self.endpoint = endpoint.rstrip("/")
-        self.wsgi = wsgi
+    def __init__(self, db) -> None:
+        self.db = db
+        self.endpoint = db.endpoint.rstrip("/")
 
     def __call__(self, request, **_kwargs):
-        url = request.url
-        if url != self.endpoint and not url.startswith(self.endpoint + "/"):
-            return None  # not ours: botocore sends it
+        url, wsgi = request.url, self.db.wsgi
+        if wsgi is None or (url != self.endpoint and not url.startswith(self.endpoint + "/")):
+            return None  # not ours (or no longer served): botocore sends it
         body = request.body or b""
         if hasattr(body, "read"):
             body = body.read()
@@ -60,7 +63,7 @@ class InProcess:
         def start_response(status, response_headers, exc_info=None):
             replied.append((int(status.split()[0]), response_headers))
 
-        chunks = self.wsgi(environ, start_response)
+        chunks = wsgi(environ, start_response)
         try:
             content = b"".join(chunks)
         finally:
@@ -69,10 +72,10 @@ class InProcess:
         return AWSResponse(url, status, response_headers, _Body(content))
 
 
-def serve_in_process(endpoint: str, wsgi) -> InProcess:
-    """From now on this process's PynamoDB sessions, and the clients given to :func:`attach`,
-    have ``endpoint``'s requests answered by ``wsgi`` (the embedded endpoint's WSGI callable)."""
-    handler = InProcess(endpoint, wsgi)
+def serve_in_process(db) -> InProcess:
+    """From now on, while ``db`` (a started EmbeddedDynamoDB) serves, this process's PynamoDB
+    sessions and the clients given to :func:`attach` have its requests answered in process."""
+    handler = InProcess(db)
     _serving[handler.endpoint] = handler
     pynamodb_adapter.register_on_sessions("before-send", handler)
     return handler

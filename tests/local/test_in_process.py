@@ -31,7 +31,7 @@ def _client(db, *, in_process: bool):
     session = pynamodb_adapter.session()  # what PynamoDB's connections get
     session.set_credentials("local", "local")
     if in_process:
-        session.register("before-send.dynamodb", InProcess(db.endpoint, db.wsgi))
+        session.register("before-send.dynamodb", InProcess(db))
     return session.create_client("dynamodb", region_name="us-east-1", endpoint_url=db.endpoint)
 
 
@@ -84,7 +84,7 @@ def test_a_write_answered_in_process_is_journaled_before_its_reply(tmp_path):
 
 
 def test_another_endpoint_is_left_to_botocore(db):
-    handler = InProcess(db.endpoint, db.wsgi)
+    handler = InProcess(db)
 
     class Request:
         url, method, headers, body = "http://127.0.0.1:1/", "POST", {}, b"{}"
@@ -109,7 +109,7 @@ from app.local.stream_poller import StreamPoller
 import models
 db = EmbeddedDynamoDB(port=0, stage="dev", data_dir=tempfile.mkdtemp()).start()
 PORT[0] = db.port
-serve_in_process(db.endpoint, db.wsgi)
+serve_in_process(db)
 models.configure(stage="dev", region="us-east-1", host=db.endpoint)
 before = len(connects)
 tables = db.client().list_tables()["TableNames"]  # a raw client: the socket
@@ -134,3 +134,16 @@ def test_serve_answers_the_models_and_the_pollers_in_process_and_a_raw_client_by
     seen = json.loads(out.strip().splitlines()[-1])
     assert seen["raw"] >= 1  # the socket is open, and the hook sees its connects
     assert seen["answered_in_process"] == 0
+
+
+def test_a_stopped_endpoints_handler_answers_nothing(tmp_path):
+    # A later endpoint may get the same port: its requests must reach it by the socket,
+    # never the stopped one's moto.
+    database = EmbeddedDynamoDB(port=0, data_dir=str(tmp_path), snapshot_seconds=0).start()
+    handler = InProcess(database)
+
+    class Request:
+        url, method, headers, body = database.endpoint + "/", "POST", {}, b"{}"
+
+    database.stop()
+    assert handler(Request()) is None
