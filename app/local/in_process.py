@@ -3,13 +3,13 @@
 The API and the embedded DynamoDB run in one process, yet each of the API's calls went out
 over TCP to it: a new connection per call (werkzeug's server closes every connection after
 its reply), a server thread per connection, HTTP written and parsed on both sides. Measured
-on 2026-12-06, that was ~1 ms of a ~2.5 ms ListTables.
+on 2026-12-06: a GetItem cost 2.5 ms of CPU that way, 1.1 ms in process.
 
 ``InProcess`` is a botocore ``before-send`` handler (botocore's documented way to answer a
 request without sending it): a request for the embedded endpoint's URL is handed to the very
-WSGI callable its HTTP server runs (``EmbeddedDynamoDB.wsgi``, None once stopped), so the one lock, the journal
-written before the reply, and moto's answers are exactly those a socket client gets. Anything
-else (another URL) goes out as before. ``serve_in_process`` registers it on every PynamoDB
+WSGI callable its HTTP server runs (``EmbeddedDynamoDB.wsgi``, None once stopped), so the one
+lock, the journal written before the reply, and moto's answers are exactly those a socket
+client gets. Anything else (another URL) goes out as before. ``serve_in_process`` registers it on every PynamoDB
 session (every table call of the app); local mode's stream pollers ``attach`` it to their
 clients. Other clients (the receipts' S3, a test's raw client) and other processes still use
 the socket, which stays open."""
