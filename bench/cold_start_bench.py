@@ -13,10 +13,11 @@ the handler met the same machine load, then the median over runs is reported: on
 the speed of a whole interpreter drifts by ±30% between runs, a ratio within one run by ~2%.
 
 Two environments: the development venv, and the Lambda package's dependencies alone
-(requirements.txt installed into .bench/runtime once, loaded without site-packages as the
-package is). They differ: the venv carries test tools (moto, cfn-lint) whose PyYAML makes
-flask-smorest import yaml, which the deployed function never has. The goal is judged on the
-package, which is what a cold start loads.
+(requirements.txt installed once into .bench/runtime-py312 for the runtime's Python, found as
+`make build` finds it, and loaded on it without site-packages as the package is). They
+differ: the venv carries test tools (moto, cfn-lint) whose PyYAML makes flask-smorest import
+yaml, which the deployed function never has. The goal is judged on the package, which is
+what a cold start loads.
 Run: .venv/bin/python bench/cold_start_bench.py [runs]"""
 from __future__ import annotations
 
@@ -68,7 +69,24 @@ LAMBDA_ENV = {"TAILSPEND_STAGE": "bench", "AWS_DEFAULT_REGION": "us-east-1",
               "COGNITO_USER_POOL_ID": "us-east-1_bench", "COGNITO_CLIENT_ID": "bench",
               "CURSOR_SECRET": "bench-cursor-secret", "LOG_LEVEL": "WARNING",
               "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench"}
-RUNTIME = ROOT / ".bench" / "runtime"
+
+
+def package_python() -> str:
+    """The Lambda runtime's Python (3.12, found as `make build` finds it), else this one."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from lambda_package import BuildError, find_python
+
+    try:
+        return find_python(os.environ.get("LAMBDA_PYTHON") or None)
+    except BuildError as missing:
+        print(f"  {missing}\n  measuring the package with {sys.executable}", file=sys.stderr)
+        return sys.executable
+
+
+PYTHON = package_python()
+_VERSION = subprocess.run([PYTHON, "-c", "import sys; print('%d%d' % sys.version_info[:2])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+RUNTIME = ROOT / ".bench" / f"runtime-py{_VERSION}"
 
 
 def _env(path: Optional[str] = None) -> dict:
@@ -81,32 +99,34 @@ def _env(path: Optional[str] = None) -> dict:
     return env
 
 
-def precompile(*paths) -> None:
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *map(str, paths)], cwd=ROOT,
+def precompile(python: str, *paths) -> None:
+    subprocess.run([python, "-m", "compileall", "-q", *map(str, paths)], cwd=ROOT,
                    env=_env(), check=True, stdout=subprocess.DEVNULL)
 
 
 def runtime_package() -> bool:
-    """Install requirements.txt alone into .bench/runtime when it changed; False if pip can't."""
+    """Install requirements.txt alone, for the runtime's Python, into .bench/runtime-py<version>
+    when it changed; False if pip can't."""
     stamp = hashlib.sha256((ROOT / "requirements.txt").read_bytes()).hexdigest()
     marker = RUNTIME / ".requirements-sha256"
     if marker.exists() and marker.read_text() == stamp:
         return True
-    print("installing requirements.txt into .bench/runtime (once) ...", file=sys.stderr)
-    install = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--upgrade",
+    print(f"installing requirements.txt into {RUNTIME.name} (once) ...", file=sys.stderr)
+    install = subprocess.run([PYTHON, "-m", "pip", "install", "--quiet", "--upgrade",
                               "-r", "requirements.txt", "-t", str(RUNTIME)], cwd=ROOT,
                              capture_output=True, text=True)
     if install.returncode:
         print(f"  pip failed; measuring the venv only:\n{install.stderr[-500:]}", file=sys.stderr)
         return False
-    precompile(RUNTIME)
+    precompile(PYTHON, RUNTIME)
     marker.write_text(stamp)
     return True
 
 
-def one_run(python_args: List[str], path: Optional[str], probe: str = PROBE) -> dict:
-    """Cumulative ms at each stage's end, in one fresh interpreter."""
-    out = subprocess.run([sys.executable, *python_args, "-c", probe], cwd=ROOT, env=_env(path),
+def one_run(command: List[str], path: Optional[str], probe: str = PROBE) -> dict:
+    """Cumulative ms at each stage's end, in one fresh interpreter (``command``: the Python
+    and its flags)."""
+    out = subprocess.run([*command, "-c", probe], cwd=ROOT, env=_env(path),
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -126,12 +146,14 @@ def report(title: str, samples: List[dict]) -> None:
 
 
 def main(runs: int = 25) -> None:
-    precompile("app", "models")
-    sides = [("development venv", [], None)]
+    precompile(sys.executable, "app", "models")
+    precompile(PYTHON, "app", "models")
+    sides = [("development venv", [sys.executable], None)]
     if runtime_package():
-        # -S: no site-packages, only the package directory and the standard library.
-        sides.append(("Lambda package's dependencies only", ["-S"],
-                      os.pathsep.join([str(RUNTIME), str(ROOT)])))
+        # -S: no site-packages, only the package directory and the standard library, on the
+        # runtime's Python as Lambda runs it.
+        sides.append((f"Lambda package's dependencies only (Python {_VERSION[0]}.{_VERSION[1:]})",
+                      [PYTHON, "-S"], os.pathsep.join([str(RUNTIME), str(ROOT)])))
     samples = {title: [] for title, _args, _path in sides}
     for _ in range(runs):  # alternating, so drift in machine load meets both sides alike
         for title, args, path in sides:
