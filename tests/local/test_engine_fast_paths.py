@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.local import engine, engine_wire
+from tests.support import audit
 
 engine.install()
 
@@ -121,57 +122,35 @@ def test_a_kept_parse_does_not_share_the_requests_dicts():
 
 
 def test_a_handlers_method_names_are_listed_once_and_are_motos_list():
-    import inspect
-
     from moto.core import responses
     from moto.dynamodb.responses import DynamoHandler
 
     listed = responses.method_names_from_class(DynamoHandler)
     assert listed == engine_wire._originals["method_names"](DynamoHandler)
     assert "transact_write_items" in listed and "query" in listed
-    calls = []
-    real = inspect.getmembers
-    try:
-        inspect.getmembers = lambda *a, **k: calls.append(a) or real(*a, **k)
-        assert responses.method_names_from_class(DynamoHandler) is listed
-    finally:
-        inspect.getmembers = real
-    assert calls == []
-
-
-_LISTING = {"on": False, "seen": []}
-
-
-def _watch_listings(event, args):
-    # An audit hook (sys.addaudithook) sees every os.listdir without patching anything.
-    if _LISTING["on"] and event == "os.listdir":
-        _LISTING["seen"].append(str(args[0]))
+    hits = responses.method_names_from_class.cache_info().hits
+    assert responses.method_names_from_class(DynamoHandler) is listed  # not listed again
+    assert responses.method_names_from_class.cache_info().hits == hits + 1
 
 
 def _list_tables_through(app) -> list:
     """ListTables through a moto server app; the directories it listed on the way."""
     from werkzeug.test import Client
 
-    _LISTING.update(on=True, seen=[])
-    try:
+    with audit.watching("os.listdir") as listed:
         reply = Client(app).post("/", data=b"{}", headers={
             "X-Amz-Target": "DynamoDB_20120810.ListTables",
             "Content-Type": "application/x-amz-json-1.0",
             "Authorization": "AWS4-HMAC-SHA256 Credential=local/20261206/us-east-1/dynamodb/"
                              "aws4_request, SignedHeaders=host, Signature=0"})
-    finally:
-        _LISTING["on"] = False
     assert reply.status_code == 200 and "TableNames" in json.loads(reply.data)
-    return _LISTING["seen"]
+    return [str(args[0]) for args in listed]
 
 
 def test_the_embedded_endpoints_dispatcher_answers_without_listing_motos_packages():
-    import sys
-
     import moto
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 
-    sys.addaudithook(_watch_listings)
     ours = engine_wire.dispatcher()
     _list_tables_through(ours)  # the first request builds moto's DynamoDB app
     assert _list_tables_through(ours) == []

@@ -11,20 +11,9 @@ import pytest
 from app.local.dynamodb import EmbeddedDynamoDB
 from app.local.in_process import InProcess
 from models import pynamodb_adapter
+from tests.support import audit
 
 TABLE = "tailspend-dev-rate-limits"
-_CONNECTS = {"port": None, "seen": 0}
-
-
-def _count_connects(event, args):
-    # An audit hook sees every socket connect without patching anything.
-    if event == "socket.connect" and _CONNECTS["port"] is not None:
-        address = args[1]
-        if isinstance(address, tuple) and len(address) >= 2 and address[1] == _CONNECTS["port"]:
-            _CONNECTS["seen"] += 1
-
-
-sys.addaudithook(_count_connects)
 
 
 def _client(db, *, in_process: bool):
@@ -38,22 +27,22 @@ def _client(db, *, in_process: bool):
 @pytest.fixture
 def db(tmp_path):
     database = EmbeddedDynamoDB(port=0, data_dir=str(tmp_path), snapshot_seconds=0).start()
-    _CONNECTS.update(port=database.port, seen=0)
     yield database
-    _CONNECTS["port"] = None
     database.stop()
 
 
 def test_calls_answered_in_process_open_no_socket_and_a_socket_client_sees_them(db):
     client = _client(db, in_process=True)
     item = {"Key": {"S": "k"}, "Blob": {"B": b"\x00\xff"}, "N": {"N": "1"}}
-    client.put_item(TableName=TABLE, Item=item)
-    assert client.get_item(TableName=TABLE, Key={"Key": {"S": "k"}})["Item"] == item
-    assert _CONNECTS["seen"] == 0
+    with audit.watching("socket.connect") as connects:
+        client.put_item(TableName=TABLE, Item=item)
+        assert client.get_item(TableName=TABLE, Key={"Key": {"S": "k"}})["Item"] == item
+    assert audit.connects_to(connects, db.port) == []
     # The socket still serves everyone else, and they see the same table.
     outside = _client(db, in_process=False)
-    assert outside.get_item(TableName=TABLE, Key={"Key": {"S": "k"}})["Item"] == item
-    assert _CONNECTS["seen"] >= 1  # what the check would have seen for every call
+    with audit.watching("socket.connect") as connects:
+        assert outside.get_item(TableName=TABLE, Key={"Key": {"S": "k"}})["Item"] == item
+    assert audit.connects_to(connects, db.port)  # what the check would have seen for each call
 
 
 def test_refusals_come_back_as_the_same_errors(db):
@@ -97,28 +86,24 @@ def test_another_endpoint_is_left_to_botocore(db):
 # What `python -m app serve` does, in a process of its own (the registration is process-wide):
 # the models and a stream poller's clients, on an embedded endpoint answered in process.
 SERVED = """
-import json, os, sys, tempfile
+import json, os, tempfile
 os.environ.update(AWS_ACCESS_KEY_ID="local", AWS_SECRET_ACCESS_KEY="local")
-connects = []
-sys.addaudithook(lambda event, args: connects.append(args[1]) if event == "socket.connect"
-                 and isinstance(args[1], tuple) and args[1][1] == PORT[0] else None)
-PORT = [None]
+from tests.support import audit
 from app.local.dynamodb import EmbeddedDynamoDB
 from app.local.in_process import serve_in_process
 from app.local.stream_poller import StreamPoller
 import models
 db = EmbeddedDynamoDB(port=0, stage="dev", data_dir=tempfile.mkdtemp()).start()
-PORT[0] = db.port
 serve_in_process(db)
 models.configure(stage="dev", region="us-east-1", host=db.endpoint)
-before = len(connects)
-tables = db.client().list_tables()["TableNames"]  # a raw client: the socket
-after_raw = len(connects)
-dynamodb, streams = StreamPoller(db.endpoint, tables[0], lambda records: None)._clients()
-dynamodb.list_tables()
-models.connection().client.list_tables()  # PynamoDB's connection: the app's table calls
-print(json.dumps({"before": before, "raw": after_raw - before,
-                  "answered_in_process": len(connects) - after_raw}))
+with audit.watching("socket.connect") as raw:
+    tables = db.client().list_tables()["TableNames"]  # a raw client: the socket
+with audit.watching("socket.connect") as served:
+    dynamodb, streams = StreamPoller(db.endpoint, tables[0], lambda records: None)._clients()
+    dynamodb.list_tables()
+    models.connection().client.list_tables()  # PynamoDB's connection: the app's table calls
+print(json.dumps({"raw": len(audit.connects_to(raw, db.port)),
+                  "answered_in_process": len(audit.connects_to(served, db.port))}))
 db.stop()
 """
 
