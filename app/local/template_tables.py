@@ -15,8 +15,14 @@ _TABLE_TYPE = "AWS::DynamoDB::Table"
 _SUB_VARIABLE = re.compile(r"\$\{([^}!]+)\}")
 
 
-class _CloudFormationLoader(yaml.SafeLoader):
-    """A SafeLoader that reads short-form intrinsics (`!Sub x`) as their long form."""
+# libyaml's safe loader when PyYAML was built with it (its wheels are): the template's ~1,300
+# mappings took 0.2 s in the pure-Python scanner and 0.025 s in libyaml, on every `serve` start
+# and in every test process that builds tables. Both build the same data.
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _CloudFormationLoader(_SafeLoader):
+    """A safe loader that reads short-form intrinsics (`!Sub x`) as their long form."""
 
 
 def _construct_intrinsic(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> dict:
@@ -38,7 +44,7 @@ _CloudFormationLoader.add_multi_constructor("!", _construct_intrinsic)
 @functools.lru_cache(maxsize=8)
 def _parse(path: str, mtime_ns: int) -> dict:
     with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_CloudFormationLoader)  # SafeLoader subclass
+        return yaml.load(handle, Loader=_CloudFormationLoader)  # a safe loader's subclass
 
 
 def load_template(template_path: Path = TEMPLATE_PATH) -> dict:
