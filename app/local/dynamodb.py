@@ -111,8 +111,8 @@ class EmbeddedDynamoDB:
                                    request_handler=MotoRequestHandler)
         self.port = self._server.server_address[1]
         self._spawn(self._server.serve_forever)
-        # The start's own calls (the tables, a snapshot's restore) need no socket: ~30 calls,
-        # 0.12 s of each start over TCP (app/local/in_process.py).
+        # The start's own calls need no socket (app/local/in_process.py): ~30 to make the
+        # tables, plus a BatchWriteItem per 25 items of a snapshot's restore.
         client = self.client()
         client.meta.events.register("before-send", InProcess(self))
         create_tables(client, self.stage)

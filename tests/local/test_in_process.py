@@ -135,8 +135,8 @@ def test_a_stopped_endpoints_handler_answers_nothing(tmp_path):
 
 
 def test_a_start_makes_its_tables_and_restores_its_snapshot_without_a_socket(tmp_path):
-    """The ~30 set-up calls of each start (tables, TTLs, a snapshot's items) are answered in
-    process: over TCP they were a tenth of a second of every `serve` start."""
+    """The set-up calls of each start (tables, TTLs, a snapshot's items) are answered in
+    process, as the app's own calls are."""
     first = EmbeddedDynamoDB(port=0, data_dir=str(tmp_path), snapshot_seconds=0).start()
     first.client().put_item(TableName=TABLE, Item={"Key": {"S": "kept"}})
     first.stop()  # a clean stop writes the snapshot the next start restores
