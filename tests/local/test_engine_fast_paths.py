@@ -121,6 +121,29 @@ def test_a_kept_parse_does_not_share_the_requests_dicts():
     assert again is op and op.rhs.value == "first"
 
 
+def test_a_kept_update_parse_is_parsed_once_and_each_update_applies_to_its_own_item(ddb):
+    from moto.dynamodb.parsing.expressions import UpdateExpressionParser
+
+    from app.local import engine_wire
+
+    text = "SET #t = :t ADD #n :one"
+    before = engine_wire._parsed_update.cache_info()
+    for key, label in (("u1", "first"), ("u2", "second"), ("u1", "again")):
+        ddb.update_item(TableName="t", Key={"PK": {"S": key}, "SK": {"S": key}},
+                        UpdateExpression=text, ExpressionAttributeNames={"#t": "T", "#n": "N"},
+                        ExpressionAttributeValues={":t": {"S": label}, ":one": {"N": "1"}})
+    after = engine_wire._parsed_update.cache_info()
+    assert after.misses - before.misses <= 1 and after.hits - before.hits >= 5  # 2 a call
+    got = {key: ddb.get_item(TableName="t", Key={"PK": {"S": key}, "SK": {"S": key}})["Item"]
+           for key in ("u1", "u2")}
+    assert (got["u1"]["T"], got["u1"]["N"]) == ({"S": "again"}, {"N": "2"})
+    assert (got["u2"]["T"], got["u2"]["N"]) == ({"S": "second"}, {"N": "1"})
+    assert UpdateExpressionParser.make(text) is UpdateExpressionParser.make(text)
+    with pytest.raises(botocore.exceptions.ClientError, match="Syntax|syntax|Invalid"):
+        ddb.update_item(TableName="t", Key={"PK": {"S": "u3"}, "SK": {"S": "u3"}},
+                        UpdateExpression="SET = broken")
+
+
 def test_a_handlers_method_names_are_listed_once_and_are_motos_list():
     from moto.core import responses
     from moto.dynamodb.responses import DynamoHandler

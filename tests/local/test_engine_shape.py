@@ -1,4 +1,4 @@
-"""app/local/engine.py, engine_wire.py and engine_index.py patch nine moto functions and copy the
+"""app/local/engine.py, engine_wire.py and engine_index.py patch ten moto functions and copy the
 rules of more; this fails loudly when moto changes any of them, or writes items somewhere new.
 
 engine.py's transaction body is a copy of moto's with only the backup/rollback replaced, and
@@ -34,6 +34,12 @@ PATCHED = {
     # The kept condition parse wraps parse and rebuilds the parser from __init__'s arguments.
     ("moto.dynamodb.comparisons", "ConditionExpressionParser", "parse"): "3634b2bc002a08a9",
     ("moto.dynamodb.comparisons", "ConditionExpressionParser", "__init__"): "895f351cc1ed0615",
+    # The kept update-expression parse wraps make; its users only read the tree (the response
+    # and the transaction check names, the backend's update_item validates a deep copy).
+    ("moto.dynamodb.parsing.expressions", "UpdateExpressionParser", "make"): "64c08be4650ed404",
+    ("moto.dynamodb.parsing.validators", "Validator", "__init__"): "dfd8cf0e78950531",
+    ("moto.dynamodb.responses", "DynamoHandler", "update_item"): "b99bd1628a4d300f",
+    ("moto.dynamodb.responses", "DynamoHandler", "transact_write_items"): "8df54bdc4fd9fa46",
     # engine_index: the write paths it follows, and DynamoType's equality its keys copy.
     ("moto.dynamodb.models.table", "Table", "put_item"): "5f3a6f3029297f91",
     ("moto.dynamodb.models.table", "Table", "delete_item"): "a684a6566b67c750",
