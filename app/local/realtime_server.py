@@ -260,6 +260,10 @@ class RealtimeServer:
         async def send(connection: ServerConnection, sub_id: str) -> None:
             try:
                 for event in events:
+                    # This task runs after `targets` was taken: an unsubscribe (or a REVOKED
+                    # end) answered in between must see no data after its reply.
+                    if (connection, sub_id) not in self._subscribers.get(channel, ()):
+                        return
                     await connection.send(json.dumps({"type": "data", "id": sub_id,
                                                       "event": event}))
             except ConnectionClosed:

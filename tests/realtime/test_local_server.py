@@ -234,3 +234,33 @@ def test_a_subscribe_whose_membership_read_straddles_a_revocation_is_refused(ser
         assert server.subscriber_count(ann.group) == 0
     finally:
         client.close()
+
+
+def test_a_poke_whose_fan_out_straddles_an_unsubscribe_is_not_sent_after_its_reply():
+    """A fan-out takes its subscribers, then sends on tasks of their own: an unsubscribe
+    answered in between must see no data for that subscription after unsubscribe_success
+    (a full run saw the group's creation poke land after it)."""
+    import asyncio
+
+    from app.local.realtime_server import _Session
+
+    server, sent, channel = RealtimeServer(), [], "/groups/g1"
+
+    class Recording:  # what a websockets connection is asked to send, in order
+        async def send(self, text: str) -> None:
+            sent.append(json.loads(text)["type"])
+
+    async def scenario() -> None:
+        connection = Recording()
+        session = _Session(connection, "u1", int(time.time()) + 60)
+        session.channels["s1"] = channel
+        server._subscribers[channel] = {(connection, "s1")}
+        fan_out = asyncio.ensure_future(server._fan_out(
+            channel, [json.dumps({"groupId": "g1", "revision": 2, "kind": "GROUP", "id": "g1"})]))
+        await asyncio.sleep(0)  # the fan-out has its targets; its sends wait for their turn
+        assert server._forget(session, "s1")  # what the unsubscribe handler does, then replies
+        await connection.send(json.dumps({"type": "unsubscribe_success", "id": "s1"}))
+        await fan_out
+
+    asyncio.run(scenario())
+    assert sent == ["unsubscribe_success"]
