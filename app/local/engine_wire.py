@@ -50,7 +50,7 @@ def install() -> None:
                       method_names=responses.method_names_from_class)
     BaseJSONSerializer._serialize_type_structure = _serialize_type_structure
     ConditionExpressionParser.parse = _parse_condition
-    UpdateExpressionParser.make = classmethod(_make_update)
+    UpdateExpressionParser.make = staticmethod(_parsed_update)  # make is only called on it
     # Only read by call_action, as a membership test; a class's functions do not change.
     responses.method_names_from_class = functools.lru_cache(maxsize=None)(
         _originals["method_names"])
@@ -194,9 +194,6 @@ def _parse_condition(self):
 
 @functools.lru_cache(maxsize=_PARSED_MAX)
 def _parsed_update(text: str):
-    return _originals["make_update"](text)  # a refusal raises and is not kept
-
-
-def _make_update(cls, expression_str):
-    """moto's ``UpdateExpressionParser.make``, kept by the expression's text."""
-    return _parsed_update(expression_str)
+    """moto's ``UpdateExpressionParser.make``, kept by the expression's text (a refusal raises
+    and is not kept)."""
+    return _originals["make_update"](text)

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 import models
+from app.local import template_tables
 from app.local.template_tables import load_table_specs, load_template, ttl_attributes
 from models.base import physical_name
 
@@ -127,10 +129,6 @@ def test_every_model_table_has_read_and_write_throttle_alarms(table):
 def test_the_template_is_read_by_libyaml_and_as_the_pure_python_loader_reads_it():
     """libyaml reads the template in an eighth of the time (every `serve` start pays it);
     the pure-Python safe loader with the same intrinsics must build the very same data."""
-    import yaml
-
-    from app.local import template_tables
-
     assert issubclass(template_tables._CloudFormationLoader, yaml.CSafeLoader)
 
     class PurePython(yaml.SafeLoader):

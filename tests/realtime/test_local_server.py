@@ -2,6 +2,7 @@
 keep-alive, and nothing it opened outliving its token."""
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.config import Settings
-from app.local.realtime_server import RealtimeServer
+from app.local.realtime_server import RealtimeServer, _Session
 from app.realtime import keys, tokens
 from tests.ledger.conftest import make_group_ctx
 from tests.support import aws_calls
@@ -240,10 +241,6 @@ def test_a_poke_whose_fan_out_straddles_an_unsubscribe_is_not_sent_after_its_rep
     """A fan-out takes its subscribers, then sends on tasks of their own: an unsubscribe
     answered in between must see no data for that subscription after unsubscribe_success
     (a full run saw the group's creation poke land after it)."""
-    import asyncio
-
-    from app.local.realtime_server import _Session
-
     server, sent, channel = RealtimeServer(), [], "/groups/g1"
 
     class Recording:  # what a websockets connection is asked to send, in order
